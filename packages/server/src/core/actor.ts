@@ -1,0 +1,47 @@
+import { CODE, M } from '@hublink/contract';
+import type { Db } from '../db/connect';
+import { ApiError } from './errors';
+import type { TokenService } from './tokens';
+
+/** The role's auth object of spec 1 §3, as stored. */
+export interface RoleAuth {
+  'easylink.router': { create: number; edit: number; delete: number };
+  'easylink.network': { create: number; edit: number; delete: number; network: string[] };
+  monitor: { view: number; create: number; edit: number; delete: number };
+}
+
+/** Who is calling: always a tenant; a sub-account also has its id and role. */
+export interface Actor {
+  tenantId: number;
+  ramId: number | null;
+  sessionId: string;
+  role: RoleAuth | null;
+}
+
+export const bearerToken = (header: string | undefined): string | null => {
+  const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return m ? m[1]! : null;
+};
+
+/** Resolves a bearer token into an actor; throws 2001 (missing/invalid), 2002 (expired), 2003 (disabled). */
+export async function authenticate(db: Db, tokens: TokenService, header: string | undefined): Promise<Actor> {
+  const token = bearerToken(header);
+  if (!token) throw new ApiError(CODE.tokenInvalid, M.tokenMissing);
+  const claims = await tokens.decode(token);
+  await tokens.session(claims);
+  const account = await db.selectFrom('account').select('status').where('id', '=', claims.tid).executeTakeFirst();
+  if (!account) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
+  if (account.status !== 1) throw new ApiError(CODE.accountDisabled, M.accountDisabled);
+  if (claims.rid === 0) return { tenantId: claims.tid, ramId: null, sessionId: claims.sid, role: null };
+
+  const ram = await db
+    .selectFrom('ram_account')
+    .innerJoin('ram_role', 'ram_role.id', 'ram_account.role_id')
+    .select(['ram_account.status', 'ram_role.auth'])
+    .where('ram_account.id', '=', claims.rid)
+    .where('ram_account.tenant_id', '=', claims.tid)
+    .executeTakeFirst();
+  if (!ram) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
+  if (ram.status !== 1) throw new ApiError(CODE.accountDisabled, M.accountDisabled);
+  return { tenantId: claims.tid, ramId: claims.rid, sessionId: claims.sid, role: JSON.parse(ram.auth) as RoleAuth };
+}

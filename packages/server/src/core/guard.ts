@@ -1,0 +1,27 @@
+import { M, type Access, type Permission } from '@hublink/contract';
+import type { Actor, RoleAuth } from './actor';
+import { forbidden } from './errors';
+
+function granted(role: RoleAuth, permission: Permission): boolean {
+  const dot = permission.lastIndexOf('.');
+  const area = permission.slice(0, dot) as keyof RoleAuth;
+  const action = permission.slice(dot + 1);
+  if (action === 'view') return true; // view permissions are always on (spec 1 §5)
+  const flags = role[area] as Record<string, unknown> | undefined;
+  return flags?.[action] === 1;
+}
+
+/**
+ * The one permission check. Main accounts pass; sub-accounts pass 'user' routes, never 'main'
+ * routes, and permission routes only when their role grants it and, for a network-scoped call,
+ * only for the role's networks when it lists any.
+ */
+export function authorize(actor: Actor, access: Access, networkNumber?: string): void {
+  if (access === 'public' || access === 'user' || actor.role === null) return;
+  if (access === 'main') throw forbidden(M.deniedMainOnly);
+  if (!granted(actor.role, access)) throw forbidden(M.deniedPermission);
+  const allowed = actor.role['easylink.network']?.network ?? [];
+  if (networkNumber !== undefined && allowed.length > 0 && !allowed.includes(networkNumber)) {
+    throw forbidden(M.deniedNetwork);
+  }
+}

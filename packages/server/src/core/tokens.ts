@@ -1,0 +1,112 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { CODE, M } from '@hublink/contract';
+import type { Db } from '../db/connect';
+import { ApiError } from './errors';
+
+export interface TokenClaims {
+  /** Tenant (main account) id. */
+  tid: number;
+  /** Sub-account id, 0 for the main account. */
+  rid: number;
+  /** Session id. */
+  sid: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresIn: number;
+  sid: string;
+}
+
+/** Signed access tokens (HS256). The key lives in the database so every instance shares it. */
+export class TokenService {
+  private key?: Uint8Array;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlSeconds: number,
+    private readonly sessionTtlSeconds: number,
+  ) {}
+
+  private async secret(): Promise<Uint8Array> {
+    if (this.key) return this.key;
+    const fresh = randomBytes(32).toString('base64url');
+    await this.db.insertInto('setting').values({ key: 'jwt_secret', value: fresh }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    const row = await this.db.selectFrom('setting').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
+    this.key = new TextEncoder().encode(row.value);
+    return this.key;
+  }
+
+  private async sign(claims: TokenClaims, expiresAt: number): Promise<string> {
+    return new SignJWT({ tid: claims.tid, rid: claims.rid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti(claims.sid)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt / 1000))
+      .sign(await this.secret());
+  }
+
+  /** Opens a session and returns its token; a refreshed session keeps its original refresh limit. */
+  async issue(tenantId: number, ramId: number | null, refreshUntil?: number): Promise<IssuedToken> {
+    const now = Date.now();
+    const sid = randomUUID();
+    const expiresAt = now + this.ttlSeconds * 1000;
+    await this.db
+      .insertInto('session')
+      .values({
+        id: sid,
+        tenant_id: tenantId,
+        ram_id: ramId,
+        create_time: now,
+        expires_at: expiresAt,
+        refresh_until: refreshUntil ?? now + this.sessionTtlSeconds * 1000,
+        revoked_at: null,
+      })
+      .execute();
+    return { token: await this.sign({ tid: tenantId, rid: ramId ?? 0, sid }, expiresAt), expiresIn: this.ttlSeconds, sid };
+  }
+
+  /** Verifies signature and expiry (unless allowExpired) and returns the claims; throws 2001/2002. */
+  async decode(token: string, allowExpired = false): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, await this.secret(), {
+        algorithms: ['HS256'],
+        ...(allowExpired ? { currentDate: new Date(0) } : {}),
+      });
+      if (typeof payload.tid !== 'number' || typeof payload.rid !== 'number' || !payload.jti) throw new Error('claims');
+      return { tid: payload.tid, rid: payload.rid, sid: payload.jti };
+    } catch (e) {
+      if (e instanceof errors.JWTExpired) throw new ApiError(CODE.tokenExpired, M.tokenExpired);
+      throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
+    }
+  }
+
+  /** A live session for the claims, or 2001. */
+  async session(claims: TokenClaims) {
+    const s = await this.db.selectFrom('session').selectAll().where('id', '=', claims.sid).executeTakeFirst();
+    if (!s || s.revoked_at !== null || s.tenant_id !== claims.tid) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
+    return s;
+  }
+
+  /** A new token for the same session; the old token stops working. */
+  async refresh(token: string): Promise<IssuedToken & { tenantId: number; ramId: number | null }> {
+    const old = await this.decode(token, true);
+    const s = await this.session(old);
+    if (s.refresh_until <= Date.now()) throw new ApiError(CODE.tokenExpired, M.tokenExpired);
+    await this.revoke(old.sid);
+    const issued = await this.issue(s.tenant_id, s.ram_id, s.refresh_until);
+    return { ...issued, tenantId: s.tenant_id, ramId: s.ram_id };
+  }
+
+  async revoke(sid: string): Promise<void> {
+    await this.db.updateTable('session').set({ revoked_at: Date.now() }).where('id', '=', sid).where('revoked_at', 'is', null).execute();
+  }
+
+  /** Ends every session of an account (after a password reset). */
+  async revokeAll(tenantId: number, ramId: number | null): Promise<void> {
+    let q = this.db.updateTable('session').set({ revoked_at: Date.now() }).where('tenant_id', '=', tenantId).where('revoked_at', 'is', null);
+    q = ramId === null ? q.where('ram_id', 'is', null) : q.where('ram_id', '=', ramId);
+    await q.execute();
+  }
+}

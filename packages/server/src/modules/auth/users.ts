@@ -1,0 +1,45 @@
+import type { UserMessage } from '@hublink/contract';
+import type { Ctx } from '../../core/context';
+
+/** The user message of spec 1 §3 for a main account or one of its sub-accounts. */
+export async function userMessage(ctx: Ctx, tenantId: number, ramId: number | null): Promise<UserMessage> {
+  const account = await ctx.db.selectFrom('account').selectAll().where('id', '=', tenantId).executeTakeFirstOrThrow();
+  const unread = await ctx.db
+    .selectFrom('message')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 0)
+    .executeTakeFirstOrThrow();
+  const common = {
+    message_count: Number(unread.n),
+    sign: account.sign,
+    config: { software_auth_source: account.software_auth_source },
+    auth: {
+      quagga: account.auth_quagga,
+      quagga_advanced: account.auth_quagga_advanced,
+      default_route: account.auth_default_route,
+    },
+  };
+  if (ramId === null) {
+    return {
+      ...common,
+      nickname: account.nickname,
+      username: account.username,
+      ram: 0,
+      user_phone: account.phone ?? '',
+      user_email: account.email ?? '',
+    };
+  }
+  const ram = await ctx.db
+    .selectFrom('ram_account')
+    .select(['username', 'nickname'])
+    .where('id', '=', ramId)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return { ...common, nickname: ram.nickname, username: `${ram.username}@${account.domain}`, ram: 1, user_phone: '', user_email: '' };
+}
+
+/** '+86 138****0000' */
+export const maskPhone = (phone: string) => phone.replace(/(\d{3})\d+(\d{4})$/, '$1****$2');
+/** 'ab***@example.com' */
+export const maskEmail = (email: string) => email.replace(/^(.{1,2})[^@]*@/, '$1***@');
