@@ -80,6 +80,14 @@ export const M = {
   uploadError: '系统异常,请稍候尝试!',
   pageNotFound: '页面不存在',
   comingSoon: '该功能即将上线',
+  // sign-in, registration, recovery and dashboard (ours where the spec is silent)
+  loginTitle: '账号登录',
+  ramLoginTitle: '子账号登录',
+  getCode: '获取验证码',
+  codeRetryIn: '{n}秒后重试',
+  ramTag: '子账号',
+  notBound: '未绑定',
+  redirectingToLogin: '{n}秒后自动跳转到登录页',
 } as const;
 
 export type MessageKey = keyof typeof M;
