@@ -1,11 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript entry point through tsx, so the CLI needs no build step.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+// Loads the TypeScript entry point in this process through tsx, so the CLI needs no build step.
+import { register } from 'tsx/esm/api';
 
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx/cli');
-const main = path.join(import.meta.dirname, '../src/main.ts');
-const r = spawnSync(process.execPath, [tsx, main, ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+register();
+await import('../src/main.ts');

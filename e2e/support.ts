@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Envelope, OutboxEntry } from '@hublink/contract';
+import { buildApp } from '../packages/server/src/app';
+import { loadConfig } from '../packages/server/src/config';
+
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screenshots');
+
+export interface Server {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The real server on a free localhost port, with its own SQLite file and the dev endpoints on. */
+export async function startServer(): Promise<Server> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-e2e-'));
+  const config = { ...loadConfig({ HUBLINK_DATA_DIR: dataDir, HUBLINK_DEV_ENDPOINTS: '1', LOG_LEVEL: 'warn' }), prettyLogs: false };
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    // 'localhost' so the console sees its own host (branding, footer links).
+    url: `http://localhost:${port}`,
+    close: async () => {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+async function dev<T>(server: Server, pathAndQuery: string): Promise<T> {
+  const res = await fetch(`${server.url}/api/dev${pathAndQuery}`);
+  const env = (await res.json()) as Envelope<T>;
+  if (env.code !== 200) throw new Error(`dev endpoint: ${env.msg}`);
+  return env.data as T;
+}
+
+/** The answer of the captcha currently shown in the page's <img>. */
+export async function captchaAnswer(server: Server, uniqid: string): Promise<string> {
+  return (await dev<{ text: string }>(server, `/captcha?uniqid=${encodeURIComponent(uniqid)}`)).text;
+}
+
+/** The newest code sent to a phone ('+86 138…') or email, waiting briefly for it to arrive. */
+export async function lastCode(server: Server, to: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const rows = await dev<OutboxEntry[]>(server, `/outbox?to=${encodeURIComponent(to)}`);
+    if (rows[0]) return rows[0].code;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no code sent to ${to}`);
+}

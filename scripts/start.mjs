@@ -1,0 +1,20 @@
+// `npm start`: builds the console when it has not been built yet, then serves console + API.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'packages/web/dist/index.html');
+
+if (!fs.existsSync(dist) || process.env.HUBLINK_REBUILD === '1') {
+  console.log('building the console (first start)…');
+  const b = spawnSync('npm', ['run', 'build', '-w', '@hublink/web'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
+const server = spawn(process.execPath, [path.join(root, 'packages/server/bin/hublink.mjs'), 'start'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
+server.on('exit', (code) => process.exit(code ?? 0));
