@@ -99,13 +99,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const hasConsole = fs.existsSync(path.join(config.webDist, 'index.html'));
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: ['index.html'],
+      // Built assets carry a content hash and never change; index.html must always be revalidated.
+      setHeaders: (res, file) => {
+        res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
 
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return reply.status(404).send({ code: 404, msg: M.apiNotFound });
     // History-mode fallback: the console's router decides what any other path shows.
-    if (hasConsole && (req.method === 'GET' || req.method === 'HEAD')) return reply.type('text/html').sendFile('index.html');
+    if (hasConsole && (req.method === 'GET' || req.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
     return reply.status(404).send({ code: 404, msg: M.pageNotFound });
   });
 
