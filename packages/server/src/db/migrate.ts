@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { DbHandle } from './connect';
 import { foundation } from './migrations/0001_foundation';
 
@@ -11,7 +11,14 @@ function migrations(handle: DbHandle): Record<string, Migration> {
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(handle) };
-  const migrator = new Migrator({ db: handle.db, provider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one; on a PostgreSQL
+  // database with several schemas (instances or test runs side by side) it would find another
+  // schema's tables and skip creating its own. Name the schema the connection actually uses.
+  const schema =
+    handle.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db: handle.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
