@@ -116,6 +116,8 @@ export const M = {
   clauseLink: '服务条款',
   privacyLink: '隐私政策',
   handbookLink: '帮助文档',
+  pageLoadFailed: '页面加载失败，请刷新后重试',
+  reload: '刷新页面',
 } as const;
 
 export type MessageKey = keyof typeof M;

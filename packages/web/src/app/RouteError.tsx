@@ -1,0 +1,20 @@
+import { M } from '@hublink/contract';
+import { Button, Result } from 'antd';
+import { useRouteError } from 'react-router';
+
+/** Shown when a page fails to load or render (for example, after a new version was deployed). */
+export function RouteError() {
+  const error = useRouteError();
+  console.error(error);
+  return (
+    <Result
+      status="error"
+      title={M.pageLoadFailed}
+      extra={
+        <Button type="primary" onClick={() => window.location.reload()}>
+          {M.reload}
+        </Button>
+      }
+    />
+  );
+}

@@ -1,0 +1,38 @@
+import { HOME_PATH, LOGIN_PATH, normalizePath } from './paths';
+
+/** The sign-in pages: a signed-in user visiting them goes to the console (spec 1 §2.2). */
+export const LOGIN_PATHS: readonly string[] = [LOGIN_PATH, '/login/index'];
+
+/** The only pages open without a token (spec 1 §2.2). */
+export const OPEN_PATHS: readonly string[] = [
+  LOGIN_PATH,
+  '/register',
+  '/privacy',
+  '/reset',
+  '/clause',
+  '/handbook',
+  '/download',
+  '/validate/email',
+];
+
+export type GuardDecision =
+  | { kind: 'pass' }
+  /** /login?token=…: run the authorised login of spec 1 §4 on the login page. */
+  | { kind: 'authorize'; token: string }
+  /** Go elsewhere; `logout` first forgets the current session. */
+  | { kind: 'redirect'; to: string; logout?: boolean };
+
+/** The route guard of spec 1 §2.2 as a pure function of the location and whether a token is stored. */
+export function decide(pathname: string, search: string, signedIn: boolean): GuardDecision {
+  const path = normalizePath(pathname);
+  const queryToken = new URLSearchParams(search).get('token');
+  if (queryToken) {
+    if (path === LOGIN_PATH) return { kind: 'authorize', token: queryToken };
+    return { kind: 'redirect', to: `${LOGIN_PATH}?token=${encodeURIComponent(queryToken)}`, logout: true };
+  }
+  if (signedIn) return LOGIN_PATHS.includes(path) ? { kind: 'redirect', to: HOME_PATH } : { kind: 'pass' };
+  if (OPEN_PATHS.includes(path)) return { kind: 'pass' };
+  // Another spelling of the login page needs no way back to itself.
+  if (LOGIN_PATHS.includes(path)) return { kind: 'redirect', to: LOGIN_PATH };
+  return { kind: 'redirect', to: `${LOGIN_PATH}?redirect=${encodeURIComponent(pathname + search)}` };
+}

@@ -1,0 +1,33 @@
+import { M, fmt } from '@hublink/contract';
+import { Flex, Layout, Typography, theme } from 'antd';
+import { Link } from 'react-router';
+import { useBrand } from '../brand';
+
+/** Where the filing number links to (the national ICP filing register). */
+export const FILING_URL = 'https://beian.miit.gov.cn/';
+
+/** Footer (spec 1 §2.6): the filing number always; copyright and legal links on own hosts only. */
+export function AppFooter() {
+  const brand = useBrand();
+  const { token } = theme.useToken();
+  const year = new Date().getFullYear();
+  return (
+    <Layout.Footer style={{ textAlign: 'center', background: 'transparent', padding: `${token.paddingLG}px ${token.padding}px` }}>
+      <Flex vertical gap={4} align="center">
+        {brand.own && (
+          <Flex gap={16} wrap justify="center">
+            <Typography.Text type="secondary">{fmt(M.copyright, { year, name: brand.name })}</Typography.Text>
+            <Link to="/clause">{M.clauseLink}</Link>
+            <Link to="/privacy">{M.privacyLink}</Link>
+            <Link to="/handbook">{M.handbookLink}</Link>
+          </Flex>
+        )}
+        {brand.filing && (
+          <Typography.Link href={FILING_URL} target="_blank" rel="noopener noreferrer" type="secondary">
+            {brand.filing}
+          </Typography.Link>
+        )}
+      </Flex>
+    </Layout.Footer>
+  );
+}

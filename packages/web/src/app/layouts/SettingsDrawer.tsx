@@ -1,0 +1,47 @@
+import { M } from '@hublink/contract';
+import { Drawer, Flex, Radio, Switch, Typography } from 'antd';
+import { usePrefs, type ComponentSize } from '../prefs';
+import { FRAME } from './dimensions';
+
+const SIZES: { value: ComponentSize; label: string }[] = [
+  { value: 'small', label: M.sizeSmall },
+  { value: 'middle', label: M.sizeMiddle },
+  { value: 'large', label: M.sizeLarge },
+];
+
+interface SettingsDrawerProps {
+  open: boolean;
+  onClose: () => void;
+  sidebarOpened: boolean;
+  onSidebarOpened: (opened: boolean) => void;
+}
+
+/** The settings side panel of spec 1 §2.6: component size and sidebar, both persisted. */
+export function SettingsDrawer({ open, onClose, sidebarOpened, onSidebarOpened }: SettingsDrawerProps) {
+  const { size, setSize } = usePrefs();
+  return (
+    <Drawer title={M.settingsTitle} open={open} onClose={onClose} size={FRAME.settingsWidth}>
+      <Flex vertical gap={24}>
+        <Flex vertical gap={8}>
+          <Typography.Text strong id="settings-size">
+            {M.componentSize}
+          </Typography.Text>
+          <Radio.Group
+            aria-labelledby="settings-size"
+            optionType="button"
+            buttonStyle="solid"
+            options={SIZES}
+            value={size}
+            onChange={(e) => setSize(e.target.value as ComponentSize)}
+          />
+        </Flex>
+        <Flex justify="space-between" align="center">
+          <Typography.Text strong id="settings-sidebar">
+            {M.sidebarOpened}
+          </Typography.Text>
+          <Switch aria-labelledby="settings-sidebar" checked={sidebarOpened} onChange={onSidebarOpened} />
+        </Flex>
+      </Flex>
+    </Drawer>
+  );
+}

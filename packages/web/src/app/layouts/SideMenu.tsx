@@ -1,0 +1,61 @@
+import { Menu, type MenuProps } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useBrand } from '../brand';
+import { groupOf, isGroup, labelOf, menuKeyOf, visibleMenu, type MenuEntry } from '../menu';
+import { useUser } from '../user';
+
+type Items = NonNullable<MenuProps['items']>;
+
+const entryItem = (entry: MenuEntry) => ({
+  key: entry.path,
+  icon: entry.icon,
+  label: labelOf(entry),
+});
+
+/** The side menu of spec 1 §2.6 for the current user and host. */
+export function SideMenu({ collapsed }: { collapsed: boolean }) {
+  const user = useUser();
+  const brand = useBrand();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const nodes = useMemo(() => visibleMenu({ user, brand }), [user, brand]);
+  const selected = menuKeyOf(pathname);
+  const [openKeys, setOpenKeys] = useState<string[]>(() => {
+    const group = groupOf(selected);
+    return group ? [group.key] : [];
+  });
+
+  // Opening a page of a closed group opens the group.
+  useEffect(() => {
+    const group = groupOf(selected);
+    if (group) setOpenKeys((keys) => (keys.includes(group.key) ? keys : [...keys, group.key]));
+  }, [selected]);
+
+  const items: Items = nodes.map((node) =>
+    isGroup(node)
+      ? { key: node.key, icon: node.icon, label: node.label, children: node.children.map(entryItem) }
+      : entryItem(node),
+  );
+  const newTab = new Set(nodes.flatMap((n) => (isGroup(n) ? n.children : [n])).filter((e) => e.newTab).map((e) => e.path));
+
+  const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (newTab.has(key)) {
+      window.open(key, '_blank', 'noopener');
+      return;
+    }
+    void navigate(key);
+  };
+
+  return (
+    <Menu
+      mode="inline"
+      theme="light"
+      items={items}
+      selectedKeys={[selected]}
+      onClick={onClick}
+      style={{ borderInlineEnd: 'none' }}
+      {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
+    />
+  );
+}

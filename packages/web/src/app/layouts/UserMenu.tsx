@@ -1,0 +1,66 @@
+import { DownOutlined, KeyOutlined, LogoutOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
+import { M } from '@hublink/contract';
+import { App, Avatar, Badge, Button, Dropdown, Flex, type MenuProps } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useSignOut } from '../signOut';
+import { useUser } from '../user';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
+
+const MESSAGES_PATH = '/account/message';
+
+/** The signed-in user's menu in the top bar (spec 1 §2.6): messages, password (sub-accounts), log out. */
+export function UserMenu() {
+  const user = useUser();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const { modal } = App.useApp();
+  const [changingPassword, setChangingPassword] = useState(false);
+  const unread = user?.message_count ?? 0;
+
+  const confirmLogout = () =>
+    modal.confirm({
+      title: M.confirmLogout,
+      icon: <LogoutOutlined />,
+      onOk: () => signOut(),
+    });
+
+  const items: MenuProps['items'] = [
+    {
+      key: 'messages',
+      icon: <MailOutlined />,
+      label: (
+        <Flex justify="space-between" align="center" gap={16}>
+          {M.myMessages}
+          <Badge count={unread} size="small" />
+        </Flex>
+      ),
+    },
+    ...(user?.ram === 1 ? [{ key: 'password', icon: <KeyOutlined />, label: M.changePassword }] : []),
+    { type: 'divider' as const },
+    { key: 'logout', icon: <LogoutOutlined />, label: M.logoutAction },
+  ];
+
+  const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'messages') void navigate(MESSAGES_PATH);
+    else if (key === 'password') setChangingPassword(true);
+    else if (key === 'logout') confirmLogout();
+  };
+
+  return (
+    <>
+      <Dropdown menu={{ items, onClick }} trigger={['hover', 'click']} placement="bottomRight">
+        <Button type="text" aria-haspopup="menu" style={{ height: 'auto', paddingInline: 8 }}>
+          <Flex align="center" gap={8}>
+            <Badge dot={unread > 0} offset={[-2, 2]}>
+              <Avatar size="small" icon={<UserOutlined />} style={{ backgroundColor: '#1677ff' }} />
+            </Badge>
+            <span>{user?.nickname || user?.username || '…'}</span>
+            <DownOutlined style={{ fontSize: 10 }} />
+          </Flex>
+        </Button>
+      </Dropdown>
+      {user?.ram === 1 && <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />}
+    </>
+  );
+}

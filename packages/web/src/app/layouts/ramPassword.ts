@@ -1,0 +1,26 @@
+import { LIMITS, M, defineEndpoint } from '@hublink/contract';
+import { z } from 'zod';
+
+// TODO(contract): move to packages/contract/src/ram.ts with the other sub-account calls.
+
+/** A password of the sub-account dialog (spec 1 §5: required, '必须6到18位'). */
+const dialogPassword = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    .min(LIMITS.passwordMin, M.passwordLengthShort)
+    .max(LIMITS.passwordMax, M.passwordLengthShort);
+
+/** POST /ram/password: a sub-account changes its own password (spec 1 §7). */
+export const changeRamPassword = defineEndpoint({
+  path: '/ram/password',
+  method: 'POST',
+  access: 'user',
+  body: z
+    .object({
+      old_password: dialogPassword(M.oldPasswordRequired),
+      password: dialogPassword(M.newPasswordRequired),
+      reset_password: dialogPassword(M.repeatPasswordRequired),
+    })
+    .refine((v) => v.password === v.reset_password, { path: ['reset_password'], message: M.passwordMismatch }),
+});

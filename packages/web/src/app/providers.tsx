@@ -1,0 +1,57 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider, theme } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { useEffect, useState, type ReactNode } from 'react';
+import { bindNotifier } from '../api/notify';
+import { PrefsProvider, usePrefs } from './prefs';
+
+dayjs.locale('zh-cn');
+
+/** One query client per app: envelope errors are final (the client already toasted them). */
+export const createQueryClient = () =>
+  new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+
+/** Hands the themed message instance of antd's <App> to the toasts of api/notify. */
+function NotifierBinding() {
+  const { message } = AntApp.useApp();
+  useEffect(() => {
+    bindNotifier(message);
+    return () => bindNotifier(null);
+  }, [message]);
+  return null;
+}
+
+function ThemedApp({ children }: { children: ReactNode }) {
+  const { size } = usePrefs();
+  return (
+    <ConfigProvider
+      locale={zhCN}
+      componentSize={size === 'middle' ? 'medium' : size}
+      theme={{ algorithm: theme.defaultAlgorithm, token: { borderRadius: 6 } }}
+    >
+      <AntApp>
+        <NotifierBinding />
+        {children}
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+/** Everything a screen needs around it: queries, antd locale and theme, toasts, preferences. */
+export function Providers({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <PrefsProvider>
+        <ThemedApp>{children}</ThemedApp>
+      </PrefsProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,53 @@
+import { Breadcrumb, Card, Flex, Skeleton, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { breadcrumbOf, type Crumb } from '../app/menu';
+import { titleOf } from '../app/routes';
+
+export interface PageContainerProps {
+  /** Defaults to the route's title. */
+  title?: ReactNode;
+  /** One line under the title. */
+  description?: ReactNode;
+  /** Actions at the right of the title (buttons). */
+  extra?: ReactNode;
+  /** Defaults to where the page sits in the side menu. */
+  breadcrumb?: Crumb[];
+  /** Shows a skeleton instead of the content. */
+  loading?: boolean;
+  /** Wraps the content in one card (default); pass false to lay out several cards yourself. */
+  card?: boolean;
+  children?: ReactNode;
+}
+
+/** The frame of a console page: breadcrumb, title with actions, then the content in a card. */
+export function PageContainer({ title, description, extra, breadcrumb, loading, card = true, children }: PageContainerProps) {
+  const { pathname } = useLocation();
+  const { token } = theme.useToken();
+  const crumbs = breadcrumb ?? breadcrumbOf(pathname);
+  const body = loading ? <Skeleton active paragraph={{ rows: 6 }} /> : children;
+  return (
+    <section style={{ display: 'flex', flexDirection: 'column', gap: token.marginMD }}>
+      <header>
+        {crumbs.length > 1 && (
+          <Breadcrumb
+            style={{ marginBottom: token.marginXS }}
+            items={crumbs.map((c) => ({ title: c.path ? <Link to={c.path}>{c.title}</Link> : c.title }))}
+          />
+        )}
+        <Flex align="center" justify="space-between" gap={token.margin} wrap>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {title ?? titleOf(pathname)}
+          </Typography.Title>
+          {extra && <Flex gap={token.marginXS} wrap>{extra}</Flex>}
+        </Flex>
+        {description && (
+          <Typography.Paragraph type="secondary" style={{ margin: `${token.marginXS}px 0 0` }}>
+            {description}
+          </Typography.Paragraph>
+        )}
+      </header>
+      {card ? <Card variant="borderless">{body}</Card> : body}
+    </section>
+  );
+}
