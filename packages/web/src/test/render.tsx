@@ -1,10 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, type RenderResult } from '@testing-library/react';
+import { configure, render, screen, waitFor, type RenderResult } from '@testing-library/react';
+import { expect } from 'vitest';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { useEffect, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { bindNotifier } from '../api/notify';
+
+// antd forms validate and animate asynchronously; on a busy machine a second is not always enough.
+configure({ asyncUtilTimeout: 5000 });
 
 export interface RenderOptions {
   /** The URL the router starts at, e.g. '/login?redirect=/network/lists'. */
@@ -74,3 +78,9 @@ export function renderWithProviders(ui: ReactElement, { route = '/', path }: Ren
     location: () => result.getByTestId('location').textContent ?? '',
   };
 }
+
+/**
+ * Waits until the text is on screen. antd re-creates validation messages as it re-validates, so a node
+ * found a moment ago may already be replaced; this looks again on every try.
+ */
+export const shows = (text: string | RegExp) => waitFor(() => expect(screen.getAllByText(text)[0]).toBeInTheDocument());

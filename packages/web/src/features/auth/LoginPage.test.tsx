@@ -1,10 +1,10 @@
-import { M } from '@hublink/contract';
+import { M, type Envelope } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
 import { mockApi, ok, refused } from '../../test/mockApi';
-import { renderWithProviders } from '../../test/render';
+import { renderWithProviders, shows } from '../../test/render';
 import LoginPage from './LoginPage';
 
 const user = {
@@ -20,7 +20,7 @@ const user = {
 };
 
 /** Each captcha request gets a new image and uniqid. */
-function api(answerLogin = () => ok({ access_token: 'tok-1', token_expire_time: 7200, user })) {
+function api(answerLogin: () => Envelope = () => ok({ access_token: 'tok-1', token_expire_time: 7200, user })) {
   let n = 0;
   return mockApi({
     '/verify/code': () => {
@@ -35,7 +35,7 @@ function api(answerLogin = () => ok({ access_token: 'tok-1', token_expire_time: 
 const submitButton = () => screen.getByRole('button', { name: /登\s*录/ });
 
 async function fill(username: string, password: string, code: string) {
-  const u = userEvent.setup();
+  const u = userEvent.setup({ delay: null });
   if (username) await u.type(screen.getByLabelText('账号'), username);
   if (password) await u.type(screen.getByLabelText('密码'), password);
   if (code) await u.type(screen.getByLabelText('验证码'), code);
@@ -50,9 +50,9 @@ describe('LoginPage', () => {
     const m = api();
     renderWithProviders(<LoginPage />, { route: '/login' });
     await userEvent.click(submitButton());
-    expect(await screen.findByText(M.usernameRequired)).toBeInTheDocument();
-    expect(screen.getByText(M.passwordRequired)).toBeInTheDocument();
-    expect(screen.getByText(M.captchaRequired)).toBeInTheDocument();
+    await shows(M.usernameRequired);
+    await shows(M.passwordRequired);
+    await shows(M.captchaRequired);
     expect(m.callsTo('/login/authorization')).toHaveLength(0);
   });
 
@@ -61,8 +61,8 @@ describe('LoginPage', () => {
     renderWithProviders(<LoginPage />, { route: '/login' });
     const u = await fill('lin2024', '123', 'ab1');
     await u.click(submitButton());
-    expect(await screen.findByText(M.captchaLength)).toBeInTheDocument();
-    expect(screen.getByText(M.passwordLength)).toBeInTheDocument();
+    await shows(M.captchaLength);
+    await shows(M.passwordLength);
     expect(m.callsTo('/login/authorization')).toHaveLength(0);
   });
 
@@ -102,7 +102,7 @@ describe('LoginPage', () => {
     await waitFor(() => expect(screen.getByAltText('图形验证码')).toHaveAttribute('src', 'data:image/svg+xml;base64,img2'));
     expect(screen.getByLabelText('验证码')).toHaveValue('');
     expect(screen.getByLabelText('账号')).toHaveValue('lin2024');
-    expect(await screen.findByText(M.loginFailed)).toBeInTheDocument();
+    await shows(M.loginFailed);
     expect(session.token()).toBeNull();
     expect(r.location()).toBe('/login');
 

@@ -1,0 +1,21 @@
+import { Card, Flex, Typography } from 'antd';
+import type { ReactNode } from 'react';
+
+const CARD_WIDTH = 440;
+
+/** The centred card the public sign-in pages (register, recovery) sit in. */
+export function AuthCard({ title, extra, width = CARD_WIDTH, children }: { title: ReactNode; extra?: ReactNode; width?: number; children: ReactNode }) {
+  return (
+    <Flex justify="center" align="flex-start" style={{ padding: '48px 16px' }}>
+      <Card style={{ width: '100%', maxWidth: width }} styles={{ body: { padding: '32px 32px 24px' } }}>
+        <Flex justify="space-between" align="baseline" style={{ marginBottom: 24 }}>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {title}
+          </Typography.Title>
+          {extra}
+        </Flex>
+        {children}
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,188 @@
+import { CODE, fmt, LIMITS, M, phoneValue, register, registerBody, sendRegisterCode, type SendType } from '@hublink/contract';
+import { Button, Checkbox, Flex, Form, Input, Result, Space, Tabs, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { call } from '../../api/client';
+import { rulesOf, sameAs } from '../../api/rules';
+import CodeButton from '../../components/CodeButton';
+import { AreaCodeSelect } from './AreaCodeSelect';
+import { AuthCard } from './AuthCard';
+import { emailRule, phoneRule } from './contactRules';
+
+interface RegisterValues {
+  nickname: string;
+  username: string;
+  password: string;
+  newPassword: string;
+  area: string;
+  phone?: string;
+  email?: string;
+  code: string;
+  terms: boolean;
+}
+
+const rules = {
+  nickname: rulesOf(registerBody, 'nickname'),
+  username: rulesOf(registerBody, 'username'),
+  password: rulesOf(registerBody, 'password'),
+  newPassword: [...rulesOf(registerBody, 'newPassword'), sameAs('password', M.passwordMismatch)],
+  code: rulesOf(registerBody, 'code'),
+  phone: [phoneRule('area')],
+  email: [emailRule],
+  terms: [
+    {
+      validator: async (_rule: unknown, checked: unknown) => {
+        if (!checked) throw new Error(M.termsRequired);
+      },
+    },
+  ],
+};
+
+const TABS: { key: SendType; label: string }[] = [
+  { key: 'phone', label: '手机注册' },
+  { key: 'email', label: '邮箱注册' },
+];
+
+const SECOND_MS = 1000;
+const CARD_WIDTH = 480;
+
+/** /register: a new main account, verified by a code sent to a phone or an email (spec 1 §2.4). */
+export default function RegisterPage() {
+  const [form] = Form.useForm<RegisterValues>();
+  const [type, setType] = useState<SendType>('phone');
+  const [submitting, setSubmitting] = useState(false);
+  const [done, setDone] = useState(false);
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (!done) return;
+    const t = setTimeout(() => navigate('/login'), LIMITS.registerRedirectMs);
+    return () => clearTimeout(t);
+  }, [done, navigate]);
+
+  const destination = (): string => {
+    const v = form.getFieldsValue(['area', 'phone', 'email']) as Pick<RegisterValues, 'area' | 'phone' | 'email'>;
+    return type === 'phone' ? phoneValue(v.area, v.phone ?? '') : (v.email ?? '').trim();
+  };
+
+  const sendCode = async (): Promise<boolean> => {
+    try {
+      await form.validateFields([type]);
+    } catch {
+      return false;
+    }
+    const env = await call(sendRegisterCode, { body: { send_type: type, send_value: destination() } });
+    return env.code === CODE.ok;
+  };
+
+  const submit = async (v: RegisterValues) => {
+    if (submitting) return;
+    setSubmitting(true);
+    const env = await call(register, {
+      body: {
+        nickname: v.nickname.trim(),
+        username: v.username.trim(),
+        password: v.password,
+        newPassword: v.newPassword,
+        code: v.code.trim(),
+        type,
+        verify: destination(),
+      },
+    });
+    setSubmitting(false);
+    if (env.code === CODE.ok) setDone(true);
+  };
+
+  if (done) {
+    return (
+      <AuthCard title="注册账号" width={CARD_WIDTH}>
+        <Result
+          status="success"
+          title={M.registerSuccess}
+          subTitle={fmt(M.redirectingToLogin, { n: LIMITS.registerRedirectMs / SECOND_MS })}
+          extra={
+            <Button type="primary" onClick={() => navigate('/login')}>
+              立即登录
+            </Button>
+          }
+        />
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="注册账号"
+      width={CARD_WIDTH}
+      extra={
+        <Typography.Text type="secondary">
+          已有账号？<Link to="/login">立即登录</Link>
+        </Typography.Text>
+      }
+    >
+      <Tabs activeKey={type} onChange={(k) => setType(k as SendType)} items={TABS} style={{ marginTop: -8 }} />
+      <Form
+        form={form}
+        name="register"
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ area: LIMITS.defaultAreaCode, terms: false }}
+        onFinish={(v) => void submit(v)}
+      >
+        <Form.Item name="nickname" label="昵称" rules={rules.nickname}>
+          <Input placeholder={`${LIMITS.nicknameMin}-${LIMITS.nicknameMax}个字符，中文、英文或数字`} maxLength={LIMITS.nicknameMax} />
+        </Form.Item>
+        <Form.Item name="username" label="用户名" rules={rules.username}>
+          <Input placeholder={`${LIMITS.usernameMin}-${LIMITS.usernameMax}位数字和字母，用于登录`} maxLength={LIMITS.usernameMax} autoComplete="username" />
+        </Form.Item>
+        <Form.Item name="password" label="密码" rules={rules.password}>
+          <Input.Password placeholder={`${LIMITS.passwordMin}-${LIMITS.passwordMax}位密码`} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="newPassword" label="确认密码" rules={rules.newPassword} dependencies={['password']}>
+          <Input.Password placeholder="再次输入密码" maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        </Form.Item>
+        {type === 'phone' ? (
+          <Form.Item label="手机号码" required>
+            <Space.Compact block>
+              <Form.Item name="area" noStyle>
+                <AreaCodeSelect />
+              </Form.Item>
+              <Form.Item name="phone" noStyle rules={rules.phone} dependencies={['area']}>
+                <Input placeholder="请输入手机号码" aria-label="手机号码" inputMode="tel" autoComplete="tel-national" />
+              </Form.Item>
+            </Space.Compact>
+          </Form.Item>
+        ) : (
+          <Form.Item name="email" label="邮箱" rules={rules.email}>
+            <Input placeholder="请输入邮箱" maxLength={LIMITS.emailMax} inputMode="email" autoComplete="email" />
+          </Form.Item>
+        )}
+        <Form.Item label="验证码" required>
+          <Flex gap={8}>
+            <Form.Item name="code" noStyle rules={rules.code}>
+              <Input placeholder={M.codeMin} aria-label="验证码" maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
+            </Form.Item>
+            <CodeButton key={type} onSend={sendCode} style={{ flex: 'none' }} />
+          </Flex>
+        </Form.Item>
+        <Form.Item name="terms" valuePropName="checked" rules={rules.terms}>
+          <Checkbox>
+            我已阅读并同意
+            <Link to="/clause" target="_blank">
+              《服务条款》
+            </Link>
+            和
+            <Link to="/privacy" target="_blank">
+              《隐私政策》
+            </Link>
+          </Checkbox>
+        </Form.Item>
+        <Form.Item style={{ marginBottom: 0 }}>
+          <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
+            注册
+          </Button>
+        </Form.Item>
+      </Form>
+    </AuthCard>
+  );
+}
