@@ -6,6 +6,9 @@ import { mockApi, ok, refused } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import RegisterPage from './RegisterPage';
 
+/** The whole form is filled in; give it room on a busy machine. */
+const SLOW_FLOW_MS = 60_000;
+
 const registerButton = () => screen.getByRole('button', { name: /注\s*册/ });
 const codeButton = () => screen.getByRole('button', { name: /获取验证码|秒后重试/ });
 
@@ -121,7 +124,7 @@ describe('RegisterPage', () => {
     expect(screen.queryByLabelText('用户名')).not.toBeInTheDocument();
     expect(r.location()).toBe('/register');
     await waitFor(() => expect(r.location()).toBe('/login'), { timeout: LIMITS.registerRedirectMs * 2 });
-  });
+  }, SLOW_FLOW_MS);
 
   it('stays on the form when the server refuses', async () => {
     const { m, u } = setup();
