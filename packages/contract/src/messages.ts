@@ -118,6 +118,7 @@ export const M = {
   handbookLink: '帮助文档',
   pageLoadFailed: '页面加载失败，请刷新后重试',
   reload: '刷新页面',
+  sideMenu: '导航菜单',
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -1,11 +1,11 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { session } from '../api/session';
 import { AuthorizeByToken } from './AuthorizeByToken';
 import { useBrand } from './brand';
 import { decide } from './guard';
 import { titleOf } from './routes';
-import { endSession, useUser } from './user';
+import { endSession } from './user';
 
 /** Forgets the current session, then goes on (a token in the query string forces a logout). */
 function LogoutAndGo({ to }: { to: string }) {
@@ -29,19 +29,15 @@ function useDocumentTitle(pathname: string) {
 /** The route guard of spec 1 §2.2, around every route. */
 export function RouteGuard() {
   const location = useLocation();
-  useUser(); // re-decide when the session starts or ends
   useDocumentTitle(location.pathname);
-  const decision = decide(location.pathname, location.search, Boolean(session.token()));
+  // Decided once per navigation, like a router's before-each hook: whoever ends or starts a session
+  // (log out, login, authorisation) navigates next, and that navigation is judged with the new state.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const decision = useMemo(() => decide(location.pathname, location.search, Boolean(session.token())), [location.key]);
   if (decision.kind === 'redirect') {
     return decision.logout ? <LogoutAndGo to={decision.to} /> : <Navigate to={decision.to} replace />;
   }
-  if (decision.kind === 'authorize') {
-    return (
-      <>
-        <Outlet />
-        <AuthorizeByToken token={decision.token} />
-      </>
-    );
-  }
+  // Only the overlay: no layout underneath may load the user with the token being checked.
+  if (decision.kind === 'authorize') return <AuthorizeByToken token={decision.token} />;
   return <Outlet />;
 }

@@ -18,8 +18,8 @@ export function useSignOut() {
     async ({ tellServer = true }: { tellServer?: boolean } = {}) => {
       if (tellServer) await call(logout, {}, { quiet: true });
       endSession();
-      client.removeQueries({ predicate: (q) => q.queryKey[0] !== siteInfo.path });
       await navigate(LOGIN_PATH, { replace: true });
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== siteInfo.path });
     },
     [client, navigate],
   );

@@ -1,3 +1,4 @@
+import { M } from '@hublink/contract';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -49,6 +50,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
 
   return (
     <Menu
+      aria-label={M.sideMenu}
       mode="inline"
       theme="light"
       items={items}

@@ -19,7 +19,6 @@ export function Sidebar({ collapsed, onBreakpoint }: { collapsed: boolean; onBre
       trigger={null}
       breakpoint={FRAME.mobileBreakpoint}
       onBreakpoint={onBreakpoint}
-      aria-label="sidebar"
       style={{
         borderInlineEnd: `1px solid ${token.colorBorderSecondary}`,
         position: 'sticky',
