@@ -1,0 +1,149 @@
+import {
+  ApartmentOutlined,
+  CustomerServiceOutlined,
+  MailOutlined,
+  MessageOutlined,
+  MobileOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { accountInfo, LIMITS, M } from '@hublink/contract';
+import { Avatar, Badge, Card, Col, Descriptions, Flex, Row, Skeleton, Tag, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer } from '../../components/PageContainer';
+import { AnnouncementTicker } from './AnnouncementTicker';
+
+interface Tile {
+  path: string;
+  title: string;
+  text: string;
+  icon: ReactNode;
+  color: string;
+}
+
+/** Shortcut tiles of spec 1 §2.7. */
+const TILES: Tile[] = [
+  { path: '/network/lists', title: '智能组网', text: '创建和管理企业网络，连接分支与云', icon: <ApartmentOutlined />, color: '#1677ff' },
+  { path: '/router/lists', title: '成员管理', text: '管理硬件与软件成员，查看在线状态', icon: <TeamOutlined />, color: '#13a8a8' },
+  { path: '/account/message', title: '我的消息', text: '查看系统通知与服务消息', icon: <MessageOutlined />, color: '#fa8c16' },
+  { path: '/ticket/lists', title: '工单服务', text: '提交问题，获取专业技术支持', icon: <CustomerServiceOutlined />, color: '#722ed1' },
+];
+
+const AVATAR_SIZE = 64;
+const TILE_ICON_SIZE = 44;
+
+function UserCard() {
+  const { token } = theme.useToken();
+  const { data, isPending } = useApiQuery(accountInfo);
+  const user = data?.data;
+  if (isPending || !user) {
+    return (
+      <Card variant="borderless">
+        <Skeleton avatar active paragraph={{ rows: 2 }} />
+      </Card>
+    );
+  }
+  const isRam = user.ram === 1;
+  return (
+    <Card variant="borderless">
+      <Flex gap={token.marginLG} align="center" wrap>
+        <Avatar size={AVATAR_SIZE} style={{ background: token.colorPrimary, fontSize: token.fontSizeHeading3, flex: 'none' }}>
+          {user.nickname.slice(0, 1)}
+        </Avatar>
+        <Flex vertical gap={token.marginXXS} style={{ flex: 1, minWidth: 200 }}>
+          <Flex align="center" gap={token.marginXS}>
+            <Typography.Title level={4} style={{ margin: 0 }}>
+              {user.nickname}
+            </Typography.Title>
+            {isRam && <Tag color="orange">{M.ramTag}</Tag>}
+          </Flex>
+          <Typography.Text type="secondary">{user.username}</Typography.Text>
+        </Flex>
+        <Descriptions
+          column={1}
+          size="small"
+          style={{ flex: 'none', minWidth: 240 }}
+          items={[
+            {
+              key: 'phone',
+              label: (
+                <span>
+                  <MobileOutlined /> 手机
+                </span>
+              ),
+              children: user.user_phone || <Typography.Text type="secondary">{M.notBound}</Typography.Text>,
+            },
+            {
+              key: 'email',
+              label: (
+                <span>
+                  <MailOutlined /> 邮箱
+                </span>
+              ),
+              children: user.user_email || <Typography.Text type="secondary">{M.notBound}</Typography.Text>,
+            },
+          ]}
+        />
+      </Flex>
+    </Card>
+  );
+}
+
+function ShortcutTile({ tile, badge }: { tile: Tile; badge?: number }) {
+  const { token } = theme.useToken();
+  return (
+    <Link to={tile.path} aria-label={tile.title} style={{ display: 'block', height: '100%' }}>
+      <Card hoverable variant="borderless" style={{ height: '100%' }}>
+        <Flex gap={token.margin} align="center">
+          <Badge count={badge} size="small">
+            <Flex
+              align="center"
+              justify="center"
+              style={{
+                width: TILE_ICON_SIZE,
+                height: TILE_ICON_SIZE,
+                borderRadius: token.borderRadiusLG,
+                background: `${tile.color}1a`,
+                color: tile.color,
+                fontSize: token.fontSizeHeading3,
+              }}
+            >
+              {tile.icon}
+            </Flex>
+          </Badge>
+          <div style={{ minWidth: 0 }}>
+            <Typography.Text strong style={{ fontSize: token.fontSizeLG }}>
+              {tile.title}
+            </Typography.Text>
+            <Typography.Paragraph type="secondary" ellipsis style={{ margin: 0 }}>
+              {tile.text}
+            </Typography.Paragraph>
+          </div>
+        </Flex>
+      </Card>
+    </Link>
+  );
+}
+
+/** /dashboard: announcements, who is signed in, and the shortcuts (spec 1 §2.7). */
+export default function DashboardPage() {
+  const { token } = theme.useToken();
+  const { data } = useApiQuery(accountInfo);
+  const unread = data?.data?.message_count;
+  return (
+    <PageContainer card={false}>
+      <Flex vertical gap={token.marginMD}>
+        <AnnouncementTicker intervalMs={LIMITS.tickerDashboardMs} />
+        <UserCard />
+        <Row gutter={[token.marginMD, token.marginMD]}>
+          {TILES.map((tile) => (
+            <Col key={tile.path} xs={24} sm={12} xl={6}>
+              <ShortcutTile tile={tile} badge={tile.path === '/account/message' ? unread : undefined} />
+            </Col>
+          ))}
+        </Row>
+      </Flex>
+    </PageContainer>
+  );
+}
