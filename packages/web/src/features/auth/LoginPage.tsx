@@ -6,6 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
 import { session } from '../../api/session';
+import { setUser } from '../../app/user';
 import { CaptchaField } from './CaptchaField';
 import { ProductPanel } from './ProductPanel';
 import { safeRedirect } from './redirect';
@@ -53,7 +54,7 @@ export default function LoginPage() {
     setSubmitting(false);
     if (env.code === CODE.ok && env.data) {
       session.setToken(env.data.access_token, env.data.token_expire_time);
-      session.setUser(env.data.user);
+      setUser(env.data.user); // session.setUser, and every screen watching the user hears of it
       navigate(safeRedirect(params.get('redirect')), { replace: true });
       return;
     }
