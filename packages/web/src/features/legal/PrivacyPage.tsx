@@ -1,3 +1,4 @@
+import { Space } from 'antd';
 import { Link } from 'react-router';
 import { LegalDocument, type LegalSection } from './LegalDocument';
 
@@ -96,7 +97,12 @@ export default function PrivacyPage() {
   return (
     <LegalDocument
       title="隐私政策"
-      meta={`更新日期：${PRIVACY_POLICY_DATE}　生效日期：${PRIVACY_POLICY_DATE}`}
+      meta={
+        <Space size="large" wrap>
+          <span>{`更新日期：${PRIVACY_POLICY_DATE}`}</span>
+          <span>{`生效日期：${PRIVACY_POLICY_DATE}`}</span>
+        </Space>
+      }
       intro={INTRO}
       sections={SECTIONS}
     />
