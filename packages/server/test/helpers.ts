@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Endpoint, Envelope } from '@hublink/contract';
+import { LIMITS, type Endpoint, type Envelope } from '@hublink/contract';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
+import type { RoleAuth } from '../src/core/actor';
+import type { App } from '../src/core/http';
+import { hashPassword } from '../src/core/passwords';
 import { MemoryStore, type KvStore } from '../src/core/store';
 import { connect, type DbHandle, type Dialect } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
@@ -17,7 +21,12 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 export interface TestAppOptions {
   config?: Partial<Config>;
   store?: KvStore;
+  /** Runs after the app is built and before it is ready (extra routes for a test, hooks). */
+  beforeReady?: (app: App) => void | Promise<void>;
 }
+
+/** The tables a refused call must leave as they were (see TestApp.snapshot). */
+const SNAPSHOT_TABLES = ['account', 'ram_role', 'ram_account', 'session', 'verification_code', 'recovery', 'outbox', 'message'] as const;
 
 /** A migrated database of its own (a fresh PostgreSQL schema or an in-memory SQLite) and an app on it. */
 async function openDatabase(dialect: Dialect): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
@@ -52,20 +61,21 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
   };
   const store = opts.store ?? new MemoryStore();
   const app = await buildApp(config, { db: handle, store, logger: false });
+  await opts.beforeReady?.(app);
   await app.ready();
   let ipCounter = 0;
 
   /** Calls an endpoint of the contract and returns the envelope (and the HTTP status). */
   async function call<T = unknown>(
     endpoint: Endpoint,
-    input: { body?: unknown; query?: Record<string, unknown>; token?: string; ip?: string } = {},
+    input: { body?: unknown; query?: Record<string, unknown>; token?: string; ip?: string; headers?: Record<string, string> } = {},
   ): Promise<Envelope<T> & { status: number }> {
     const res = await app.inject({
       method: endpoint.method,
       url: `/api/v1${endpoint.path}`,
       ...(input.query ? { query: Object.fromEntries(Object.entries(input.query).map(([k, v]) => [k, String(v)])) } : {}),
       ...(endpoint.method === 'POST' ? { payload: (input.body ?? {}) as object } : {}),
-      headers: input.token ? { authorization: `Bearer ${input.token}` } : {},
+      headers: { ...(input.token ? { authorization: `Bearer ${input.token}` } : {}), ...input.headers },
       remoteAddress: input.ip ?? '127.0.0.1',
     });
     return { ...(res.json() as Envelope<T>), status: res.statusCode };
@@ -94,6 +104,40 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
       for (const r of rows) {
         await handle.db.updateTable('verification_code').set({ create_time: r.create_time - ms }).where('id', '=', r.id).execute();
       }
+    },
+    /** Moves a destination's codes back in time (creation and expiry): `ms` after sending has passed. */
+    async expireCodes(destination: string, ms = LIMITS.codeTtlSeconds * 1000) {
+      const rows = await handle.db.selectFrom('verification_code').select(['id', 'create_time', 'expires_at']).where('destination', '=', destination).execute();
+      for (const r of rows) {
+        await handle.db
+          .updateTable('verification_code')
+          .set({ create_time: r.create_time - ms, expires_at: r.expires_at - ms })
+          .where('id', '=', r.id)
+          .execute();
+      }
+    },
+    /**
+     * Every row of the tables a call can change, in a stable order: compare a snapshot taken before a
+     * refused call with one taken after it to show the refusal changed nothing.
+     */
+    async snapshot(): Promise<Record<string, unknown[]>> {
+      const out: Record<string, unknown[]> = {};
+      for (const table of SNAPSHOT_TABLES) {
+        out[table] = await handle.db.selectFrom(table).selectAll().orderBy(table === 'session' || table === 'recovery' ? 'create_time' : 'id').orderBy('id').execute();
+      }
+      return out;
+    },
+    /** Signs a token for an existing token's session with another expiry (seconds from now; negative = expired). */
+    async tokenExpiringIn(token: string, seconds: number): Promise<string> {
+      const claims = decodeJwt(token);
+      const row = await handle.db.selectFrom('setting').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ tid: claims.tid, rid: claims.rid })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setJti(claims.jti!)
+        .setIssuedAt(now + Math.min(0, seconds) - 60)
+        .setExpirationTime(now + seconds)
+        .sign(new TextEncoder().encode(row.value));
     },
     /** A distinct client address per call site, so rate limits of one test do not touch another. */
     nextIp: () => `127.1.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`,
@@ -145,4 +189,56 @@ export async function newAccount(t: TestApp, over: { username?: string; password
   if (res.code !== 200) throw new Error(`login: ${res.msg}`);
   const account = await t.db.selectFrom('account').selectAll().where('username_key', '=', username.toLowerCase()).executeTakeFirstOrThrow();
   return { token: res.data!.access_token, username, password, verify, type, account };
+}
+
+export const FULL_ROLE: RoleAuth = {
+  'easylink.router': { create: 1, edit: 1, delete: 1 },
+  'easylink.network': { create: 1, edit: 1, delete: 1, network: [] },
+  monitor: { view: 1, create: 1, edit: 1, delete: 1 },
+};
+
+/**
+ * Creates a role and a sub-account of a tenant directly in the database (the /ram calls belong to
+ * another module); `login` is what the sub-account types at /login/ram: 'name@domain'.
+ */
+export async function newRamAccount(
+  t: TestApp,
+  tenantId: number,
+  over: { username?: string; password?: string; nickname?: string; auth?: RoleAuth; status?: number } = {},
+) {
+  const now = Date.now();
+  const role = await t.db
+    .insertInto('ram_role')
+    .values({ tenant_id: tenantId, name: '测试角色', note: '', auth: JSON.stringify(over.auth ?? FULL_ROLE), create_time: now, update_time: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const username = over.username ?? `ram${++accountSeq}`;
+  const password = over.password ?? 'ramsecret1';
+  const ram = await t.db
+    .insertInto('ram_account')
+    .values({
+      tenant_id: tenantId,
+      username,
+      username_key: username.toLowerCase(),
+      nickname: over.nickname ?? '子账号',
+      role_id: role.id,
+      password_hash: await hashPassword(password),
+      status: over.status ?? 1,
+      create_time: now,
+      login_time: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const tenant = await t.db.selectFrom('account').select('domain').where('id', '=', tenantId).executeTakeFirstOrThrow();
+  return { id: ram.id, roleId: role.id, username, password, login: `${username}@${tenant.domain}`, domain: tenant.domain };
+}
+
+/** Signs in through /login/authorization (or /login/ram) with a fresh captcha; returns the envelope. */
+export async function signIn(t: TestApp, username: string, password: string, opts: { ip?: string; ram?: boolean } = {}) {
+  const { login, loginRam } = await import('@hublink/contract');
+  const cap = await t.captcha();
+  return t.call<{ access_token: string; token_expire_time: number; user: import('@hublink/contract').UserMessage }>(opts.ram ? loginRam : login, {
+    body: { username, password, code: cap.text, uniqid: cap.uniqid },
+    ip: opts.ip ?? t.nextIp(),
+  });
 }

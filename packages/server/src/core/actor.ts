@@ -23,11 +23,20 @@ export const bearerToken = (header: string | undefined): string | null => {
   return m ? m[1]! : null;
 };
 
-/** Resolves a bearer token into an actor; throws 2001 (missing/invalid), 2002 (expired), 2003 (disabled). */
-export async function authenticate(db: Db, tokens: TokenService, header: string | undefined): Promise<Actor> {
+/**
+ * Resolves a bearer token into an actor; throws 2001 (missing/invalid/revoked), 2002 (expired),
+ * 2003 (disabled). With allowExpired (the refresh call) a token whose time ran out is accepted as
+ * long as its session lives.
+ */
+export async function authenticate(
+  db: Db,
+  tokens: TokenService,
+  header: string | undefined,
+  opts: { allowExpired?: boolean } = {},
+): Promise<Actor> {
   const token = bearerToken(header);
   if (!token) throw new ApiError(CODE.tokenInvalid, M.tokenMissing);
-  const claims = await tokens.decode(token);
+  const claims = await tokens.decode(token, opts.allowExpired);
   await tokens.session(claims);
   const account = await db.selectFrom('account').select('status').where('id', '=', claims.tid).executeTakeFirst();
   if (!account) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);

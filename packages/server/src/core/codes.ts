@@ -4,6 +4,7 @@ import type { Db } from '../db/connect';
 import { ApiError, invalid } from './errors';
 import type { Outbox } from './outbox';
 import { RATE_LIMITS, type RateLimiter } from './ratelimit';
+import type { KvStore } from './store';
 
 const hashCode = (destination: string, code: string) =>
   createHash('sha256').update(`${destination}\n${code}`).digest('hex');
@@ -35,10 +36,29 @@ export class CodeService {
     private readonly db: Db,
     private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
+    private readonly store: KvStore,
   ) {}
 
+  /**
+   * Sends a new code (the previous one of the same destination and purpose stops working). Refused
+   * with 429 during the cooldown, also when several requests arrive at once (only one sends), and
+   * over the per-destination and per-address limits. When delivery fails the code is withdrawn
+   * (no cooldown for the retry) and the caller gets 500.
+   */
   async send(channel: SendType, value: string, purpose: string, ip: string): Promise<void> {
     const destination = destinationKey(channel, value);
+    const sending = `code-sending:${purpose}:${destination}`;
+    if ((await this.store.incr(sending, 30)) > 1) {
+      throw new ApiError(CODE.tooMany, fmt(M.codeCooldown, { n: LIMITS.codeCooldownSeconds }));
+    }
+    try {
+      await this.sendNow(channel, destination, purpose, ip);
+    } finally {
+      await this.store.del(sending);
+    }
+  }
+
+  private async sendNow(channel: SendType, destination: string, purpose: string, ip: string): Promise<void> {
     const now = Date.now();
     const last = await this.db
       .selectFrom('verification_code')
@@ -54,7 +74,7 @@ export class CodeService {
     await this.limiter.hit({ ...RATE_LIMITS.codePerIp, message: M.tooManyCodes }, ip);
 
     const code = String(randomInt(0, 1_000_000)).padStart(LIMITS.codeLength, '0');
-    await this.db.transaction().execute(async (trx) => {
+    const id = await this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('verification_code')
         .set({ used_at: now })
@@ -62,23 +82,32 @@ export class CodeService {
         .where('purpose', '=', purpose)
         .where('used_at', 'is', null)
         .execute();
-      await trx
+      const row = await trx
         .insertInto('verification_code')
         .values({ destination, purpose, code_hash: hashCode(destination, code), attempts: 0, create_time: now, expires_at: now + LIMITS.codeTtlSeconds * 1000, used_at: null })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
     });
     const what = PURPOSE_TEXT[purpose] ?? '身份验证';
     const minutes = LIMITS.codeTtlSeconds / 60;
-    await this.outbox.deliver({
+    const status = await this.outbox.deliver({
       channel: channel === 'phone' ? 'sms' : 'email',
       to: destination,
       subject: `HubLink ${what}验证码`,
       body: `您正在${what}，验证码为 ${code}，${minutes}分钟内有效。如非本人操作，请忽略。`,
       code,
     });
+    if (status === 'failed') {
+      await this.db.deleteFrom('verification_code').where('id', '=', id).execute();
+      throw new ApiError(CODE.internal, M.internalError);
+    }
   }
 
-  /** Checks a code and uses it up; a wrong code counts a try and the fifth burns it. */
+  /**
+   * Checks a code and uses it up. Every try is counted before the comparison, in one conditional
+   * update, so tries sent all at once cannot get past the limit: the fifth wrong one burns the code.
+   */
   async consume(channel: SendType, value: string, purpose: string, code: string): Promise<void> {
     const destination = destinationKey(channel, value);
     const row = await this.db
@@ -87,27 +116,45 @@ export class CodeService {
       .where('destination', '=', destination)
       .where('purpose', '=', purpose)
       .orderBy('create_time', 'desc')
+      .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
     const now = Date.now();
-    if (!row || row.used_at !== null) throw invalid(row && row.attempts >= LIMITS.codeMaxAttempts ? M.codeBurned : M.codeWrong);
+    if (!row) throw invalid(M.codeWrong);
+    const refusal = (r: { attempts: number }) => invalid(r.attempts >= LIMITS.codeMaxAttempts ? M.codeBurned : M.codeWrong);
+    if (row.used_at !== null) throw refusal(row);
     if (row.expires_at <= now) throw invalid(M.codeExpired);
-    if (row.code_hash !== hashCode(destination, code.trim())) {
-      const attempts = row.attempts + 1;
-      const burned = attempts >= LIMITS.codeMaxAttempts;
-      await this.db
+
+    const counted = await this.db
+      .updateTable('verification_code')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .where('attempts', '<', LIMITS.codeMaxAttempts)
+      .executeTakeFirst();
+    if (Number(counted.numUpdatedRows) !== 1) throw refusal(await this.attemptsOf(row.id));
+
+    if (row.code_hash === hashCode(destination, code.trim())) {
+      const used = await this.db
         .updateTable('verification_code')
-        .set({ attempts, ...(burned ? { used_at: now } : {}) })
+        .set({ used_at: now })
         .where('id', '=', row.id)
-        .execute();
-      throw invalid(burned ? M.codeBurned : M.codeWrong);
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(used.numUpdatedRows) !== 1) throw invalid(M.codeWrong);
+      return;
     }
-    const used = await this.db
+    await this.db
       .updateTable('verification_code')
       .set({ used_at: now })
       .where('id', '=', row.id)
       .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw invalid(M.codeWrong);
+      .where('attempts', '>=', LIMITS.codeMaxAttempts)
+      .execute();
+    throw refusal(await this.attemptsOf(row.id));
+  }
+
+  private async attemptsOf(id: number) {
+    return this.db.selectFrom('verification_code').select('attempts').where('id', '=', id).executeTakeFirstOrThrow();
   }
 }

@@ -36,6 +36,6 @@ export function createCtx(config: Config, db: Db, dialect: Dialect, store: KvSto
     captcha: new CaptchaService(store),
     tokens: new TokenService(db, config.tokenTtlSeconds, config.sessionTtlSeconds),
     outbox,
-    codes: new CodeService(db, outbox, limiter),
+    codes: new CodeService(db, outbox, limiter, store),
   };
 }

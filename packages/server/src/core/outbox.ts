@@ -23,7 +23,8 @@ export class SmtpSender implements Sender {
   private readonly transport: Transporter;
 
   constructor(url: string, private readonly from: string) {
-    this.transport = nodemailer.createTransport(url);
+    // Bounded waits: a code request must fail within the console's 10 s request timeout, not hang.
+    this.transport = nodemailer.createTransport({ url, connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 8000 });
   }
 
   async send(msg: OutgoingMessage) {
@@ -47,9 +48,10 @@ export class Outbox {
     for (const s of senders) this.senders.set(s.channel, s);
   }
 
-  async deliver(msg: OutgoingMessage): Promise<void> {
+  /** Records the message and hands it to its sender; 'logged' (no sender), 'sent' or 'failed'. */
+  async deliver(msg: OutgoingMessage): Promise<'logged' | 'sent' | 'failed'> {
     const sender = this.senders.get(msg.channel);
-    let status = 'logged';
+    let status: 'logged' | 'sent' | 'failed' = 'logged';
     let error: string | null = null;
     if (sender) {
       try {
@@ -67,5 +69,6 @@ export class Outbox {
       .insertInto('outbox')
       .values({ channel: msg.channel, recipient: msg.to, subject: msg.subject, body: msg.body, code: msg.code, status, error, create_time: Date.now() })
       .execute();
+    return status;
   }
 }

@@ -88,8 +88,12 @@ export class RedisStore implements KvStore {
   }
   async incr(key: string, ttlSeconds: number) {
     const k = this.prefix + key;
-    const [[, count]] = (await this.redis.multi().incr(k).expire(k, ttlSeconds, 'NX').exec()) as [[null, number]];
-    return count;
+    // Create the counter with its window only if absent, then count; one transaction, and it works
+    // on every Redis (EXPIRE … NX needs Redis 7).
+    const results = await this.redis.multi().set(k, '0', 'EX', ttlSeconds, 'NX').incr(k).exec();
+    const failed = results?.find(([err]) => err);
+    if (!results || failed) throw failed?.[0] ?? new Error('redis: transaction aborted');
+    return Number(results[1]![1]);
   }
   async close() {
     await this.redis.quit();

@@ -89,18 +89,28 @@ export class TokenService {
     return s;
   }
 
-  /** A new token for the same session; the old token stops working. */
-  async refresh(token: string): Promise<IssuedToken & { tenantId: number; ramId: number | null }> {
-    const old = await this.decode(token, true);
-    const s = await this.session(old);
+  /**
+   * A new token for the same session (within its refresh limit, else 2002); the old token stops
+   * working. Of two refreshes racing with one token, only one gets a new token.
+   */
+  async refresh(sid: string): Promise<IssuedToken & { tenantId: number; ramId: number | null }> {
+    const s = await this.db.selectFrom('session').selectAll().where('id', '=', sid).executeTakeFirst();
+    if (!s || s.revoked_at !== null) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
     if (s.refresh_until <= Date.now()) throw new ApiError(CODE.tokenExpired, M.tokenExpired);
-    await this.revoke(old.sid);
+    if (!(await this.revoke(sid))) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
     const issued = await this.issue(s.tenant_id, s.ram_id, s.refresh_until);
     return { ...issued, tenantId: s.tenant_id, ramId: s.ram_id };
   }
 
-  async revoke(sid: string): Promise<void> {
-    await this.db.updateTable('session').set({ revoked_at: Date.now() }).where('id', '=', sid).where('revoked_at', 'is', null).execute();
+  /** Ends a session; true when this call ended it (false: unknown or already ended). */
+  async revoke(sid: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('session')
+      .set({ revoked_at: Date.now() })
+      .where('id', '=', sid)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   /** Ends every session of an account (after a password reset). */

@@ -15,7 +15,6 @@ import {
   sendRegisterCode,
   verifyCode,
 } from '@hublink/contract';
-import { bearerToken } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
@@ -30,7 +29,7 @@ export function authRoutes(app: App, ctx: Ctx) {
   });
   route(app, ctx, login, async ({ body, ip }) => ok(await auth.login(ctx, body, ip), '登录成功'));
   route(app, ctx, loginRam, async ({ body, ip }) => ok(await auth.loginRam(ctx, body, ip), '登录成功'));
-  route(app, ctx, refreshToken, async ({ headers }) => ok(await auth.refresh(ctx, bearerToken(headers.authorization))));
+  route(app, ctx, refreshToken, async ({ headers }) => ok(await auth.refresh(ctx, headers.authorization)));
   route(app, ctx, logout, async ({ actor }) => {
     await auth.logout(ctx, actor);
     return ok(null, M.logoutSuccess);

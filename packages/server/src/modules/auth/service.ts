@@ -9,7 +9,7 @@ import {
   type SendType,
   type VerifyType,
 } from '@hublink/contract';
-import type { Actor } from '../../core/actor';
+import { authenticate as authenticateActor, type Actor } from '../../core/actor';
 import { destinationKey } from '../../core/codes';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
@@ -23,46 +23,78 @@ const loginLimits = {
   ip: { ...RATE_LIMITS.loginPerIp, message: M.tooManyLogins },
 };
 
-/** A main account by username, phone ('13800000000' means +86) or email. */
-async function findAccount(ctx: Ctx, login: string): Promise<Account | undefined> {
+/**
+ * The main accounts a login name can mean, in the order they are tried: the username, then the
+ * email, then the phone ('13800000000' means +86). A username made of digits and another account's
+ * phone can be the same text; each account then signs in with its own password.
+ */
+async function findAccounts(ctx: Ctx, login: string): Promise<Account[]> {
   const v = login.trim();
+  const key = v.toLowerCase();
   const phones = PHONE_VALUE_PATTERN.test(v) ? [v] : /^\d{4,15}$/.test(v) ? [`+${LIMITS.defaultAreaCode} ${v}`] : [];
-  return ctx.db
+  const rows = await ctx.db
     .selectFrom('account')
     .selectAll()
     .where((eb) =>
-      eb.or([
-        eb('username_key', '=', v.toLowerCase()),
-        eb('email', '=', v.toLowerCase()),
-        ...(phones.length ? [eb('phone', 'in', phones)] : []),
-      ]),
+      eb.or([eb('username_key', '=', key), eb('email', '=', key), ...(phones.length ? [eb('phone', 'in', phones)] : [])]),
     )
-    .executeTakeFirst();
+    .execute();
+  const rank = (a: Account) => (a.username_key === key ? 0 : a.email === key ? 1 : 2);
+  return rows.sort((a, b) => rank(a) - rank(b));
+}
+
+/** The one main account a login name means (recovery): the first of findAccounts. */
+async function findAccount(ctx: Ctx, login: string): Promise<Account | undefined> {
+  return (await findAccounts(ctx, login))[0];
 }
 
 async function checkCaptcha(ctx: Ctx, uniqid: string, code: string) {
   if (!(await ctx.captcha.consume(uniqid, code))) throw invalid(M.captchaWrong);
 }
 
+interface LoginCandidate {
+  hash: string;
+  status: number;
+  tenantId: number;
+  ramId: number | null;
+}
+
+/**
+ * The sign-in rules shared by both logins: the captcha is used up by any attempt; failures count
+ * per client address and per account (the account, not the text typed, so switching between
+ * username, phone and email does not reset the count; names that match no account count by text);
+ * a disabled account is refused only after its password was proven.
+ */
 async function loginAs(
   ctx: Ctx,
   input: LoginBody,
   ip: string,
-  find: () => Promise<{ hash: string; status: number; tenantId: number; ramId: number | null } | undefined>,
+  find: () => Promise<LoginCandidate[]>,
+  onSuccess?: (c: LoginCandidate) => Promise<void>,
 ): Promise<LoginResult> {
-  const subject = input.username.toLowerCase();
   await ctx.limiter.check(loginLimits.ip, ip);
-  await ctx.limiter.check(loginLimits.account, subject);
   await checkCaptcha(ctx, input.uniqid, input.code);
-  const found = await find();
-  const passwordOk = await verifyPassword(input.password, found?.hash ?? DUMMY_HASH);
-  if (!found || !passwordOk) {
+  const candidates = await find();
+  const subjectOf = (c: LoginCandidate) => `${c.tenantId}:${c.ramId ?? 0}`;
+  const subjects = candidates.length ? candidates.map(subjectOf) : [`name:${input.username.trim().toLowerCase()}`];
+  for (const subject of subjects) await ctx.limiter.check(loginLimits.account, subject);
+
+  let found: LoginCandidate | undefined;
+  for (const c of candidates) {
+    if (await verifyPassword(input.password, c.hash)) {
+      found = c;
+      break;
+    }
+  }
+  if (!candidates.length) await verifyPassword(input.password, DUMMY_HASH);
+  if (!found) {
     await ctx.limiter.hit(loginLimits.ip, ip);
-    await ctx.limiter.hit(loginLimits.account, subject);
+    for (const subject of subjects) await ctx.limiter.hit(loginLimits.account, subject);
     throw invalid(M.loginFailed);
   }
   if (found.status !== 1) throw invalid(M.accountDisabled);
-  await ctx.limiter.reset(loginLimits.account, subject);
+  await ctx.limiter.reset(loginLimits.account, subjectOf(found));
+  await onSuccess?.(found);
   const issued = await ctx.tokens.issue(found.tenantId, found.ramId);
   return {
     access_token: issued.token,
@@ -72,44 +104,55 @@ async function loginAs(
 }
 
 export function login(ctx: Ctx, input: LoginBody, ip: string) {
-  return loginAs(ctx, input, ip, async () => {
-    const a = await findAccount(ctx, input.username);
-    return a && { hash: a.password_hash, status: a.status, tenantId: a.id, ramId: null };
-  });
+  return loginAs(ctx, input, ip, async () =>
+    (await findAccounts(ctx, input.username)).map((a) => ({ hash: a.password_hash, status: a.status, tenantId: a.id, ramId: null })),
+  );
 }
 
 /** Sub-account login as 'name@domain'. */
 export function loginRam(ctx: Ctx, input: LoginBody, ip: string) {
-  return loginAs(ctx, input, ip, async () => {
-    const at = input.username.lastIndexOf('@');
-    if (at <= 0) return undefined;
-    const name = input.username.slice(0, at).toLowerCase();
-    const domain = input.username.slice(at + 1).toLowerCase();
-    const row = await ctx.db
-      .selectFrom('ram_account')
-      .innerJoin('account', 'account.id', 'ram_account.tenant_id')
-      .select(['ram_account.id', 'ram_account.password_hash', 'ram_account.status', 'ram_account.tenant_id', 'account.status as tenant_status'])
-      .where('account.domain', '=', domain)
-      .where('ram_account.username_key', '=', name)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    await ctx.db.updateTable('ram_account').set({ login_time: Date.now() }).where('id', '=', row.id).execute();
-    return {
-      hash: row.password_hash,
-      status: row.status === 1 && row.tenant_status === 1 ? 1 : 0,
-      tenantId: row.tenant_id,
-      ramId: row.id,
-    };
-  });
+  return loginAs(
+    ctx,
+    input,
+    ip,
+    async () => {
+      const at = input.username.lastIndexOf('@');
+      if (at <= 0) return [];
+      const name = input.username.slice(0, at).toLowerCase();
+      const domain = input.username.slice(at + 1).toLowerCase();
+      const row = await ctx.db
+        .selectFrom('ram_account')
+        .innerJoin('account', 'account.id', 'ram_account.tenant_id')
+        .select(['ram_account.id', 'ram_account.password_hash', 'ram_account.status', 'ram_account.tenant_id', 'account.status as tenant_status'])
+        .where('account.domain', '=', domain)
+        .where('ram_account.username_key', '=', name)
+        .executeTakeFirst();
+      if (!row) return [];
+      return [
+        {
+          hash: row.password_hash,
+          status: row.status === 1 && row.tenant_status === 1 ? 1 : 0,
+          tenantId: row.tenant_id,
+          ramId: row.id,
+        },
+      ];
+    },
+    async (c) => {
+      await ctx.db.updateTable('ram_account').set({ login_time: Date.now() }).where('id', '=', c.ramId!).execute();
+    },
+  );
 }
 
-export async function refresh(ctx: Ctx, token: string | null): Promise<LoginResult> {
-  if (!token) throw invalid(M.tokenMissing);
-  const issued = await ctx.tokens.refresh(token);
+/** A new token for the session of the given (possibly expired) bearer token. */
+export async function refresh(ctx: Ctx, authorization: string | undefined): Promise<LoginResult> {
+  const actor = await authenticateActor(ctx.db, ctx.tokens, authorization, { allowExpired: true });
+  const issued = await ctx.tokens.refresh(actor.sessionId);
   return { access_token: issued.token, token_expire_time: issued.expiresIn, user: await userMessage(ctx, issued.tenantId, issued.ramId) };
 }
 
-export const logout = (ctx: Ctx, actor: Actor) => ctx.tokens.revoke(actor.sessionId);
+export async function logout(ctx: Ctx, actor: Actor): Promise<void> {
+  await ctx.tokens.revoke(actor.sessionId);
+}
 
 async function ensureDestinationFree(ctx: Ctx, type: SendType, value: string) {
   const key = destinationKey(type, value);
@@ -117,8 +160,17 @@ async function ensureDestinationFree(ctx: Ctx, type: SendType, value: string) {
   if (taken) throw invalid(type === 'phone' ? M.phoneTaken : M.emailTaken);
 }
 
+/**
+ * A registration code for a phone or email no account has. Asking about a taken one counts against
+ * the address's code limit like a sent code, so the call cannot be used to list registered numbers.
+ */
 export async function sendRegisterCode(ctx: Ctx, type: SendType, value: string, ip: string) {
-  await ensureDestinationFree(ctx, type, value);
+  try {
+    await ensureDestinationFree(ctx, type, value);
+  } catch (e) {
+    await ctx.limiter.hit({ ...RATE_LIMITS.codePerIp, message: M.tooManyCodes }, ip);
+    throw e;
+  }
   await ctx.codes.send(type, value, 'register', ip);
 }
 
@@ -156,9 +208,12 @@ export async function register(ctx: Ctx, input: RegisterBody): Promise<void> {
       })
       .execute();
   } catch (e) {
-    // Two registrations raced past the checks above; the unique indexes decided.
-    ctx.log.warn({ err: (e as Error).message }, 'register: unique constraint');
-    throw invalid(M.usernameTaken);
+    // Two registrations raced past the checks above and a unique index decided: say which one.
+    // Anything else is not the caller's fault and goes on as an internal error.
+    const winner = await ctx.db.selectFrom('account').select('id').where('username_key', '=', key).executeTakeFirst();
+    if (winner) throw invalid(M.usernameTaken);
+    await ensureDestinationFree(ctx, input.type, input.verify);
+    throw e;
   }
 }
 
@@ -225,7 +280,16 @@ export async function resetPassword(ctx: Ctx, uniqid: string, password: string) 
 
 // Codes for signed-in users (spec 1 §7 /verify/send_code and /verify/verify)
 
-const OWN_CHANNEL: Partial<Record<VerifyType, SendType>> = { verify_phone: 'phone', verify_email: 'email' };
+/**
+ * Purposes whose code proves who the caller is: it goes only to the caller's own bound phone or
+ * email (the channel named, or either for a password change). Other purposes (binding or changing
+ * to a new phone or email, a member's phone) send to the new destination the caller gives.
+ */
+const OWN_CHANNEL: Partial<Record<VerifyType, SendType | 'either'>> = {
+  verify_phone: 'phone',
+  verify_email: 'email',
+  edit_password: 'either',
+};
 
 /** The caller's own bound phone or email. */
 async function ownDestination(ctx: Ctx, actor: Actor, type: SendType): Promise<string> {
@@ -236,9 +300,10 @@ async function ownDestination(ctx: Ctx, actor: Actor, type: SendType): Promise<s
 
 export async function sendCode(ctx: Ctx, actor: Actor, input: { send_type: SendType; send_value: string; verify_type: VerifyType }, ip: string) {
   const own = OWN_CHANNEL[input.verify_type];
-  if (own && own !== input.send_type) throw invalid(M.channelNotBound);
-  const destination = own ? await ownDestination(ctx, actor, input.send_type) : input.send_value;
-  if (own && destinationKey(input.send_type, input.send_value) !== destination) throw invalid(M.channelNotBound);
+  if (!own) return ctx.codes.send(input.send_type, input.send_value, input.verify_type, ip);
+  if (own !== 'either' && own !== input.send_type) throw invalid(M.channelNotBound);
+  const destination = await ownDestination(ctx, actor, input.send_type);
+  if (destinationKey(input.send_type, input.send_value) !== destination) throw invalid(M.channelNotBound);
   await ctx.codes.send(input.send_type, destination, input.verify_type, ip);
 }
 

@@ -39,7 +39,13 @@ export async function userMessage(ctx: Ctx, tenantId: number, ramId: number | nu
   return { ...common, nickname: ram.nickname, username: `${ram.username}@${account.domain}`, ram: 1, user_phone: '', user_email: '' };
 }
 
-/** '+86 138****0000' */
-export const maskPhone = (phone: string) => phone.replace(/(\d{3})\d+(\d{4})$/, '$1****$2');
+/** '+86 138****0000'; a number shorter than 8 digits keeps only its last 2 ('+852 ***34'). */
+export function maskPhone(phone: string): string {
+  const m = /^(\+\d{1,4} )?(\d+)$/.exec(phone.trim());
+  if (!m) return '****';
+  const area = m[1] ?? '';
+  const n = m[2]!;
+  return area + (n.length >= 8 ? `${n.slice(0, 3)}****${n.slice(-4)}` : `${'*'.repeat(Math.max(n.length - 2, 2))}${n.slice(-2)}`);
+}
 /** 'ab***@example.com' */
 export const maskEmail = (email: string) => email.replace(/^(.{1,2})[^@]*@/, '$1***@');
