@@ -27,7 +27,8 @@ export default function MainLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Sidebar collapsed={!opened} onBreakpoint={(narrow) => narrow && setOpenedState(false)} />
+      {/* Narrow screens fold the sidebar without changing the saved choice; wide ones restore it. */}
+      <Sidebar collapsed={!opened} onBreakpoint={(narrow) => setOpenedState(narrow ? false : prefs.sidebarOpened())} />
       <Layout>
         <Layout.Header
           style={{

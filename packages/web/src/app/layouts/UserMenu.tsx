@@ -1,6 +1,6 @@
 import { DownOutlined, KeyOutlined, LogoutOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
 import { M } from '@hublink/contract';
-import { App, Avatar, Badge, Button, Dropdown, Flex, type MenuProps } from 'antd';
+import { App, Avatar, Badge, Button, Dropdown, Flex, theme, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '../signOut';
@@ -15,6 +15,7 @@ export function UserMenu() {
   const navigate = useNavigate();
   const signOut = useSignOut();
   const { modal } = App.useApp();
+  const { token } = theme.useToken();
   const [changingPassword, setChangingPassword] = useState(false);
   const unread = user?.message_count ?? 0;
 
@@ -53,7 +54,7 @@ export function UserMenu() {
         <Button type="text" aria-haspopup="menu" style={{ height: 'auto', paddingInline: 8 }}>
           <Flex align="center" gap={8}>
             <Badge dot={unread > 0} offset={[-2, 2]}>
-              <Avatar size="small" icon={<UserOutlined />} style={{ backgroundColor: '#1677ff' }} />
+              <Avatar size="small" icon={<UserOutlined />} style={{ backgroundColor: token.colorPrimary }} />
             </Badge>
             <span>{user?.nickname || user?.username || '…'}</span>
             <DownOutlined style={{ fontSize: 10 }} />
