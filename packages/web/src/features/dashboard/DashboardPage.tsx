@@ -116,7 +116,7 @@ function ShortcutTile({ tile, badge }: { tile: Tile; badge?: number }) {
             <Typography.Text strong style={{ fontSize: token.fontSizeLG }}>
               {tile.title}
             </Typography.Text>
-            <Typography.Paragraph type="secondary" ellipsis style={{ margin: 0 }}>
+            <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
               {tile.text}
             </Typography.Paragraph>
           </div>
