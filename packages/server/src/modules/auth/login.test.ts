@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../core/store';
 import { createTestApp, describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
 
-type LoginData = { access_token: string; token_expire_time: number; user: Record<string, unknown> };
-
 const loginBody = (username: string, password: string, cap: { uniqid: string; text: string }) => ({
   username,
   password,

@@ -48,7 +48,7 @@ describeEachDatabase('POST /verify/find_password (step 1)', (t) => {
   });
 
   it('finds the account by phone or email too', async () => {
-    const a = await newAccount(t(), { phone: '+86 15800004321' });
+    await newAccount(t(), { phone: '+86 15800004321' });
     expect((await step1(t(), '15800004321')).res.data).toEqual({ phone: '+86 158****4321' });
   });
 
