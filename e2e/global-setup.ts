@@ -5,6 +5,8 @@ import path from 'node:path';
 export default function setup() {
   if (process.env.E2E_SKIP_BUILD === '1') return;
   const root = path.resolve(import.meta.dirname, '..');
-  const r = spawnSync('npm', ['run', 'build', '-w', '@hublink/web'], { cwd: root, stdio: 'inherit' });
+  // Vitest sets NODE_ENV=test, which would give React's development build.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const r = spawnSync('npm', ['run', 'build', '-w', '@hublink/web'], { cwd: root, stdio: 'inherit', env });
   if (r.status !== 0) throw new Error('console build failed');
 }

@@ -64,3 +64,34 @@ export async function lastCode(server: Server, to: string): Promise<string> {
   }
   throw new Error(`no code sent to ${to}`);
 }
+
+/**
+ * Follows the captchas a page loads; `answer()` gives the answer of the one on screen now (the newest),
+ * after the page has settled, so a reload or a second fetch never leaves the test with a stale one.
+ */
+export function trackCaptcha(page: Page, server: Server) {
+  let latest: string | null = null;
+  page.on('response', (r) => {
+    if (!r.url().includes('/api/v1/verify/code')) return;
+    void r
+      .json()
+      .then((env: { data?: { uniqid?: string } }) => {
+        if (env.data?.uniqid) latest = env.data.uniqid;
+      })
+      .catch(() => undefined);
+  });
+  return {
+    async answer(): Promise<string> {
+      await page.getByAltText('图形验证码').waitFor();
+      await page.waitForLoadState('networkidle');
+      if (!latest) throw new Error('no captcha loaded');
+      return captchaAnswer(server, latest);
+    },
+    /** Waits until a captcha newer than the current one has loaded. */
+    async renewed(): Promise<void> {
+      const before = latest;
+      for (let i = 0; i < 100 && latest === before; i++) await new Promise((r) => setTimeout(r, 50));
+      if (latest === before) throw new Error('captcha was not renewed');
+    },
+  };
+}
