@@ -87,7 +87,7 @@ export const accountInfo = defineEndpoint({
 
 /** A send_value checked by its send_type. */
 const sendTarget = z
-  .object({ send_type: sendTypeField, send_value: z.string({ error: M.phoneRequired }).trim() })
+  .object({ send_type: sendTypeField, send_value: z.string().trim().default('') })
   .superRefine((v, ctx) => {
     const field = v.send_type === 'phone' ? phoneValueField : emailValueField;
     const r = field.safeParse(v.send_value);
@@ -109,7 +109,8 @@ export const registerBody = z
     newPassword: passwordField(M.confirmPasswordRequired),
     code: registerCodeField,
     type: sendTypeField,
-    verify: z.string({ error: M.phoneRequired }).trim(),
+    // Checked below by type, so a missing email says '邮箱号不能为空' and a missing phone '手机号码不能为空'.
+    verify: z.string().trim().default(''),
   })
   .superRefine((v, ctx) => {
     if (v.password !== v.newPassword) {

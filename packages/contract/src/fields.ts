@@ -68,7 +68,12 @@ export type SendType = z.infer<typeof sendTypeField>;
 export const phoneValue = (area: string, phone: string) => `+${area.replace(/^\+/, '')} ${phone.trim()}`;
 
 export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(LIMITS.maxPageLimit).default(LIMITS.pageSize),
-  search: z.string().trim().max(64).optional(),
+  page: z.coerce.number({ error: M.pageInvalid }).int(M.pageInvalid).min(1, M.pageInvalid).default(1),
+  limit: z.coerce
+    .number({ error: M.limitInvalid })
+    .int(M.limitInvalid)
+    .min(1, M.limitInvalid)
+    .max(LIMITS.maxPageLimit, M.limitInvalid)
+    .default(LIMITS.pageSize),
+  search: z.string().trim().max(LIMITS.searchMax, M.searchTooLong).optional(),
 });

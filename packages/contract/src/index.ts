@@ -7,3 +7,4 @@ export * from './endpoint';
 export * from './fields';
 export * from './limits';
 export * from './messages';
+export * from './ram';

@@ -22,6 +22,7 @@ export const LIMITS = {
   defaultAreaCode: '86',
   pageSize: 10,
   maxPageLimit: 100,
+  searchMax: 64,
   pagerButtons: 5,
   tickerDefaultMs: 3000,
   tickerDashboardMs: 5000,

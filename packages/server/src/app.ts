@@ -16,6 +16,7 @@ import { connect, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { announcementRoutes } from './modules/announcement/routes';
 import { authRoutes } from './modules/auth/routes';
+import { ramRoutes } from './modules/ram/routes';
 import { devRoutes } from './modules/dev/routes';
 import { siteRoutes } from './modules/site/routes';
 
@@ -27,7 +28,7 @@ export interface BuildOptions {
 }
 
 /** Every area of /api/v1, one plugin function each. */
-const MODULES = [siteRoutes, authRoutes, announcementRoutes];
+const MODULES = [siteRoutes, authRoutes, announcementRoutes, ramRoutes];
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App & { ctx: Ctx }> {
   const app = Fastify({

@@ -54,6 +54,7 @@ describeEachDatabase('POST /verify/register', (t) => {
       ['short phone', { send_type: 'phone', send_value: '+86 123' }, '请输入最低4位数的手机号码'],
       ['phone without area code', { send_type: 'phone', send_value: '13800000000' }, '请输入最低4位数的手机号码'],
       ['empty email', { send_type: 'email', send_value: '' }, '邮箱号不能为空'],
+      ['missing email', { send_type: 'email' }, '邮箱号不能为空'],
       ['invalid email', { send_type: 'email', send_value: 'not-an-email' }, '请输入正确的邮箱'],
       ['short email', { send_type: 'email', send_value: 'a@b' }, '请输入正确的邮箱'],
       ['unknown send_type', { send_type: 'fax', send_value: '+86 13800000000' }, '请选择验证方式'],

@@ -90,6 +90,7 @@ describeEachDatabase('POST /account/register', (t) => {
       ['phone of 3 digits', { verify: '+86 123' }, '请输入最低4位数的手机号码'],
       ['phone without area code', { verify: '13800000000' }, '请输入最低4位数的手机号码'],
       ['empty email', { type: 'email', verify: '' }, '邮箱号不能为空'],
+      ['missing email', { type: 'email', verify: undefined }, '邮箱号不能为空'],
       ['invalid email', { type: 'email', verify: 'abc' }, '请输入正确的邮箱'],
       ['email without a domain dot', { type: 'email', verify: 'abc@example' }, '请输入正确的邮箱'],
       ['unknown type', { type: 'fax' }, '请选择验证方式'],

@@ -1,9 +1,8 @@
-import { CODE, LIMITS, M, type BodyOf } from '@hublink/contract';
+import { changeRamPassword, CODE, LIMITS, M, type BodyOf } from '@hublink/contract';
 import { Form, Input, Modal } from 'antd';
 import { useApiMutation } from '../../api/hooks';
 import { rulesOf, sameAs } from '../../api/rules';
 import { useSignOut } from '../signOut';
-import { changeRamPassword } from './ramPassword';
 
 type Values = BodyOf<typeof changeRamPassword>;
 const body = changeRamPassword.body;

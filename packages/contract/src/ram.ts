@@ -1,17 +1,17 @@
-import { LIMITS, M, defineEndpoint } from '@hublink/contract';
 import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { LIMITS } from './limits';
+import { M } from './messages';
 
-// TODO(contract): move to packages/contract/src/ram.ts with the other sub-account calls.
-
-/** A password of the sub-account dialog (spec 1 §5: required, '必须6到18位'). */
-const dialogPassword = (required: string) =>
+/** A password of the password-change dialogs (spec 1 §5: required, '必须6到18位'). */
+export const dialogPassword = (required: string) =>
   z
     .string({ error: required })
     .min(1, required)
     .min(LIMITS.passwordMin, M.passwordLengthShort)
     .max(LIMITS.passwordMax, M.passwordLengthShort);
 
-/** POST /ram/password: a sub-account changes its own password (spec 1 §7). */
+/** POST /ram/password: a sub-account changes its own password (spec 1 §7); its sessions end. */
 export const changeRamPassword = defineEndpoint({
   path: '/ram/password',
   method: 'POST',
