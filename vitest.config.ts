@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    reporters: ['default', './scripts/plain-summary.ts'],
     projects: [
       {
         test: {

@@ -1,6 +1,6 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { M } from '@hublink/contract';
-import { Button, Flex, Layout, Tooltip, theme } from 'antd';
+import { Button, Flex, Layout, Tooltip } from 'antd';
 import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { prefs } from '../../api/session';
@@ -9,13 +9,13 @@ import { AppFooter } from './AppFooter';
 import { FRAME } from './dimensions';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
 import { TopBarActions } from './TopBarActions';
 import { useEnsureUser } from './useEnsureUser';
 
 /** The console frame: sidebar, top bar, page, footer, settings panel (spec 1 §2.6). */
 export default function MainLayout() {
   useEnsureUser();
-  const { token } = theme.useToken();
   const [opened, setOpenedState] = useState(() => prefs.sidebarOpened());
   const [settingsOpen, setSettingsOpen] = useState(false);
 
@@ -30,18 +30,7 @@ export default function MainLayout() {
       {/* Narrow screens fold the sidebar without changing the saved choice; wide ones restore it. */}
       <Sidebar collapsed={!opened} onBreakpoint={(narrow) => setOpenedState(narrow ? false : prefs.sidebarOpened())} />
       <Layout>
-        <Layout.Header
-          style={{
-            position: 'sticky',
-            top: 0,
-            zIndex: 10,
-            height: FRAME.headerHeight,
-            lineHeight: `${FRAME.headerHeight}px`,
-            paddingInline: token.padding,
-            background: token.colorBgContainer,
-            borderBlockEnd: `1px solid ${token.colorBorderSecondary}`,
-          }}
-        >
+        <TopBar>
           <Flex align="center" justify="space-between" style={{ height: '100%' }}>
             <Tooltip title={toggleLabel}>
               <Button
@@ -59,7 +48,7 @@ export default function MainLayout() {
               </Tooltip>
             </Flex>
           </Flex>
-        </Layout.Header>
+        </TopBar>
         <Layout.Content style={{ padding: FRAME.contentPadding }}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />

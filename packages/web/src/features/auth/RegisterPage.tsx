@@ -1,12 +1,13 @@
-import { CODE, fmt, LIMITS, M, phoneValue, register, registerBody, sendRegisterCode, type SendType } from '@hublink/contract';
-import { Button, Checkbox, Flex, Form, Input, Result, Space, Tabs, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { CODE, LIMITS, M, phoneValue, register, registerBody, sendRegisterCode, type SendType } from '@hublink/contract';
+import { Button, Checkbox, Flex, Form, Input, Space, Tabs, Typography } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { call } from '../../api/client';
 import { rulesOf, sameAs } from '../../api/rules';
 import CodeButton from '../../components/CodeButton';
 import { AreaCodeSelect } from './AreaCodeSelect';
 import { AuthCard } from './AuthCard';
+import { ToLoginResult } from './ToLoginResult';
 import { emailRule, phoneRule } from './contactRules';
 
 interface RegisterValues {
@@ -43,7 +44,6 @@ const TABS: { key: SendType; label: string }[] = [
   { key: 'email', label: '邮箱注册' },
 ];
 
-const SECOND_MS = 1000;
 const CARD_WIDTH = 480;
 
 /** /register: a new main account, verified by a code sent to a phone or an email (spec 1 §2.4). */
@@ -52,13 +52,6 @@ export default function RegisterPage() {
   const [type, setType] = useState<SendType>('phone');
   const [submitting, setSubmitting] = useState(false);
   const [done, setDone] = useState(false);
-  const navigate = useNavigate();
-
-  useEffect(() => {
-    if (!done) return;
-    const t = setTimeout(() => navigate('/login'), LIMITS.registerRedirectMs);
-    return () => clearTimeout(t);
-  }, [done, navigate]);
 
   const destination = (): string => {
     const v = form.getFieldsValue(['area', 'phone', 'email']) as Pick<RegisterValues, 'area' | 'phone' | 'email'>;
@@ -96,16 +89,7 @@ export default function RegisterPage() {
   if (done) {
     return (
       <AuthCard title="注册账号" width={CARD_WIDTH}>
-        <Result
-          status="success"
-          title={M.registerSuccess}
-          subTitle={fmt(M.redirectingToLogin, { n: LIMITS.registerRedirectMs / SECOND_MS })}
-          extra={
-            <Button type="primary" onClick={() => navigate('/login')}>
-              立即登录
-            </Button>
-          }
-        />
+        <ToLoginResult title={M.registerSuccess} />
       </AuthCard>
     );
   }

@@ -4,22 +4,22 @@ import {
   CODE,
   findPassword,
   findPasswordCode,
-  fmt,
   LIMITS,
   M,
   resetPassword,
   resetPasswordBody,
   type SendType,
 } from '@hublink/contract';
-import { Button, Flex, Form, Input, Radio, Result, Steps, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Button, Flex, Form, Input, Radio, Steps, Typography } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { call } from '../../api/client';
 import { toast } from '../../api/notify';
 import { rulesOf, sameAs } from '../../api/rules';
 import CodeButton from '../../components/CodeButton';
 import { AuthCard } from './AuthCard';
 import { CaptchaField } from './CaptchaField';
+import { ToLoginResult } from './ToLoginResult';
 import { useCaptcha } from './useCaptcha';
 
 /** A recovery under way: named by the captcha's uniqid of step 1; the channels the account has. */
@@ -31,7 +31,6 @@ interface Recovery {
 
 const STEPS = [{ title: '验证账号' }, { title: '验证身份' }, { title: '设置新密码' }];
 const DONE = STEPS.length;
-const SECOND_MS = 1000;
 const CARD_WIDTH = 560;
 
 const rules = {
@@ -178,13 +177,6 @@ function PasswordStep({ recovery, onReset }: { recovery: Recovery; onReset: () =
 export default function ResetPage() {
   const [step, setStep] = useState(0);
   const [recovery, setRecovery] = useState<Recovery | null>(null);
-  const navigate = useNavigate();
-
-  useEffect(() => {
-    if (step !== DONE) return;
-    const t = setTimeout(() => navigate('/login'), LIMITS.registerRedirectMs);
-    return () => clearTimeout(t);
-  }, [step, navigate]);
 
   const restart = () => {
     setRecovery(null);
@@ -212,18 +204,7 @@ export default function ResetPage() {
       )}
       {step === 1 && recovery && <IdentityStep recovery={recovery} onVerified={() => setStep(2)} onRestart={restart} />}
       {step === 2 && recovery && <PasswordStep recovery={recovery} onReset={() => setStep(DONE)} />}
-      {step === DONE && (
-        <Result
-          status="success"
-          title={M.resetSuccess}
-          subTitle={fmt(M.redirectingToLogin, { n: LIMITS.registerRedirectMs / SECOND_MS })}
-          extra={
-            <Button type="primary" onClick={() => navigate('/login')}>
-              立即登录
-            </Button>
-          }
-        />
-      )}
+      {step === DONE && <ToLoginResult title={M.resetSuccess} />}
     </AuthCard>
   );
 }
