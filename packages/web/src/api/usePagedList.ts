@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import type { DataOf, Endpoint, QueryOf } from '@hublink/contract';
+import { useApiQuery } from './hooks';
+
+/**
+ * Page and search state of a list call plus its query; searching goes back to page 1.
+ * Pair with <PagedTable rows={list.rows} total={list.total} page={list.page} onPage={list.setPage} onSearch={list.search} />.
+ */
+export function usePagedList<E extends Endpoint>(endpoint: E, extra: Partial<QueryOf<E>> = {}) {
+  const [page, setPage] = useState(1);
+  const [text, setText] = useState('');
+  const query = useApiQuery(endpoint, { page, ...(text ? { search: text } : {}), ...extra } as QueryOf<E>);
+  return {
+    page,
+    setPage,
+    searchText: text,
+    search: (t: string) => {
+      setText(t);
+      setPage(1);
+    },
+    rows: query.data?.data as DataOf<E> | undefined,
+    total: query.data?.count ?? 0,
+    loading: query.isFetching,
+    refetch: query.refetch,
+  };
+}
