@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { CODE, httpStatusOf, M } from '@hublink/contract';
+import { CODE, httpStatusOf, M, type Endpoint } from '@hublink/contract';
 import type { Config } from './config';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
@@ -30,7 +30,10 @@ export interface BuildOptions {
 /** Every area of /api/v1, one plugin function each. */
 const MODULES = [siteRoutes, authRoutes, announcementRoutes, ramRoutes];
 
-export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App & { ctx: Ctx }> {
+export async function buildApp(
+  config: Config,
+  opts: BuildOptions = {},
+): Promise<App & { ctx: Ctx; endpoints: { url: string; endpoint: Endpoint }[] }> {
   const app = Fastify({
     logger:
       opts.logger === false
@@ -86,6 +89,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     errorResponseBuilder: () => ({ statusCode: 429, code: CODE.tooMany, msg: M.tooManyRequests }),
   });
 
+  // Every call of the contract the app serves; the permission tests walk this list.
+  const endpoints: { url: string; endpoint: Endpoint }[] = [];
+  app.addHook('onRoute', (r) => {
+    if (r.config?.endpoint) endpoints.push({ url: r.url, endpoint: r.config.endpoint });
+  });
+
   await app.register(
     async (api) => {
       for (const mod of MODULES) mod(api as App, ctx);
@@ -125,5 +134,5 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.db) await handle.close();
   });
 
-  return Object.assign(app, { ctx });
+  return Object.assign(app, { ctx, endpoints });
 }

@@ -1,0 +1,123 @@
+import { CODE, type Endpoint } from '@hublink/contract';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../test/helpers';
+import type { RoleAuth } from './core/actor';
+
+/**
+ * The permission model over every route the app registers, so routes added later are covered
+ * without touching this file:
+ * - no route but a public one answers without a token;
+ * - a sub-account cannot call a main-account route, nor a permission route its role does not grant;
+ * - tenant B, calling any route with tenant A's identifiers, neither reads nor changes A's data.
+ */
+
+/** A's data carries this marker (and A's phone) so a leak shows up in any answer B gets. */
+const MARK = 'zqxa';
+const NO_RIGHTS: RoleAuth = {
+  'easylink.router': { create: 0, edit: 0, delete: 0 },
+  'easylink.network': { create: 0, edit: 0, delete: 0, network: [] },
+  monitor: { view: 1, create: 0, edit: 0, delete: 0 },
+};
+
+/** Every row that belongs to a tenant, in every table of the database. */
+async function rowsOf(t: TestApp, tenantId: number) {
+  const out: Record<string, unknown[]> = {};
+  for (const table of await t.db.introspection.getTables()) {
+    const cols = table.columns.map((c) => c.name);
+    const key = table.name === 'account' ? 'id' : cols.includes('tenant_id') ? 'tenant_id' : cols.includes('account_id') ? 'account_id' : null;
+    if (!key || table.name === 'session') continue;
+    // Dynamic table names: the typed builder cannot know them.
+    const db = t.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
+    out[table.name] = await db.selectFrom(table.name).selectAll().where(key, '=', tenantId).orderBy(cols[0]!).execute();
+  }
+  return out;
+}
+
+/** Plausible values for the fields calls take, with A's ids wherever an id goes. */
+function sampleBody(schemaKeys: string[], id: number): Record<string, unknown> {
+  const byName: Record<string, unknown> = {
+    page: 1,
+    limit: 10,
+    type: 'all',
+    nickname: 'B改名',
+    name: 'B改名',
+    note: 'B',
+    username: 'bchanged1',
+    password: 'bchanged1',
+    reset_password: 'bchanged1',
+    old_password: 'bchanged1',
+    new_password: 'bchanged1',
+    status: 0,
+    auth: NO_RIGHTS,
+  };
+  const body: Record<string, unknown> = {};
+  for (const k of schemaKeys) {
+    if (k in byName) body[k] = byName[k];
+    else if (k === 'id' || k.endsWith('_id')) body[k] = k === 'message_id' ? [id] : id;
+    else if (k.endsWith('_number') || k === 'router_name') body[k] = `${MARK}${id}`;
+  }
+  return body;
+}
+
+const keysOf = (schema: unknown): string[] =>
+  schema && typeof schema === 'object' && 'shape' in schema ? Object.keys((schema as { shape: object }).shape) : [];
+
+describeEachDatabase('permission model over every registered route', (t) => {
+  let endpoints: Endpoint[];
+  let a: Awaited<ReturnType<typeof newAccount>>;
+  let b: Awaited<ReturnType<typeof newAccount>>;
+  let ramToken: string;
+  const aIds: number[] = [];
+
+  beforeAll(async () => {
+    endpoints = t().app.endpoints.map((e) => e.endpoint);
+    a = await newAccount(t(), { username: `${MARK}main${Date.now() % 1000}`, phone: '+86 13911110001' });
+    b = await newAccount(t(), { phone: '+86 13922220002' });
+    const ram = await newRamAccount(t(), a.account.id, { username: `${MARK}ram`, nickname: `${MARK}子` });
+    const now = Date.now();
+    const msg = await t()
+      .db.insertInto('message')
+      .values({ tenant_id: a.account.id, title: `${MARK}消息`, content: `<p>${MARK}</p>`, type: '系统', status: 0, create_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t().db.updateTable('ram_role').set({ name: `${MARK}角色` }).where('id', '=', ram.roleId).execute();
+    aIds.push(ram.id, ram.roleId, msg.id);
+
+    const bRam = await newRamAccount(t(), b.account.id, { auth: NO_RIGHTS });
+    ramToken = (await signIn(t(), bRam.login, bRam.password, { ram: true })).data!.access_token;
+  });
+
+  it('covers the calls of the contract', () => {
+    expect(endpoints.length).toBeGreaterThan(15);
+  });
+
+  it('answers every non-public route without a token with 2001', async () => {
+    for (const e of endpoints.filter((x) => x.access !== 'public')) {
+      const res = await t().call(e, { body: {}, query: {} });
+      expect({ path: e.path, code: res.code }).toEqual({ path: e.path, code: CODE.tokenInvalid });
+    }
+  });
+
+  it('refuses a sub-account every main-account route and every permission its role lacks (403)', async () => {
+    for (const e of endpoints.filter((x) => x.access !== 'public' && x.access !== 'user')) {
+      const before = await t().snapshot();
+      const res = await t().call(e, { token: ramToken, body: sampleBody(keysOf(e.body), 1), query: sampleBody(keysOf(e.query), 1) as Record<string, unknown> });
+      expect({ path: e.path, code: res.code }).toEqual({ path: e.path, code: CODE.forbidden });
+      const after = await t().snapshot();
+      expect({ path: e.path, ...after, session: [] }).toEqual({ path: e.path, ...before, session: [] });
+    }
+  });
+
+  it("never lets tenant B read or change tenant A's data through any route", async () => {
+    const before = await rowsOf(t(), a.account.id);
+    for (const e of endpoints.filter((x) => x.access !== 'public' && !x.path.startsWith('/login/'))) {
+      for (const id of aIds) {
+        const res = await t().call(e, { token: b.token, body: sampleBody(keysOf(e.body), id), query: sampleBody(keysOf(e.query), id) as Record<string, unknown> });
+        const text = JSON.stringify(res);
+        expect({ path: e.path, leaked: text.includes(MARK) || text.includes('13911110001') }).toEqual({ path: e.path, leaked: false });
+        expect({ path: e.path, code: res.code }).not.toEqual({ path: e.path, code: CODE.internal });
+      }
+    }
+    expect(await rowsOf(t(), a.account.id)).toEqual(before);
+  });
+});
