@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { pageQuery } from './fields';
+import { pageQuery, requiredString } from './fields';
+import { LIMITS } from './limits';
+import { fmt, M } from './messages';
 
 export const announcementItem = z.object({
   id: z.number(),
@@ -25,3 +27,19 @@ export const announcementInfo = defineEndpoint({
   query: z.object({ id: z.coerce.number().int().positive() }),
   response: announcementItem.extend({ content: z.string() }),
 });
+
+/** What the operator publishes (`hublink ops`); release_time in epoch milliseconds, default now. */
+export const publishAnnouncementInput = z.object({
+  title: requiredString(M.announcementTitleRequired).max(
+    LIMITS.announcementTitleMax,
+    fmt(M.announcementTitleTooLong, { n: LIMITS.announcementTitleMax }),
+  ),
+  tag: z
+    .string()
+    .trim()
+    .max(LIMITS.announcementTagMax, fmt(M.announcementTagTooLong, { n: LIMITS.announcementTagMax }))
+    .default(''),
+  content: requiredString(M.announcementContentRequired).max(LIMITS.richTextMax, M.announcementContentTooLong),
+  release_time: z.number().int().nonnegative().optional(),
+});
+export type PublishAnnouncementInput = z.input<typeof publishAnnouncementInput>;

@@ -6,5 +6,8 @@ export * from './dev';
 export * from './endpoint';
 export * from './fields';
 export * from './limits';
+export * from './message';
 export * from './messages';
+export * from './richText';
+export * from './service';
 export * from './ram';

@@ -41,4 +41,10 @@ export const LIMITS = {
   tableResizeDelayMs: 300,
   mobileBreakpoint: 992,
   recoveryTtlSeconds: 900,
+  messageTitleMax: 255,
+  /** Characters of HTML a message or announcement may carry (after sanitising). */
+  richTextMax: 200_000,
+  announcementTitleMax: 255,
+  announcementTagMax: 32,
+  serviceNameMax: 64,
 } as const;

@@ -15,6 +15,8 @@ import { createStore, type KvStore } from './core/store';
 import { connect, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { announcementRoutes } from './modules/announcement/routes';
+import { messageRoutes } from './modules/message/routes';
+import { serviceRoutes } from './modules/service/routes';
 import { authRoutes } from './modules/auth/routes';
 import { ramRoutes } from './modules/ram/routes';
 import { devRoutes } from './modules/dev/routes';
@@ -28,7 +30,7 @@ export interface BuildOptions {
 }
 
 /** Every area of /api/v1, one plugin function each. */
-const MODULES = [siteRoutes, authRoutes, announcementRoutes, ramRoutes];
+const MODULES = [siteRoutes, authRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes];
 
 export async function buildApp(
   config: Config,

@@ -126,8 +126,19 @@ export interface Database {
   message: MessageTable;
   announcement: AnnouncementTable;
   setting: SettingTable;
+  service: ServiceTable;
 }
 
 export type Account = Selectable<AccountTable>;
 export type NewAccount = Insertable<AccountTable>;
 export type RamAccount = Selectable<RamAccountTable>;
+
+export interface ServiceTable {
+  id: Generated<number>;
+  tenant_id: number;
+  service_name: string;
+  quantity: number;
+  start_time: number;
+  expired_time: number;
+  create_time: number;
+}

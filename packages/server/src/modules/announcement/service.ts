@@ -1,7 +1,8 @@
-import type { AnnouncementItem } from '@hublink/contract';
+import { M, publishAnnouncementInput, type AnnouncementItem, type PublishAnnouncementInput } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
-import { notFound } from '../../core/errors';
+import { invalid, notFound } from '../../core/errors';
 import { offsetOf } from '../../core/paging';
+import { sanitizeRichText } from '../../core/richText';
 import { formatTime } from '../../core/time';
 
 /** Announcements are written by the operator (`hublink ops`) and read by every tenant. */
@@ -35,11 +36,15 @@ export async function info(ctx: Ctx, id: number) {
   return { ...r, release_time: formatTime(r.release_time, ctx.config.timezone) };
 }
 
-/** Publishes an announcement (operator side). */
-export async function publish(ctx: Ctx, input: { title: string; tag: string; content: string; release_time?: number }) {
+/** Publishes an announcement (operator side); the HTML is sanitised before it is stored. */
+export async function publish(ctx: Ctx, input: PublishAnnouncementInput) {
+  const parsed = publishAnnouncementInput.safeParse(input);
+  if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? M.validationFailed);
+  const content = sanitizeRichText(parsed.data.content);
+  if (!content) throw invalid(M.announcementContentRequired);
   const row = await ctx.db
     .insertInto('announcement')
-    .values({ title: input.title, tag: input.tag, content: input.content, release_time: input.release_time ?? Date.now() })
+    .values({ title: parsed.data.title, tag: parsed.data.tag, content, release_time: parsed.data.release_time ?? Date.now() })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { pageQuery, requiredString } from './fields';
+import { LIMITS } from './limits';
+import { fmt, M } from './messages';
+
+/** One service of the tenant (spec 1 §3); times as 'yyyy-MM-dd HH:mm:ss'. */
+export const serviceItem = z.object({
+  id: z.number(),
+  service_name: z.string(),
+  quantity: z.number(),
+  start_time: z.string(),
+  expired_time: z.string(),
+});
+export type ServiceItem = z.infer<typeof serviceItem>;
+
+/** GET /account/service: the tenant's services, newest first, 10 a page. */
+export const listServices = defineEndpoint({
+  path: '/account/service',
+  method: 'GET',
+  access: 'main',
+  query: pageQuery,
+  response: z.array(serviceItem),
+});
+
+const epochMs = z.number({ error: M.serviceTimeInvalid }).int(M.serviceTimeInvalid).nonnegative(M.serviceTimeInvalid);
+
+/** What the operator grants a tenant (`hublink ops`); times are epoch milliseconds. */
+export const grantServiceInput = z
+  .object({
+    service_name: requiredString(M.serviceNameRequired).max(LIMITS.serviceNameMax, fmt(M.serviceNameTooLong, { n: LIMITS.serviceNameMax })),
+    quantity: z.number({ error: M.serviceQuantityInvalid }).int(M.serviceQuantityInvalid).positive(M.serviceQuantityInvalid),
+    start_time: epochMs,
+    expired_time: epochMs,
+  })
+  .refine((v) => v.expired_time > v.start_time, { path: ['expired_time'], message: M.serviceExpiryBeforeStart });
+export type GrantServiceInput = z.input<typeof grantServiceInput>;

@@ -1,0 +1,45 @@
+import { grantServiceInput, M, type GrantServiceInput, type ServiceItem } from '@hublink/contract';
+import type { Actor } from '../../core/actor';
+import type { Ctx } from '../../core/context';
+import { invalid, notFound } from '../../core/errors';
+import { offsetOf } from '../../core/paging';
+import { formatTime } from '../../core/time';
+
+/** The tenant's services (spec 1 §2.10), newest first. Services are granted by the operator. */
+export async function list(ctx: Ctx, actor: Actor, page: number, limit: number): Promise<{ rows: ServiceItem[]; count: number }> {
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .selectFrom('service')
+      .select(['id', 'service_name', 'quantity', 'start_time', 'expired_time'])
+      .where('tenant_id', '=', actor.tenantId)
+      .orderBy('start_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offsetOf(page, limit))
+      .execute(),
+    ctx.db
+      .selectFrom('service')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', actor.tenantId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const tz = ctx.config.timezone;
+  return {
+    rows: rows.map((r) => ({ ...r, start_time: formatTime(r.start_time, tz), expired_time: formatTime(r.expired_time, tz) })),
+    count: Number(total.n),
+  };
+}
+
+/** Grants a tenant a service (operator CLI). Answers the new service's id. */
+export async function grant(ctx: Ctx, tenantId: number, input: GrantServiceInput): Promise<number> {
+  const parsed = grantServiceInput.safeParse(input);
+  if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? M.validationFailed);
+  const tenant = await ctx.db.selectFrom('account').select('id').where('id', '=', tenantId).executeTakeFirst();
+  if (!tenant) throw notFound(M.accountNotFound);
+  const row = await ctx.db
+    .insertInto('service')
+    .values({ tenant_id: tenantId, ...parsed.data, create_time: Date.now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
