@@ -1,3 +1,4 @@
+export * from './account';
 export * from './announcement';
 export * from './site';
 export * from './auth';

@@ -41,6 +41,12 @@ export const LIMITS = {
   tableResizeDelayMs: 300,
   mobileBreakpoint: 992,
   recoveryTtlSeconds: 900,
+  /** A birthday on the account info form is at least this many days before today (spec 1 §5). */
+  birthdayMinAgeDays: 100,
+  signMin: 6,
+  signMax: 12,
+  /** Life of an emailed validation link (/validate/email?s=…). */
+  emailValidationTtlSeconds: 86_400,
   messageTitleMax: 255,
   /** Characters of HTML a message or announcement may carry (after sanitising). */
   richTextMax: 200_000,

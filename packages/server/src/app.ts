@@ -17,6 +17,7 @@ import { migrateToLatest } from './db/migrate';
 import { announcementRoutes } from './modules/announcement/routes';
 import { messageRoutes } from './modules/message/routes';
 import { serviceRoutes } from './modules/service/routes';
+import { accountRoutes } from './modules/account/routes';
 import { authRoutes } from './modules/auth/routes';
 import { ramRoutes } from './modules/ram/routes';
 import { devRoutes } from './modules/dev/routes';
@@ -30,7 +31,7 @@ export interface BuildOptions {
 }
 
 /** Every area of /api/v1, one plugin function each. */
-const MODULES = [siteRoutes, authRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes];
+const MODULES = [siteRoutes, authRoutes, accountRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes];
 
 export async function buildApp(
   config: Config,

@@ -1,12 +1,14 @@
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { DbHandle } from './connect';
 import { foundation } from './migrations/0001_foundation';
+import { account } from './migrations/0002_account';
 import { messages } from './migrations/0003_messages';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
   return {
     '0001_foundation': foundation(handle.dialect),
+    '0002_account': account(handle.dialect),
     '0003_messages': messages(handle.dialect),
   };
 }

@@ -126,6 +126,7 @@ export interface Database {
   message: MessageTable;
   announcement: AnnouncementTable;
   setting: SettingTable;
+  email_validation: EmailValidationTable;
   service: ServiceTable;
 }
 
@@ -141,4 +142,17 @@ export interface ServiceTable {
   start_time: number;
   expired_time: number;
   create_time: number;
+}
+
+/** An emailed validation link; `subject` and `subject_id` say what the address belongs to. */
+export interface EmailValidationTable {
+  id: Generated<number>;
+  token_hash: string;
+  tenant_id: number;
+  email: string;
+  subject: string;
+  subject_id: string;
+  create_time: number;
+  expires_at: number;
+  used_at: number | null;
 }
