@@ -12,3 +12,4 @@ export * from './messages';
 export * from './richText';
 export * from './service';
 export * from './ram';
+export * from './role';

@@ -47,6 +47,11 @@ export const LIMITS = {
   signMax: 12,
   /** Life of an emailed validation link (/validate/email?s=…). */
   emailValidationTtlSeconds: 86_400,
+  /** Sub-accounts and roles (ours where the spec is silent). */
+  roleNameMax: 32,
+  roleNoteMax: 100,
+  networkNumberMax: 64,
+  roleNetworksMax: 200,
   messageTitleMax: 255,
   /** Characters of HTML a message or announcement may carry (after sanitising). */
   richTextMax: 200_000,

@@ -20,6 +20,7 @@ import { serviceRoutes } from './modules/service/routes';
 import { accountRoutes } from './modules/account/routes';
 import { authRoutes } from './modules/auth/routes';
 import { ramRoutes } from './modules/ram/routes';
+import { ramRoleRoutes } from './modules/ram-role/routes';
 import { devRoutes } from './modules/dev/routes';
 import { siteRoutes } from './modules/site/routes';
 
@@ -31,7 +32,7 @@ export interface BuildOptions {
 }
 
 /** Every area of /api/v1, one plugin function each. */
-const MODULES = [siteRoutes, authRoutes, accountRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes];
+const MODULES = [siteRoutes, authRoutes, accountRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes, ramRoleRoutes];
 
 export async function buildApp(
   config: Config,

@@ -32,7 +32,7 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
   /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
-  defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number };
+  defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
 }
 
 export const DEFAULT_BRANDS: Record<string, Brand> = {
@@ -80,6 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     brands: parseBrands(env.HUBLINK_BRANDS),
     webDist: path.resolve(env.HUBLINK_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     trustProxy: env.HUBLINK_TRUST_PROXY === '1',
-    defaultPlan: { network_level: 1, network_router_count: 10, network_center_count: 2, dns_quantity: 2 },
+    defaultPlan: { network_level: 1, network_router_count: 10, network_center_count: 2, dns_quantity: 2, ram_quantity: 10 },
   };
 }

@@ -26,7 +26,7 @@ export interface TestAppOptions {
 }
 
 /** The tables a refused call must leave as they were (see TestApp.snapshot). */
-const SNAPSHOT_TABLES = ['account', 'ram_role', 'ram_account', 'session', 'verification_code', 'recovery', 'outbox', 'message'] as const;
+const SNAPSHOT_TABLES = ['account', 'ram_role', 'ram_account', 'session', 'verification_code', 'recovery', 'outbox', 'message', 'ram_log'] as const;
 
 /** A migrated database of its own (a fresh PostgreSQL schema or an in-memory SQLite) and an app on it. */
 async function openDatabase(dialect: Dialect): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {

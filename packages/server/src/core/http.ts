@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import type { Endpoint, Envelope } from '@hublink/contract';
+import { CODE, type Endpoint, type Envelope } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
 import type { Ctx } from './context';
 import { authorize } from './guard';
+import { recordOperation } from './oplog';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyRequest['log'], ZodTypeProvider>;
 
@@ -40,7 +41,8 @@ function networkNumberOf(req: FastifyRequest): string | undefined {
 
 /**
  * Registers one call of the contract: its schemas validate the request (422 with the first rule's
- * message), the guard decides who may call it, and the handler's envelope is sent as is.
+ * message), the guard decides who may call it, and the handler's envelope is sent as is; a
+ * sub-account's successful POST is written to its operation log.
  */
 export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<Envelope>) {
   app.route({
@@ -59,8 +61,8 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
     preHandler: async (req) => {
       if (req.actor) authorize(req.actor, endpoint.access, endpoint.networkScoped ? networkNumberOf(req) : undefined);
     },
-    handler: async (req, reply) =>
-      handler({
+    handler: async (req, reply) => {
+      const answer = await handler({
         body: req.body as Out<E['body']>,
         query: req.query as Out<E['query']>,
         actor: req.actor as Call<E>['actor'],
@@ -69,6 +71,12 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         hostname: req.hostname,
         req,
         reply,
-      }),
+      });
+      // Every successful mutating call of a sub-account goes into its operation log.
+      if (endpoint.method === 'POST' && answer.code === CODE.ok && req.actor?.ramId) {
+        await recordOperation(ctx, req.actor, endpoint.path, answer.msg);
+      }
+      return answer;
+    },
   });
 }

@@ -3,6 +3,7 @@ import type { DbHandle } from './connect';
 import { foundation } from './migrations/0001_foundation';
 import { account } from './migrations/0002_account';
 import { messages } from './migrations/0003_messages';
+import { ram } from './migrations/0004_ram';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -10,6 +11,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0001_foundation': foundation(handle.dialect),
     '0002_account': account(handle.dialect),
     '0003_messages': messages(handle.dialect),
+    '0004_ram': ram(handle.dialect),
   };
 }
 

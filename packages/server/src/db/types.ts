@@ -23,6 +23,8 @@ export interface AccountTable {
   network_router_count: number;
   network_center_count: number;
   dns_quantity: number;
+  /** How many sub-accounts the tenant may have. */
+  ram_quantity: number;
   create_time: number;
   update_time: number;
 }
@@ -128,6 +130,7 @@ export interface Database {
   setting: SettingTable;
   email_validation: EmailValidationTable;
   service: ServiceTable;
+  ram_log: RamLogTable;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -155,4 +158,15 @@ export interface EmailValidationTable {
   create_time: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** One successful mutating call of a sub-account (its operation log). */
+export interface RamLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  ram_id: number;
+  mode: string;
+  action: string;
+  message: string;
+  create_time: number;
 }

@@ -1,8 +1,12 @@
-import { M } from '@hublink/contract';
+import { M, type createRam, type editRam, type listRam, type RamItem, type ramLog, type RamLogItem } from '@hublink/contract';
+import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { invalid } from '../../core/errors';
+import { ApiError, invalid, notFound } from '../../core/errors';
+import { contains, offsetOf } from '../../core/paging';
 import { hashPassword, verifyPassword } from '../../core/passwords';
+import { formatTime, startOfDay } from '../../core/time';
+import type { Db } from '../../db/connect';
 
 /** A sub-account changes its own password; every session of it ends (spec 1 §4). */
 export async function changeOwnPassword(ctx: Ctx, actor: Actor, oldPassword: string, password: string) {
@@ -21,4 +25,185 @@ export async function changeOwnPassword(ctx: Ctx, actor: Actor, oldPassword: str
     .where('tenant_id', '=', actor.tenantId)
     .execute();
   await ctx.tokens.revokeAll(actor.tenantId, actor.ramId);
+}
+
+// ---- the main account manages its sub-accounts (spec 1 §2.11, §7) ----
+
+type RamListQuery = z.output<typeof listRam.query>;
+type RamLogQuery = z.output<typeof ramLog.query>;
+type CreateRam = z.output<typeof createRam.body>;
+type EditRam = z.output<typeof editRam.body>;
+
+/** Sub-accounts of the tenant with their role's name, newest first. */
+function ramRows(ctx: Ctx, tenantId: number) {
+  return ctx.db
+    .selectFrom('ram_account')
+    .innerJoin('ram_role', 'ram_role.id', 'ram_account.role_id')
+    .where('ram_account.tenant_id', '=', tenantId);
+}
+
+const toItem = (ctx: Ctx, r: { id: number; username: string; nickname: string; role_id: number; role_name: string; create_time: number; login_time: number | null }): RamItem => ({
+  id: r.id,
+  username: r.username,
+  nickname: r.nickname,
+  role_id: r.role_id,
+  role_name: r.role_name,
+  create_time: formatTime(r.create_time, ctx.config.timezone),
+  login_time: r.login_time === null ? null : formatTime(r.login_time, ctx.config.timezone),
+});
+
+const ITEM_COLUMNS = [
+  'ram_account.id',
+  'ram_account.username',
+  'ram_account.nickname',
+  'ram_account.role_id',
+  'ram_role.name as role_name',
+  'ram_account.create_time',
+  'ram_account.login_time',
+] as const;
+
+export async function domainOf(ctx: Ctx, actor: Actor): Promise<{ domain: string }> {
+  const a = await ctx.db.selectFrom('account').select('domain').where('id', '=', actor.tenantId).executeTakeFirstOrThrow();
+  return { domain: a.domain };
+}
+
+export async function quantity(ctx: Ctx, actor: Actor, db: Db = ctx.db): Promise<{ count: number; max: number }> {
+  const [a, used] = await Promise.all([
+    db.selectFrom('account').select('ram_quantity').where('id', '=', actor.tenantId).executeTakeFirstOrThrow(),
+    db.selectFrom('ram_account').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', actor.tenantId).executeTakeFirstOrThrow(),
+  ]);
+  return { count: Number(used.n), max: a.ram_quantity };
+}
+
+export async function list(ctx: Ctx, actor: Actor, q: RamListQuery): Promise<{ rows: RamItem[]; count: number }> {
+  const filtered = ramRows(ctx, actor.tenantId).$if(!!q.search, (qb) =>
+    qb.where((eb) => eb.or([contains(eb.ref('ram_account.username'), q.search!), contains(eb.ref('ram_account.nickname'), q.search!)])),
+  );
+  const [rows, total] = await Promise.all([
+    filtered.select(ITEM_COLUMNS).orderBy('ram_account.id', 'desc').limit(q.limit).offset(offsetOf(q.page, q.limit)).execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => toItem(ctx, r)), count: Number(total.n) };
+}
+
+export async function info(ctx: Ctx, actor: Actor, id: number): Promise<RamItem> {
+  const r = await ramRows(ctx, actor.tenantId).select(ITEM_COLUMNS).where('ram_account.id', '=', id).executeTakeFirst();
+  if (!r) throw notFound(M.ramNotFound);
+  return toItem(ctx, r);
+}
+
+/** The role must be one of the tenant's own. */
+async function ensureRole(db: Db, actor: Actor, roleId: number) {
+  const role = await db.selectFrom('ram_role').select('id').where('id', '=', roleId).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
+  if (!role) throw invalid(M.ramRoleMissing);
+}
+
+/** Creates a sub-account within the tenant's quota; its username is unique in the tenant, case-insensitively. */
+export async function create(ctx: Ctx, actor: Actor, input: CreateRam): Promise<number> {
+  const key = input.username.toLowerCase();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      // Two creates racing for the last place: the tenant's row is the lock (SQLite runs one
+      // transaction at a time anyway).
+      await trx
+        .selectFrom('account')
+        .select('id')
+        .where('id', '=', actor.tenantId)
+        .$if(ctx.dialect === 'postgres', (qb) => qb.forUpdate())
+        .execute();
+      await ensureRole(trx, actor, input.role_id);
+      const taken = await trx.selectFrom('ram_account').select('id').where('tenant_id', '=', actor.tenantId).where('username_key', '=', key).executeTakeFirst();
+      if (taken) throw invalid(M.ramUsernameTaken);
+      const q = await quantity(ctx, actor, trx);
+      if (q.count >= q.max) throw invalid(M.ramQuotaFull);
+      const row = await trx
+        .insertInto('ram_account')
+        .values({
+          tenant_id: actor.tenantId,
+          username: input.username,
+          username_key: key,
+          nickname: input.nickname,
+          role_id: input.role_id,
+          password_hash: passwordHash,
+          status: 1,
+          create_time: Date.now(),
+          login_time: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    // The unique index decided a race on the username.
+    const winner = await ctx.db.selectFrom('ram_account').select('id').where('tenant_id', '=', actor.tenantId).where('username_key', '=', key).executeTakeFirst();
+    if (winner) throw invalid(M.ramUsernameTaken);
+    throw e;
+  }
+}
+
+/** Changes nickname, role and (when given) password; a new password ends the sub-account's sessions. */
+export async function edit(ctx: Ctx, actor: Actor, input: EditRam): Promise<void> {
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    const ram = await trx.selectFrom('ram_account').select('id').where('id', '=', input.id).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
+    if (!ram) throw notFound(M.ramNotFound);
+    await ensureRole(trx, actor, input.role_id);
+    await trx
+      .updateTable('ram_account')
+      .set({ nickname: input.nickname, role_id: input.role_id, ...(passwordHash ? { password_hash: passwordHash } : {}) })
+      .where('id', '=', input.id)
+      .where('tenant_id', '=', actor.tenantId)
+      .execute();
+    if (passwordHash) {
+      await trx
+        .updateTable('session')
+        .set({ revoked_at: Date.now() })
+        .where('tenant_id', '=', actor.tenantId)
+        .where('ram_id', '=', input.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    }
+  });
+}
+
+/** Deletes a sub-account; its sessions end with it, its operation log stays. */
+export async function remove(ctx: Ctx, actor: Actor, id: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const ram = await trx.selectFrom('ram_account').select('id').where('id', '=', id).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
+    if (!ram) throw notFound(M.ramNotFound);
+    await trx.deleteFrom('session').where('tenant_id', '=', actor.tenantId).where('ram_id', '=', id).execute();
+    await trx.deleteFrom('ram_account').where('id', '=', id).where('tenant_id', '=', actor.tenantId).execute();
+  });
+}
+
+/** The day after 'yyyy-MM-dd'. */
+const nextDay = (date: string) => {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+};
+
+/** A sub-account's operation log, newest first, between two whole days (both included) of the tenant's time zone. */
+export async function log(ctx: Ctx, actor: Actor, q: RamLogQuery): Promise<{ rows: RamLogItem[]; count: number }> {
+  const ram = await ctx.db.selectFrom('ram_account').select('id').where('id', '=', q.ram_id).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
+  if (!ram) throw notFound(M.ramNotFound);
+  const tz = ctx.config.timezone;
+  const filtered = ctx.db
+    .selectFrom('ram_log')
+    .where('tenant_id', '=', actor.tenantId)
+    .where('ram_id', '=', q.ram_id)
+    .$if(!!q.start_time, (qb) => qb.where('create_time', '>=', startOfDay(q.start_time!, tz)))
+    .$if(!!q.end_time, (qb) => qb.where('create_time', '<', startOfDay(nextDay(q.end_time!), tz)));
+  const [rows, total] = await Promise.all([
+    filtered
+      .select(['id', 'mode', 'action', 'message', 'create_time'])
+      .orderBy('create_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset(offsetOf(q.page, q.limit))
+      .execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, create_time: formatTime(r.create_time, tz) })), count: Number(total.n) };
 }

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { pageQuery, requiredString } from './fields';
+import { LIMITS } from './limits';
+import { fmt, M } from './messages';
+import { recordId } from './ram';
+
+/** The permissions a role grants (spec 1 §3): each flag 1 or 0. */
+export interface RoleAuth {
+  'easylink.router': { create: number; edit: number; delete: number };
+  'easylink.network': { create: number; edit: number; delete: number; network: string[] };
+  monitor: { view: number; create: number; edit: number; delete: number };
+}
+
+const flag = z.union([z.literal(0), z.literal(1)], { error: M.validationFailed }).default(0);
+
+const networkNumbers = z
+  .array(z.string({ error: M.validationFailed }).trim().max(LIMITS.networkNumberMax, fmt(M.roleNetworkTooLong, { n: LIMITS.networkNumberMax })), {
+    error: M.validationFailed,
+  })
+  .max(LIMITS.roleNetworksMax, fmt(M.roleNetworksTooMany, { n: LIMITS.roleNetworksMax }))
+  .default([]);
+
+/**
+ * The rules of spec 1 §4–§5, applied to whatever the caller sends: empty network numbers are
+ * dropped (and repeats), view is always on, and a role with specified networks cannot create networks.
+ */
+export function normalizeRoleAuth(auth: RoleAuth): RoleAuth {
+  const network = [...new Set(auth['easylink.network'].network.map((n) => n.trim()).filter((n) => n !== ''))];
+  return {
+    'easylink.router': { create: auth['easylink.router'].create, edit: auth['easylink.router'].edit, delete: auth['easylink.router'].delete },
+    'easylink.network': {
+      create: network.length > 0 ? 0 : auth['easylink.network'].create,
+      edit: auth['easylink.network'].edit,
+      delete: auth['easylink.network'].delete,
+      network,
+    },
+    monitor: { view: 1, create: auth.monitor.create, edit: auth.monitor.edit, delete: auth.monitor.delete },
+  };
+}
+
+export const roleAuthField = z
+  .object(
+    {
+      'easylink.router': z.object({ create: flag, edit: flag, delete: flag }).prefault({}),
+      'easylink.network': z.object({ create: flag, edit: flag, delete: flag, network: networkNumbers }).prefault({}),
+      monitor: z.object({ view: flag, create: flag, edit: flag, delete: flag }).prefault({}),
+    },
+    { error: M.validationFailed },
+  )
+  .prefault({})
+  .transform(normalizeRoleAuth);
+
+const roleFields = {
+  name: requiredString(M.roleNameRequired).max(LIMITS.roleNameMax, fmt(M.roleNameTooLong, { n: LIMITS.roleNameMax })),
+  note: z
+    .string({ error: M.validationFailed })
+    .trim()
+    .max(LIMITS.roleNoteMax, fmt(M.roleNoteTooLong, { n: LIMITS.roleNoteMax }))
+    .default(''),
+  auth: roleAuthField,
+};
+
+export const roleItem = z.object({
+  id: z.number(),
+  name: z.string(),
+  note: z.string(),
+  create_time: z.string(),
+  update_time: z.string(),
+});
+export type RoleItem = z.infer<typeof roleItem>;
+
+export const roleDetail = roleItem.extend({
+  auth: z.custom<RoleAuth>(),
+});
+export type RoleDetail = z.infer<typeof roleDetail>;
+
+/** GET /ram_role/lists: search matches the name. */
+export const listRoles = defineEndpoint({
+  path: '/ram_role/lists',
+  method: 'GET',
+  access: 'main',
+  query: pageQuery,
+  response: z.array(roleItem),
+});
+
+export const roleInfo = defineEndpoint({
+  path: '/ram_role/info',
+  method: 'GET',
+  access: 'main',
+  query: z.object({ id: recordId }),
+  response: roleDetail,
+});
+
+/** GET /ram_role/select: every role of the tenant, for the sub-account form. */
+export const selectRoles = defineEndpoint({
+  path: '/ram_role/select',
+  method: 'GET',
+  access: 'main',
+  response: z.array(z.object({ id: z.number(), name: z.string() })),
+});
+
+export const createRole = defineEndpoint({
+  path: '/ram_role/create',
+  method: 'POST',
+  access: 'main',
+  body: z.object(roleFields),
+  response: z.object({ id: z.number() }),
+});
+
+export const editRole = defineEndpoint({
+  path: '/ram_role/edit',
+  method: 'POST',
+  access: 'main',
+  body: z.object({ id: recordId, ...roleFields }),
+});
+
+/** POST /ram_role/delete: refused while a sub-account has the role. */
+export const deleteRole = defineEndpoint({
+  path: '/ram_role/delete',
+  method: 'POST',
+  access: 'main',
+  body: z.object({ id: recordId }),
+});
