@@ -58,7 +58,9 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       if (endpoint.access === 'public') return;
       req.actor = await authenticate(ctx.db, ctx.tokens, req.headers.authorization);
     },
-    preHandler: async (req) => {
+    // Authorisation too (the body is parsed, not yet validated): a refused caller learns nothing
+    // about the payload's rules.
+    preValidation: async (req) => {
       if (req.actor) authorize(req.actor, endpoint.access, endpoint.networkScoped ? networkNumberOf(req) : undefined);
     },
     handler: async (req, reply) => {
