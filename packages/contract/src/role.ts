@@ -5,11 +5,13 @@ import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 import { recordId } from './ram';
 
+export type RoleFlag = 0 | 1;
+
 /** The permissions a role grants (spec 1 §3): each flag 1 or 0. */
 export interface RoleAuth {
-  'easylink.router': { create: number; edit: number; delete: number };
-  'easylink.network': { create: number; edit: number; delete: number; network: string[] };
-  monitor: { view: number; create: number; edit: number; delete: number };
+  'easylink.router': { create: RoleFlag; edit: RoleFlag; delete: RoleFlag };
+  'easylink.network': { create: RoleFlag; edit: RoleFlag; delete: RoleFlag; network: string[] };
+  monitor: { view: RoleFlag; create: RoleFlag; edit: RoleFlag; delete: RoleFlag };
 }
 
 const flag = z.union([z.literal(0), z.literal(1)], { error: M.validationFailed }).default(0);

@@ -38,7 +38,7 @@ async function probes(app: App) {
   );
 }
 
-const role = (over: Partial<{ router: number; network: string[]; networkEdit: number; monitorDelete: number }> = {}): RoleAuth => ({
+const role = (over: Partial<{ router: 0 | 1; network: string[]; networkEdit: 0 | 1; monitorDelete: 0 | 1 }> = {}): RoleAuth => ({
   'easylink.router': { create: over.router ?? 0, edit: 0, delete: 0 },
   'easylink.network': { create: 0, edit: over.networkEdit ?? 0, delete: 0, network: over.network ?? [] },
   monitor: { view: 1, create: 0, edit: 0, delete: over.monitorDelete ?? 0 },

@@ -1,0 +1,65 @@
+import { LIMITS, M, ramLog, type RamItem, type RamLogItem } from '@hublink/contract';
+import { DatePicker, Flex, Modal } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useApiQuery } from '../../api/hooks';
+import { PagedTable } from '../../components/PagedTable';
+
+const DAY_FORMAT = 'YYYY-MM-DD';
+
+/** The default range of the log dialog: the last LIMITS.logRangeDays days to today (spec 1 §9). */
+export const defaultLogRange = (today: Dayjs = dayjs()): [Dayjs, Dayjs] => [today.subtract(LIMITS.logRangeDays, 'day').startOf('day'), today.startOf('day')];
+
+const columns = [
+  { title: M.ramLogMode, dataIndex: 'mode', key: 'mode', width: 120 },
+  { title: M.ramLogAction, dataIndex: 'action', key: 'action', width: 160 },
+  { title: M.ramLogMessage, dataIndex: 'message', key: 'message' },
+  { title: M.ramLogTime, dataIndex: 'create_time', key: 'create_time', width: 180 },
+];
+
+/** A sub-account's operation log in a date range, paged (spec 1 §2.11). */
+export function RamLogDialog({ record, onClose }: { record: RamItem | undefined; onClose: () => void }) {
+  return (
+    <Modal title={record ? `${M.ramLogTitle} - ${record.nickname}` : M.ramLogTitle} open={record !== undefined} onCancel={onClose} footer={null} width={760} destroyOnHidden>
+      {record && <LogTable ramId={record.id} />}
+    </Modal>
+  );
+}
+
+function LogTable({ ramId }: { ramId: number }) {
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => defaultLogRange());
+  const [page, setPage] = useState(1);
+  const query = useApiQuery(ramLog, {
+    page,
+    limit: LIMITS.pageSize,
+    ram_id: ramId,
+    start_time: range[0].format(DAY_FORMAT),
+    end_time: range[1].format(DAY_FORMAT),
+  });
+  return (
+    <Flex vertical gap={16}>
+      <DatePicker.RangePicker
+        value={range}
+        format={DAY_FORMAT}
+        allowClear={false}
+        aria-label={M.ramLogTime}
+        onChange={(v) => {
+          if (v?.[0] && v[1]) {
+            setRange([v[0], v[1]]);
+            setPage(1);
+          }
+        }}
+      />
+      <PagedTable<RamLogItem>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        rows={query.data?.data}
+        total={query.data?.count ?? 0}
+        page={page}
+        onPage={setPage}
+        loading={query.isFetching}
+      />
+    </Flex>
+  );
+}

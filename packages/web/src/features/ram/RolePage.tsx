@@ -1,0 +1,63 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { deleteRole, listRoles, M, type RoleItem } from '@hublink/contract';
+import { Button, Popconfirm, Space } from 'antd';
+import { useState } from 'react';
+import { usePagedList } from '../../api/usePagedList';
+import { PageContainer } from '../../components/PageContainer';
+import { PagedTable } from '../../components/PagedTable';
+import { useRamMutation } from './api';
+import { RoleDialog } from './RoleDialog';
+
+/** /ram/role: the tenant's roles and their permissions (spec 1 §2.11). */
+export default function RolePage() {
+  const list = usePagedList(listRoles);
+  const remove = useRamMutation(deleteRole);
+  const [editing, setEditing] = useState<{ record?: RoleItem } | null>(null);
+
+  const columns = [
+    { title: M.roleName, dataIndex: 'name', key: 'name' },
+    { title: M.roleNote, dataIndex: 'note', key: 'note', ellipsis: true },
+    { title: M.ramCreateTime, dataIndex: 'create_time', key: 'create_time' },
+    { title: M.roleUpdateTime, dataIndex: 'update_time', key: 'update_time' },
+    {
+      title: M.ramActions,
+      key: 'actions',
+      render: (_: unknown, r: RoleItem) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" onClick={() => setEditing({ record: r })}>
+            {M.ramActionEdit}
+          </Button>
+          <Popconfirm title={M.confirmDelete} onConfirm={() => remove.mutateAsync({ id: r.id })}>
+            <Button type="link" size="small" danger>
+              {M.ramActionDelete}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+          {M.roleCreate}
+        </Button>
+      }
+    >
+      <PagedTable<RoleItem>
+        rowKey="id"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        page={list.page}
+        onPage={list.setPage}
+        onSearch={list.search}
+        searchPlaceholder={M.roleSearch}
+        loading={list.loading}
+        scroll={{ x: 'max-content' }}
+      />
+      <RoleDialog open={editing !== null} record={editing?.record} onClose={() => setEditing(null)} />
+    </PageContainer>
+  );
+}
