@@ -209,7 +209,7 @@ export const M = {
   serviceColStart: '开始时间',
   serviceColExpired: '到期时间',
   close: '关闭',
-  serviceExpired: '已过期',
+  // (end of messages, announcements, services)
   // sub-accounts and roles, spec 1 §2.11 and §5 (ours where the spec is silent)
   ramNicknameRequired: '请输入昵称',
   ramNicknameTooLong: '昵称不能超过{n}个字符',

@@ -14,11 +14,14 @@ export const serviceItem = z.object({
 });
 export type ServiceItem = z.infer<typeof serviceItem>;
 
-/** GET /account/service: the tenant's services, newest first, 10 a page. */
+/**
+ * GET /account/service: the tenant's services, newest first, 10 a page. Sub-accounts read them too:
+ * the spec's menu shows them "my services" (docs/decisions.md).
+ */
 export const listServices = defineEndpoint({
   path: '/account/service',
   method: 'GET',
-  access: 'main',
+  access: 'user',
   query: pageQuery,
   response: z.array(serviceItem),
 });

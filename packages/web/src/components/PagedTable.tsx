@@ -13,6 +13,8 @@ export interface PagedTableProps<T> extends Omit<TableProps<T>, 'pagination' | '
   searchPlaceholder?: string;
   /** Buttons beside the search box. */
   toolbar?: ReactNode;
+  /** The small pager (announcements, spec 1 §2.10). */
+  smallPager?: boolean;
 }
 
 /**
@@ -28,6 +30,7 @@ export function PagedTable<T extends object>({
   onSearch,
   searchPlaceholder = '请输入关键字搜索',
   toolbar,
+  smallPager,
   ...table
 }: PagedTableProps<T>) {
   return (
@@ -64,6 +67,7 @@ export function PagedTable<T extends object>({
           showSizeChanger: false,
           showLessItems: true,
           showTotal: (n) => `共 ${n} 条`,
+          ...(smallPager ? { size: 'small' as const } : {}),
         }}
       />
     </Flex>

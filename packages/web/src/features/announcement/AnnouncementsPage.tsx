@@ -1,0 +1,32 @@
+import { listAnnouncements, M, type AnnouncementItem } from '@hublink/contract';
+import { Tag, type TableColumnsType } from 'antd';
+import { Link } from 'react-router';
+import { usePagedList } from '../../api/usePagedList';
+import { PageContainer } from '../../components/PageContainer';
+import { PagedTable } from '../../components/PagedTable';
+
+export const announcementDetailPath = (id: number) => `/account/announcements/detail?id=${id}`;
+
+/** The announcement list (spec 1 §2.10): title, tag, release time; 10 a page, small pager hidden on one page. */
+export default function AnnouncementsPage() {
+  const list = usePagedList(listAnnouncements);
+  const columns: TableColumnsType<AnnouncementItem> = [
+    { title: M.announcementColTitle, dataIndex: 'title', render: (title: string, row) => <Link to={announcementDetailPath(row.id)}>{title}</Link> },
+    { title: M.announcementColTag, dataIndex: 'tag', width: 160, render: (tag: string) => (tag ? <Tag color="blue">{tag}</Tag> : null) },
+    { title: M.announcementColRelease, dataIndex: 'release_time', width: 200 },
+  ];
+  return (
+    <PageContainer>
+      <PagedTable<AnnouncementItem>
+        rowKey="id"
+        rows={list.rows}
+        total={list.total}
+        page={list.page}
+        onPage={list.setPage}
+        loading={list.loading}
+        columns={columns}
+        smallPager
+      />
+    </PageContainer>
+  );
+}

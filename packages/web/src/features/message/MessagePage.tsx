@@ -1,0 +1,147 @@
+import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
+import {
+  CODE,
+  deleteMessages,
+  LIMITS,
+  listMessages,
+  M,
+  markMessagesRead,
+  messageTypeLabel,
+  type MessageItem,
+  type MessageSelection,
+} from '@hublink/contract';
+import { App, Button, Flex, Typography, theme, type TableColumnsType } from 'antd';
+import { useEffect, useState, type Key } from 'react';
+import { useApiMutation } from '../../api/hooks';
+import { toast } from '../../api/notify';
+import { usePagedList } from '../../api/usePagedList';
+import { reloadUser, useUser } from '../../app/user';
+import { PageContainer } from '../../components/PageContainer';
+import { PagedTable } from '../../components/PagedTable';
+import { MessageDialog } from './MessageDialog';
+
+/** A small dot before an unread message's title. */
+function UnreadDot() {
+  const { token } = theme.useToken();
+  return (
+    <span
+      role="img"
+      aria-label={M.messageUnread}
+      title={M.messageUnread}
+      style={{ display: 'inline-block', flex: 'none', width: 6, height: 6, borderRadius: '50%', background: token.colorError }}
+    />
+  );
+}
+
+/**
+ * The message centre (spec 1 §2.9): a paged table with selection; delete or mark the selection read,
+ * or all messages; a title opens the message, which marks it read and refreshes the unread count.
+ * Sub-accounts read and mark messages but do not delete them (docs/decisions.md).
+ */
+export default function MessagePage() {
+  const list = usePagedList(listMessages);
+  const user = useUser();
+  const { modal } = App.useApp();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [opened, setOpened] = useState<MessageItem | null>(null);
+  const markRead = useApiMutation(markMessagesRead, { invalidates: ['/message/'], on204: 'stay' });
+  const remove = useApiMutation(deleteMessages, { invalidates: ['/message/'], on204: 'stay' });
+  const canDelete = user?.ram !== 1;
+  const lastPage = Math.max(1, Math.ceil(list.total / LIMITS.pageSize));
+  const emptied = !list.loading && list.rows?.length === 0 && list.page > lastPage;
+
+  // Deleting the last rows of a later page leaves it empty: show the last page that has rows.
+  const goToPage = list.setPage;
+  useEffect(() => {
+    if (emptied) goToPage(lastPage);
+  }, [emptied, lastPage, goToPage]);
+
+  const setPage = (page: number) => {
+    setSelected([]);
+    list.setPage(page);
+  };
+
+  /** Asks first, then runs the call; afterwards the list and the unread count are fresh either way. */
+  const act = (title: string, run: (sel: MessageSelection) => Promise<{ code: number }>, sel: MessageSelection) =>
+    modal.confirm({
+      title,
+      onOk: async () => {
+        const env = await run(sel);
+        if (env.code === CODE.ok || env.code === CODE.notFound) {
+          setSelected([]);
+          if (env.code === CODE.notFound) await list.refetch();
+          await reloadUser();
+        }
+      },
+    });
+
+  const onSelected = (title: string, run: (sel: MessageSelection) => Promise<{ code: number }>) => {
+    if (selected.length === 0) {
+      toast.warning(M.selectMessage);
+      return;
+    }
+    act(title, run, { message_id: selected });
+  };
+
+  const columns: TableColumnsType<MessageItem> = [
+    {
+      title: M.messageColTitle,
+      dataIndex: 'title',
+      render: (title: string, row) => (
+        <Flex align="center" gap={8}>
+          {row.status === 0 && <UnreadDot />}
+          <Typography.Link onClick={() => setOpened(row)} strong={row.status === 0}>
+            {title}
+          </Typography.Link>
+        </Flex>
+      ),
+    },
+    { title: M.messageColDate, dataIndex: 'create_time', width: 200 },
+    { title: M.messageColType, dataIndex: 'type', width: 140, render: (type: string) => messageTypeLabel(type) },
+  ];
+
+  const toolbar = (
+    <>
+      {canDelete && (
+        <Button icon={<DeleteOutlined />} onClick={() => onSelected(M.confirmDelete, remove.mutateAsync)}>
+          {M.messageDeleteSelected}
+        </Button>
+      )}
+      <Button icon={<CheckOutlined />} onClick={() => onSelected(M.confirmMarkRead, markRead.mutateAsync)}>
+        {M.messageMarkSelectedRead}
+      </Button>
+      <Button disabled={list.total === 0} onClick={() => act(M.confirmMarkAllRead, markRead.mutateAsync, { type: 'all' })}>
+        {M.messageMarkAllRead}
+      </Button>
+      {canDelete && (
+        <Button danger disabled={list.total === 0} onClick={() => act(M.confirmDeleteAll, remove.mutateAsync, { type: 'all' })}>
+          {M.messageDeleteAll}
+        </Button>
+      )}
+    </>
+  );
+
+  return (
+    <PageContainer>
+      <PagedTable<MessageItem>
+        rowKey="message_id"
+        rows={list.rows}
+        total={list.total}
+        page={list.page}
+        onPage={setPage}
+        loading={list.loading}
+        columns={columns}
+        toolbar={toolbar}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys: Key[]) => setSelected(keys.map(Number)) }}
+      />
+      <MessageDialog
+        message={opened}
+        onClose={() => setOpened(null)}
+        onOpened={() => {
+          void list.refetch();
+          void reloadUser();
+        }}
+      />
+    </PageContainer>
+  );
+}
