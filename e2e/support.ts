@@ -5,11 +5,14 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Envelope, OutboxEntry } from '@hublink/contract';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
+import type { Ctx } from '../packages/server/src/core/context';
 
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screenshots');
 
 export interface Server {
   url: string;
+  /** The server's services, for seeding what the operator side would create (messages, services). */
+  ctx: Ctx;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export async function startServer(): Promise<Server> {
   return {
     // 'localhost' so the console sees its own host (branding, footer links).
     url: `http://localhost:${port}`,
+    ctx: app.ctx,
     close: async () => {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
