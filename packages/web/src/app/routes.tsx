@@ -37,15 +37,15 @@ export const ROUTES: PageRoute[] = [
   // second public layout
   { path: '/handbook', title: '帮助文档', layout: 'second' },
   { path: '/download', title: '下载客户端', layout: 'second' },
-  { path: '/validate/email', title: '邮箱验证', layout: 'second' },
+  { path: '/validate/email', title: '邮箱验证', layout: 'second', page: lazy(() => import('../features/account/ValidateEmailPage')) },
   // main layout: overview and account
   { path: '/dashboard', title: '概览', layout: 'main', page: DashboardPage },
-  { path: '/account', title: '账号安全', layout: 'main', menu: '/account/info' },
-  { path: '/account/info', title: '账号信息', layout: 'main' },
+  { path: '/account', title: '账号安全', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/AccountPage')) },
+  { path: '/account/info', title: '账号信息', layout: 'main', page: lazy(() => import('../features/account/AccountInfoPage')) },
   { path: '/account/message', title: '消息中心', layout: 'main', page: lazy(() => import('../features/message/MessagePage')) },
-  { path: '/account/password', title: '修改密码', layout: 'main', menu: '/account/info' },
-  { path: '/account/phone', title: '修改手机', layout: 'main', menu: '/account/info' },
-  { path: '/account/email', title: '修改邮箱', layout: 'main', menu: '/account/info' },
+  { path: '/account/password', title: '修改密码', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/PasswordPage')) },
+  { path: '/account/phone', title: '修改手机', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/PhonePage')) },
+  { path: '/account/email', title: '修改邮箱', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/EmailPage')) },
   { path: '/account/service', title: '我的服务', layout: 'main', page: lazy(() => import('../features/service/ServicePage')) },
   { path: '/account/announcements', title: '公告', layout: 'main', page: lazy(() => import('../features/announcement/AnnouncementsPage')) },
   {

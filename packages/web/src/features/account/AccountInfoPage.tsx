@@ -1,0 +1,22 @@
+import { getAccountData } from '@hublink/contract';
+import { Card, Flex, Skeleton } from 'antd';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer } from '../../components/PageContainer';
+import { ProfileForm } from './ProfileForm';
+import { SecurityCards } from './SecurityCards';
+
+/** /account/info: the profile form, then the four information cards (spec 1 §2.8). */
+export default function AccountInfoPage() {
+  const { data } = useApiQuery(getAccountData);
+  const account = data?.data;
+  return (
+    <PageContainer card={false}>
+      <Flex vertical gap={16}>
+        <Card variant="borderless" title="基本资料">
+          {account ? <ProfileForm key={account.username} account={account} /> : <Skeleton active paragraph={{ rows: 6 }} />}
+        </Card>
+        <SecurityCards />
+      </Flex>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,200 @@
+import {
+  BIND_TYPE,
+  bindCodeField,
+  bindEmailField,
+  CODE,
+  defaultEmail,
+  defaultPhone,
+  LIMITS,
+  M,
+  phoneValue,
+  type Envelope,
+} from '@hublink/contract';
+import { Button, Form, Input, Modal, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
+import { browser, call } from '../../api/client';
+import { CodeInput, MobileInput, mobileRule, sendCodeTo } from './fields';
+
+export type BindKind = 'phone' | 'email';
+
+interface Values {
+  area_code: string;
+  phone: string;
+  email: string;
+  code: string;
+}
+
+/** A body the dialog sends (type 1 bind or unbind, type 2 verify). */
+type BindBody = { type: number; code: string; area_code?: string; phone?: string; email?: string };
+
+const fieldRule = (schema: z.ZodType): Rule => ({
+  validator: async (_rule, value: unknown) => {
+    const r = schema.safeParse(typeof value === 'string' ? value.trim() : '');
+    if (!r.success) throw new Error(r.error.issues[0]?.message);
+  },
+});
+
+const rules = {
+  phone: [mobileRule(M.bindPhoneRequired)],
+  email: [fieldRule(bindEmailField)],
+  code: [fieldRule(bindCodeField)],
+};
+
+const TEXT = {
+  phone: { title: '绑定手机', verifyTitle: '验证原手机号码', current: '原手机号码', endpoint: defaultPhone, bindCode: 'bind_phone', verifyCode: 'verify_phone' },
+  email: { title: '绑定邮箱', verifyTitle: '验证原邮箱', current: '原邮箱', endpoint: defaultEmail, bindCode: 'bind_email', verifyCode: 'verify_email' },
+} as const;
+
+export interface BindDialogProps {
+  kind: BindKind;
+  open: boolean;
+  /** The bound value ('' when none): verify mode keeps it on screen and sends its code there. */
+  current: string;
+  onClose: () => void;
+}
+
+/**
+ * The phone / email binding dialog (spec 1 §4, docs/decisions.md "Binding dialogs"). Type 1 binds a
+ * new value with its code, or with empty values unbinds. On code 401 or 403 the dialog enters verify
+ * mode: it keeps the old value, takes a code sent to it (type 2), and then repeats the pending request.
+ * Success shows the message and reloads the page after LIMITS.bindReloadMs.
+ */
+export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
+  const text = TEXT[kind];
+  const [form] = Form.useForm<Values>();
+  const [verifying, setVerifying] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const pending = useRef<BindBody | null>(null);
+  const reload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(reload.current), []);
+
+  const close = () => {
+    pending.current = null;
+    setVerifying(false);
+    onClose();
+  };
+
+  const send = (body: BindBody): Promise<Envelope> => call(text.endpoint, { body: body as never });
+
+  const done = () => {
+    pending.current = null;
+    setVerifying(false);
+    onClose();
+    reload.current = setTimeout(() => browser.reload(), LIMITS.bindReloadMs);
+  };
+
+  /** Sends a type-1 request; 401/403 switch to verify mode with the request kept for afterwards. */
+  const request = async (body: BindBody) => {
+    const env = await send(body);
+    if (env.code === CODE.ok) return done();
+    if (env.code === CODE.flow401 || env.code === CODE.flow403) {
+      pending.current = body;
+      form.setFieldValue('code', '');
+      setVerifying(true);
+    }
+  };
+
+  const verify = async (code: string) => {
+    const env = await send({ type: BIND_TYPE.verify, code });
+    if (env.code !== CODE.ok) return;
+    const next = pending.current;
+    pending.current = null;
+    setVerifying(false);
+    form.setFieldValue('code', '');
+    if (!next) return;
+    const again = await send(next);
+    if (again.code === CODE.ok) done();
+  };
+
+  const run = async (job: () => Promise<void>) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await job();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (v: Values) =>
+    void run(() =>
+      verifying
+        ? verify(v.code.trim())
+        : request(
+            kind === 'phone'
+              ? { type: BIND_TYPE.bind, area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() }
+              : { type: BIND_TYPE.bind, email: v.email.trim(), code: v.code.trim() },
+          ),
+    );
+
+  const unbind = () =>
+    void run(() => request(kind === 'phone' ? { type: BIND_TYPE.bind, area_code: '', phone: '', code: '' } : { type: BIND_TYPE.bind, email: '', code: '' }));
+
+  const newTarget = async () => {
+    try {
+      const v = (await form.validateFields(kind === 'phone' ? ['area_code', 'phone'] : ['email'])) as Values;
+      return kind === 'phone' ? phoneValue(v.area_code, v.phone) : v.email.trim();
+    } catch {
+      return null;
+    }
+  };
+
+  const footer = [
+    ...(current && !verifying
+      ? [
+          <Button key="unbind" danger onClick={unbind} disabled={busy}>
+            解绑
+          </Button>,
+        ]
+      : []),
+    <Button key="cancel" onClick={close}>
+      取消
+    </Button>,
+    <Button key="ok" type="primary" loading={busy} onClick={() => form.submit()}>
+      {verifying ? '验证' : '绑定'}
+    </Button>,
+  ];
+
+  return (
+    <Modal title={verifying ? text.verifyTitle : text.title} open={open} onCancel={close} footer={footer} destroyOnHidden>
+      <Form<Values>
+        form={form}
+        name={`bind-${kind}`}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ area_code: LIMITS.defaultAreaCode, phone: '', email: '', code: '' }}
+        onFinish={submit}
+      >
+        {verifying ? (
+          <>
+            <Typography.Paragraph type="secondary">为保障账号安全，请先验证{text.current}。</Typography.Paragraph>
+            <Form.Item label={text.current}>
+              <Input value={current} disabled aria-label={text.current} />
+            </Form.Item>
+            <CodeInput
+              key="verify"
+              rules={rules.code}
+              sendKey="verify"
+              extra={M.codeArrivalHint}
+              onSend={() => sendCodeTo(kind, text.verifyCode, async () => current)}
+            />
+          </>
+        ) : (
+          <>
+            {kind === 'phone' ? (
+              <MobileInput label="手机号码" rules={rules.phone} />
+            ) : (
+              <Form.Item name="email" label="邮箱" rules={rules.email}>
+                <Input placeholder="请输入邮箱" aria-label="邮箱" maxLength={LIMITS.emailMax} autoComplete="email" />
+              </Form.Item>
+            )}
+            <CodeInput key="bind" rules={rules.code} sendKey="bind" onSend={() => sendCodeTo(kind, text.bindCode, newTarget)} />
+          </>
+        )}
+      </Form>
+    </Modal>
+  );
+}

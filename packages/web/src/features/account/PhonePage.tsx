@@ -1,0 +1,94 @@
+import { CODE, editPhone, editPhoneBody, LIMITS, M, phoneValue } from '@hublink/contract';
+import { Button, Flex, Form } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { call } from '../../api/client';
+import { rulesOf } from '../../api/rules';
+import { reloadUser } from '../../app/user';
+import { CodeInput, MobileInput, mobileRule, sendCodeTo } from './fields';
+import { VerifyStep } from './VerifyStep';
+import { DoneStep, Wizard } from './Wizard';
+
+const rules = { phone: [mobileRule(M.phoneRequired)], code: rulesOf(editPhoneBody, 'code') };
+
+interface Values {
+  area_code: string;
+  phone: string;
+  code: string;
+}
+
+const EMPTY: Values = { area_code: LIMITS.defaultAreaCode, phone: '', code: '' };
+
+/**
+ * /account/phone: verification, new phone (dial code, mobile, SMS code), success (spec 1 §2.8). Back
+ * from success resets the fields and starts over; from the other steps it leaves for /account.
+ */
+export default function PhonePage() {
+  const navigate = useNavigate();
+  const [form] = Form.useForm<Values>();
+  const [step, setStep] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const toAccount = () => void navigate('/account');
+
+  const submit = async (v: Values) => {
+    if (busy) return;
+    setBusy(true);
+    const env = await call(editPhone, { body: { area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() } });
+    setBusy(false);
+    if (env.code === CODE.ok) {
+      void reloadUser();
+      setStep(2);
+    } else if (env.msg === M.recoveryNotVerified) setStep(0);
+  };
+
+  const target = async () => {
+    try {
+      const v = (await form.validateFields(['area_code', 'phone'])) as Values;
+      return phoneValue(v.area_code, v.phone);
+    } catch {
+      return null;
+    }
+  };
+
+  const restart = () => {
+    form.resetFields();
+    setStep(0);
+  };
+
+  return (
+    <Wizard step={step} titles={['身份验证', '新手机号码', '修改成功']}>
+      {step === 0 && <VerifyStep onVerified={() => setStep(1)} />}
+      {step === 1 && (
+        <Form<Values>
+          form={form}
+          name="account-phone"
+          layout="vertical"
+          requiredMark={false}
+          style={{ maxWidth: 480 }}
+          initialValues={EMPTY}
+          onFinish={(v) => void submit(v)}
+        >
+          <MobileInput label="新手机号码" rules={rules.phone} />
+          <CodeInput rules={rules.code} onSend={() => sendCodeTo('phone', 'edit_phone', target)} />
+          <Flex gap={8}>
+            <Button onClick={toAccount}>返回</Button>
+            <Button type="primary" htmlType="submit" loading={busy}>
+              确认修改
+            </Button>
+          </Flex>
+        </Form>
+      )}
+      {step === 2 && (
+        <DoneStep
+          title="手机号码修改成功"
+          onBack={restart}
+          extra={
+            <Button key="done" type="primary" onClick={toAccount}>
+              完成
+            </Button>
+          }
+        />
+      )}
+    </Wizard>
+  );
+}

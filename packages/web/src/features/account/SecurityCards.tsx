@@ -1,0 +1,132 @@
+import { CheckCircleFilled, ExclamationCircleFilled, IdcardOutlined, LockOutlined, MailOutlined, MobileOutlined } from '@ant-design/icons';
+import { getAccountData, INDUSTRIES, M, type AccountData } from '@hublink/contract';
+import { Button, Card, Col, Flex, Row, Skeleton, Typography, theme } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { BindDialog, type BindKind } from './BindDialog';
+
+/** One set / not-set row of a card. */
+function StatusRow({ label, value }: { label: string; value: string }) {
+  const { token } = theme.useToken();
+  return (
+    <Flex justify="space-between" gap={token.marginXS}>
+      <Typography.Text type="secondary">{label}</Typography.Text>
+      {value ? (
+        <Typography.Text ellipsis={{ tooltip: value }}>
+          <CheckCircleFilled style={{ color: token.colorSuccess, marginRight: token.marginXXS }} />
+          {value}
+        </Typography.Text>
+      ) : (
+        <Typography.Text type="warning">
+          <ExclamationCircleFilled style={{ marginRight: token.marginXXS }} />
+          {M.notSet}
+        </Typography.Text>
+      )}
+    </Flex>
+  );
+}
+
+function InfoCard({ icon, title, rows, actions }: { icon: ReactNode; title: string; rows: ReactNode; actions: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <Card
+      variant="borderless"
+      style={{ height: '100%' }}
+      title={
+        <Flex gap={token.marginXS} align="center">
+          <span style={{ color: token.colorPrimary }}>{icon}</span>
+          {title}
+        </Flex>
+      }
+      actions={[<Flex key="actions" justify="center" gap={token.marginXS} wrap>{actions}</Flex>]}
+    >
+      <Flex vertical gap={token.marginXS}>
+        {rows}
+      </Flex>
+    </Card>
+  );
+}
+
+const industryLabel = (code: string) => INDUSTRIES.find((i) => i.value === code)?.label ?? '';
+
+/**
+ * The information page of spec 1 §2.8: four cards (password, profile, phone, email) with set / not-set
+ * rows; phone and email open their binding dialogs.
+ */
+export function SecurityCards() {
+  const navigate = useNavigate();
+  const { data, isPending } = useApiQuery(getAccountData);
+  const [dialog, setDialog] = useState<BindKind | null>(null);
+  const account: AccountData | undefined = data?.data;
+  if (isPending || !account) return <Skeleton active paragraph={{ rows: 6 }} />;
+
+  const contact = (kind: BindKind, value: string) => (
+    <>
+      {value && (
+        <Button type="link" onClick={() => void navigate(kind === 'phone' ? '/account/phone' : '/account/email')}>
+          修改
+        </Button>
+      )}
+      <Button type="link" onClick={() => setDialog(kind)}>
+        {value ? '绑定/解绑' : '立即绑定'}
+      </Button>
+    </>
+  );
+
+  return (
+    <>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={12} xl={6}>
+          <InfoCard
+            icon={<LockOutlined />}
+            title="登录密码"
+            rows={<StatusRow label="密码" value={M.isSet} />}
+            actions={
+              <Button type="link" onClick={() => void navigate('/account/password')}>
+                修改
+              </Button>
+            }
+          />
+        </Col>
+        <Col xs={24} md={12} xl={6}>
+          <InfoCard
+            icon={<IdcardOutlined />}
+            title="基本资料"
+            rows={
+              <>
+                <StatusRow label="昵称" value={account.nickname} />
+                <StatusRow label="生日" value={account.birthday} />
+                <StatusRow label="行业" value={industryLabel(account.industry)} />
+                <StatusRow label="职业" value={account.occupation} />
+              </>
+            }
+            actions={
+              <Button type="link" onClick={() => void navigate('/account/info')}>
+                编辑
+              </Button>
+            }
+          />
+        </Col>
+        <Col xs={24} md={12} xl={6}>
+          <InfoCard
+            icon={<MobileOutlined />}
+            title="手机号码"
+            rows={<StatusRow label="手机" value={account.phone} />}
+            actions={contact('phone', account.phone)}
+          />
+        </Col>
+        <Col xs={24} md={12} xl={6}>
+          <InfoCard
+            icon={<MailOutlined />}
+            title="邮箱"
+            rows={<StatusRow label="邮箱" value={account.email} />}
+            actions={contact('email', account.email)}
+          />
+        </Col>
+      </Row>
+      <BindDialog kind="phone" open={dialog === 'phone'} current={account.phone} onClose={() => setDialog(null)} />
+      <BindDialog kind="email" open={dialog === 'email'} current={account.email} onClose={() => setDialog(null)} />
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { CODE, M, verifyCode, type SendType } from '@hublink/contract';
+import { Alert, Button, Flex, Form, Radio, Typography } from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { call } from '../../api/client';
+import { rulesOf } from '../../api/rules';
+import { useUser } from '../../app/user';
+import { CodeInput, sendCodeTo } from './fields';
+
+const codeRules = rulesOf(verifyCode.body, 'code');
+const PROOF = { phone: 'verify_phone', email: 'verify_email' } as const;
+
+/**
+ * Step 1 of the account wizards (spec 1 §2.8): choose phone (always offered) or email (only when
+ * bound), get a code, next. Return leaves for /account; a link leads to support tickets. Without a
+ * bound phone or email it shows `noContact` instead.
+ */
+export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: { onVerified: () => void; noContact?: string }) {
+  const user = useUser();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<{ send_type: SendType; code: string }>();
+  const [busy, setBusy] = useState(false);
+  const phone = user?.user_phone ?? '';
+  const email = user?.user_email ?? '';
+  const sendType = Form.useWatch('send_type', form) ?? (phone ? 'phone' : 'email');
+
+  if (!user) return null;
+  if (!phone && !email) {
+    return (
+      <Flex vertical gap={16} align="flex-start">
+        <Alert type="warning" showIcon title={noContact} />
+        <Flex gap={8}>
+          <Button onClick={() => void navigate('/account')}>返回</Button>
+          <Button type="primary" onClick={() => void navigate('/account')}>
+            去绑定
+          </Button>
+        </Flex>
+      </Flex>
+    );
+  }
+
+  const options = [
+    { value: 'phone' as const, label: phone ? `手机 ${phone}` : `手机（${M.notBound}）`, disabled: !phone },
+    ...(email ? [{ value: 'email' as const, label: `邮箱 ${email}` }] : []),
+  ];
+
+  const submit = async (v: { send_type: SendType; code: string }) => {
+    if (busy) return;
+    setBusy(true);
+    const env = await call(verifyCode, { body: { send_type: v.send_type, verify_type: PROOF[v.send_type], code: v.code.trim() } });
+    setBusy(false);
+    if (env.code === CODE.ok) onVerified();
+  };
+
+  return (
+    <Form
+      form={form}
+      name="account-verify"
+      layout="vertical"
+      requiredMark={false}
+      style={{ maxWidth: 480 }}
+      initialValues={{ send_type: phone ? 'phone' : 'email' }}
+      onFinish={(v) => void submit(v)}
+    >
+      <Form.Item name="send_type" label="验证方式">
+        <Radio.Group options={options} />
+      </Form.Item>
+      <CodeInput
+        rules={codeRules}
+        sendKey={sendType}
+        extra={M.codeArrivalHint}
+        onSend={() => sendCodeTo(sendType, PROOF[sendType], async () => (sendType === 'phone' ? phone : email))}
+      />
+      <Flex gap={8} align="center" wrap>
+        <Button onClick={() => void navigate('/account')}>返回</Button>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          下一步
+        </Button>
+        <Typography.Text type="secondary">
+          无法接收验证码？<Link to="/ticket/lists">提交工单</Link>
+        </Typography.Text>
+      </Flex>
+    </Form>
+  );
+}
