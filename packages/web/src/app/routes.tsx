@@ -84,8 +84,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/ticket/detail', title: '工单详情', layout: 'main', menu: '/ticket/lists' },
   { path: '/ticket/create', title: '提交工单', layout: 'main', menu: '/ticket/lists' },
   // sub-accounts
-  { path: '/ram/index', title: '子账号', layout: 'main' },
-  { path: '/ram/role', title: '角色', layout: 'main' },
+  { path: '/ram/index', title: '子账号', layout: 'main', page: lazy(() => import('../features/ram/RamPage')) },
+  { path: '/ram/role', title: '角色', layout: 'main', page: lazy(() => import('../features/ram/RolePage')) },
   // not found
   { path: NOT_FOUND_PATH, title: '页面不存在', layout: 'main', page: NotFoundPage },
 ];
