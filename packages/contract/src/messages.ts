@@ -272,6 +272,22 @@ export const M = {
   roleNetworksHint: '不指定则可操作全部网络；指定网络后权限只作用于这些网络，且不能创建网络',
   roleNetworkAdd: '添加网络',
   roleNetworkPlaceholder: '请输入网络编号',
+  roleNoRoles: '还没有角色，请先创建角色',
+  // operation-log areas and calls, as the log dialog names them
+  logAreaLogin: '登录',
+  logAreaAccount: '账号',
+  logAreaRam: '子账号',
+  logAreaRouter: '成员',
+  logAreaNetwork: '网络',
+  logAreaMonitor: '监控告警',
+  logAreaContacts: '联系人',
+  logAreaWebhook: 'Webhook',
+  logAreaTicket: '工单',
+  logAreaLdap: 'LDAP',
+  logAreaAuthSource: '认证源',
+  logAreaSaas: 'SaaS设备',
+  logAreaMessage: '消息',
+  logAreaVerify: '验证',
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -72,6 +72,13 @@ describe('RamDialog', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 
+  it('points to the roles page when the tenant has no role yet', async () => {
+    api({ '/ram_role/select': ok([]) });
+    renderWithProviders(<RamDialog open onClose={() => {}} />);
+    await userEvent.click(screen.getByRole('combobox', { name: M.ramRole }));
+    expect(await screen.findByRole('link', { name: M.roleNoRoles })).toHaveAttribute('href', '/ram/role');
+  });
+
   it('edits without the username (shown, not editable) and with an optional password', async () => {
     const m = api();
     const onClose = vi.fn();

@@ -1,5 +1,6 @@
 import { CODE, createRam, editRam, LIMITS, M, ramDomain, selectRoles, type BodyOf, type RamItem } from '@hublink/contract';
 import { Form, Input, Select } from 'antd';
+import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -26,6 +27,14 @@ export function RamDialog({ open, record, onClose }: RamDialogProps) {
   const create = useRamMutation(createRam);
   const edit = useRamMutation(editRam);
 
+  // Until the roles arrive, the edited sub-account's own role still shows by name.
+  const loaded = roles.data?.data;
+  const roleOptions = loaded
+    ? loaded.map((r) => ({ value: r.id, label: r.name }))
+    : editing
+      ? [{ value: record.role_id, label: record.role_name }]
+      : [];
+
   const submit = async (values: Values) => {
     const env = editing
       ? await edit.mutateAsync({ id: record.id, role_id: values.role_id, nickname: values.nickname, password: values.password || undefined })
@@ -47,7 +56,8 @@ export function RamDialog({ open, record, onClose }: RamDialogProps) {
         <Select
           placeholder={M.ramRoleRequired}
           loading={roles.isFetching}
-          options={(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+          options={roleOptions}
+          notFoundContent={roles.isFetching ? undefined : <Link to="/ram/role">{M.roleNoRoles}</Link>}
           showSearch={{ optionFilterProp: 'label' }}
           aria-label={M.ramRole}
         />

@@ -4,6 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { PagedTable } from '../../components/PagedTable';
+import { actionLabel, areaLabel } from './logLabels';
 
 const DAY_FORMAT = 'YYYY-MM-DD';
 
@@ -11,8 +12,8 @@ const DAY_FORMAT = 'YYYY-MM-DD';
 export const defaultLogRange = (today: Dayjs = dayjs()): [Dayjs, Dayjs] => [today.subtract(LIMITS.logRangeDays, 'day').startOf('day'), today.startOf('day')];
 
 const columns = [
-  { title: M.ramLogMode, dataIndex: 'mode', key: 'mode', width: 120 },
-  { title: M.ramLogAction, dataIndex: 'action', key: 'action', width: 160 },
+  { title: M.ramLogMode, dataIndex: 'mode', key: 'mode', width: 120, render: (v: string) => <span title={v}>{areaLabel(v)}</span> },
+  { title: M.ramLogAction, dataIndex: 'action', key: 'action', width: 160, render: (v: string) => <span title={v}>{actionLabel(v)}</span> },
   { title: M.ramLogMessage, dataIndex: 'message', key: 'message' },
   { title: M.ramLogTime, dataIndex: 'create_time', key: 'create_time', width: 180 },
 ];

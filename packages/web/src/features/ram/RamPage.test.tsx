@@ -63,6 +63,9 @@ describe('RamPage', () => {
     const row = (await screen.findByText('ops02@acme')).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: M.ramActionLog }));
     await shows(`${M.saved}0`);
+    // Areas and calls by name, the API's own words on hover.
+    expect(within(screen.getByRole('dialog')).getAllByText(M.logAreaNetwork)[0]).toHaveAttribute('title', 'network');
+    expect(within(screen.getByRole('dialog')).getAllByText(M.permCreate)[0]).toHaveAttribute('title', 'create');
     const [start, end] = defaultLogRange();
     expect(end.format('YYYY-MM-DD')).toBe(dayjs().format('YYYY-MM-DD'));
     expect(dayjs().diff(start, 'day')).toBe(LIMITS.logRangeDays);
