@@ -158,6 +158,36 @@ describe('MessagePage', () => {
     expect(r.location()).toBe('/account/message');
   });
 
+  it('clears the selection on another page, and goes back a page when deleting empties the last one', async () => {
+    const eleven = Array.from({ length: 11 }, (_, i): MessageItem => ({ ...rows[1]!, message_id: 100 - i, title: `消息${i + 1}` }));
+    let remaining = eleven;
+    const { m, r } = setup({
+      answers: {
+        '/message/lists': (c: ApiCall) => {
+          const p = Number(c.query.page);
+          return page(remaining.slice((p - 1) * 10, p * 10), remaining.length);
+        },
+        '/message/delete_message': (c: ApiCall) => {
+          const ids = c.body!.message_id as number[];
+          remaining = remaining.filter((x) => !ids.includes(x.message_id));
+          return ok(null, M.deleted);
+        },
+      },
+    });
+    await screen.findByText('消息1');
+    await userEvent.click(within(rowOf('消息1')).getByRole('checkbox'));
+    await userEvent.click(within(r.container.querySelector('.ant-pagination') as HTMLElement).getByTitle('2'));
+    await screen.findByText('消息11');
+    await userEvent.click(within(rowOf('消息11')).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: named(M.messageDeleteSelected) }));
+    await confirmOk();
+    await waitFor(() => expect(m.callsTo('/message/delete_message')).toHaveLength(1));
+    // Only the row selected on this page: the selection of page 1 was cleared.
+    expect(m.callsTo('/message/delete_message')[0]!.body).toEqual({ message_id: [90] });
+    expect(await screen.findByText('消息1')).toBeInTheDocument();
+    expect(m.callsTo('/message/lists').at(-1)!.query).toMatchObject({ page: '1' });
+  });
+
   it('shows a sub-account no delete buttons', async () => {
     setup({ as: { ...user, ram: 1, username: 'wang@lin2024' } });
     await screen.findByText('服务即将到期');
