@@ -1,5 +1,6 @@
 import { sendCode, verifyCode, type SendType } from '@hublink/contract';
 import { newAccount, type TestApp } from '../../../test/helpers';
+import { proofKey } from '../auth/service';
 
 // Shared by the account module's tests: fresh addresses, codes through the real calls, proofs.
 
@@ -44,4 +45,4 @@ export async function snapshotIgnoringTries(t: TestApp) {
   return { ...s, verification_code: (s.verification_code as { attempts: number }[]).map((r) => ({ ...r, attempts: 0 })) };
 }
 
-export const proofOf = (t: TestApp, tenantId: number, type: 'verify_phone' | 'verify_email') => t.ctx.store.get(`verified:${tenantId}:${type}`);
+export const proofOf = (t: TestApp, tenantId: number, type: 'verify_phone' | 'verify_email') => t.ctx.store.get(proofKey(tenantId, type));

@@ -14,14 +14,12 @@ import type { Ctx } from '../../core/context';
 import { ApiError, invalid } from '../../core/errors';
 import { hashPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
-import { verifyCode } from '../auth/service';
+import { proofKey, verifyCode } from '../auth/service';
 
 // The account owner's own data and credentials (spec 1 §2.8). Every route here is 'main' only.
 
 type Proof = 'verify_phone' | 'verify_email';
 
-/** Where /verify/verify leaves its proof (auth/service.ts verifyCode). */
-const proofKey = (tenantId: number, type: Proof) => `verified:${tenantId}:${type}`;
 const proofOf = (type: SendType): Proof => (type === 'phone' ? 'verify_phone' : 'verify_email');
 
 async function hasProof(ctx: Ctx, tenantId: number, type: Proof): Promise<boolean> {

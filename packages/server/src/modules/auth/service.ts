@@ -307,9 +307,12 @@ export async function sendCode(ctx: Ctx, actor: Actor, input: { send_type: SendT
   await ctx.codes.send(input.send_type, destination, input.verify_type, ip);
 }
 
+/** Where a verified code's proof is kept (per tenant and verify_type); account changes take it. */
+export const proofKey = (tenantId: number, verifyType: VerifyType) => `verified:${tenantId}:${verifyType}`;
+
 /** Checks a code sent to the caller's own phone or email and remembers the proof for 10 minutes. */
 export async function verifyCode(ctx: Ctx, actor: Actor, input: { send_type: SendType; verify_type: VerifyType; code: string }) {
   const destination = await ownDestination(ctx, actor, input.send_type);
   await ctx.codes.consume(input.send_type, destination, input.verify_type, input.code);
-  await ctx.store.set(`verified:${actor.tenantId}:${input.verify_type}`, String(Date.now()), LIMITS.codeTtlSeconds);
+  await ctx.store.set(proofKey(actor.tenantId, input.verify_type), String(Date.now()), LIMITS.codeTtlSeconds);
 }

@@ -11,10 +11,11 @@ import {
   type Envelope,
 } from '@hublink/contract';
 import { Button, Form, Input, Modal, Typography } from 'antd';
-import type { Rule } from 'antd/es/form';
 import { useEffect, useRef, useState } from 'react';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { browser, call } from '../../api/client';
+import { rulesOf } from '../../api/rules';
+import { reloadUser } from '../../app/user';
 import { CodeInput, MobileInput, mobileRule, sendCodeTo } from './fields';
 
 export type BindKind = 'phone' | 'email';
@@ -29,17 +30,13 @@ interface Values {
 /** A body the dialog sends (type 1 bind or unbind, type 2 verify). */
 type BindBody = { type: number; code: string; area_code?: string; phone?: string; email?: string };
 
-const fieldRule = (schema: z.ZodType): Rule => ({
-  validator: async (_rule, value: unknown) => {
-    const r = schema.safeParse(typeof value === 'string' ? value.trim() : '');
-    if (!r.success) throw new Error(r.error.issues[0]?.message);
-  },
-});
+/** The dialog's own fields, so its rules come from the contract like every other form's. */
+const bindFields = z.object({ email: bindEmailField, code: bindCodeField });
 
 const rules = {
   phone: [mobileRule(M.bindPhoneRequired)],
-  email: [fieldRule(bindEmailField)],
-  code: [fieldRule(bindCodeField)],
+  email: rulesOf(bindFields, 'email'),
+  code: rulesOf(bindFields, 'code'),
 };
 
 const TEXT = {
@@ -83,7 +80,8 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
     pending.current = null;
     setVerifying(false);
     onClose();
-    reload.current = setTimeout(() => browser.reload(), LIMITS.bindReloadMs);
+    // The user message (phone, email) is kept in the session: refresh it before the page reloads.
+    reload.current = setTimeout(() => void reloadUser().finally(() => browser.reload()), LIMITS.bindReloadMs);
   };
 
   /** Sends a type-1 request; 401/403 switch to verify mode with the request kept for afterwards. */
