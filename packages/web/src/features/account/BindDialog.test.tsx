@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../api/client';
+import { mainUser } from '../../app/testing';
 import { mockApi, ok, refused, type ApiCall } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { BindDialog, type BindKind } from './BindDialog';
@@ -14,6 +15,7 @@ function setup(kind: BindKind, current: string, answer: (c: ApiCall) => ReturnTy
   const reload = vi.spyOn(browser, 'reload').mockImplementation(() => {});
   const m = mockApi({
     '/verify/send_code': ok(null, M.codeSent),
+    '/account/info': ok(mainUser),
     [kind === 'phone' ? '/account/default_phone' : '/account/default_email']: answer,
   });
   const onClose = vi.fn();
@@ -61,6 +63,8 @@ describe('BindDialog', () => {
     await shows(M.bound);
     expect(reload).not.toHaveBeenCalled();
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: LIMITS.bindReloadMs + 3000 });
+    // The stored user message is refreshed first, so the reloaded page shows the new phone.
+    expect(m.callsTo('/account/info')).toHaveLength(1);
   });
 
   it('on 401 enters verify mode keeping the old phone, then repeats the bind', async () => {
