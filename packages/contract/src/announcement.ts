@@ -24,7 +24,7 @@ export const announcementInfo = defineEndpoint({
   path: '/announcements/info',
   method: 'GET',
   access: 'user',
-  query: z.object({ id: z.coerce.number().int().positive() }),
+  query: z.object({ id: z.coerce.number().int().positive().max(LIMITS.maxId) }),
   response: announcementItem.extend({ content: z.string() }),
 });
 

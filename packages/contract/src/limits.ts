@@ -52,6 +52,8 @@ export const LIMITS = {
   roleNoteMax: 100,
   networkNumberMax: 64,
   roleNetworksMax: 200,
+  /** The largest row id (a 32-bit integer column); a larger one cannot name a row. */
+  maxId: 2_147_483_647,
   messageTitleMax: 255,
   /** Characters of HTML a message or announcement may carry (after sanitising). */
   richTextMax: 200_000,

@@ -44,7 +44,9 @@ export const messageInfo = defineEndpoint({
   path: '/message/info',
   method: 'GET',
   access: 'user',
-  query: z.object({ message_id: z.coerce.number({ error: M.messageNotFound }).int(M.messageNotFound).positive(M.messageNotFound) }),
+  query: z.object({
+    message_id: z.coerce.number({ error: M.messageNotFound }).int(M.messageNotFound).positive(M.messageNotFound).max(LIMITS.maxId, M.messageNotFound),
+  }),
   response: messageItem.extend({ content: z.string() }),
 });
 
@@ -55,7 +57,9 @@ export const messageInfo = defineEndpoint({
 export const messageSelection = z
   .object({
     message_id: z
-      .array(z.number({ error: M.selectMessage }).int(M.selectMessage).positive(M.selectMessage), { error: M.selectMessage })
+      .array(z.number({ error: M.selectMessage }).int(M.selectMessage).positive(M.selectMessage).max(LIMITS.maxId, M.selectMessage), {
+        error: M.selectMessage,
+      })
       .max(LIMITS.maxPageLimit, fmt(M.messageSelectionTooLarge, { n: LIMITS.maxPageLimit }))
       .optional(),
     type: z.literal('all', { error: M.selectMessage }).optional(),

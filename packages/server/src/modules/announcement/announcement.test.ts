@@ -45,6 +45,7 @@ describeEachDatabase('GET /announcements/lists and /announcements/info', (t) => 
     expect(await t().call(announcementInfo, { token, query: { id: 999999 } })).toMatchObject({ code: CODE.notFound, msg: M.notFound, status: 200 });
     expect(await t().call(announcementInfo, { token, query: { id: future } })).toMatchObject({ code: CODE.notFound });
     expect((await t().call(announcementInfo, { token, query: { id: 'abc' } })).code).toBe(CODE.invalid);
+    expect((await t().call(announcementInfo, { token, query: { id: 2_147_483_648 } })).code).toBe(CODE.invalid);
   });
 
   it('needs a token; a sub-account may read', async () => {

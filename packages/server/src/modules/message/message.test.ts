@@ -99,7 +99,7 @@ describeEachDatabase('message centre: /message/lists, /message/info, /message/up
     expect(await t().call(messageInfo, { token: b.token, query: { message_id: aIds[0]! } })).toMatchObject({ code: CODE.notFound, msg: M.messageNotFound, status: 200 });
     expect(await t().call(messageInfo, { token: a.token, query: { message_id: 99999999 } })).toMatchObject({ code: CODE.notFound, msg: M.messageNotFound });
     expect(await t().snapshot()).toEqual(before);
-    for (const message_id of ['abc', 0, -1, 1.5]) {
+    for (const message_id of ['abc', 0, -1, 1.5, LIMITS.maxId + 1]) {
       expect(await t().call(messageInfo, { token: a.token, query: { message_id } }), String(message_id)).toMatchObject({ code: CODE.invalid, msg: M.messageNotFound });
     }
     expect(await t().call(messageInfo, { token: a.token })).toMatchObject({ code: CODE.invalid });
@@ -139,7 +139,7 @@ describeEachDatabase('message centre: /message/lists, /message/info, /message/up
   it('refuses an empty or malformed selection with 请选择消息标题, changing nothing', async () => {
     const before = await t().snapshot();
     for (const endpoint of [markMessagesRead, deleteMessages]) {
-      for (const body of [{}, { message_id: [] }, { message_id: null }, { message_id: 'x' }, { message_id: ['a'] }, { message_id: [0] }, { type: 'some' }, { type: '' }]) {
+      for (const body of [{}, { message_id: [] }, { message_id: null }, { message_id: 'x' }, { message_id: ['a'] }, { message_id: [0] }, { message_id: [LIMITS.maxId + 1] }, { type: 'some' }, { type: '' }]) {
         expect(await t().call(endpoint, { token: a.token, body }), `${endpoint.path} ${JSON.stringify(body)}`).toMatchObject({ code: CODE.invalid, msg: M.selectMessage });
       }
       const tooMany = Array.from({ length: LIMITS.maxPageLimit + 1 }, (_, i) => i + 1);
