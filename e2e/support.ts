@@ -59,6 +59,18 @@ export async function captchaAnswer(server: Server, uniqid: string): Promise<str
   return (await dev<{ text: string }>(server, `/captcha?uniqid=${encodeURIComponent(uniqid)}`)).text;
 }
 
+/** Runs `send` (a click on a code button) and returns the code it sent to `to`, waiting for it to arrive. */
+export async function codeSentBy(server: Server, to: string, send: () => Promise<void>): Promise<string> {
+  const before = (await dev<OutboxEntry[]>(server, `/outbox?to=${encodeURIComponent(to)}`)).length;
+  await send();
+  for (let i = 0; i < 50; i++) {
+    const rows = await dev<OutboxEntry[]>(server, `/outbox?to=${encodeURIComponent(to)}`);
+    if (rows.length > before) return rows[0]!.code;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no new code sent to ${to}`);
+}
+
 /** The newest code sent to a phone ('+86 138…') or email, waiting briefly for it to arrive. */
 export async function lastCode(server: Server, to: string): Promise<string> {
   for (let i = 0; i < 50; i++) {
@@ -99,3 +111,50 @@ export function trackCaptcha(page: Page, server: Server) {
     },
   };
 }
+
+/** The console's users and the server share a time zone and language. */
+export const CONTEXT = { locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1366, height: 860 } };
+
+export async function expectPath(page: Page, path: string) {
+  await page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
+  if (new URL(page.url()).pathname !== path) throw new Error(`expected ${path}, at ${page.url()}`);
+}
+
+/** A public POST straight to the API; throws unless it answers 200. */
+export async function post(server: Server, path: string, body: unknown) {
+  const res = await fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const env = (await res.json()) as Envelope;
+  if (env.code !== 200) throw new Error(`${path}: ${env.msg}`);
+  return env;
+}
+
+/** Registers a main account through the API with a phone code from the outbox. */
+export async function registerByApi(server: Server, account: { username: string; password: string; phone: string; nickname?: string }) {
+  const verify = `+86 ${account.phone}`;
+  await post(server, '/verify/register', { send_type: 'phone', send_value: verify });
+  const code = await lastCode(server, verify);
+  await post(server, '/account/register', {
+    nickname: account.nickname ?? '测试用户',
+    username: account.username,
+    password: account.password,
+    newPassword: account.password,
+    code,
+    type: 'phone',
+    verify,
+  });
+}
+
+/** Signs in at /login (main account, or sub-account mode) and waits for the dashboard. */
+export async function signIn(page: Page, server: Server, captcha: ReturnType<typeof trackCaptcha>, username: string, password: string, ram = false) {
+  await page.goto(`${server.url}/login?redirect=/dashboard`);
+  if (ram) await page.getByText('子账号登录').last().click();
+  await page.getByLabel('账号').fill(username);
+  await page.getByLabel('密码').fill(password);
+  await page.getByLabel('验证码').fill(await captcha.answer());
+  await page.getByLabel('验证码').press('Enter');
+  await expectPath(page, '/dashboard');
+}
+
+/** Waits until no dialog is still zooming in (a screenshot would catch it half-drawn). */
+export const settled = (page: Page) =>
+  page.waitForFunction(() => !document.querySelector('[class*="zoom-appear"], [class*="zoom-enter"]'));
