@@ -108,6 +108,7 @@ describe('account pages and messages in Chromium', () => {
     await page.getByText(M.deleted).first().waitFor();
     await expect(page.locator('tr').filter({ hasText: '网络到期提醒' }).count()).resolves.toBe(0);
     await page.getByText('系统维护通知').waitFor();
+    await page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
     await screenshot(page, 'messages');
     await expectPath(page, '/account/message');
   });
