@@ -162,6 +162,7 @@ export const M = {
   validateLinkExpired: '验证链接已过期，请重新发送验证邮件',
   emailValidated: '邮箱验证成功',
   codeArrivalHint: '验证码可能需要5分钟才能送达，若5分钟后仍未收到，请选择其他验证方式或提交工单。',
+  sendTypeMismatch: '验证方式与验证类型不符',
   isSet: '已设置',
   notSet: '未设置',
   // messages, announcements, services (spec 1 §2.9, §2.10; ours where the spec is silent)

@@ -70,9 +70,8 @@ describeEachDatabase('POST /account/default_phone', (t) => {
   it("refuses a phone bound to another account, and the current phone", async () => {
     const a = await accountWith(t(), { email: true });
     const b = await accountWith(t());
-    const code = await codeFor(t(), a.token, 'phone', b.phone!, 'bind_phone');
     const before = await t().snapshot();
-    expect(await t().call(defaultPhone, { token: a.token, body: { type: 1, area_code: '86', phone: b.phone!.slice(4), code } })).toMatchObject({
+    expect(await t().call(defaultPhone, { token: a.token, body: { type: 1, area_code: '86', phone: b.phone!.slice(4), code: '123456' } })).toMatchObject({
       code: 422,
       msg: M.phoneBoundElsewhere,
     });

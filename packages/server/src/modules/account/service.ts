@@ -15,6 +15,7 @@ import { ApiError, invalid } from '../../core/errors';
 import { hashPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
 import { proofKey, verifyCode } from '../auth/service';
+import { ensureContactFree } from '../auth/users';
 
 // The account owner's own data and credentials (spec 1 §2.8). Every route here is 'main' only.
 
@@ -58,17 +59,6 @@ export async function editData(ctx: Ctx, actor: Actor, input: EditDataBody) {
     .execute();
 }
 
-/** A phone or email no other account has (422 with a message naming which). */
-async function ensureFree(ctx: Ctx, actor: Actor, type: SendType, key: string) {
-  const other = await ctx.db
-    .selectFrom('account')
-    .select('id')
-    .where(type, '=', key)
-    .where('id', '!=', actor.tenantId)
-    .executeTakeFirst();
-  if (other) throw invalid(type === 'phone' ? M.phoneBoundElsewhere : M.emailBoundElsewhere);
-}
-
 /**
  * Writes the new phone or email. A unique index decides between two accounts racing for the same
  * address; the loser gets the same message as if it had been taken before.
@@ -81,7 +71,7 @@ async function setContact(ctx: Ctx, actor: Actor, type: SendType, key: string | 
       .where('id', '=', actor.tenantId)
       .execute();
   } catch (e) {
-    if (key) await ensureFree(ctx, actor, type, key);
+    if (key) await ensureContactFree(ctx, actor.tenantId, type, key);
     throw e;
   }
 }
@@ -126,7 +116,7 @@ async function changeContact(ctx: Ctx, actor: Actor, type: SendType, value: stri
   const proof = await anyProof(ctx, actor);
   if (!proof) throw invalid(M.recoveryNotVerified);
   if (a[type] === key) throw invalid(type === 'phone' ? M.phoneSame : M.emailSame);
-  await ensureFree(ctx, actor, type, key);
+  await ensureContactFree(ctx, actor.tenantId, type, key);
   await ctx.codes.consume(type, key, type === 'phone' ? 'edit_phone' : 'edit_email', code);
   if (!(await takeProof(ctx, actor.tenantId, proof))) throw invalid(M.recoveryNotVerified);
   await setContact(ctx, actor, type, key);
@@ -173,7 +163,7 @@ async function bind(ctx: Ctx, actor: Actor, type: SendType, input: { type: numbe
   const key = destinationKey(type, input.value);
   if (current && !(await hasProof(ctx, actor.tenantId, proof))) throw new ApiError(CODE.flow401, text.boundVerify);
   if (current === key) throw invalid(text.same);
-  await ensureFree(ctx, actor, type, key);
+  await ensureContactFree(ctx, actor.tenantId, type, key);
   await ctx.codes.consume(type, key, type === 'phone' ? 'bind_phone' : 'bind_email', input.code);
   if (current && !(await takeProof(ctx, actor.tenantId, proof))) throw new ApiError(CODE.flow401, text.boundVerify);
   await setContact(ctx, actor, type, key);

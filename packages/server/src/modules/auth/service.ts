@@ -12,11 +12,11 @@ import {
 import { authenticate as authenticateActor, type Actor } from '../../core/actor';
 import { destinationKey } from '../../core/codes';
 import type { Ctx } from '../../core/context';
-import { invalid } from '../../core/errors';
+import { forbidden, invalid } from '../../core/errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../core/passwords';
 import { RATE_LIMITS } from '../../core/ratelimit';
 import type { Account } from '../../db/types';
-import { maskEmail, maskPhone, userMessage } from './users';
+import { ensureContactFree, maskEmail, maskPhone, userMessage } from './users';
 
 const loginLimits = {
   account: { ...RATE_LIMITS.loginPerAccount, message: M.tooManyLogins },
@@ -298,7 +298,24 @@ async function ownDestination(ctx: Ctx, actor: Actor, type: SendType): Promise<s
   return channelValue(a, type);
 }
 
+/**
+ * Purposes that send to a new phone or email of the main account (its bindings and changes): only a
+ * main account asks for them, and an address another account has bound gets nothing.
+ */
+const NEW_CONTACT: Partial<Record<VerifyType, SendType>> = {
+  bind_phone: 'phone',
+  edit_phone: 'phone',
+  bind_email: 'email',
+  edit_email: 'email',
+};
+
 export async function sendCode(ctx: Ctx, actor: Actor, input: { send_type: SendType; send_value: string; verify_type: VerifyType }, ip: string) {
+  const contact = NEW_CONTACT[input.verify_type];
+  if (contact) {
+    if (actor.ramId !== null) throw forbidden(M.deniedMainOnly);
+    if (contact !== input.send_type) throw invalid(M.sendTypeMismatch);
+    await ensureContactFree(ctx, actor.tenantId, contact, destinationKey(contact, input.send_value));
+  }
   const own = OWN_CHANNEL[input.verify_type];
   if (!own) return ctx.codes.send(input.send_type, input.send_value, input.verify_type, ip);
   if (own !== 'either' && own !== input.send_type) throw invalid(M.channelNotBound);
