@@ -6,13 +6,14 @@ import { useApiQuery } from '../../api/hooks';
 import { usePagedList } from '../../api/usePagedList';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
-import { useRamMutation } from './api';
+import { useRamMutation, useStepBackWhenEmpty } from './api';
 import { RamDialog } from './RamDialog';
 import { RamLogDialog } from './RamLogDialog';
 
 /** /ram/index: the tenant's sub-accounts (spec 1 §2.11). */
 export default function RamPage() {
   const list = usePagedList(listRam);
+  useStepBackWhenEmpty(list);
   const quota = useApiQuery(ramQuantity).data?.data;
   const domain = useApiQuery(ramDomain).data?.data?.domain ?? '';
   const remove = useRamMutation(deleteRam);

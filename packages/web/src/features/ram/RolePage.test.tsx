@@ -35,3 +35,26 @@ describe('RolePage', () => {
     await waitFor(() => expect(m.callsTo('/ram_role/lists').at(-1)!.query).toEqual({ page: '1', search: '运维' }));
   });
 });
+
+describe('RolePage paging', () => {
+  it('steps back a page when the last role of a later page is deleted', async () => {
+    let page2 = [{ ...rows[0]!, id: 11, name: '第十一个', note: '最后一个' }];
+    const m = mockApi({
+      '/ram_role/lists': (c) =>
+        c.query.page === '2'
+          ? { code: 200, msg: 'success', data: page2, count: 10 + page2.length }
+          : { code: 200, msg: 'success', data: Array.from({ length: 10 }, (_, i) => ({ ...rows[0]!, id: i + 1, name: `角色${i + 1}` })), count: 10 + page2.length },
+      '/ram_role/delete': () => {
+        page2 = [];
+        return ok(null, M.deleted);
+      },
+    });
+    renderWithProviders(<RolePage />, { route: '/ram/role' });
+    await userEvent.click(await screen.findByTitle('2'));
+    const row = (await screen.findByText('最后一个')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: M.ramActionDelete }));
+    await userEvent.click(await screen.findByRole('button', { name: /确\s*定|OK/ }));
+    await shows('角色1');
+    expect(m.callsTo('/ram_role/lists').at(-1)!.query.page).toBe('1');
+  });
+});

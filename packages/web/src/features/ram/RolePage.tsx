@@ -5,12 +5,13 @@ import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
-import { useRamMutation } from './api';
+import { useRamMutation, useStepBackWhenEmpty } from './api';
 import { RoleDialog } from './RoleDialog';
 
 /** /ram/role: the tenant's roles and their permissions (spec 1 §2.11). */
 export default function RolePage() {
   const list = usePagedList(listRoles);
+  useStepBackWhenEmpty(list);
   const remove = useRamMutation(deleteRole);
   const [editing, setEditing] = useState<{ record?: RoleItem } | null>(null);
 
