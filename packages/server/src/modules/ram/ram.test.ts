@@ -179,6 +179,8 @@ describeEachDatabase('sub-accounts: /ram/domain, /ram/quantity, /ram/create, /ra
     const byName = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: 'LISTER1' } });
     expect(byName.data!.map((r) => r.username).sort()).toEqual(['lister1', 'lister10', 'lister11']);
     expect(byName.count).toBe(3);
+    const bySignIn = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: `lister3@${owner.account.domain.toUpperCase()}` } });
+    expect(bySignIn.data!.map((r) => r.username)).toEqual(['lister3']);
     const byNick = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: '小赵' } });
     expect(byNick.data!.map((r) => r.username)).toEqual(['lister3']);
     // % and _ are plain characters in a search.

@@ -75,9 +75,13 @@ export async function quantity(ctx: Ctx, actor: Actor, db: Db = ctx.db): Promise
   return { count: Number(used.n), max: a.ram_quantity };
 }
 
+/** Search matches the username or the nickname; a sign-in name 'name@domain' searches by its name. */
 export async function list(ctx: Ctx, actor: Actor, q: RamListQuery): Promise<{ rows: RamItem[]; count: number }> {
-  const filtered = ramRows(ctx, actor.tenantId).$if(!!q.search, (qb) =>
-    qb.where((eb) => eb.or([contains(eb.ref('ram_account.username'), q.search!), contains(eb.ref('ram_account.nickname'), q.search!)])),
+  const { domain } = await domainOf(ctx, actor);
+  const suffix = `@${domain}`;
+  const text = q.search?.toLowerCase().endsWith(suffix) ? q.search.slice(0, -suffix.length) : q.search;
+  const filtered = ramRows(ctx, actor.tenantId).$if(!!text, (qb) =>
+    qb.where((eb) => eb.or([contains(eb.ref('ram_account.username'), text!), contains(eb.ref('ram_account.nickname'), text!)])),
   );
   const [rows, total] = await Promise.all([
     filtered.select(ITEM_COLUMNS).orderBy('ram_account.id', 'desc').limit(q.limit).offset(offsetOf(q.page, q.limit)).execute(),
