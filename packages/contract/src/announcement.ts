@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { pageQuery, requiredString } from './fields';
+import { idField, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -24,7 +24,7 @@ export const announcementInfo = defineEndpoint({
   path: '/announcements/info',
   method: 'GET',
   access: 'user',
-  query: z.object({ id: z.coerce.number().int().positive().max(LIMITS.maxId) }),
+  query: z.object({ id: idField() }),
   response: announcementItem.extend({ content: z.string() }),
 });
 

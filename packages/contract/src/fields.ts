@@ -67,6 +67,10 @@ export type SendType = z.infer<typeof sendTypeField>;
 /** Join the area code and the number as the API carries a phone. */
 export const phoneValue = (area: string, phone: string) => `+${area.replace(/^\+/, '')} ${phone.trim()}`;
 
+/** A row id as the API takes it (query strings too); ids beyond the 32-bit columns get `message`. */
+export const idField = (message: string = M.validationFailed) =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(LIMITS.maxId, message);
+
 export const pageQuery = z.object({
   page: z.coerce.number({ error: M.pageInvalid }).int(M.pageInvalid).min(1, M.pageInvalid).default(1),
   limit: z.coerce

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { pageQuery, requiredString } from './fields';
+import { idField, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -45,7 +45,7 @@ export const messageInfo = defineEndpoint({
   method: 'GET',
   access: 'user',
   query: z.object({
-    message_id: z.coerce.number({ error: M.messageNotFound }).int(M.messageNotFound).positive(M.messageNotFound).max(LIMITS.maxId, M.messageNotFound),
+    message_id: idField(M.messageNotFound),
   }),
   response: messageItem.extend({ content: z.string() }),
 });

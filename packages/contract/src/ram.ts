@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { pageQuery, passwordField, requiredString, USERNAME_PATTERN } from './fields';
+import { idField, pageQuery, passwordField, requiredString, USERNAME_PATTERN } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -27,13 +27,13 @@ export const changeRamPassword = defineEndpoint({
 });
 
 /** The id of a record in a query or body (a sub-account, a role). */
-export const recordId = z.coerce.number({ error: M.validationFailed }).int(M.validationFailed).positive(M.validationFailed);
+export const recordId = idField();
 
 const ramNickname = requiredString(M.ramNicknameRequired).max(LIMITS.nicknameMax, fmt(M.ramNicknameTooLong, { n: LIMITS.nicknameMax }));
 const ramUsername = requiredString(M.ramUsernameRequired)
   .max(LIMITS.ramUsernameMax, fmt(M.ramUsernameRule, { n: LIMITS.ramUsernameMax }))
   .regex(USERNAME_PATTERN, fmt(M.ramUsernameRule, { n: LIMITS.ramUsernameMax }));
-const ramRoleId = z.coerce.number({ error: M.ramRoleRequired }).int(M.ramRoleRequired).positive(M.ramRoleRequired);
+const ramRoleId = idField(M.ramRoleRequired);
 
 /** A sub-account as the list and info calls give it (spec 1 §3); the password is write-only. */
 export const ramItem = z.object({

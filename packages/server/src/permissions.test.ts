@@ -81,7 +81,8 @@ describeEachDatabase('permission model over every registered route', (t) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     await t().db.updateTable('ram_role').set({ name: `${MARK}角色` }).where('id', '=', ram.roleId).execute();
-    aIds.push(ram.id, ram.roleId, msg.id);
+    // The last id is beyond the 32-bit id columns: every route must refuse it cleanly, never with a 500.
+    aIds.push(ram.id, ram.roleId, msg.id, 99_999_999_999);
 
     const bRam = await newRamAccount(t(), b.account.id, { auth: NO_RIGHTS });
     ramToken = (await signIn(t(), bRam.login, bRam.password, { ram: true })).data!.access_token;
