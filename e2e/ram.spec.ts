@@ -105,10 +105,24 @@ describe('sub-accounts and roles in Chromium', () => {
     const ramPage = await context.newPage();
     const ramCaptcha = trackCaptcha(ramPage, server);
     await signIn(ramPage, server, ramCaptcha, `ops01@${username}`, 'opspass1', true);
-    // No sub-account management for a sub-account.
-    await expect(ramPage.getByRole('menuitem', { name: '子账号' }).count()).resolves.toBe(0);
+    // The reduced menu: no account info, no software login records, no sub-accounts or roles.
+    const menu = ramPage.getByRole('navigation').or(ramPage.locator('.ant-menu')).first();
+    await menu.getByText('账号中心').click();
+    await menu.getByText('消息中心').waitFor();
+    await menu.getByText('日志管理').click();
+    await menu.getByText('在线日志').waitFor();
+    await expect(menu.getByText('账号信息').count()).resolves.toBe(0);
+    await expect(menu.getByText('软件登录记录').count()).resolves.toBe(0);
+    await expect(menu.getByText('子账号管理').count()).resolves.toBe(0);
+    await screenshot(ramPage, 'ram-sub-account-menu');
+    // Typing a main-account page by hand: its calls are refused by the server.
+    await ramPage.goto(`${server.url}/ram/index`);
+    await ramPage.getByText(M.deniedMainOnly).first().waitFor();
+    await screenshot(ramPage, 'ram-sub-account-refused');
     await ramPage.getByRole('button', { name: /小运维/ }).hover();
     await ramPage.getByText(M.logoutAction).click();
+    await ramPage.getByRole('dialog', { name: M.confirmLogout }).waitFor();
+    await settled(ramPage);
     await ramPage.getByRole('button', { name: /确\s?定|OK/ }).click();
     await expectPath(ramPage, '/login');
     await context.close();
