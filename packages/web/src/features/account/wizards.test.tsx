@@ -56,6 +56,12 @@ describe('the verification step', () => {
     expect(m.callsTo('/verify/verify')[0]!.body).toEqual({ send_type: 'email', verify_type: 'verify_email', code: '123456' });
   });
 
+  it('offers an unbound phone disabled and starts on the email', async () => {
+    setup(<PhonePage />, '/account/phone', { ...mainUser, user_phone: '' });
+    expect(screen.getByLabelText(`手机（${M.notBound}）`)).toBeDisabled();
+    expect(screen.getByLabelText(`邮箱 ${mainUser.user_email}`)).toBeChecked();
+  });
+
   it('return leaves for /account', async () => {
     const { r, u } = setup(<PhonePage />, '/account/phone');
     await u.click(button('返回'));
