@@ -41,9 +41,11 @@ describe('account pages and messages in Chromium', () => {
     await dialog.getByLabel('验证码').fill(code);
     await settled(page);
     await screenshot(page, 'account-bind-email');
-    await dialog.getByRole('button', { name: /^绑\s?定$/ }).click();
     // Success reloads the page after 1.5 s; the card then shows the address.
-    await card('邮箱').getByText(email).waitFor({ timeout: 15_000 });
+    const reloaded = page.waitForEvent('load', { timeout: 15_000 });
+    await dialog.getByRole('button', { name: /^绑\s?定$/ }).click();
+    await reloaded;
+    await card('邮箱').getByText(email).waitFor();
   });
 
   it('binds a new phone through verify mode (the old phone is proved first)', async () => {
@@ -60,8 +62,10 @@ describe('account pages and messages in Chromium', () => {
     await screenshot(page, 'account-bind-phone-verify');
     const verifyCode = await codeSentBy(server, `+86 ${phone}`, () => dialog.getByRole('button', { name: '获取验证码' }).click());
     await dialog.getByLabel('验证码').fill(verifyCode);
+    const reloaded = page.waitForEvent('load', { timeout: 15_000 });
     await dialog.getByRole('button', { name: /^验\s?证$/ }).click();
-    await card('手机号码').getByText(newPhone).waitFor({ timeout: 15_000 });
+    await reloaded;
+    await card('手机号码').getByText(newPhone).waitFor();
   });
 
   it('changes the password through the three-step wizard', async () => {

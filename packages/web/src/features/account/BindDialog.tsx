@@ -151,7 +151,9 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
     <Button key="cancel" onClick={close}>
       取消
     </Button>,
-    <Button key="ok" type="primary" loading={busy} onClick={() => form.submit()}>
+    // Keyed by mode: a fresh button when the dialog switches to verify mode, so antd's own loading
+    // state cannot outlive the request that switched it (seen stuck in Chromium otherwise).
+    <Button key={verifying ? 'verify' : 'bind'} type="primary" loading={busy} onClick={() => form.submit()}>
       {verifying ? '验证' : '绑定'}
     </Button>,
   ];
