@@ -1,13 +1,10 @@
-import { CODE, editEmail, editEmailBody, LIMITS, M } from '@hublink/contract';
-import { Button, Flex, Form, Input } from 'antd';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { call } from '../../api/client';
+import { editEmail, editEmailBody, LIMITS } from '@hublink/contract';
+import { Button, Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
 import { CodeInput, sendCodeTo } from './fields';
 import { VerifyStep } from './VerifyStep';
-import { DoneStep, Wizard } from './Wizard';
+import { DoneStep, useWizard, Wizard, WizardActions } from './Wizard';
 
 const rules = { email: rulesOf(editEmailBody, 'email'), code: rulesOf(editEmailBody, 'code') };
 
@@ -21,22 +18,9 @@ interface Values {
  * step returns to the new-email step; otherwise back leaves for /account.
  */
 export default function EmailPage() {
-  const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
-  const [step, setStep] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const toAccount = () => void navigate('/account');
-
-  const submit = async (v: Values) => {
-    if (busy) return;
-    setBusy(true);
-    const env = await call(editEmail, { body: { email: v.email.trim(), code: v.code.trim() } });
-    setBusy(false);
-    if (env.code === CODE.ok) {
-      void reloadUser();
-      setStep(2);
-    } else if (env.msg === M.recoveryNotVerified) setStep(0);
-  };
+  const { step, setStep, busy, submit: send, toAccount } = useWizard(editEmail, () => void reloadUser());
+  const submit = (v: Values) => send({ email: v.email.trim(), code: v.code.trim() });
 
   const target = async () => {
     try {
@@ -55,12 +39,7 @@ export default function EmailPage() {
             <Input placeholder="请输入新邮箱" aria-label="新邮箱" maxLength={LIMITS.emailMax} autoComplete="email" />
           </Form.Item>
           <CodeInput rules={rules.code} onSend={() => sendCodeTo('email', 'edit_email', target)} />
-          <Flex gap={8}>
-            <Button onClick={toAccount}>返回</Button>
-            <Button type="primary" htmlType="submit" loading={busy}>
-              确认修改
-            </Button>
-          </Flex>
+          <WizardActions busy={busy} onBack={toAccount} />
         </Form>
       )}
       {step === 2 && (

@@ -1,13 +1,10 @@
-import { CODE, editPhone, editPhoneBody, LIMITS, M, phoneValue } from '@hublink/contract';
-import { Button, Flex, Form } from 'antd';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { call } from '../../api/client';
+import { editPhone, editPhoneBody, LIMITS, M, phoneValue } from '@hublink/contract';
+import { Button, Form } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
 import { CodeInput, MobileInput, mobileRule, sendCodeTo } from './fields';
 import { VerifyStep } from './VerifyStep';
-import { DoneStep, Wizard } from './Wizard';
+import { DoneStep, useWizard, Wizard, WizardActions } from './Wizard';
 
 const rules = { phone: [mobileRule(M.phoneRequired)], code: rulesOf(editPhoneBody, 'code') };
 
@@ -24,22 +21,9 @@ const EMPTY: Values = { area_code: LIMITS.defaultAreaCode, phone: '', code: '' }
  * from success resets the fields and starts over; from the other steps it leaves for /account.
  */
 export default function PhonePage() {
-  const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
-  const [step, setStep] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const toAccount = () => void navigate('/account');
-
-  const submit = async (v: Values) => {
-    if (busy) return;
-    setBusy(true);
-    const env = await call(editPhone, { body: { area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() } });
-    setBusy(false);
-    if (env.code === CODE.ok) {
-      void reloadUser();
-      setStep(2);
-    } else if (env.msg === M.recoveryNotVerified) setStep(0);
-  };
+  const { step, setStep, busy, submit: send, toAccount } = useWizard(editPhone, () => void reloadUser());
+  const submit = (v: Values) => send({ area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() });
 
   const target = async () => {
     try {
@@ -70,12 +54,7 @@ export default function PhonePage() {
         >
           <MobileInput label="新手机号码" rules={rules.phone} />
           <CodeInput rules={rules.code} onSend={() => sendCodeTo('phone', 'edit_phone', target)} />
-          <Flex gap={8}>
-            <Button onClick={toAccount}>返回</Button>
-            <Button type="primary" htmlType="submit" loading={busy}>
-              确认修改
-            </Button>
-          </Flex>
+          <WizardActions busy={busy} onBack={toAccount} />
         </Form>
       )}
       {step === 2 && (
