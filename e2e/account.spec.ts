@@ -108,6 +108,9 @@ describe('account pages and messages in Chromium', () => {
     const row = page.locator('tr').filter({ hasText: '网络到期提醒' });
     await row.getByRole('checkbox').check();
     await page.getByRole('button', { name: /删除选中/ }).click();
+    // Click the confirmation only once its dialog has finished zooming in.
+    await page.getByRole('dialog', { name: M.confirmDelete }).waitFor();
+    await settled(page);
     await page.getByRole('button', { name: /确\s?定|OK/ }).last().click();
     await page.getByText(M.deleted).first().waitFor();
     await expect(page.locator('tr').filter({ hasText: '网络到期提醒' }).count()).resolves.toBe(0);

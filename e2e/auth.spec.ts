@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { lastCode, launch, screenshot, startServer, trackCaptcha, type Server } from './support';
+import { lastCode, launch, screenshot, settled, startServer, trackCaptcha, type Server } from './support';
 
 async function expectPath(page: Page, path: string) {
   await page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
@@ -106,6 +106,7 @@ describe('sign-in in Chromium', () => {
     await page.getByRole('button', { name: /端到端测试/ }).hover();
     await page.getByText(M.logoutAction).click();
     await page.getByRole('dialog', { name: M.confirmLogout }).waitFor();
+    await settled(page);
     await page.getByRole('button', { name: /确\s?定|OK/ }).click();
     await expectPath(page, '/login');
     await page.goto(`${server.url}/account/info`);
