@@ -135,7 +135,7 @@ export function mobileError(area: string, phone: string, required: string = M.ph
   return pattern.test(p) ? null : M.mobileInvalid;
 }
 
-const areaCodeField = z.string({ error: M.areaCodeInvalid }).trim().default(LIMITS.defaultAreaCode);
+export const areaCodeField = z.string({ error: M.areaCodeInvalid }).trim().default(LIMITS.defaultAreaCode);
 
 export const editPhoneBody = z
   .object({
@@ -158,12 +158,12 @@ export const editPhone = defineEndpoint({
 
 /** Binding dialog types (spec 1 §4): 1 binds (or, with empty values, unbinds); 2 proves the old value. */
 export const BIND_TYPE = { bind: 1, verify: 2 } as const;
-const bindTypeField = z.union([z.literal(BIND_TYPE.bind), z.literal(BIND_TYPE.verify)], { error: M.bindTypeInvalid });
+export const bindTypeField = z.union([z.literal(BIND_TYPE.bind), z.literal(BIND_TYPE.verify)], { error: M.bindTypeInvalid });
 
 /** The binding dialog's code: '请输入验证码', then 6 characters. */
 export const bindCodeField = requiredString(M.bindCodeRequired).length(LIMITS.codeLength, M.codeLength);
 
-function checkBindCode(code: string, ctx: z.RefinementCtx) {
+export function checkBindCode(code: string, ctx: z.RefinementCtx) {
   const r = bindCodeField.safeParse(code);
   if (!r.success) ctx.addIssue({ code: 'custom', path: ['code'], message: r.error.issues[0]!.message });
 }

@@ -13,3 +13,6 @@ export * from './richText';
 export * from './service';
 export * from './ram';
 export * from './role';
+export * from './router';
+export * from './network';
+export * from './logs';

@@ -60,4 +60,28 @@ export const LIMITS = {
   announcementTitleMax: 255,
   announcementTagMax: 32,
   serviceNameMax: 64,
+  // members (spec 3 §5, §9)
+  memberNameMax: 18,
+  memberPasswordMin: 6,
+  memberPasswordMax: 18,
+  memberNoteMax: 24,
+  /** Notes longer than this are shown cut, with an ellipsis. */
+  memberNoteShown: 18,
+  importAccountMin: 3,
+  importNoteMax: 20,
+  /** Rows one bulk import or bulk-delete file may carry (ours). */
+  importRowsMax: 1000,
+  batchDeleteMax: 1000,
+  uploadMaxBytes: 2_097_152,
+  // networks (spec 2 §5, §9)
+  networkNameMax: 24,
+  popNetworkNameMax: 32,
+  /** Network names longer than this are cut in status cards. */
+  networkNameShown: 6,
+  statusPollMs: 10_000,
+  trafficReconnectMs: 10_000,
+  trafficWindow: 40,
+  upgradeRedirectMs: 500,
+  /** Members one network may list for the create form's pickers (ours). */
+  memberPickerMax: 5000,
 } as const;

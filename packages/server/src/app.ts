@@ -23,6 +23,9 @@ import { ramRoutes } from './modules/ram/routes';
 import { ramRoleRoutes } from './modules/ram-role/routes';
 import { devRoutes } from './modules/dev/routes';
 import { siteRoutes } from './modules/site/routes';
+import { routerRoutes } from './modules/router/routes';
+import { networkRoutes } from './modules/network/routes';
+import { logsRoutes } from './modules/logs/routes';
 
 export interface BuildOptions {
   /** An open database (tests pass their own); otherwise one is opened from config and migrated. */
@@ -32,7 +35,7 @@ export interface BuildOptions {
 }
 
 /** Every area of /api/v1, one plugin function each. */
-const MODULES = [siteRoutes, authRoutes, accountRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes, ramRoleRoutes];
+const MODULES = [siteRoutes, authRoutes, accountRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes, ramRoleRoutes, routerRoutes, networkRoutes, logsRoutes];
 
 export async function buildApp(
   config: Config,

@@ -4,6 +4,7 @@ import { foundation } from './migrations/0001_foundation';
 import { account } from './migrations/0002_account';
 import { messages } from './migrations/0003_messages';
 import { ram } from './migrations/0004_ram';
+import { membersNetworks } from './migrations/0005_members_networks';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0002_account': account(handle.dialect),
     '0003_messages': messages(handle.dialect),
     '0004_ram': ram(handle.dialect),
+    '0005_members_networks': membersNetworks(handle.dialect),
   };
 }
 

@@ -131,6 +131,12 @@ export interface Database {
   email_validation: EmailValidationTable;
   service: ServiceTable;
   ram_log: RamLogTable;
+  member: MemberTable;
+  network: NetworkTable;
+  network_member: NetworkMemberTable;
+  member_link: MemberLinkTable;
+  software_login: SoftwareLoginTable;
+  online_log: OnlineLogTable;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -169,4 +175,104 @@ export interface RamLogTable {
   action: string;
   message: string;
   create_time: number;
+}
+
+/** A hardware router (router_type 1) or a software client (2) of a tenant. */
+export interface MemberTable {
+  id: Generated<number>;
+  tenant_id: number;
+  router_name: string;
+  /** router_name lower-cased: unique in the tenant, and for hardware across tenants. */
+  router_key: string;
+  router_type: number;
+  note: Generated<string>;
+  /** Software: the login password; hardware: the device secret. */
+  secret_hash: string;
+  area_number: string | null;
+  phone: string | null;
+  status: Generated<number>;
+  online_status: Generated<number>;
+  version: Generated<string>;
+  os: Generated<string>;
+  source: Generated<string>;
+  name: Generated<string>;
+  router_model: Generated<string>;
+  router_ipv4: Generated<string>;
+  router_mac: Generated<string>;
+  online_time: number | null;
+  create_time: number;
+  update_time: number;
+}
+
+export interface NetworkTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_number: string;
+  network_name: string;
+  network_type: Generated<number>;
+  ncp_ciphers: Generated<string>;
+  mode: Generated<number>;
+  center_link: Generated<number>;
+  /** JSON list of DNS server addresses. */
+  dns: Generated<string>;
+  create_time: number;
+  update_time: number;
+}
+
+export interface NetworkMemberTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_id: number;
+  member_id: number;
+  /** 'center' | 'point' */
+  member_type: string;
+  routing: Generated<number>;
+  default_route: Generated<number>;
+  metric: Generated<number>;
+  quagga: Generated<number>;
+  mode: Generated<number>;
+  create_time: number;
+}
+
+/** The live state of a point's link to a center, as the device gateway last reported it. */
+export interface MemberLinkTable {
+  id: Generated<number>;
+  network_id: number;
+  member_id: number;
+  center_member_id: number;
+  vpn_online: Generated<number>;
+  vpn_ip: Generated<string>;
+  vpn_online_time: number | null;
+  update_time: number;
+}
+
+/** A software member's sign-in from its client (written by the device gateway). */
+export interface SoftwareLoginTable {
+  id: Generated<number>;
+  tenant_id: number;
+  router_name: string;
+  ip: Generated<string>;
+  os: Generated<string>;
+  version: Generated<string>;
+  sys_brand: Generated<string>;
+  sys_model: Generated<string>;
+  sys_version: Generated<string>;
+  create_time: number;
+}
+
+/** One p2p or POP session of a member (written by the device gateway). */
+export interface OnlineLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  router_name: string;
+  mode: string;
+  network_number: Generated<string>;
+  link_router_name: Generated<string>;
+  pop_name: Generated<string>;
+  area: Generated<string>;
+  orig: Generated<string>;
+  vpn_ip: Generated<string>;
+  start_time: number;
+  end_time: number | null;
+  online_time: Generated<number>;
 }

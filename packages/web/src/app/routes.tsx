@@ -56,10 +56,10 @@ export const ROUTES: PageRoute[] = [
     page: lazy(() => import('../features/announcement/AnnouncementDetailPage')),
   },
   // networks (document 2)
-  { path: '/network/lists', title: '网络列表', layout: 'main' },
-  { path: '/network/detail', title: '网络详情', layout: 'main', menu: '/network/lists' },
-  { path: '/network/create', title: '创建网络', layout: 'main', menu: '/network/lists' },
-  { path: '/network/edit', title: '编辑网络', layout: 'main', menu: '/network/lists' },
+  { path: '/network/lists', title: '网络列表', layout: 'main', page: lazy(() => import('../features/network/NetworkListPage')) },
+  { path: '/network/detail', title: '网络详情', layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkDetailPage')) },
+  { path: '/network/create', title: '创建网络', layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
+  { path: '/network/edit', title: '管理成员', layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
   { path: '/network/ticket_lists', title: '网络工单', layout: 'main' },
   { path: '/network/ticket_detail', title: '网络工单详情', layout: 'main', menu: '/network/ticket_lists' },
   { path: '/network/pop_edit', title: '接入POP', layout: 'main', menu: '/network/lists' },
@@ -69,7 +69,7 @@ export const ROUTES: PageRoute[] = [
   // SaaS devices, members (document 3)
   { path: '/saas/router', title: 'SaaS设备', layout: 'main' },
   { path: '/saas/detail', title: 'SaaS设备详情', layout: 'main', menu: '/saas/router' },
-  { path: '/router/lists', title: '成员列表', layout: 'main' },
+  { path: '/router/lists', title: '成员列表', layout: 'main', page: lazy(() => import('../features/router/RouterListPage')) },
   { path: '/router/detail', title: '成员详情', layout: 'main', menu: '/router/lists' },
   { path: '/router/ldap', title: 'LDAP', layout: 'main' },
   { path: '/router/ldap_edit', title: 'LDAP配置', layout: 'main', menu: '/router/ldap' },

@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { pageQuery, requiredString } from './fields';
+import { LIMITS } from './limits';
+import { M } from './messages';
+
+export const MEMBER_TYPES = ['center', 'point'] as const;
+export type MemberType = (typeof MEMBER_TYPES)[number];
+export const memberTypeField = z.enum(MEMBER_TYPES, { error: M.networkMemberTypeInvalid });
+
+/** network_type of spec 2 §2: 1 hub (center-point) network, 2 point-to-point, otherwise POP. */
+export const NETWORK_TYPE = { hub: 1, p2p: 2 } as const;
+
+export const networkNumberField = requiredString(M.networkNotFound).max(LIMITS.networkNumberMax, M.networkNotFound);
+export const networkNameField = requiredString(M.networkNameRequired).max(LIMITS.networkNameMax, M.networkNameTooLong);
+
+const memberNames = z.array(requiredString(M.networkMembersRequired).max(64, M.networkMembersRequired), { error: M.networkMembersRequired }).default([]);
+
+/** The quota of spec 2 §3 (network_config). */
+export const networkQuota = z.object({
+  /** Distinct members of the tenant that are in at least one network. */
+  network_router_use: z.number(),
+  network_router_count: z.number(),
+  network_level: z.number(),
+  network_center_count: z.number(),
+});
+export type NetworkQuota = z.infer<typeof networkQuota>;
+
+export const networkItem = z.object({
+  network_number: z.string(),
+  network_name: z.string(),
+  network_type: z.number(),
+  member_count: z.number(),
+  /** The POP resource's name, '' without one. */
+  fr_name: z.string(),
+  /** 1 usable; 0 when the tenant's networked members exceed the plan. */
+  network_status: z.number(),
+  create_time: z.string(),
+});
+export type NetworkItem = z.infer<typeof networkItem>;
+
+/** GET /network/lists: search matches the name or the number; a role with networks sees only those. */
+export const listNetworks = defineEndpoint({
+  path: '/network/lists',
+  method: 'GET',
+  access: 'user',
+  query: pageQuery,
+  response: z.array(networkItem),
+});
+
+export const networkConfig = defineEndpoint({
+  path: '/network/config',
+  method: 'GET',
+  access: 'user',
+  response: networkQuota,
+});
+
+/** GET /network/select: every network the caller may see, for selects (roles, LDAP). */
+export const selectNetworks = defineEndpoint({
+  path: '/network/select',
+  method: 'GET',
+  access: 'user',
+  response: z.array(z.object({ network_number: z.string(), network_name: z.string() })),
+});
+
+/** Centers and points by router_name; at least one member; software members only as points. */
+const membersBody = {
+  network_name: networkNameField,
+  center: memberNames,
+  point: memberNames,
+};
+const atLeastOne = (v: { center: string[]; point: string[] }) => v.center.length + v.point.length > 0;
+
+export const createNetwork = defineEndpoint({
+  path: '/network/create',
+  method: 'POST',
+  access: 'easylink.network.create',
+  body: z.object(membersBody).refine(atLeastOne, { path: ['center'], message: M.networkMembersRequired }),
+  response: z.object({ network_number: z.string() }),
+});
+
+/** POST /network/edit: the manage-members page saves the whole list. */
+export const editNetwork = defineEndpoint({
+  path: '/network/edit',
+  method: 'POST',
+  access: 'easylink.network.edit',
+  networkScoped: true,
+  body: z.object({ network_number: networkNumberField, ...membersBody }).refine(atLeastOne, { path: ['center'], message: M.networkMembersRequired }),
+});
+
+export const renameNetwork = defineEndpoint({
+  path: '/network/name',
+  method: 'POST',
+  access: 'easylink.network.edit',
+  networkScoped: true,
+  body: z.object({ network_number: networkNumberField, network_name: networkNameField }),
+});
+
+export const deleteNetwork = defineEndpoint({
+  path: '/network/delete',
+  method: 'POST',
+  access: 'easylink.network.delete',
+  networkScoped: true,
+  body: z.object({ network_number: networkNumberField }),
+});
+
+/** A member of a network (spec 2 §3). */
+export const networkMember = z.object({
+  router_name: z.string(),
+  note: z.string(),
+  member_type: z.enum(MEMBER_TYPES),
+  router_type: z.number(),
+  online: z.number(),
+  /** 1 main line, otherwise backup. */
+  routing: z.number(),
+  ov_id: z.object({ main: z.number(), backup: z.number(), main_name: z.string(), backup_name: z.string(), priority: z.number() }),
+  default_route: z.number(),
+  metric: z.number(),
+  quagga: z.number(),
+  mode: z.number(),
+});
+export type NetworkMember = z.infer<typeof networkMember>;
+
+/** A point's link to a center; vpn_online 0 until the device gateway reports the link up. */
+export const networkLink = z.object({
+  router_name: z.string(),
+  router_name_note: z.string(),
+  center_router_name: z.string(),
+  center_router_name_note: z.string(),
+  vpn_online: z.number(),
+  vpn_ip: z.string(),
+  vpn_online_time: z.string(),
+});
+export type NetworkLink = z.infer<typeof networkLink>;
+
+export const networkDetail = z.object({
+  network_number: z.string(),
+  network_name: z.string(),
+  network_status: z.number(),
+  /** 1 basic, otherwise standard. */
+  network_service: z.number(),
+  network_type: z.number(),
+  network_level: z.number(),
+  member_count: z.number(),
+  member: z.array(networkMember),
+  link: z.array(networkLink),
+  network_config: networkQuota.extend({ dns_quantity: z.number() }),
+  ncp_ciphers: z.string(),
+  network_dns: z.array(z.string()),
+  network_fr: z.object({ network_fr_id: z.number(), shortname: z.string() }).nullable(),
+  mode: z.number(),
+  network_center_link: z.number(),
+  network_center_link_show: z.number(),
+  create_time: z.string(),
+});
+export type NetworkDetail = z.infer<typeof networkDetail>;
+
+const networkQuery = z.object({ network_number: networkNumberField });
+
+/** GET /network/info: 204 when the tenant has no such network. */
+export const networkInfo = defineEndpoint({
+  path: '/network/info',
+  method: 'GET',
+  access: 'user',
+  networkScoped: true,
+  query: networkQuery,
+  response: networkDetail,
+});
+
+/** GET /network/status, polled every 10 s by the detail page. */
+export const networkStatus = defineEndpoint({
+  path: '/network/status',
+  method: 'GET',
+  access: 'user',
+  networkScoped: true,
+  query: networkQuery,
+  response: z.object({ network_status: z.number(), link: z.array(networkLink), online: z.record(z.string(), z.number()) }),
+});
+
+/** GET /network/member: the network's members, or only its centers with member_type=center. */
+export const networkMembers = defineEndpoint({
+  path: '/network/member',
+  method: 'GET',
+  access: 'user',
+  networkScoped: true,
+  query: networkQuery.extend({ member_type: memberTypeField.optional() }),
+  response: z.array(networkMember),
+});
+
+export const addNetworkMember = defineEndpoint({
+  path: '/network/add_member',
+  method: 'POST',
+  access: 'easylink.network.edit',
+  networkScoped: true,
+  body: z.object({ network_number: networkNumberField, router_name: requiredString(M.networkMembersRequired).max(64, M.networkMembersRequired), member_type: memberTypeField }),
+});
+
+export const removeNetworkMember = defineEndpoint({
+  path: '/network/remove_member',
+  method: 'POST',
+  access: 'easylink.network.edit',
+  networkScoped: true,
+  body: z.object({ network_number: networkNumberField, router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
+});

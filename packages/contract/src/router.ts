@@ -1,0 +1,279 @@
+import { z } from 'zod';
+import { areaCodeField, BIND_TYPE, bindTypeField, checkBindCode, isUnbind } from './account';
+import { defineEndpoint } from './endpoint';
+import { pageQuery, requiredString } from './fields';
+import { LIMITS } from './limits';
+import { fmt, M } from './messages';
+
+/** router_type of spec 3 §3. */
+export const ROUTER_TYPE = { hardware: 1, software: 2 } as const;
+export type RouterType = (typeof ROUTER_TYPE)[keyof typeof ROUTER_TYPE];
+export const routerTypeField = z.coerce
+  .number({ error: M.memberTypeInvalid })
+  .pipe(z.union([z.literal(ROUTER_TYPE.hardware), z.literal(ROUTER_TYPE.software)], { error: M.memberTypeInvalid }));
+
+/** A member's account (software) or router_name (hardware): letters, digits, '_' and '.', at most 18. */
+export const MEMBER_NAME_PATTERN = /^[A-Za-z0-9_.]+$/;
+export const memberNameField = requiredString(M.memberAccountRequired)
+  .max(LIMITS.memberNameMax, M.memberAccountTooLong)
+  .regex(MEMBER_NAME_PATTERN, M.memberAccountChars);
+
+/** Names a member in a query or body (any existing member's name; lookup decides). */
+export const routerNameField = requiredString(M.memberNotFound).max(64, M.memberNotFound);
+
+export const memberPasswordField = z
+  .string({ error: M.memberPasswordRequired })
+  .min(1, M.memberPasswordRequired)
+  .min(LIMITS.memberPasswordMin, M.memberPasswordLength)
+  .max(LIMITS.memberPasswordMax, M.memberPasswordLength);
+
+export const memberNoteField = z
+  .string({ error: M.memberNoteTooLong })
+  .trim()
+  .max(LIMITS.memberNoteMax, M.memberNoteTooLong)
+  .default('');
+
+/** Mainland member phones (spec 3 §5): 11 digits, 1 then 3, 4, 5, 7 or 8. */
+export const MEMBER_MOBILE_PATTERN = /^1[34578]\d{9}$/;
+const OTHER_MOBILE = /^\d{4,15}$/;
+
+/** The first rule a member's phone breaks, or null. */
+export function memberPhoneError(area: string, phone: string, required: string = M.bindPhoneRequired): string | null {
+  const a = area.trim().replace(/^\+/, '');
+  const p = phone.trim();
+  if (!p) return required;
+  if (!/^\d{1,4}$/.test(a)) return M.areaCodeInvalid;
+  return (a === LIMITS.defaultAreaCode ? MEMBER_MOBILE_PATTERN : OTHER_MOBILE).test(p) ? null : M.mobileInvalid;
+}
+
+/** A member as the list gives it (spec 3 §3); the phone is '+86 13800000000' or ''. */
+export const routerItem = z.object({
+  router_name: z.string(),
+  note: z.string(),
+  router_type: z.number(),
+  phone: z.string(),
+  area_number: z.string(),
+  /** 1 logged in, 0 not. */
+  online_status: z.number(),
+  version: z.string(),
+  os: z.string(),
+  /** console | import | ldap */
+  source: z.string(),
+  /** 1 normal, otherwise disabled. */
+  status: z.number(),
+  name: z.string(),
+  create_time: z.string(),
+});
+export type RouterItem = z.infer<typeof routerItem>;
+
+/** GET /router/lists: one tab (type 1 hardware, 2 software); search matches name and note. */
+export const listRouters = defineEndpoint({
+  path: '/router/lists',
+  method: 'GET',
+  access: 'user',
+  query: pageQuery.extend({ type: routerTypeField.default(ROUTER_TYPE.hardware) }),
+  response: z.array(routerItem),
+});
+
+export const memberOption = z.object({ router_name: z.string(), note: z.string(), router_type: z.number(), online: z.number() });
+export type MemberOption = z.infer<typeof memberOption>;
+
+/** GET /router/member: every member of the tenant for the network pickers, hardware (router) and software (app). */
+export const routerMembers = defineEndpoint({
+  path: '/router/member',
+  method: 'GET',
+  access: 'user',
+  response: z.object({ router: z.array(memberOption), app: z.array(memberOption) }),
+});
+
+/** GET /router/quantity: members in use and the plan's limit (network_router_count). */
+export const routerQuantity = defineEndpoint({
+  path: '/router/quantity',
+  method: 'GET',
+  access: 'user',
+  response: z.object({ hardware: z.number(), software: z.number(), max: z.number(), software_surplus: z.number() }),
+});
+
+/** GET /router/software and /router/hardware: the names of one kind of member (selects elsewhere). */
+export const routerSoftware = defineEndpoint({
+  path: '/router/software',
+  method: 'GET',
+  access: 'user',
+  query: z.object({ search: pageQuery.shape.search }),
+  response: z.array(memberOption),
+});
+export const routerHardware = defineEndpoint({
+  path: '/router/hardware',
+  method: 'GET',
+  access: 'user',
+  query: z.object({ search: pageQuery.shape.search }),
+  response: z.array(memberOption),
+});
+
+export const routerDetail = routerItem.extend({
+  router_model: z.string(),
+  router_ipv4: z.string(),
+  router_mac: z.string(),
+  /** 'yyyy-MM-dd HH:mm:ss' of the current session's start, or ''. */
+  online_time: z.string(),
+  network: z.array(z.object({ network_name: z.string(), network_number: z.string(), network_member_count: z.number() })),
+});
+export type RouterDetail = z.infer<typeof routerDetail>;
+
+/** GET /router/info: 204 when the tenant has no such member (the console goes to /router/lists). */
+export const routerInfo = defineEndpoint({
+  path: '/router/info',
+  method: 'GET',
+  access: 'user',
+  query: z.object({ router_name: routerNameField }),
+  response: routerDetail,
+});
+
+export const noteRouter = defineEndpoint({
+  path: '/router/note',
+  method: 'POST',
+  access: 'easylink.router.edit',
+  body: z.object({ router_name: routerNameField, note: memberNoteField }),
+});
+
+/** POST /router/delete: the member leaves every network with it. */
+export const deleteRouter = defineEndpoint({
+  path: '/router/delete',
+  method: 'POST',
+  access: 'easylink.router.delete',
+  body: z.object({ router_name: routerNameField }),
+});
+
+/** POST /router/update_status: a software member is enabled (1) or disabled; answers the new status. */
+export const updateRouterStatus = defineEndpoint({
+  path: '/router/update_status',
+  method: 'POST',
+  access: 'easylink.router.edit',
+  body: z.object({ router_name: routerNameField }),
+  response: z.object({ status: z.number() }),
+});
+
+/**
+ * The member add form (spec 3 "Member add form"). A phone is optional; with one, code is the
+ * app_bind_phone code sent to it. type 1 binds a free phone; a phone bound to another member answers
+ * 401 and the console resends with type 2, which moves the phone to the new member.
+ */
+export const addRouterBody = z
+  .object({
+    router_type: routerTypeField,
+    username: memberNameField,
+    password: memberPasswordField,
+    area_code: areaCodeField,
+    phone: z.string().trim().default(''),
+    code: z.string().trim().default(''),
+    note: memberNoteField,
+    type: bindTypeField.default(BIND_TYPE.bind),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.phone) return;
+    const msg = memberPhoneError(v.area_code, v.phone);
+    if (msg) ctx.addIssue({ code: 'custom', path: ['phone'], message: msg });
+    checkBindCode(v.code, ctx);
+  });
+
+export const addRouter = defineEndpoint({
+  path: '/router/add',
+  method: 'POST',
+  access: 'easylink.router.create',
+  body: addRouterBody,
+});
+
+/**
+ * POST /router/phone, the member's phone dialog (spec 3 §4), as the account's binding dialog:
+ * type 1 with a phone and its app_bind_phone code binds it (401 while the member has a phone not yet
+ * proven); type 2 with an app_change_phone code sent to the old phone proves it; type 1 with phone
+ * and code empty unbinds (403 until proven).
+ */
+export const routerPhoneBody = z
+  .object({
+    router_name: routerNameField,
+    type: bindTypeField,
+    area_code: areaCodeField,
+    phone: z.string().trim().default(''),
+    code: z.string().trim().default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (isUnbind(v)) return;
+    if (v.type === BIND_TYPE.bind) {
+      const msg = memberPhoneError(v.area_code, v.phone);
+      if (msg) ctx.addIssue({ code: 'custom', path: ['phone'], message: msg });
+    }
+    checkBindCode(v.code, ctx);
+  });
+
+export const routerPhone = defineEndpoint({
+  path: '/router/phone',
+  method: 'POST',
+  access: 'easylink.router.edit',
+  body: routerPhoneBody,
+});
+
+export const routerPassword = defineEndpoint({
+  path: '/router/password',
+  method: 'POST',
+  access: 'easylink.router.edit',
+  body: z.object({ router_name: routerNameField, password: memberPasswordField }),
+});
+
+/** One row of a bulk add or bulk delete result table. */
+export const batchResultRow = z.object({
+  /** The spreadsheet row (2 is the first under the header); 0 in list mode. */
+  row: z.number(),
+  router_name: z.string(),
+  ok: z.boolean(),
+  /** Why the row was refused, or the success text. */
+  msg: z.string(),
+});
+export type BatchResultRow = z.infer<typeof batchResultRow>;
+export const batchResult = z.object({ success: z.number(), fail: z.number(), rows: z.array(batchResultRow) });
+export type BatchResult = z.infer<typeof batchResult>;
+
+/** POST /router/batch: multipart with one .xlsx 'file' filled from /router/software_template. */
+export const batchAddRouters = defineEndpoint({
+  path: '/router/batch',
+  method: 'POST',
+  access: 'easylink.router.create',
+  response: batchResult,
+});
+
+export const batchDeleteRouters = defineEndpoint({
+  path: '/router/batch_delete',
+  method: 'POST',
+  access: 'easylink.router.delete',
+  body: z.object({
+    router_name: z
+      .array(routerNameField, { error: M.selectSoftwareMember })
+      .min(1, M.selectSoftwareMember)
+      .max(LIMITS.batchDeleteMax, fmt(M.fileTooManyRows, { n: LIMITS.batchDeleteMax })),
+  }),
+  response: batchResult,
+});
+
+/** POST /router/batch_delete_file: multipart with one .xlsx 'file' from /router/software_delete_template. */
+export const batchDeleteRoutersFile = defineEndpoint({
+  path: '/router/batch_delete_file',
+  method: 'POST',
+  access: 'easylink.router.delete',
+  response: batchResult,
+});
+
+/** GET /router/export: the software members matching the search, as .xlsx (an envelope when none match). */
+export const exportRouters = defineEndpoint({
+  path: '/router/export',
+  method: 'GET',
+  access: 'user',
+  query: z.object({ type: routerTypeField.default(ROUTER_TYPE.software), search: pageQuery.shape.search }),
+});
+
+export const softwareTemplate = defineEndpoint({ path: '/router/software_template', method: 'GET', access: 'user' });
+export const softwareDeleteTemplate = defineEndpoint({ path: '/router/software_delete_template', method: 'GET', access: 'user' });
+
+/** The columns of the bulk-add template, in order (the header row). */
+export const IMPORT_COLUMNS = ['账号', '密码', '区号', '手机号码', '备注'] as const;
+/** The column of the bulk-delete template. */
+export const DELETE_COLUMNS = ['账号'] as const;
