@@ -90,7 +90,7 @@ export async function buildApp(
 
   await app.register(rateLimit, {
     global: true,
-    max: 1200,
+    max: config.apiRateLimitPerMinute,
     timeWindow: '1 minute',
     allowList: (req) => !req.url.startsWith('/api/'),
     errorResponseBuilder: () => ({ statusCode: 429, code: CODE.tooMany, msg: M.tooManyRequests }),

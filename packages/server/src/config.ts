@@ -31,6 +31,8 @@ export interface Config {
   /** Directory of the built console; served when it exists. */
   webDist: string;
   trustProxy: boolean;
+  /** Requests to /api per client IP and minute (a safety net; login and codes have their own limits). */
+  apiRateLimitPerMinute: number;
   /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
   defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
 }
@@ -80,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     brands: parseBrands(env.HUBLINK_BRANDS),
     webDist: path.resolve(env.HUBLINK_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     trustProxy: env.HUBLINK_TRUST_PROXY === '1',
+    apiRateLimitPerMinute: Number(env.HUBLINK_API_RATE_LIMIT ?? 1200),
     defaultPlan: { network_level: 1, network_router_count: 10, network_center_count: 2, dns_quantity: 2, ram_quantity: 10 },
   };
 }

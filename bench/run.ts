@@ -1,0 +1,149 @@
+/**
+ * Latency benchmark of the member and network lists at scale (issue 4): seeds one tenant with 100,000
+ * members and 1,000 networks, then times each call over HTTP against a bare Fastify route that answers
+ * the same JSON from memory, sequentially over one keep-alive connection.
+ *
+ *   npm run bench                      SQLite in a temporary data directory
+ *   BENCH_DATABASE_URL=postgres://…    the same on PostgreSQL (a fresh schema, dropped afterwards)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import http from 'node:http';
+import { buildApp } from '../packages/server/src/app';
+import { loadConfig } from '../packages/server/src/config';
+import { connect } from '../packages/server/src/db/connect';
+import { migrateToLatest } from '../packages/server/src/db/migrate';
+import { seed } from './seed';
+
+const WARMUP = 100;
+const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
+const TARGET_RATIO = 3;
+const TARGET_P99_MS = 20;
+
+interface Case {
+  name: string;
+  url: string;
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A client of one server over a single keep-alive connection. */
+class Client {
+  private agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  constructor(private port: number) {}
+  get(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: this.port, path: url, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+  close() {
+    this.agent.destroy();
+  }
+}
+
+async function time(client: Client, url: string, headers: Record<string, string>): Promise<{ p50: number; p99: number; body: string }> {
+  let body = '';
+  const once = async () => {
+    const res = await client.get(url, headers);
+    body = res.body;
+    if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${body.slice(0, 200)}`);
+  };
+  for (let i = 0; i < WARMUP; i++) await once();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = process.hrtime.bigint();
+    await once();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), body };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-bench-'));
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  const schema = `bench_${process.pid}`;
+  if (pgUrl) {
+    const admin = connect({ databaseUrl: pgUrl, dataDir: dir });
+    await admin.db.schema.createSchema(schema).ifNotExists().execute();
+    await admin.close();
+  }
+  const handle = connect({ databaseUrl: pgUrl, dataDir: dir, ...(pgUrl ? { schema } : {}) });
+  await migrateToLatest(handle);
+  const config = { ...loadConfig({ HUBLINK_DATA_DIR: dir, HUBLINK_API_RATE_LIMIT: '100000000' }), prettyLogs: false };
+  const app = await buildApp(config, { db: handle, logger: false });
+
+  const t0 = Date.now();
+  const seeded = await seed(handle.db);
+  console.log(`seeded 100,000 members and 1,000 networks on ${handle.dialect} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const { token } = await app.ctx.tokens.issue(seeded.tenantId, null);
+  const auth = { authorization: `Bearer ${token}` };
+
+  const cases: Case[] = [
+    { name: '/router/lists page 1', url: '/api/v1/router/lists?type=2&page=1' },
+    { name: '/router/lists page 500', url: '/api/v1/router/lists?type=2&page=500' },
+    { name: '/router/lists search', url: `/api/v1/router/lists?type=2&page=1&search=${seeded.searchText}` },
+    { name: '/network/lists page 1', url: '/api/v1/network/lists?page=1' },
+    { name: '/network/lists search', url: '/api/v1/network/lists?page=1&search=%E7%BD%91%E7%BB%9C999' },
+    { name: '/network/status (1,000 members)', url: `/api/v1/network/status?network_number=${seeded.bigNetwork}` },
+  ];
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const appPool = new Client((app.server.address() as { port: number }).port);
+
+  const bodies = new Map<string, string>();
+  const bare = Fastify({ logger: false });
+  bare.get('/*', async (req, reply) => reply.type('application/json').send(bodies.get(req.url)));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const barePool = new Client((bare.server.address() as { port: number }).port);
+
+  const rows: string[] = [];
+  let failed = false;
+  for (const c of cases) {
+    const ours = await time(appPool, c.url, auth);
+    const envelope = JSON.parse(ours.body) as { code: number; msg: string };
+    if (envelope.code !== 200) throw new Error(`${c.name}: code ${envelope.code} ${envelope.msg}`);
+    bodies.set(c.url, ours.body);
+    const ref = await time(barePool, c.url, {});
+    const ratio = ours.p99 / ref.p99;
+    const ok = ratio <= TARGET_RATIO && ours.p99 <= TARGET_P99_MS;
+    if (!ok) failed = true;
+    rows.push(
+      `| ${c.name} | ${(ours.body.length / 1024).toFixed(1)} KB | ${ours.p50.toFixed(2)} | ${ours.p99.toFixed(2)} | ${ref.p50.toFixed(2)} | ${ref.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
+    );
+  }
+
+  console.log(`\n${handle.dialect}, ${RUNS} sequential requests per call after ${WARMUP} warm-up, times in ms\n`);
+  console.log('| call | answer | p50 | p99 | bare p50 | bare p99 | p99 ratio | within target |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+
+  appPool.close();
+  barePool.close();
+  await bare.close();
+  await app.close();
+  await handle.close();
+  if (pgUrl) {
+    const admin = connect({ databaseUrl: pgUrl, dataDir: dir });
+    await admin.db.schema.dropSchema(schema).cascade().execute();
+    await admin.close();
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (failed) {
+    console.log(`\nsome calls missed the target (p99 within ${TARGET_RATIO}x of the bare route and under ${TARGET_P99_MS} ms)`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
