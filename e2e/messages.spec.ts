@@ -84,11 +84,13 @@ describe('messages, announcements and services in Chromium', () => {
 
     await page.getByRole('row', { name: /工单已回复/ }).getByRole('checkbox').check();
     await page.getByRole('button', { name: new RegExp(M.messageMarkSelectedRead) }).click();
+    await settled(page);
     await page.getByRole('dialog', { name: M.confirmMarkRead }).getByRole('button', { name: OK }).click();
     await page.getByText(M.updated).first().waitFor();
     await expect.poll(() => page.getByRole('img', { name: M.messageUnread }).count()).toBe(1);
 
     await page.getByRole('button', { name: M.messageDeleteAll }).click();
+    await settled(page);
     await page.getByRole('dialog', { name: M.confirmDeleteAll }).getByRole('button', { name: OK }).click();
     await page.getByText(M.empty).waitFor();
   });
