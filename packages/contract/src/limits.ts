@@ -84,4 +84,6 @@ export const LIMITS = {
   upgradeRedirectMs: 500,
   /** Members one network may list for the create form's pickers (ours). */
   memberPickerMax: 5000,
+  /** Default-route metrics of spec 2 §9, priority 1 to 5 in this order. */
+  defaultRouteMetrics: [30, 60, 90, 120, 150],
 } as const;
