@@ -332,6 +332,9 @@ export const M = {
   importAdded: '添加成功',
   importRemoved: '删除成功',
   batchDone: '操作完成',
+  memberPhoneInUse: '该手机号码已绑定其他成员',
+  memberOnline: '已登录',
+  memberOffline: '未登录',
   // networks, spec 2 §5 and §8 (ours where the spec is silent)
   networkNameRequired: '请输入网络名称',
   networkNameTooLong: '网络名称不能超过24个字符',
