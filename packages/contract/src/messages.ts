@@ -454,6 +454,9 @@ export const M = {
   networkLegendOffline: '离线',
   networkMemberPick: '请选择成员',
   roleNetworkSelect: '请选择网络',
+  networkListTitle: 'VPN',
+  networkSave: '保存',
+  networkBack: '返回',
 } as const;
 
 export type MessageKey = keyof typeof M;
