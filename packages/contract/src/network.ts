@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { M } from './messages';
+import { fmt, M } from './messages';
 
 export const MEMBER_TYPES = ['center', 'point'] as const;
 export type MemberType = (typeof MEMBER_TYPES)[number];
@@ -11,10 +11,31 @@ export const memberTypeField = z.enum(MEMBER_TYPES, { error: M.networkMemberType
 /** network_type of spec 2 §2: 1 hub (center-point) network, 2 point-to-point, otherwise POP. */
 export const NETWORK_TYPE = { hub: 1, p2p: 2 } as const;
 
+/** network_status (spec 2 §4): computed, 0 while the tenant's networked members exceed the plan. */
+export const NETWORK_STATUS = { disabled: 0, usable: 1 } as const;
+
+/** network_service (spec 2 §3): 1 basic edition (network_level 1), otherwise standard. */
+export const NETWORK_SERVICE = { basic: 1, standard: 2 } as const;
+
+/** What a network and its members carry until the detail's dialogs change it (spec 2 §3, §9). */
+export const NETWORK_DEFAULTS = {
+  ncpCiphers: 'default',
+  /** Dial mode: 1 default, 2 center first, 3 POP first. */
+  mode: 1,
+  /** Priority of a member's POP areas. */
+  ovPriority: 3,
+  /** Twin-center link offered from this many centers. */
+  centerLinkMinCenters: 2,
+} as const;
+
 export const networkNumberField = requiredString(M.networkNotFound).max(LIMITS.networkNumberMax, M.networkNotFound);
 export const networkNameField = requiredString(M.networkNameRequired).max(LIMITS.networkNameMax, M.networkNameTooLong);
 
-const memberNames = z.array(requiredString(M.networkMembersRequired).max(64, M.networkMembersRequired), { error: M.networkMembersRequired }).default([]);
+/** router_names; at most the pickers' size (LIMITS.memberPickerMax) per position. */
+const memberNames = z
+  .array(requiredString(M.networkMembersRequired).max(64, M.networkMembersRequired), { error: M.networkMembersRequired })
+  .max(LIMITS.memberPickerMax, fmt(M.networkQuotaFull, { n: LIMITS.memberPickerMax }))
+  .default([]);
 
 /** The quota of spec 2 §3 (network_config). */
 export const networkQuota = z.object({

@@ -1,0 +1,87 @@
+import { fmt, M, NETWORK_STATUS, type NetworkQuota } from '@hublink/contract';
+import type { Ctx } from '../../core/context';
+import { invalid } from '../../core/errors';
+import type { Db } from '../../db/connect';
+
+/*
+ * The member quota of networks (spec 2 §3, §5). network_router_use counts the tenant's distinct
+ * members that are in at least one network; the plan's network_router_count bounds it. A change
+ * that would raise the use beyond the plan is refused; one that does not raise it passes even while
+ * the tenant is over (the operator lowered the plan), so the tenant can always get back under it.
+ */
+
+export interface Plan extends NetworkQuota {
+  dns_quantity: number;
+}
+
+/** Distinct members of the tenant in at least one network (one index-only count). */
+export async function routerUse(db: Db, tenantId: number): Promise<number> {
+  const r = await db
+    .selectFrom('network_member')
+    .select((eb) => eb.fn.count<number>('member_id').distinct().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The tenant's plan and its current use. */
+export async function planOf(db: Db, tenantId: number): Promise<Plan> {
+  const [a, use] = await Promise.all([
+    db
+      .selectFrom('account')
+      .select(['network_router_count', 'network_level', 'network_center_count', 'dns_quantity'])
+      .where('id', '=', tenantId)
+      .executeTakeFirstOrThrow(),
+    routerUse(db, tenantId),
+  ]);
+  return {
+    network_router_use: use,
+    network_router_count: a.network_router_count,
+    network_level: a.network_level,
+    network_center_count: a.network_center_count,
+    dns_quantity: a.dns_quantity,
+  };
+}
+
+/** The quota as /network/config gives it. */
+export const quotaOf = (p: Plan): NetworkQuota => ({
+  network_router_use: p.network_router_use,
+  network_router_count: p.network_router_count,
+  network_level: p.network_level,
+  network_center_count: p.network_center_count,
+});
+
+/** Every network of a tenant is unusable while its networked members exceed the plan. */
+export const networkStatusOf = (p: Plan): number =>
+  p.network_router_use > p.network_router_count ? NETWORK_STATUS.disabled : NETWORK_STATUS.usable;
+
+/**
+ * Serialises the changes of one tenant's networks: the account row is the lock on PostgreSQL
+ * (SQLite runs one write transaction at a time anyway).
+ */
+export async function lockTenant(ctx: Ctx, trx: Db, tenantId: number): Promise<void> {
+  await trx
+    .selectFrom('account')
+    .select('id')
+    .where('id', '=', tenantId)
+    .$if(ctx.dialect === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+}
+
+/**
+ * Called inside the transaction after a change: refuses it (rolling it back) when it raised the use
+ * beyond the plan. `before` is the use when the transaction began.
+ */
+export async function ensureWithinQuota(trx: Db, tenantId: number, plan: Plan, before: number): Promise<void> {
+  const after = await routerUse(trx, tenantId);
+  if (after > plan.network_router_count && after > before) {
+    throw invalid(fmt(M.networkQuotaFull, { n: plan.network_router_count }));
+  }
+}
+
+/** The same lenience for centers: more than the plan allows only if the change does not add any. */
+export function ensureCenters(plan: Plan, centers: number, centersBefore: number): void {
+  if (centers > plan.network_center_count && centers > centersBefore) {
+    throw invalid(fmt(M.networkCenterLimit, { n: plan.network_center_count }));
+  }
+}

@@ -1,0 +1,480 @@
+import { randomBytes } from 'node:crypto';
+import {
+  fmt,
+  M,
+  NETWORK_DEFAULTS,
+  NETWORK_SERVICE,
+  NETWORK_TYPE,
+  ROUTER_TYPE,
+  type createNetwork,
+  type editNetwork,
+  type listNetworks,
+  type MemberType,
+  type NetworkDetail,
+  type NetworkItem,
+  type NetworkLink,
+  type NetworkMember,
+  type NetworkQuota,
+} from '@hublink/contract';
+import type { z } from 'zod';
+import type { Actor } from '../../core/actor';
+import type { Ctx } from '../../core/context';
+import { ApiError, invalid, notFound } from '../../core/errors';
+import { contains, offsetOf } from '../../core/paging';
+import { formatTime } from '../../core/time';
+import type { Db } from '../../db/connect';
+import { ensureCenters, ensureWithinQuota, lockTenant, networkStatusOf, planOf, quotaOf } from './quota';
+import { ensureMayCreate, ensureVisible, visibleNetworks } from './visibility';
+
+type ListQuery = z.output<typeof listNetworks.query>;
+type CreateInput = z.output<typeof createNetwork.body>;
+type EditInput = z.output<typeof editNetwork.body>;
+
+/*
+ * Networks of centers and points (spec 2). Every query is filtered by the tenant; reads also hide
+ * the networks outside a sub-account's role list (visibility.ts). Changes run in one transaction
+ * with the tenant locked, and the quota is checked on the result (quota.ts).
+ */
+
+// ---- network numbers ----
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const NUMBER_LENGTH = 11;
+const NUMBER_ATTEMPTS = 5;
+
+/** 'N' and 11 random base32 characters (55 bits): unique across tenants, not guessable in order. */
+export function randomNetworkNumber(): string {
+  const bytes = randomBytes(NUMBER_LENGTH);
+  let s = 'N';
+  for (const b of bytes) s += BASE32[b % BASE32.length];
+  return s;
+}
+
+// ---- reading ----
+
+/** The tenant's network by number; 403 outside the caller's role list, 204 when there is none. */
+async function networkOf(db: Db, actor: Actor, networkNumber: string) {
+  ensureVisible(actor, networkNumber);
+  const net = await db
+    .selectFrom('network')
+    .selectAll()
+    .where('tenant_id', '=', actor.tenantId)
+    .where('network_number', '=', networkNumber)
+    .executeTakeFirst();
+  if (!net) throw notFound(M.networkNotFound);
+  return net;
+}
+
+interface MemberRow {
+  member_id: number;
+  router_name: string;
+  note: string;
+  router_type: number;
+  online_status: number;
+  member_type: string;
+  routing: number;
+  default_route: number;
+  metric: number;
+  quagga: number;
+  mode: number;
+}
+
+/** A network's members, centers first, each position in the order they joined. */
+function membersOf(db: Db, networkId: number, onlyCenters = false): Promise<MemberRow[]> {
+  return db
+    .selectFrom('network_member as nm')
+    .innerJoin('member as m', 'm.id', 'nm.member_id')
+    .select([
+      'nm.member_id',
+      'm.router_name',
+      'm.note',
+      'm.router_type',
+      'm.online_status',
+      'nm.member_type',
+      'nm.routing',
+      'nm.default_route',
+      'nm.metric',
+      'nm.quagga',
+      'nm.mode',
+    ])
+    .where('nm.network_id', '=', networkId)
+    .$if(onlyCenters, (qb) => qb.where('nm.member_type', '=', 'center'))
+    .orderBy('nm.member_type')
+    .orderBy('nm.id')
+    .execute();
+}
+
+const toMember = (r: MemberRow): NetworkMember => ({
+  router_name: r.router_name,
+  note: r.note,
+  member_type: r.member_type as MemberType,
+  router_type: r.router_type,
+  online: r.online_status,
+  routing: r.routing,
+  // POP areas (ov) arrive with the POP issue.
+  ov_id: { main: 0, backup: 0, main_name: '', backup_name: '', priority: NETWORK_DEFAULTS.ovPriority },
+  default_route: r.default_route,
+  metric: r.metric,
+  quagga: r.quagga,
+  mode: r.mode,
+});
+
+/**
+ * Every point's link to every center of the network, with the state the device gateway last
+ * reported (member_link) or down when it never did. One query whatever the network's size.
+ */
+async function linksOf(ctx: Ctx, networkId: number, members: MemberRow[]): Promise<NetworkLink[]> {
+  const reported = await ctx.db
+    .selectFrom('member_link')
+    .select(['member_id', 'center_member_id', 'vpn_online', 'vpn_ip', 'vpn_online_time'])
+    .where('network_id', '=', networkId)
+    .execute();
+  const state = new Map(reported.map((l) => [`${l.member_id}:${l.center_member_id}`, l]));
+  const centers = members.filter((m) => m.member_type === 'center');
+  const links: NetworkLink[] = [];
+  for (const p of members) {
+    if (p.member_type !== 'point') continue;
+    for (const c of centers) {
+      const l = state.get(`${p.member_id}:${c.member_id}`);
+      links.push({
+        router_name: p.router_name,
+        router_name_note: p.note,
+        center_router_name: c.router_name,
+        center_router_name_note: c.note,
+        vpn_online: l?.vpn_online ?? 0,
+        vpn_ip: l?.vpn_ip ?? '',
+        vpn_online_time: l?.vpn_online_time ? formatTime(l.vpn_online_time, ctx.config.timezone) : '',
+      });
+    }
+  }
+  return links;
+}
+
+/** Search matches the name or the number; 10 a page, newest first; a role with networks sees those only. */
+export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: NetworkItem[]; count: number }> {
+  const allowed = visibleNetworks(actor);
+  const filtered = ctx.db
+    .selectFrom('network')
+    .where('tenant_id', '=', actor.tenantId)
+    .$if(allowed !== null, (qb) => qb.where('network_number', 'in', allowed!))
+    .$if(!!q.search, (qb) => qb.where((eb) => eb.or([contains(eb.ref('network_name'), q.search!), contains(eb.ref('network_number'), q.search!)])));
+  const [rows, total, plan] = await Promise.all([
+    filtered
+      .select(['id', 'network_number', 'network_name', 'network_type', 'create_time'])
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset(offsetOf(q.page, q.limit))
+      .execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    planOf(ctx.db, actor.tenantId),
+  ]);
+  const counts = new Map<number, number>();
+  if (rows.length > 0) {
+    const grouped = await ctx.db
+      .selectFrom('network_member')
+      .select(['network_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where(
+        'network_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .groupBy('network_id')
+      .execute();
+    for (const g of grouped) counts.set(g.network_id, Number(g.n));
+  }
+  const status = networkStatusOf(plan);
+  return {
+    rows: rows.map((r) => ({
+      network_number: r.network_number,
+      network_name: r.network_name,
+      network_type: r.network_type,
+      member_count: counts.get(r.id) ?? 0,
+      // POP resources arrive with the POP issue.
+      fr_name: '',
+      network_status: status,
+      create_time: formatTime(r.create_time, ctx.config.timezone),
+    })),
+    count: Number(total.n),
+  };
+}
+
+/** Every network the caller may see, by name, for selects (roles, LDAP). */
+export async function select(ctx: Ctx, actor: Actor): Promise<{ network_number: string; network_name: string }[]> {
+  const allowed = visibleNetworks(actor);
+  return ctx.db
+    .selectFrom('network')
+    .select(['network_number', 'network_name'])
+    .where('tenant_id', '=', actor.tenantId)
+    .$if(allowed !== null, (qb) => qb.where('network_number', 'in', allowed!))
+    .orderBy('network_name')
+    .orderBy('id')
+    .execute();
+}
+
+export async function config(ctx: Ctx, actor: Actor): Promise<NetworkQuota> {
+  return quotaOf(await planOf(ctx.db, actor.tenantId));
+}
+
+export async function info(ctx: Ctx, actor: Actor, networkNumber: string): Promise<NetworkDetail> {
+  const net = await networkOf(ctx.db, actor, networkNumber);
+  const [plan, members] = await Promise.all([planOf(ctx.db, actor.tenantId), membersOf(ctx.db, net.id)]);
+  const links = await linksOf(ctx, net.id, members);
+  const centers = members.filter((m) => m.member_type === 'center').length;
+  return {
+    network_number: net.network_number,
+    network_name: net.network_name,
+    network_status: networkStatusOf(plan),
+    network_service: plan.network_level === NETWORK_SERVICE.basic ? NETWORK_SERVICE.basic : NETWORK_SERVICE.standard,
+    network_type: net.network_type,
+    network_level: plan.network_level,
+    member_count: members.length,
+    member: members.map(toMember),
+    link: links,
+    network_config: { ...quotaOf(plan), dns_quantity: plan.dns_quantity },
+    ncp_ciphers: net.ncp_ciphers,
+    network_dns: JSON.parse(net.dns) as string[],
+    network_fr: null,
+    mode: net.mode,
+    network_center_link: net.center_link,
+    network_center_link_show: centers >= NETWORK_DEFAULTS.centerLinkMinCenters ? 1 : 0,
+    create_time: formatTime(net.create_time, ctx.config.timezone),
+  };
+}
+
+/** What the detail page polls: the status, every expected link and each member's online flag. */
+export async function status(
+  ctx: Ctx,
+  actor: Actor,
+  networkNumber: string,
+): Promise<{ network_status: number; link: NetworkLink[]; online: Record<string, number> }> {
+  const net = await networkOf(ctx.db, actor, networkNumber);
+  const [plan, members] = await Promise.all([planOf(ctx.db, actor.tenantId), membersOf(ctx.db, net.id)]);
+  const link = await linksOf(ctx, net.id, members);
+  return {
+    network_status: networkStatusOf(plan),
+    link,
+    online: Object.fromEntries(members.map((m) => [m.router_name, m.online_status])),
+  };
+}
+
+export async function members(ctx: Ctx, actor: Actor, networkNumber: string, memberType?: MemberType): Promise<NetworkMember[]> {
+  const net = await networkOf(ctx.db, actor, networkNumber);
+  return (await membersOf(ctx.db, net.id, memberType === 'center')).filter((m) => !memberType || m.member_type === memberType).map(toMember);
+}
+
+// ---- changing ----
+
+interface Chosen {
+  id: number;
+  router_name: string;
+  member_type: MemberType;
+}
+
+/** Rows of this many values per statement keep every database under its parameter limit. */
+const CHUNK = 500;
+const chunks = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
+
+/** The same member named twice (centers and points together, case-insensitively). */
+function ensureOnce(center: string[], point: string[]): void {
+  const seen = new Set<string>();
+  for (const name of [...center, ...point]) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) throw invalid(fmt(M.networkMemberTwice, { name }));
+    seen.add(key);
+  }
+}
+
+/** The named members, each the tenant's own; software members only as points. */
+async function resolveMembers(db: Db, tenantId: number, center: string[], point: string[]): Promise<Chosen[]> {
+  const named = [...center.map((n) => ({ name: n, member_type: 'center' as const })), ...point.map((n) => ({ name: n, member_type: 'point' as const }))];
+  const found = new Map<string, { id: number; router_name: string; router_type: number }>();
+  for (const part of chunks(named)) {
+    const rows = await db
+      .selectFrom('member')
+      .select(['id', 'router_key', 'router_name', 'router_type'])
+      .where('tenant_id', '=', tenantId)
+      .where(
+        'router_key',
+        'in',
+        part.map((n) => n.name.toLowerCase()),
+      )
+      .execute();
+    for (const r of rows) found.set(r.router_key, r);
+  }
+  return named.map((n) => {
+    const m = found.get(n.name.toLowerCase());
+    if (!m) throw invalid(fmt(M.networkMemberMissing, { name: n.name }));
+    if (n.member_type === 'center' && m.router_type === ROUTER_TYPE.software) throw invalid(M.networkSoftwareCenter);
+    return { id: m.id, router_name: m.router_name, member_type: n.member_type };
+  });
+}
+
+async function insertMembers(db: Db, tenantId: number, networkId: number, chosen: Chosen[], now: number): Promise<void> {
+  for (const part of chunks(chosen)) {
+    await db
+      .insertInto('network_member')
+      .values(part.map((c) => ({ tenant_id: tenantId, network_id: networkId, member_id: c.id, member_type: c.member_type, create_time: now })))
+      .execute();
+  }
+}
+
+/** Forgets the reported state of links that no longer exist: a point's to its former centers and the reverse. */
+async function dropLinks(db: Db, networkId: number, notPoints: number[], notCenters: number[]): Promise<void> {
+  for (const part of chunks(notPoints)) {
+    await db.deleteFrom('member_link').where('network_id', '=', networkId).where('member_id', 'in', part).execute();
+  }
+  for (const part of chunks(notCenters)) {
+    await db.deleteFrom('member_link').where('network_id', '=', networkId).where('center_member_id', 'in', part).execute();
+  }
+}
+
+/** The network's row, locked with the tenant (the tenant lock is taken first). */
+async function networkForChange(db: Db, actor: Actor, networkNumber: string) {
+  const net = await db
+    .selectFrom('network')
+    .select(['id'])
+    .where('tenant_id', '=', actor.tenantId)
+    .where('network_number', '=', networkNumber)
+    .executeTakeFirst();
+  if (!net) throw notFound(M.networkNotFound);
+  return net;
+}
+
+/**
+ * Builds a hub network of the named centers and points; returns its number. A number taken by
+ * another network in the meantime (the unique index says so) is replaced and the build retried.
+ */
+export async function create(ctx: Ctx, actor: Actor, input: CreateInput, nextNumber: () => string = randomNetworkNumber): Promise<string> {
+  ensureMayCreate(actor);
+  ensureOnce(input.center, input.point);
+  for (let attempt = 1; ; attempt++) {
+    const number = nextNumber();
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        await lockTenant(ctx, trx, actor.tenantId);
+        const plan = await planOf(trx, actor.tenantId);
+        const chosen = await resolveMembers(trx, actor.tenantId, input.center, input.point);
+        ensureCenters(plan, input.center.length, 0);
+        const now = Date.now();
+        const net = await trx
+          .insertInto('network')
+          .values({
+            tenant_id: actor.tenantId,
+            network_number: number,
+            network_name: input.network_name,
+            network_type: NETWORK_TYPE.hub,
+            create_time: now,
+            update_time: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await insertMembers(trx, actor.tenantId, net.id, chosen, now);
+        await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
+      });
+      return number;
+    } catch (e) {
+      if (e instanceof ApiError || attempt >= NUMBER_ATTEMPTS) throw e;
+      const taken = await ctx.db.selectFrom('network').select('id').where('network_number', '=', number).executeTakeFirst();
+      if (!taken) throw e;
+    }
+  }
+}
+
+/**
+ * Saves the manage-members page: the name and the whole member list. Members that stay keep their
+ * settings (a changed position is updated); the others leave with their links' state.
+ */
+export async function edit(ctx: Ctx, actor: Actor, input: EditInput): Promise<void> {
+  ensureOnce(input.center, input.point);
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, actor.tenantId);
+    const net = await networkForChange(trx, actor, input.network_number);
+    const plan = await planOf(trx, actor.tenantId);
+    const chosen = await resolveMembers(trx, actor.tenantId, input.center, input.point);
+    const current = await trx.selectFrom('network_member').select(['member_id', 'member_type']).where('network_id', '=', net.id).execute();
+    ensureCenters(plan, input.center.length, current.filter((c) => c.member_type === 'center').length);
+
+    const was = new Map(current.map((c) => [c.member_id, c.member_type]));
+    const next = new Map(chosen.map((c) => [c.id, c.member_type]));
+    const removed = current.filter((c) => !next.has(c.member_id)).map((c) => c.member_id);
+    const added = chosen.filter((c) => !was.has(c.id));
+    const moved = chosen.filter((c) => was.has(c.id) && was.get(c.id) !== c.member_type);
+
+    for (const part of chunks(removed)) {
+      await trx.deleteFrom('network_member').where('network_id', '=', net.id).where('member_id', 'in', part).execute();
+    }
+    for (const type of ['center', 'point'] as const) {
+      for (const part of chunks(moved.filter((m) => m.member_type === type).map((m) => m.id))) {
+        await trx.updateTable('network_member').set({ member_type: type }).where('network_id', '=', net.id).where('member_id', 'in', part).execute();
+      }
+    }
+    await insertMembers(trx, actor.tenantId, net.id, added, Date.now());
+    const leftPoints = current.filter((c) => c.member_type === 'point' && next.get(c.member_id) !== 'point').map((c) => c.member_id);
+    const leftCenters = current.filter((c) => c.member_type === 'center' && next.get(c.member_id) !== 'center').map((c) => c.member_id);
+    await dropLinks(trx, net.id, leftPoints, leftCenters);
+    await trx
+      .updateTable('network')
+      .set({ network_name: input.network_name, update_time: Date.now() })
+      .where('id', '=', net.id)
+      .where('tenant_id', '=', actor.tenantId)
+      .execute();
+    await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
+  });
+}
+
+export async function rename(ctx: Ctx, actor: Actor, networkNumber: string, name: string): Promise<void> {
+  const r = await ctx.db
+    .updateTable('network')
+    .set({ network_name: name, update_time: Date.now() })
+    .where('tenant_id', '=', actor.tenantId)
+    .where('network_number', '=', networkNumber)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw notFound(M.networkNotFound);
+}
+
+/** Deletes a network with its member list and link state; roles naming it stay as they are. */
+export async function remove(ctx: Ctx, actor: Actor, networkNumber: string): Promise<void> {
+  const r = await ctx.db.deleteFrom('network').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirst();
+  if (Number(r.numDeletedRows) !== 1) throw notFound(M.networkNotFound);
+}
+
+/** Adds one member at a position with the rules of create. */
+export async function addMember(ctx: Ctx, actor: Actor, networkNumber: string, routerName: string, memberType: MemberType): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, actor.tenantId);
+    const net = await networkForChange(trx, actor, networkNumber);
+    const plan = await planOf(trx, actor.tenantId);
+    const [chosen] = await resolveMembers(trx, actor.tenantId, memberType === 'center' ? [routerName] : [], memberType === 'point' ? [routerName] : []);
+    const current = await trx.selectFrom('network_member').select(['member_id', 'member_type']).where('network_id', '=', net.id).execute();
+    if (current.some((c) => c.member_id === chosen!.id)) throw invalid(M.networkMemberExists);
+    const centers = current.filter((c) => c.member_type === 'center').length;
+    if (memberType === 'center') ensureCenters(plan, centers + 1, centers);
+    await insertMembers(trx, actor.tenantId, net.id, [chosen!], Date.now());
+    await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
+  });
+}
+
+/** Removes one member; the last one stays (deleting the network empties it). */
+export async function removeMember(ctx: Ctx, actor: Actor, networkNumber: string, routerName: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, actor.tenantId);
+    const net = await networkForChange(trx, actor, networkNumber);
+    const row = await trx
+      .selectFrom('network_member as nm')
+      .innerJoin('member as m', 'm.id', 'nm.member_id')
+      .select('nm.member_id')
+      .where('nm.network_id', '=', net.id)
+      .where('m.tenant_id', '=', actor.tenantId)
+      .where('m.router_key', '=', routerName.toLowerCase())
+      .executeTakeFirst();
+    if (!row) throw invalid(M.networkMemberNotIn);
+    const left = await trx
+      .selectFrom('network_member')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('network_id', '=', net.id)
+      .executeTakeFirstOrThrow();
+    if (Number(left.n) <= 1) throw invalid(M.networkLastMember);
+    await trx.deleteFrom('network_member').where('network_id', '=', net.id).where('member_id', '=', row.member_id).execute();
+    await dropLinks(trx, net.id, [row.member_id], [row.member_id]);
+  });
+}
