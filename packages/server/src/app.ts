@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError } from 'fastify';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { CODE, httpStatusOf, M, type Endpoint } from '@hublink/contract';
+import { CODE, httpStatusOf, LIMITS, M, type Endpoint } from '@hublink/contract';
 import type { Config } from './config';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
@@ -95,6 +96,9 @@ export async function buildApp(
     allowList: (req) => !req.url.startsWith('/api/'),
     errorResponseBuilder: () => ({ statusCode: 429, code: CODE.tooMany, msg: M.tooManyRequests }),
   });
+
+  // Uploads (.xlsx imports and the like): one file of at most 2 MB; route handlers read it with uploadedFile().
+  await app.register(multipart, { limits: { fileSize: LIMITS.uploadMaxBytes, files: 1 } });
 
   // Every call of the contract the app serves; the permission tests walk this list.
   const endpoints: { url: string; endpoint: Endpoint }[] = [];

@@ -69,7 +69,7 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
   async function call<T = unknown>(
     endpoint: Endpoint,
     input: { body?: unknown; query?: Record<string, unknown>; token?: string; ip?: string; headers?: Record<string, string> } = {},
-  ): Promise<Envelope<T> & { status: number }> {
+  ): Promise<Envelope<T> & { status: number; file?: { filename: string; contentType: string; body: Buffer } }> {
     const res = await app.inject({
       method: endpoint.method,
       url: `/api/v1${endpoint.path}`,
@@ -78,6 +78,13 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
       headers: { ...(input.token ? { authorization: `Bearer ${input.token}` } : {}), ...input.headers },
       remoteAddress: input.ip ?? '127.0.0.1',
     });
+    // A download (export, template) instead of an envelope: code 200 and the file.
+    const disposition = String(res.headers['content-disposition'] ?? '');
+    if (disposition.startsWith('attachment')) {
+      const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+      const file = { filename: name ? decodeURIComponent(name) : '', contentType: String(res.headers['content-type'] ?? ''), body: res.rawPayload };
+      return { code: 200, msg: '', status: res.statusCode, file };
+    }
     return { ...(res.json() as Envelope<T>), status: res.statusCode };
   }
 

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { CODE, type Endpoint, type Envelope } from '@hublink/contract';
+import { CODE, M, type Endpoint, type Envelope } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
 import type { Ctx } from './context';
+import { invalid } from './errors';
 import { authorize } from './guard';
 import { recordOperation } from './oplog';
 
@@ -33,6 +34,52 @@ export interface Call<E extends Endpoint> {
   reply: FastifyReply;
 }
 
+/** A file a GET call answers instead of an envelope (exports, templates). */
+export class FileAnswer {
+  constructor(
+    readonly filename: string,
+    readonly contentType: string,
+    readonly body: Buffer,
+  ) {}
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * 'attachment' with the name twice (RFC 6266): an ASCII stand-in for old clients and the real name
+ * as UTF-8 in filename* (RFC 5987), so '成员列表-20250101.xlsx' arrives intact.
+ */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The one uploaded file of a multipart call. */
+export interface Upload {
+  filename: string;
+  body: Buffer;
+}
+
+/**
+ * Reads the first file of a multipart request (the app limits its size to LIMITS.uploadMaxBytes).
+ * Refuses with 422: no multipart body or no file in it (M.fileRequired), a file over the limit
+ * (M.fileTooLarge).
+ */
+export async function uploadedFile(req: FastifyRequest): Promise<Upload> {
+  if (!req.isMultipart()) throw invalid(M.fileRequired);
+  const tooLarge = (e: unknown) => (e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
+  try {
+    const part = await req.file();
+    if (!part) throw invalid(M.fileRequired);
+    return { filename: part.filename, body: await part.toBuffer() };
+  } catch (e) {
+    if (tooLarge(e)) throw invalid(M.fileTooLarge);
+    if ((e as { statusCode?: number }).statusCode === 406 || (e as { code?: string }).code === 'FST_NO_FORM_DATA') throw invalid(M.fileRequired);
+    throw e;
+  }
+}
+
 function networkNumberOf(req: FastifyRequest): string | undefined {
   const from = (o: unknown) =>
     o && typeof o === 'object' && 'network_number' in o ? String((o as Record<string, unknown>).network_number) : undefined;
@@ -41,10 +88,10 @@ function networkNumberOf(req: FastifyRequest): string | undefined {
 
 /**
  * Registers one call of the contract: its schemas validate the request (422 with the first rule's
- * message), the guard decides who may call it, and the handler's envelope is sent as is; a
- * sub-account's successful POST is written to its operation log.
+ * message), the guard decides who may call it, and the handler's envelope is sent as is (or its
+ * FileAnswer, as a download); a sub-account's successful POST is written to its operation log.
  */
-export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<Envelope>) {
+export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<Envelope | FileAnswer>) {
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -74,6 +121,9 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         req,
         reply,
       });
+      if (answer instanceof FileAnswer) {
+        return reply.header('content-disposition', contentDisposition(answer.filename)).header('cache-control', 'no-store').type(answer.contentType).send(answer.body);
+      }
       // Every successful mutating call of a sub-account goes into its operation log.
       if (endpoint.method === 'POST' && answer.code === CODE.ok && req.actor?.ramId) {
         await recordOperation(ctx, req.actor, endpoint.path, answer.msg);
