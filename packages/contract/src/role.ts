@@ -74,6 +74,8 @@ export type RoleItem = z.infer<typeof roleItem>;
 
 export const roleDetail = roleItem.extend({
   auth: z.custom<RoleAuth>(),
+  /** The role's network numbers with their names; '' for a network deleted since. */
+  networks: z.array(z.object({ network_number: z.string(), network_name: z.string() })),
 });
 export type RoleDetail = z.infer<typeof roleDetail>;
 

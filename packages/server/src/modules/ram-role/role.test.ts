@@ -17,6 +17,7 @@ import {
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
+import { seedFreshMembers, seedNetwork } from '../network/fixtures';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
 
@@ -32,6 +33,12 @@ async function createThroughApi(t: TestApp, main: Main, name: string, auth: unkn
   return res.data!.id;
 }
 
+/** A network of the tenant with this number (one fresh member in it). */
+async function networkNumbered(t: TestApp, main: Main, network_number: string, name = '网络') {
+  const [member] = await seedFreshMembers(t, main.account.id, 1);
+  await seedNetwork(t, main.account.id, { network_number, name, center: [member!] });
+}
+
 const storedAuth = async (t: TestApp, id: number) =>
   JSON.parse((await t.db.selectFrom('ram_role').select('auth').where('id', '=', id).executeTakeFirstOrThrow()).auth) as RoleAuth;
 
@@ -40,6 +47,8 @@ describeEachDatabase('roles: /ram_role/create, /ram_role/info, /ram_role/lists, 
 
   beforeAll(async () => {
     main = await newAccount(t());
+    await networkNumbered(t(), main, 'N-100');
+    await networkNumbered(t(), main, 'N-200');
   });
 
   it('creates a role and shows it whole', async () => {
@@ -57,6 +66,7 @@ describeEachDatabase('roles: /ram_role/create, /ram_role/info, /ram_role/lists, 
       name: '网络管理员',
       note: '管理全部网络',
       auth,
+      networks: [],
       create_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       update_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
@@ -142,6 +152,7 @@ describeEachDatabase('roles: /ram_role/edit and /ram_role/delete', (t) => {
 
   beforeAll(async () => {
     main = await newAccount(t());
+    await networkNumbered(t(), main, 'N9');
   });
 
   it('edits name, note and permissions with the same rules as create', async () => {
@@ -226,5 +237,63 @@ describeEachDatabase('sub-accounts cannot manage roles', (t) => {
       expect({ path: endpoint.path, code: res.code, msg: res.msg }).toEqual({ path: endpoint.path, code: CODE.forbidden, msg: M.deniedMainOnly });
       expect(await t().snapshot()).toEqual(before);
     }
+  });
+});
+
+describeEachDatabase("roles: network numbers name the tenant's networks", (t) => {
+  let main: Main;
+
+  beforeAll(async () => {
+    main = await newAccount(t());
+  });
+
+  const limitedTo = (network: string[]) => ({ 'easylink.network': { edit: 1, network } });
+
+  it('refuses an unknown number and one of another tenant with the number in the message, changing nothing', async () => {
+    await networkNumbered(t(), main, 'NOURS1');
+    const other = await newAccount(t());
+    await networkNumbered(t(), other, 'NTHEIRS1');
+    const id = await createThroughApi(t(), main, '改网络', limitedTo(['NOURS1']));
+    for (const network of [['NOURS1', 'NUNKNOWN'], ['NTHEIRS1'], [' NTHEIRS1 ', 'NOURS1']]) {
+      const missing = network.map((n) => n.trim()).find((n) => n !== 'NOURS1')!;
+      const before = await t().snapshot();
+      expect(await t().call(createRole, { token: main.token, body: { name: '越界', auth: limitedTo(network) } })).toMatchObject({
+        code: CODE.invalid,
+        msg: fmt(M.roleNetworkMissing, { n: missing }),
+      });
+      expect(await t().call(editRole, { token: main.token, body: { id, name: '越界', auth: limitedTo(network) } })).toMatchObject({
+        code: CODE.invalid,
+        msg: fmt(M.roleNetworkMissing, { n: missing }),
+      });
+      expect(await t().snapshot()).toEqual(before);
+    }
+  });
+
+  it("shows the role's networks by name; a deleted network keeps its number with an empty name and may stay in the role", async () => {
+    await networkNumbered(t(), main, 'NKEEP1', '总部网络');
+    await networkNumbered(t(), main, 'NGONE1', '将删除');
+    await networkNumbered(t(), main, 'NLATER1', '后加的');
+    const id = await createThroughApi(t(), main, '两张网', limitedTo(['NKEEP1', 'NGONE1']));
+    const info = await t().call<RoleDetail>(roleInfo, { token: main.token, query: { id } });
+    expect(info.data!.networks).toEqual([
+      { network_number: 'NKEEP1', network_name: '总部网络' },
+      { network_number: 'NGONE1', network_name: '将删除' },
+    ]);
+
+    await t().db.deleteFrom('network').where('network_number', '=', 'NGONE1').execute();
+    const after = await t().call<RoleDetail>(roleInfo, { token: main.token, query: { id } });
+    expect(after.data!.networks).toEqual([
+      { network_number: 'NKEEP1', network_name: '总部网络' },
+      { network_number: 'NGONE1', network_name: '' },
+    ]);
+    expect(after.data!.auth['easylink.network'].network).toEqual(['NKEEP1', 'NGONE1']);
+
+    // Saving the role again keeps it restricted to the deleted network too; a new role cannot name it.
+    expect(await t().call(editRole, { token: main.token, body: { id, name: '两张网', auth: limitedTo(['NKEEP1', 'NGONE1', 'NLATER1']) } })).toMatchObject({ code: 200 });
+    expect((await storedAuth(t(), id))['easylink.network'].network).toEqual(['NKEEP1', 'NGONE1', 'NLATER1']);
+    expect(await t().call(createRole, { token: main.token, body: { name: '新角色', auth: limitedTo(['NGONE1']) } })).toMatchObject({
+      code: CODE.invalid,
+      msg: fmt(M.roleNetworkMissing, { n: 'NGONE1' }),
+    });
   });
 });

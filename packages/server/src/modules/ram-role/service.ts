@@ -1,10 +1,11 @@
-import { M, type createRole, type editRole, type listRoles, type RoleAuth, type RoleDetail, type RoleItem } from '@hublink/contract';
+import { fmt, M, type createRole, type editRole, type listRoles, type RoleAuth, type RoleDetail, type RoleItem } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
 import { contains, offsetOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
+import type { Db } from '../../db/connect';
 
 type RoleListQuery = z.output<typeof listRoles.query>;
 type CreateRole = z.output<typeof createRole.body>;
@@ -12,8 +13,9 @@ type EditRole = z.output<typeof editRole.body>;
 
 /*
  * Roles of a tenant (spec 1 §2.11, §3). The contract has already normalised `auth` (view always on,
- * empty network numbers dropped, no network create with specified networks). Network numbers are kept
- * as given: networks arrive with a later area, which will check them against the tenant's networks.
+ * empty network numbers dropped, no network create with specified networks). Every network number
+ * must name one of the tenant's networks; a number the role already had stays accepted after its
+ * network was deleted (the role stays restricted, and saving it does not force widening it).
  */
 
 const toItem = (ctx: Ctx, r: { id: number; name: string; note: string; create_time: number; update_time: number }): RoleItem => ({
@@ -40,10 +42,33 @@ export async function list(ctx: Ctx, actor: Actor, q: RoleListQuery): Promise<{ 
   return { rows: rows.map((r) => toItem(ctx, r)), count: Number(total.n) };
 }
 
+/** The tenant's networks among these numbers, number → name. */
+async function networkNames(db: Db, tenantId: number, numbers: string[]): Promise<Map<string, string>> {
+  if (numbers.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('network')
+    .select(['network_number', 'network_name'])
+    .where('tenant_id', '=', tenantId)
+    .where('network_number', 'in', numbers)
+    .execute();
+  return new Map(rows.map((r) => [r.network_number, r.network_name]));
+}
+
+/** 422 naming the first number that is not one of the tenant's networks (nor kept from the stored role). */
+async function ensureNetworks(db: Db, actor: Actor, auth: RoleAuth, kept: string[] = []): Promise<void> {
+  const numbers = auth['easylink.network'].network;
+  const names = await networkNames(db, actor.tenantId, numbers);
+  const missing = numbers.find((n) => !names.has(n) && !kept.includes(n));
+  if (missing !== undefined) throw invalid(fmt(M.roleNetworkMissing, { n: missing }));
+}
+
 export async function info(ctx: Ctx, actor: Actor, id: number): Promise<RoleDetail> {
   const r = await roles(ctx, actor).selectAll().where('id', '=', id).executeTakeFirst();
   if (!r) throw notFound(M.roleNotFound);
-  return { ...toItem(ctx, r), auth: JSON.parse(r.auth) as RoleAuth };
+  const auth = JSON.parse(r.auth) as RoleAuth;
+  const numbers = auth['easylink.network'].network;
+  const names = await networkNames(ctx.db, actor.tenantId, numbers);
+  return { ...toItem(ctx, r), auth, networks: numbers.map((n) => ({ network_number: n, network_name: names.get(n) ?? '' })) };
 }
 
 /** Every role of the tenant, by name, for the sub-account form. */
@@ -52,6 +77,7 @@ export async function select(ctx: Ctx, actor: Actor): Promise<{ id: number; name
 }
 
 export async function create(ctx: Ctx, actor: Actor, input: CreateRole): Promise<number> {
+  await ensureNetworks(ctx.db, actor, input.auth);
   const now = Date.now();
   const row = await ctx.db
     .insertInto('ram_role')
@@ -63,6 +89,9 @@ export async function create(ctx: Ctx, actor: Actor, input: CreateRole): Promise
 
 /** A changed role applies to its sub-accounts from their next call. */
 export async function edit(ctx: Ctx, actor: Actor, input: EditRole): Promise<void> {
+  const stored = await roles(ctx, actor).select('auth').where('id', '=', input.id).executeTakeFirst();
+  if (!stored) throw notFound(M.roleNotFound);
+  await ensureNetworks(ctx.db, actor, input.auth, (JSON.parse(stored.auth) as RoleAuth)['easylink.network'].network);
   const r = await ctx.db
     .updateTable('ram_role')
     .set({ name: input.name, note: input.note, auth: JSON.stringify(input.auth), update_time: Date.now() })
