@@ -171,6 +171,10 @@ export const addRouterBody = z
   })
   .superRefine((v, ctx) => {
     if (!v.phone) return;
+    if (v.router_type === ROUTER_TYPE.hardware) {
+      ctx.addIssue({ code: 'custom', path: ['phone'], message: M.memberHardwarePhone });
+      return;
+    }
     const msg = memberPhoneError(v.area_code, v.phone);
     if (msg) ctx.addIssue({ code: 'custom', path: ['phone'], message: msg });
     checkBindCode(v.code, ctx);
@@ -277,3 +281,16 @@ export const softwareDeleteTemplate = defineEndpoint({ path: '/router/software_d
 export const IMPORT_COLUMNS = ['账号', '密码', '区号', '手机号码', '备注'] as const;
 /** The column of the bulk-delete template. */
 export const DELETE_COLUMNS = ['账号'] as const;
+/** The example row under each template's header. */
+export const IMPORT_EXAMPLE = ['zhangsan01', 'abc123456', '86', '13800000000', '研发部'] as const;
+export const DELETE_EXAMPLE = ['zhangsan01'] as const;
+/** The columns of GET /router/export, in order. */
+export const EXPORT_COLUMNS = ['账号', '备注', '手机号码', '状态', '在线状态', '系统', '版本', '创建时间'] as const;
+/** Names of the downloaded files (the export adds '-yyyyMMdd'), without '.xlsx'. */
+export const MEMBER_FILES = { export: '成员列表', importTemplate: '软件成员导入模板', deleteTemplate: '软件成员删除模板' } as const;
+
+/** Import rules of spec 3 §5: account 3–18 letters or digits, password 6–18, note ≤ 20 without special characters. */
+export const IMPORT_ACCOUNT_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.importAccountMin},${LIMITS.memberNameMax}}$`);
+export const IMPORT_PASSWORD_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.memberPasswordMin},${LIMITS.memberPasswordMax}}$`);
+/** Chinese characters, letters, digits, '_', '.', '-' and spaces (length checked against LIMITS.importNoteMax). */
+export const IMPORT_NOTE_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9_.\- ]*$/;

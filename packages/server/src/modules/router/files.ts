@@ -1,0 +1,58 @@
+import {
+  DELETE_COLUMNS,
+  DELETE_EXAMPLE,
+  EXPORT_COLUMNS,
+  IMPORT_COLUMNS,
+  IMPORT_EXAMPLE,
+  M,
+  MEMBER_FILES,
+  type exportRouters,
+} from '@hublink/contract';
+import type { z } from 'zod';
+import type { Actor } from '../../core/actor';
+import type { Ctx } from '../../core/context';
+import { invalid } from '../../core/errors';
+import { FileAnswer, XLSX_TYPE } from '../../core/http';
+import { formatTime } from '../../core/time';
+import { filtered } from './service';
+import { buildSheet } from './xlsx';
+
+type ExportQuery = z.output<typeof exportRouters.query>;
+
+/** The phone and password columns of the import template are text: '0123456' and phones stay as typed. */
+const IMPORT_TEXT_COLUMNS = [1, 2, 3];
+
+/** The members of one tab matching the search, newest first, as .xlsx; 422 with M.exportEmpty when none match. */
+export async function exportMembers(ctx: Ctx, actor: Actor, q: ExportQuery): Promise<FileAnswer> {
+  const tz = ctx.config.timezone;
+  const rows = await filtered(ctx, actor, q.type, q.search)
+    .select(['router_name', 'note', 'phone', 'status', 'online_status', 'os', 'version', 'create_time'])
+    .orderBy('id', 'desc')
+    .execute();
+  if (rows.length === 0) throw invalid(M.exportEmpty);
+  const body = await buildSheet(
+    EXPORT_COLUMNS,
+    rows.map((r) => [
+      r.router_name,
+      r.note,
+      r.phone ?? '',
+      r.status === 1 ? M.memberStatusEnabled : M.memberStatusDisabled,
+      r.online_status === 1 ? M.memberOnline : M.memberOffline,
+      r.os,
+      r.version,
+      formatTime(Number(r.create_time), tz),
+    ]),
+  );
+  const day = formatTime(Date.now(), tz).slice(0, 10).replaceAll('-', '');
+  return new FileAnswer(`${MEMBER_FILES.export}-${day}.xlsx`, XLSX_TYPE, body);
+}
+
+export async function importTemplate(): Promise<FileAnswer> {
+  const body = await buildSheet(IMPORT_COLUMNS, [IMPORT_EXAMPLE], { textColumns: IMPORT_TEXT_COLUMNS });
+  return new FileAnswer(`${MEMBER_FILES.importTemplate}.xlsx`, XLSX_TYPE, body);
+}
+
+export async function deleteTemplate(): Promise<FileAnswer> {
+  const body = await buildSheet(DELETE_COLUMNS, [DELETE_EXAMPLE], { textColumns: [0] });
+  return new FileAnswer(`${MEMBER_FILES.deleteTemplate}.xlsx`, XLSX_TYPE, body);
+}

@@ -1,0 +1,339 @@
+import {
+  CODE,
+  fmt,
+  M,
+  phoneValue,
+  ROUTER_TYPE,
+  type addRouter,
+  type listRouters,
+  type MemberOption,
+  type RouterDetail,
+  type RouterItem,
+} from '@hublink/contract';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { z } from 'zod';
+import type { Actor } from '../../core/actor';
+import type { Ctx } from '../../core/context';
+import { ApiError, invalid, notFound } from '../../core/errors';
+import { contains, offsetOf } from '../../core/paging';
+import { hashPassword } from '../../core/passwords';
+import { formatTime } from '../../core/time';
+import type { Db } from '../../db/connect';
+import type { Database } from '../../db/types';
+
+// Members of a tenant (spec 3 "Member list"): hardware routers and software clients, addressed by
+// router_name, unique in the tenant case-insensitively (router_key); hardware names across tenants.
+
+type ListQuery = z.output<typeof listRouters.query>;
+type AddInput = z.output<typeof addRouter.body>;
+
+export const keyOf = (name: string) => name.trim().toLowerCase();
+
+/** The search box of the member list: the name, the note or the phone contains the text. */
+export function memberSearch(eb: ExpressionBuilder<Database, 'member'>, text: string): Expression<SqlBool> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return eb.or([
+    // router_key is the name lower-cased already: no function call per row.
+    sql<SqlBool>`${eb.ref('router_key')} like ${pattern} escape '\\'`,
+    contains(eb.ref('note'), text),
+    sql<SqlBool>`${eb.ref('phone')} like ${pattern} escape '\\'`,
+  ]);
+}
+
+const ITEM_COLUMNS = [
+  'id',
+  'router_name',
+  'note',
+  'router_type',
+  'phone',
+  'area_number',
+  'online_status',
+  'version',
+  'os',
+  'source',
+  'status',
+  'name',
+  'create_time',
+] as const;
+
+type ItemRow = {
+  router_name: string;
+  note: string;
+  router_type: number;
+  phone: string | null;
+  area_number: string | null;
+  online_status: number;
+  version: string;
+  os: string;
+  source: string;
+  status: number;
+  name: string;
+  create_time: number;
+};
+
+export const toItem = (ctx: Ctx, r: ItemRow): RouterItem => ({
+  router_name: r.router_name,
+  note: r.note,
+  router_type: r.router_type,
+  phone: r.phone ?? '',
+  area_number: r.area_number ?? '',
+  online_status: r.online_status,
+  version: r.version,
+  os: r.os,
+  source: r.source,
+  status: r.status,
+  name: r.name,
+  create_time: formatTime(Number(r.create_time), ctx.config.timezone),
+});
+
+/** The tenant's members of one kind, matching the search when there is one. */
+export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string) {
+  return ctx.db
+    .selectFrom('member')
+    .where('tenant_id', '=', actor.tenantId)
+    .where('router_type', '=', type)
+    .$if(!!search, (qb) => qb.where((eb) => memberSearch(eb, search!)));
+}
+
+/**
+ * One page of a tab, newest first. The (tenant_id, router_type, id) index serves both the page and
+ * the count without a search; with one, the page comes in one scan with its total (a window
+ * count), and only a page past the end needs a separate count.
+ */
+export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: RouterItem[]; count: number }> {
+  const base = filtered(ctx, actor, q.type, q.search);
+  const page = base.select(ITEM_COLUMNS).orderBy('id', 'desc').limit(q.limit).offset(offsetOf(q.page, q.limit));
+  const countAll = async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  if (!q.search) {
+    const rows = await page.execute();
+    return { rows: rows.map((r) => toItem(ctx, r)), count: await countAll() };
+  }
+  const rows = await page.select(sql<number>`count(*) over ()`.as('total')).execute();
+  const count = rows.length > 0 ? Number(rows[0]!.total) : await countAll();
+  return { rows: rows.map((r) => toItem(ctx, r)), count };
+}
+
+const optionOf = (r: { router_name: string; note: string; router_type: number; online_status: number }): MemberOption => ({
+  router_name: r.router_name,
+  note: r.note,
+  router_type: r.router_type,
+  online: r.online_status,
+});
+
+const OPTION_COLUMNS = ['router_name', 'note', 'router_type', 'online_status'] as const;
+
+/** Every member of the tenant for the network pickers: hardware (router) and software (app). */
+export async function members(ctx: Ctx, actor: Actor): Promise<{ router: MemberOption[]; app: MemberOption[] }> {
+  const rows = await ctx.db
+    .selectFrom('member')
+    .select(OPTION_COLUMNS)
+    .where('tenant_id', '=', actor.tenantId)
+    .orderBy('router_type')
+    .orderBy('id', 'desc')
+    .execute();
+  return {
+    router: rows.filter((r) => r.router_type === ROUTER_TYPE.hardware).map(optionOf),
+    app: rows.filter((r) => r.router_type === ROUTER_TYPE.software).map(optionOf),
+  };
+}
+
+/** The members of one kind for a select, matching the search, at most LIMITS.memberPickerMax. */
+export async function options(ctx: Ctx, actor: Actor, type: number, search: string | undefined, max: number): Promise<MemberOption[]> {
+  const rows = await filtered(ctx, actor, type, search).select(OPTION_COLUMNS).orderBy('id', 'desc').limit(max).execute();
+  return rows.map(optionOf);
+}
+
+/** The tenant's plan limit on members (hardware and software together). */
+async function memberLimit(db: Db, tenantId: number): Promise<number> {
+  const a = await db.selectFrom('account').select('network_router_count').where('id', '=', tenantId).executeTakeFirstOrThrow();
+  return a.network_router_count;
+}
+
+async function countByType(db: Db, tenantId: number): Promise<{ hardware: number; software: number }> {
+  const rows = await db
+    .selectFrom('member')
+    .select(['router_type', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('tenant_id', '=', tenantId)
+    .groupBy('router_type')
+    .execute();
+  const n = (type: number) => Number(rows.find((r) => r.router_type === type)?.n ?? 0);
+  return { hardware: n(ROUTER_TYPE.hardware), software: n(ROUTER_TYPE.software) };
+}
+
+export async function quantity(ctx: Ctx, actor: Actor, db: Db = ctx.db) {
+  const [max, used] = await Promise.all([memberLimit(db, actor.tenantId), countByType(db, actor.tenantId)]);
+  return { ...used, max, software_surplus: Math.max(0, max - used.hardware - used.software) };
+}
+
+/** Places left under the plan: 0 when full (or over, after the plan was lowered). */
+export async function placesLeft(db: Db, tenantId: number): Promise<{ left: number; max: number }> {
+  const [max, used] = await Promise.all([memberLimit(db, tenantId), countByType(db, tenantId)]);
+  return { left: Math.max(0, max - used.hardware - used.software), max };
+}
+
+/**
+ * Serialises the member changes of one tenant (quota, names, phones): the tenant's row is the lock
+ * on PostgreSQL; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockTenant(ctx: Ctx, trx: Db, tenantId: number) {
+  await trx
+    .selectFrom('account')
+    .select('id')
+    .where('id', '=', tenantId)
+    .$if(ctx.dialect === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+}
+
+/** A member of the tenant by name (case-insensitively), or 204. */
+export async function findMember(db: Db, actor: Actor, name: string) {
+  const m = await db.selectFrom('member').selectAll().where('tenant_id', '=', actor.tenantId).where('router_key', '=', keyOf(name)).executeTakeFirst();
+  if (!m) throw notFound(M.memberNotFound);
+  return m;
+}
+
+/** A software member of the tenant by name; a hardware one is refused. */
+export async function findSoftware(db: Db, actor: Actor, name: string) {
+  const m = await findMember(db, actor, name);
+  if (m.router_type !== ROUTER_TYPE.software) throw invalid(M.memberSoftwareOnly);
+  return m;
+}
+
+/** The networks a sub-account may see: its role's list, or all when the list is empty (or a main account). */
+export const visibleNetworks = (actor: Actor): string[] => actor.role?.['easylink.network']?.network ?? [];
+
+export async function info(ctx: Ctx, actor: Actor, name: string): Promise<RouterDetail> {
+  const m = await findMember(ctx.db, actor, name);
+  const allowed = visibleNetworks(actor);
+  const networks = await ctx.db
+    .selectFrom('network_member as mine')
+    .innerJoin('network', 'network.id', 'mine.network_id')
+    .innerJoin('network_member as all', 'all.network_id', 'mine.network_id')
+    .select(['network.network_name', 'network.network_number', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('mine.member_id', '=', m.id)
+    .where('mine.tenant_id', '=', actor.tenantId)
+    .where('network.tenant_id', '=', actor.tenantId)
+    .$if(allowed.length > 0, (qb) => qb.where('network.network_number', 'in', allowed))
+    .groupBy(['network.id', 'network.network_name', 'network.network_number'])
+    .orderBy('network.id')
+    .execute();
+  return {
+    ...toItem(ctx, m),
+    router_model: m.router_model,
+    router_ipv4: m.router_ipv4,
+    router_mac: m.router_mac,
+    online_time: m.online_status === 1 && m.online_time !== null ? formatTime(Number(m.online_time), ctx.config.timezone) : '',
+    network: networks.map((n) => ({ network_name: n.network_name, network_number: n.network_number, network_member_count: Number(n.n) })),
+  };
+}
+
+export async function setNote(ctx: Ctx, actor: Actor, name: string, note: string) {
+  const m = await findMember(ctx.db, actor, name);
+  await ctx.db.updateTable('member').set({ note, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+}
+
+/** Deletes a member; it leaves every network with it (network_member and member_link rows cascade). */
+export async function remove(ctx: Ctx, actor: Actor, name: string) {
+  const m = await findMember(ctx.db, actor, name);
+  await ctx.db.deleteFrom('member').where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+}
+
+/** Enables a disabled software member or disables an enabled one; answers the new status. */
+export async function toggleStatus(ctx: Ctx, actor: Actor, name: string): Promise<{ status: number }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const m = await findSoftware(trx, actor, name);
+    const status = m.status === 1 ? 0 : 1;
+    await trx.updateTable('member').set({ status, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+    return { status };
+  });
+}
+
+export async function setPassword(ctx: Ctx, actor: Actor, name: string, password: string) {
+  const m = await findSoftware(ctx.db, actor, name);
+  const hash = await hashPassword(password);
+  await ctx.db.updateTable('member').set({ secret_hash: hash, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+}
+
+/** Refuses a name in use: a hardware name anywhere (a device says only its name), any name in the tenant. */
+async function ensureNameFree(db: Db, actor: Actor, key: string, hardware: boolean) {
+  if (hardware) {
+    const device = await db.selectFrom('member').select('id').where('router_key', '=', key).where('router_type', '=', ROUTER_TYPE.hardware).executeTakeFirst();
+    if (device) throw invalid(M.memberHardwareTaken);
+  }
+  const own = await db.selectFrom('member').select('id').where('tenant_id', '=', actor.tenantId).where('router_key', '=', key).executeTakeFirst();
+  if (own) throw invalid(M.memberNameTaken);
+}
+
+/** The member of the tenant holding a phone ('+86 138…'), if any. */
+export async function phoneHolder(db: Db, tenantId: number, phone: string, exceptId?: number) {
+  return db
+    .selectFrom('member')
+    .select(['id', 'router_name'])
+    .where('tenant_id', '=', tenantId)
+    .where('phone', '=', phone)
+    .$if(exceptId !== undefined, (qb) => qb.where('id', '!=', exceptId!))
+    .executeTakeFirst();
+}
+
+/**
+ * The checks of an add that need no code: the name, the quota, and the phone (bound to another
+ * member: 401 unless type 2 asks to move it). Answers the member the phone moves from.
+ */
+async function checkAdd(db: Db, actor: Actor, input: { key: string; hardware: boolean; phone: string | null; type: number }) {
+  await ensureNameFree(db, actor, input.key, input.hardware);
+  const { left, max } = await placesLeft(db, actor.tenantId);
+  if (left <= 0) throw invalid(fmt(M.memberQuotaFull, { n: max }));
+  if (!input.phone) return undefined;
+  const holder = await phoneHolder(db, actor.tenantId, input.phone);
+  if (holder && input.type !== 2) throw new ApiError(CODE.flow401, M.memberPhoneTaken);
+  return holder;
+}
+
+/**
+ * Adds a member (the member add form). Hardware: the name is the device's router_name and the
+ * password its secret; no phone. Software: an optional phone proven by its app_bind_phone code; a
+ * phone another member holds answers 401, and type 2 with the code moves it to the new member.
+ * Checks that need no code come first, so a refused add leaves the code usable.
+ */
+export async function add(ctx: Ctx, actor: Actor, input: AddInput): Promise<void> {
+  const hardware = input.router_type === ROUTER_TYPE.hardware;
+  if (hardware && input.phone) throw invalid(M.memberHardwarePhone);
+  const key = keyOf(input.username);
+  const area = input.area_code.replace(/^\+/, '');
+  const phone = input.phone ? phoneValue(area, input.phone) : null;
+  const check = { key, hardware, phone, type: input.type };
+
+  await checkAdd(ctx.db, actor, check);
+  if (phone) await ctx.codes.consume('phone', phone, 'app_bind_phone', input.code);
+  const secretHash = await hashPassword(input.password);
+  const now = Date.now();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await lockTenant(ctx, trx, actor.tenantId);
+      const from = await checkAdd(trx, actor, check);
+      if (from) {
+        await trx.updateTable('member').set({ phone: null, area_number: null, update_time: now }).where('id', '=', from.id).where('tenant_id', '=', actor.tenantId).execute();
+      }
+      await trx
+        .insertInto('member')
+        .values({
+          tenant_id: actor.tenantId,
+          router_name: input.username,
+          router_key: key,
+          router_type: input.router_type,
+          note: input.note,
+          secret_hash: secretHash,
+          area_number: phone ? area : null,
+          phone,
+          source: 'console',
+          create_time: now,
+          update_time: now,
+        })
+        .execute();
+    });
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    // A unique index decided a race on the name (a device's name in another tenant, say).
+    await ensureNameFree(ctx.db, actor, key, hardware);
+    throw e;
+  }
+}
