@@ -1,7 +1,16 @@
+import { onlineLog, softwareLoginLog } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
-import type { App } from '../../core/http';
+import { ok } from '../../core/errors';
+import { route, type App } from '../../core/http';
+import * as logs from './service';
 
 export function logsRoutes(app: App, ctx: Ctx) {
-  void app;
-  void ctx;
+  route(app, ctx, softwareLoginLog, async ({ actor, query }) => {
+    const { rows, count } = await logs.softwareLogins(ctx, actor, query);
+    return ok(rows, 'success', count);
+  });
+  route(app, ctx, onlineLog, async ({ actor, query }) => {
+    const { rows, count } = await logs.onlineSessions(ctx, actor, query);
+    return ok(rows, 'success', count);
+  });
 }

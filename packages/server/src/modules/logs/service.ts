@@ -1,0 +1,99 @@
+import type { OnlineLogItem, onlineLog, SoftwareLoginItem, softwareLoginLog } from '@hublink/contract';
+import type { z } from 'zod';
+import type { Actor } from '../../core/actor';
+import type { Ctx } from '../../core/context';
+import { contains, offsetOf } from '../../core/paging';
+import { formatTime, startOfDay } from '../../core/time';
+
+// The member logs the device gateway writes (software sign-ins, p2p and POP sessions), read by the
+// log pages and the member detail dialog. Newest first; dates are whole days of the tenant's zone.
+
+type LoginQuery = z.output<typeof softwareLoginLog.query>;
+type OnlineQuery = z.output<typeof onlineLog.query>;
+
+/** The day after 'yyyy-MM-dd'. */
+const nextDay = (date: string) => {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+};
+
+/** [from, to) in epoch ms for the query's days, both included; either end may be open. */
+function range(ctx: Ctx, q: { start_time?: string; end_time?: string }) {
+  const tz = ctx.config.timezone;
+  return {
+    from: q.start_time ? startOfDay(q.start_time, tz) : undefined,
+    to: q.end_time ? startOfDay(nextDay(q.end_time), tz) : undefined,
+  };
+}
+
+/** Search matches the member's name, the address or the client's system. */
+export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Promise<{ rows: SoftwareLoginItem[]; count: number }> {
+  const { from, to } = range(ctx, q);
+  const filtered = ctx.db
+    .selectFrom('software_login')
+    .where('tenant_id', '=', actor.tenantId)
+    .$if(!!q.router_name, (qb) => qb.where('router_name', '=', q.router_name!))
+    .$if(from !== undefined, (qb) => qb.where('create_time', '>=', from!))
+    .$if(to !== undefined, (qb) => qb.where('create_time', '<', to!))
+    .$if(!!q.search, (qb) =>
+      qb.where((eb) => eb.or([contains(eb.ref('router_name'), q.search!), contains(eb.ref('ip'), q.search!), contains(eb.ref('os'), q.search!)])),
+    );
+  const [rows, total] = await Promise.all([
+    filtered
+      .select(['router_name', 'ip', 'os', 'version', 'sys_brand', 'sys_model', 'sys_version', 'create_time'])
+      .orderBy('create_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset(offsetOf(q.page, q.limit))
+      .execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, create_time: formatTime(Number(r.create_time), ctx.config.timezone) })), count: Number(total.n) };
+}
+
+/**
+ * p2p or POP sessions. A sub-account whose role lists networks sees the p2p sessions of those
+ * networks only. Search matches the member, the peer (linked member or POP), the network and the
+ * addresses.
+ */
+export async function onlineSessions(ctx: Ctx, actor: Actor, q: OnlineQuery): Promise<{ rows: OnlineLogItem[]; count: number }> {
+  const { from, to } = range(ctx, q);
+  const allowed = actor.role?.['easylink.network']?.network ?? [];
+  const filtered = ctx.db
+    .selectFrom('online_log')
+    .where('tenant_id', '=', actor.tenantId)
+    .where('mode', '=', q.mode)
+    .$if(q.mode === 'p2p' && allowed.length > 0, (qb) => qb.where('network_number', 'in', allowed))
+    .$if(!!q.router_name, (qb) => qb.where('router_name', '=', q.router_name!))
+    .$if(from !== undefined, (qb) => qb.where('start_time', '>=', from!))
+    .$if(to !== undefined, (qb) => qb.where('start_time', '<', to!))
+    .$if(!!q.search, (qb) =>
+      qb.where((eb) =>
+        eb.or(
+          (['router_name', 'link_router_name', 'pop_name', 'network_number', 'orig', 'vpn_ip'] as const).map((c) => contains(eb.ref(c), q.search!)),
+        ),
+      ),
+    );
+  const tz = ctx.config.timezone;
+  const now = Date.now();
+  const [rows, total] = await Promise.all([
+    filtered
+      .select(['router_name', 'network_number', 'link_router_name', 'pop_name', 'area', 'orig', 'vpn_ip', 'start_time', 'end_time', 'online_time'])
+      .orderBy('start_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset(offsetOf(q.page, q.limit))
+      .execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows.map((r) => ({
+      ...r,
+      start_time: formatTime(Number(r.start_time), tz),
+      end_time: r.end_time === null ? '' : formatTime(Number(r.end_time), tz),
+      // A session still up has lasted until now.
+      online_time: r.end_time === null ? Math.max(0, Math.floor((now - Number(r.start_time)) / 1000)) : Number(r.online_time),
+    })),
+    count: Number(total.n),
+  };
+}
