@@ -136,3 +136,13 @@ export async function seedLink(
     })
     .execute();
 }
+
+/** Every row of the member and network tables, to show a refused call changed nothing. */
+export async function networkTables(t: TestApp): Promise<Record<string, unknown[]>> {
+  return {
+    member: await t.db.selectFrom('member').selectAll().orderBy('id').execute(),
+    network: await t.db.selectFrom('network').selectAll().orderBy('id').execute(),
+    network_member: await t.db.selectFrom('network_member').selectAll().orderBy('id').execute(),
+    member_link: await t.db.selectFrom('member_link').selectAll().orderBy('id').execute(),
+  };
+}
