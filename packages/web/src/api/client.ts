@@ -49,18 +49,27 @@ function expireSession() {
   browser.reload();
 }
 
-async function send<T>(endpoint: Endpoint, input: { body?: unknown; query?: unknown }, timeoutMs: number): Promise<Envelope<T>> {
+/** The path and query string of an endpoint under API_BASE (empty values left out). */
+export function urlOf(endpoint: Endpoint, query?: unknown): string {
   const url = new URL(API_BASE + endpoint.path, window.location.origin);
-  if (input.query) {
-    for (const [k, v] of Object.entries(input.query as Record<string, unknown>)) {
+  if (query) {
+    for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
       if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
     }
   }
-  const headers: Record<string, string> = {};
+  return url.pathname + url.search;
+}
+
+/** The bearer header of the session, if there is one. */
+export function authHeaders(): Record<string, string> {
   const token = session.token();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+async function send<T>(endpoint: Endpoint, input: { body?: unknown; query?: unknown }, timeoutMs: number): Promise<Envelope<T>> {
+  const headers = authHeaders();
   if (endpoint.method === 'POST') headers['Content-Type'] = 'application/json';
-  const res = await fetch(url.pathname + url.search, {
+  const res = await fetch(urlOf(endpoint, input.query), {
     method: endpoint.method,
     headers,
     body: endpoint.method === 'POST' ? JSON.stringify(input.body ?? {}) : undefined,
@@ -78,13 +87,8 @@ export async function call<E extends Endpoint>(
   input: { body?: BodyOf<E>; query?: QueryOf<E> } = {},
   opts: CallOptions = {},
 ): Promise<Envelope<DataOf<E>>> {
-  if (endpoint.access !== 'public' && session.token()) {
-    const left = session.expiresAt() - Date.now();
-    if (left < LIMITS.tokenRefreshMarginSeconds * 1000 && !(await refreshSession())) {
-      expireSession();
-      return { code: CODE.tokenExpired, msg: M.tokenExpired };
-    }
-  }
+  const expired = await freshSession(endpoint);
+  if (expired) return expired;
 
   let env: Envelope<DataOf<E>>;
   try {
@@ -93,7 +97,26 @@ export async function call<E extends Endpoint>(
     toast.error(M.timeout);
     return { code: NETWORK_FAILURE, msg: M.timeout };
   }
+  return applyCatalogue(endpoint, env, opts);
+}
 
+/**
+ * Before an authenticated call: refreshes a token about to expire. Answers the envelope to return
+ * when the session could not be kept (it is then already cleared), or null to go on.
+ */
+export async function freshSession(endpoint: Endpoint): Promise<Envelope<never> | null> {
+  if (endpoint.access !== 'public' && session.token()) {
+    const left = session.expiresAt() - Date.now();
+    if (left < LIMITS.tokenRefreshMarginSeconds * 1000 && !(await refreshSession())) {
+      expireSession();
+      return { code: CODE.tokenExpired, msg: M.tokenExpired };
+    }
+  }
+  return null;
+}
+
+/** The error catalogue of spec 1 §8 applied to one answer (toasts, 204, session loss); returns it. */
+export function applyCatalogue<T>(endpoint: Endpoint, env: Envelope<T>, opts: CallOptions = {}): Envelope<T> {
   const { code, msg } = env;
   if (code === CODE.ok) {
     if (opts.successToast ?? endpoint.method === 'POST') toast.success(msg);

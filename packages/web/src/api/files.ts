@@ -1,0 +1,103 @@
+import { CODE, LIMITS, M, type DataOf, type Endpoint, type Envelope, type QueryOf } from '@hublink/contract';
+import { applyCatalogue, authHeaders, freshSession, NETWORK_FAILURE, urlOf, type CallOptions } from './client';
+import { toast } from './notify';
+
+// File transfers with the session's bearer token: spreadsheet templates and exports come down as
+// blobs, imports go up as multipart. Both keep the envelope rules of client.ts.
+
+const JSON_TYPE = 'application/json';
+
+/** The file name a Content-Disposition header gives (RFC 5987 filename* first), or null. */
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition);
+  return plain?.[1]?.trim() || null;
+}
+
+/** What the browser does with a downloaded file; replaced in tests. */
+export const saver = {
+  save(blob: Blob, name: string) {
+    const href = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = href;
+    a.download = name;
+    a.style.display = 'none';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(href));
+  },
+};
+
+/**
+ * Downloads a file from a GET endpoint and saves it as the server names it (else `fallbackName`).
+ * An envelope instead of a file is a refusal: its msg shows as a warning (e.g. '数据为空，请重新筛选数据！'),
+ * session codes end the session as everywhere. Resolves true when a file was saved.
+ */
+export async function download<E extends Endpoint>(endpoint: E, query: QueryOf<E> | undefined, fallbackName: string, timeoutMs: number = LIMITS.requestTimeoutMs): Promise<boolean> {
+  if (await freshSession(endpoint)) return false;
+  let res: Response;
+  try {
+    res = await fetch(urlOf(endpoint, query), { method: 'GET', headers: authHeaders(), signal: AbortSignal.timeout(timeoutMs) });
+  } catch {
+    toast.error(M.timeout);
+    return false;
+  }
+  if ((res.headers.get('Content-Type') ?? '').includes(JSON_TYPE)) {
+    let env: Envelope;
+    try {
+      env = (await res.json()) as Envelope;
+    } catch {
+      toast.error(M.internalError);
+      return false;
+    }
+    if (env.code >= 2000 || env.code === CODE.notFound) applyCatalogue(endpoint, env);
+    else toast.warning(env.msg || M.dataError);
+    return false;
+  }
+  if (!res.ok) {
+    toast.error(M.internalError);
+    return false;
+  }
+  try {
+    saver.save(await res.blob(), fileNameOf(res.headers.get('Content-Disposition')) ?? fallbackName);
+  } catch {
+    toast.error(M.internalError);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Uploads one file as multipart field `file` to a POST endpoint and applies the error catalogue to
+ * the envelope it answers (so a refusal shows the server's msg). A transport failure answers
+ * NETWORK_FAILURE with '系统异常,请稍候尝试!'.
+ */
+export async function upload<E extends Endpoint>(endpoint: E, file: File, opts: CallOptions = {}): Promise<Envelope<DataOf<E>>> {
+  const expired = await freshSession(endpoint);
+  if (expired) return expired;
+  const form = new FormData();
+  form.append('file', file, file.name);
+  let env: Envelope<DataOf<E>>;
+  try {
+    const res = await fetch(urlOf(endpoint), {
+      method: 'POST',
+      headers: authHeaders(),
+      body: form,
+      signal: AbortSignal.timeout(opts.timeoutMs ?? LIMITS.requestTimeoutMs),
+    });
+    env = (await res.json()) as Envelope<DataOf<E>>;
+  } catch {
+    toast.error(M.uploadError);
+    return { code: NETWORK_FAILURE, msg: M.uploadError };
+  }
+  return applyCatalogue(endpoint, env, opts);
+}
