@@ -1,0 +1,31 @@
+import { fmt, LIMITS, M, type BatchResult, type BatchResultRow } from '@hublink/contract';
+import { Alert, Flex, Table, Tag } from 'antd';
+
+const columns = [
+  { title: M.memberResultRow, dataIndex: 'row', key: 'row', width: 80, render: (v: number) => (v > 0 ? v : '-') },
+  { title: M.memberResultAccount, dataIndex: 'router_name', key: 'router_name' },
+  {
+    title: M.memberResultState,
+    dataIndex: 'ok',
+    key: 'ok',
+    width: 90,
+    render: (ok: boolean) => <Tag color={ok ? 'success' : 'error'}>{ok ? M.memberResultOk : M.memberResultFail}</Tag>,
+  },
+  { title: M.memberResultReason, dataIndex: 'msg', key: 'msg' },
+];
+
+/** The result of a bulk add or delete: '成功 N 条，失败 N 条' and a row per spreadsheet row or member. */
+export function BatchResultView({ result }: { result: BatchResult }) {
+  return (
+    <Flex vertical gap={16}>
+      <Alert type={result.fail > 0 ? 'warning' : 'success'} showIcon title={fmt(M.memberBatchSummary, { ok: result.success, fail: result.fail })} />
+      <Table<BatchResultRow>
+        size="small"
+        rowKey={(r) => `${r.row}-${r.router_name}`}
+        columns={columns}
+        dataSource={result.rows}
+        pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, showLessItems: true }}
+      />
+    </Flex>
+  );
+}

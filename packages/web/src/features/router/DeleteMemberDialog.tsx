@@ -1,0 +1,20 @@
+import { CODE, deleteRouter, fmt, M, type RouterItem } from '@hublink/contract';
+import { ConfirmByTyping } from '../../components/ConfirmByTyping';
+import { useRouterMutation } from './api';
+
+/** Deletes a member once its name is typed exactly (spec 3 §5); it leaves every network with it. */
+export function DeleteMemberDialog({ member, onClose }: { member: RouterItem | undefined; onClose: () => void }) {
+  const remove = useRouterMutation(deleteRouter);
+  const name = member?.router_name ?? '';
+  return (
+    <ConfirmByTyping
+      open={member !== undefined}
+      title={M.memberDeleteTitle}
+      phrase={name}
+      description={fmt(M.memberDeleteHint, { name })}
+      okText={M.memberActionDelete}
+      onClose={onClose}
+      onConfirm={async () => (await remove.mutateAsync({ router_name: name })).code === CODE.ok}
+    />
+  );
+}

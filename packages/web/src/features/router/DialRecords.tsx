@@ -1,0 +1,104 @@
+import { LIMITS, M, ONLINE_MODES, onlineLog, type OnlineLogItem } from '@hublink/contract';
+import { DatePicker, Flex, Radio, type TableColumnsType } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useApiQuery } from '../../api/hooks';
+import { PagedTable } from '../../components/PagedTable';
+import { defaultLogRange } from '../ram/RamLogDialog';
+import { useStepBackWhenEmpty } from '../ram/api';
+import { duration } from './format';
+
+type Mode = (typeof ONLINE_MODES)[number];
+const DAY_FORMAT = 'YYYY-MM-DD';
+const MODE_LABELS: Record<Mode, string> = { p2p: 'P2P', pop: 'POP' };
+
+const common: TableColumnsType<OnlineLogItem> = [
+  { title: M.memberDialOrig, dataIndex: 'orig', key: 'orig' },
+  { title: M.memberDialVpnIp, dataIndex: 'vpn_ip', key: 'vpn_ip' },
+  { title: M.memberDialStart, dataIndex: 'start_time', key: 'start_time', width: 170 },
+  { title: M.memberDialEnd, dataIndex: 'end_time', key: 'end_time', width: 170, render: (v: string) => v || M.memberDialOngoing },
+  { title: M.memberDialDuration, dataIndex: 'online_time', key: 'online_time', render: (v: number) => duration(v) },
+];
+
+/** The columns of spec 3 §3 "Online log" per mode. */
+export const DIAL_COLUMNS: Record<Mode, TableColumnsType<OnlineLogItem>> = {
+  p2p: [
+    { title: M.memberDialName, dataIndex: 'router_name', key: 'router_name' },
+    { title: M.memberDialNetwork, dataIndex: 'network_number', key: 'network_number' },
+    { title: M.memberDialPeer, dataIndex: 'link_router_name', key: 'link_router_name' },
+    ...common,
+  ],
+  pop: [
+    { title: M.memberDialName, dataIndex: 'router_name', key: 'router_name' },
+    { title: M.memberDialPop, dataIndex: 'pop_name', key: 'pop_name' },
+    { title: M.memberDialArea, dataIndex: 'area', key: 'area' },
+    ...common,
+  ],
+};
+
+/** A member's dial records (online log): p2p or POP sessions in a date range, with a search box. */
+export function DialRecords({ routerName }: { routerName: string }) {
+  const [mode, setMode] = useState<Mode>('p2p');
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => defaultLogRange());
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const query = useApiQuery(
+    onlineLog,
+    {
+      page,
+      limit: LIMITS.pageSize,
+      mode,
+      router_name: routerName,
+      start_time: range[0].format(DAY_FORMAT),
+      end_time: range[1].format(DAY_FORMAT),
+      ...(search ? { search } : {}),
+    },
+    { on204: 'stay' },
+  );
+  const rows = query.data?.data;
+  const total = query.data?.count ?? 0;
+  useStepBackWhenEmpty({ rows, total, page, setPage });
+
+  return (
+    <PagedTable<OnlineLogItem>
+      rowKey={(r) => `${r.start_time}-${r.network_number}-${r.pop_name}-${r.link_router_name}-${r.vpn_ip}`}
+      size="small"
+      columns={DIAL_COLUMNS[mode]}
+      rows={rows}
+      total={total}
+      page={page}
+      onPage={setPage}
+      loading={query.isFetching}
+      scroll={{ x: 'max-content' }}
+      onSearch={(t) => {
+        setSearch(t);
+        setPage(1);
+      }}
+      toolbar={
+        <Flex gap={8} wrap>
+          <Radio.Group
+            value={mode}
+            optionType="button"
+            options={ONLINE_MODES.map((m) => ({ value: m, label: MODE_LABELS[m] }))}
+            onChange={(e) => {
+              setMode(e.target.value as Mode);
+              setPage(1);
+            }}
+          />
+          <DatePicker.RangePicker
+            value={range}
+            format={DAY_FORMAT}
+            allowClear={false}
+            aria-label={M.memberLogRange}
+            onChange={(v) => {
+              if (v?.[0] && v[1]) {
+                setRange([v[0], v[1]]);
+                setPage(1);
+              }
+            }}
+          />
+        </Flex>
+      }
+    />
+  );
+}

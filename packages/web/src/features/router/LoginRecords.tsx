@@ -1,0 +1,37 @@
+import { M, softwareLoginLog, type SoftwareLoginItem } from '@hublink/contract';
+import { useState } from 'react';
+import { useApiQuery } from '../../api/hooks';
+import { PagedTable } from '../../components/PagedTable';
+import { useStepBackWhenEmpty } from '../ram/api';
+
+const columns = [
+  { title: M.memberLogIp, dataIndex: 'ip', key: 'ip' },
+  { title: M.memberLogOs, dataIndex: 'os', key: 'os' },
+  { title: M.memberLogVersion, dataIndex: 'version', key: 'version' },
+  { title: M.memberLogBrand, dataIndex: 'sys_brand', key: 'sys_brand' },
+  { title: M.memberLogModel, dataIndex: 'sys_model', key: 'sys_model' },
+  { title: M.memberLogSysVersion, dataIndex: 'sys_version', key: 'sys_version' },
+  { title: M.memberLogTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
+];
+
+/** A software member's sign-ins from the client, newest first, 10 a page (main accounts only). */
+export function LoginRecords({ routerName }: { routerName: string }) {
+  const [page, setPage] = useState(1);
+  const query = useApiQuery(softwareLoginLog, { page, router_name: routerName }, { on204: 'stay' });
+  const rows = query.data?.data;
+  const total = query.data?.count ?? 0;
+  useStepBackWhenEmpty({ rows, total, page, setPage });
+  return (
+    <PagedTable<SoftwareLoginItem>
+      rowKey={(r) => `${r.create_time}-${r.ip}-${r.version}`}
+      size="small"
+      columns={columns}
+      rows={rows}
+      total={total}
+      page={page}
+      onPage={setPage}
+      loading={query.isFetching}
+      scroll={{ x: 'max-content' }}
+    />
+  );
+}

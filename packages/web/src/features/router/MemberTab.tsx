@@ -1,0 +1,156 @@
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  exportRouters,
+  fmt,
+  listRouters,
+  M,
+  MEMBER_FILES,
+  ROUTER_TYPE,
+  routerQuantity,
+  updateRouterStatus,
+  type RouterItem,
+  type RouterType,
+} from '@hublink/contract';
+import { Button, Tag } from 'antd';
+import { useState } from 'react';
+import { download } from '../../api/files';
+import { useApiQuery } from '../../api/hooks';
+import { toast } from '../../api/notify';
+import { usePagedList } from '../../api/usePagedList';
+import { useUser } from '../../app/user';
+import { PagedTable } from '../../components/PagedTable';
+import { useStepBackWhenEmpty } from '../ram/api';
+import { AddMemberDialog } from './AddMemberDialog';
+import { useRouterMutation } from './api';
+import { BatchAddDialog } from './BatchAddDialog';
+import { BatchDeleteDialog } from './BatchDeleteDialog';
+import { memberColumns } from './columns';
+import { DeleteMemberDialog } from './DeleteMemberDialog';
+import { MemberDetailDialog } from './MemberDetailDialog';
+import { NoteDialog } from './NoteDialog';
+import { PasswordDialog } from './PasswordDialog';
+import { PhoneDialog } from './PhoneDialog';
+import { useMemberRights } from './rights';
+import { SignDialog } from './SignDialog';
+
+type Dialog = 'add' | 'batchAdd' | 'batchDelete' | 'sign' | null;
+type RowDialog = { kind: 'note' | 'delete' | 'phone' | 'password' | 'detail'; member: RouterItem } | null;
+
+/**
+ * One tab of /router/lists (spec 3 §2): the members of one router_type with search and pager, the
+ * tab's toolbar, and the dialogs its rows and buttons open. Buttons the role does not grant are hidden.
+ * The LDAP "sync users" button waits for LDAP (the user message carries no LDAP state yet).
+ */
+export function MemberTab({ type }: { type: RouterType }) {
+  const software = type === ROUTER_TYPE.software;
+  const list = usePagedList(listRouters, { type });
+  useStepBackWhenEmpty(list);
+  const quantity = useApiQuery(routerQuantity).data?.data;
+  const rights = useMemberRights();
+  const sign = useUser()?.sign ?? '';
+  const status = useRouterMutation(updateRouterStatus);
+  const [switching, setSwitching] = useState<string | undefined>();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [row, setRow] = useState<RowDialog>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const open = (kind: NonNullable<RowDialog>['kind']) => (member: RouterItem) => setRow({ kind, member });
+  const rowOf = (kind: NonNullable<RowDialog>['kind']) => (row?.kind === kind ? row.member : undefined);
+  const closeRow = () => setRow(null);
+
+  const toggleStatus = async (r: RouterItem) => {
+    setSwitching(r.router_name);
+    try {
+      await status.mutateAsync({ router_name: r.router_name });
+    } finally {
+      setSwitching(undefined);
+    }
+  };
+
+  const exportList = async () => {
+    if (list.rows !== undefined && list.total === 0) {
+      toast.warning(M.exportEmpty);
+      return;
+    }
+    setExporting(true);
+    try {
+      const query = { type, ...(list.searchText ? { search: list.searchText } : {}) };
+      if (await download(exportRouters, query, `${MEMBER_FILES.export}.xlsx`)) toast.success(M.exported);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns = memberColumns(type, rights, {
+    note: open('note'),
+    remove: open('delete'),
+    phone: open('phone'),
+    password: open('password'),
+    detail: open('detail'),
+    toggleStatus: (r) => void toggleStatus(r),
+    switching,
+  });
+
+  const toolbar = (
+    <>
+      {quantity && (
+        <Tag color={quantity.hardware + quantity.software >= quantity.max ? 'red' : 'blue'} style={{ marginInlineEnd: 0, alignSelf: 'center' }}>
+          {fmt(M.memberQuantity, { n: quantity.hardware + quantity.software, max: quantity.max })}
+        </Tag>
+      )}
+      {software && rights.main && (
+        <Button onClick={() => setDialog('sign')} title={M.memberSignTitle}>
+          {fmt(M.memberSignButton, { sign })}
+        </Button>
+      )}
+      {software && (
+        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportList()}>
+          {M.memberExport}
+        </Button>
+      )}
+      {software && rights.create && <Button onClick={() => setDialog('batchAdd')}>{M.memberBatchAdd}</Button>}
+      {software && rights.delete && (
+        <Button danger onClick={() => setDialog('batchDelete')}>
+          {M.memberBatchDelete}
+        </Button>
+      )}
+      {rights.create && (
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog('add')}>
+          {M.memberAdd}
+        </Button>
+      )}
+    </>
+  );
+
+  const close = () => setDialog(null);
+  return (
+    <>
+      <PagedTable<RouterItem>
+        rowKey="router_name"
+        columns={columns}
+        rows={list.rows}
+        total={list.total}
+        page={list.page}
+        onPage={list.setPage}
+        onSearch={list.search}
+        searchPlaceholder={M.memberSearch}
+        toolbar={toolbar}
+        loading={list.loading}
+        scroll={{ x: 'max-content' }}
+      />
+      <AddMemberDialog type={type} open={dialog === 'add'} onClose={close} />
+      <NoteDialog member={rowOf('note')} onClose={closeRow} />
+      <DeleteMemberDialog member={rowOf('delete')} onClose={closeRow} />
+      {software && (
+        <>
+          <PhoneDialog member={rowOf('phone')} onClose={closeRow} />
+          <PasswordDialog member={rowOf('password')} onClose={closeRow} />
+          <MemberDetailDialog member={rowOf('detail')} main={rights.main} onClose={closeRow} />
+          <SignDialog open={dialog === 'sign'} current={sign} onClose={close} />
+          <BatchAddDialog open={dialog === 'batchAdd'} onClose={close} />
+          <BatchDeleteDialog open={dialog === 'batchDelete'} rows={list.rows ?? []} onClose={close} />
+        </>
+      )}
+    </>
+  );
+}

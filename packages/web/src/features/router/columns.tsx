@@ -1,0 +1,112 @@
+import { EditOutlined } from '@ant-design/icons';
+import { M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
+import { Badge, Button, Space, Switch, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Link } from 'react-router';
+import { shortNote } from './format';
+import type { MemberRights } from './rights';
+
+/** What a row's controls open or do. */
+export interface RowActions {
+  note: (r: RouterItem) => void;
+  remove: (r: RouterItem) => void;
+  phone: (r: RouterItem) => void;
+  password: (r: RouterItem) => void;
+  detail: (r: RouterItem) => void;
+  toggleStatus: (r: RouterItem) => void;
+  /** The member whose status is being switched. */
+  switching?: string;
+}
+
+function NoteCell({ r, editable, onEdit }: { r: RouterItem; editable: boolean; onEdit: () => void }) {
+  const cut = shortNote(r.note);
+  return (
+    <Space size={4}>
+      {cut !== r.note ? (
+        <Tooltip title={r.note}>
+          <span>{cut}</span>
+        </Tooltip>
+      ) : (
+        <span>{r.note || '-'}</span>
+      )}
+      {editable && <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${M.memberActionNote} ${r.router_name}`} onClick={onEdit} />}
+    </Space>
+  );
+}
+
+/** The member table's columns for one tab (spec 3 §2), with only the actions the user's role allows. */
+export function memberColumns(type: RouterType, rights: MemberRights, act: RowActions): TableColumnsType<RouterItem> {
+  const software = type === ROUTER_TYPE.software;
+  const name = {
+    title: software ? M.memberColAccount : M.memberColDevice,
+    dataIndex: 'router_name',
+    key: 'router_name',
+    render: (_: unknown, r: RouterItem) =>
+      software ? (
+        <Typography.Link onClick={() => act.detail(r)}>{r.router_name}</Typography.Link>
+      ) : (
+        <Link to={`/router/detail?router_name=${encodeURIComponent(r.router_name)}`}>{r.router_name}</Link>
+      ),
+  };
+  const note = {
+    title: M.memberColNote,
+    dataIndex: 'note',
+    key: 'note',
+    render: (_: unknown, r: RouterItem) => <NoteCell r={r} editable={rights.edit} onEdit={() => act.note(r)} />,
+  };
+  const online = {
+    title: M.memberColOnline,
+    dataIndex: 'online_status',
+    key: 'online_status',
+    render: (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? M.memberOnline : M.memberOffline} />,
+  };
+  const status = {
+    title: M.memberColStatus,
+    dataIndex: 'status',
+    key: 'status',
+    render: (v: number, r: RouterItem) => (
+      <Switch
+        checked={v === 1}
+        checkedChildren={M.memberStatusNormal}
+        unCheckedChildren={M.memberStatusOff}
+        disabled={!rights.edit}
+        loading={act.switching === r.router_name}
+        aria-label={`${M.memberColStatus} ${r.router_name}`}
+        onChange={() => act.toggleStatus(r)}
+      />
+    ),
+  };
+  const actions = {
+    title: M.memberColActions,
+    key: 'actions',
+    render: (_: unknown, r: RouterItem) => (
+      <Space size={0} wrap>
+        {software && rights.edit && (
+          <>
+            <Button type="link" size="small" onClick={() => act.phone(r)}>
+              {r.phone ? M.memberPhoneChangeTitle : M.memberPhoneBindTitle}
+            </Button>
+            <Button type="link" size="small" onClick={() => act.password(r)}>
+              {M.memberActionPassword}
+            </Button>
+          </>
+        )}
+        {rights.delete && (
+          <Button type="link" size="small" danger onClick={() => act.remove(r)}>
+            {M.memberActionDelete}
+          </Button>
+        )}
+      </Space>
+    ),
+  };
+  const text = (title: string, key: keyof RouterItem) => ({ title, dataIndex: key, key, render: (v: string) => v || '-' });
+  return [
+    name,
+    note,
+    ...(software ? [text(M.memberColPhone, 'phone')] : []),
+    online,
+    ...(software ? [status, text(M.memberColOs, 'os')] : []),
+    text(M.memberColVersion, 'version'),
+    { title: M.memberColCreateTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
+    ...(rights.edit || rights.delete ? [actions] : []),
+  ];
+}
