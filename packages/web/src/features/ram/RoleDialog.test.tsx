@@ -21,6 +21,27 @@ const stored: RoleDetail = {
     'easylink.network': { create: 0, edit: 1, delete: 1, network: ['N-1', 'N-2'] },
     monitor: { view: 1, create: 1, edit: 0, delete: 0 },
   },
+  networks: [
+    { network_number: 'N-1', network_name: '华东总部' },
+    { network_number: 'N-2', network_name: '' },
+  ],
+};
+
+/** The tenant's networks as GET /network/select gives them; N-2 of the stored role is gone. */
+const networks = ok([
+  { network_number: 'N-1', network_name: '华东总部' },
+  { network_number: 'N-7', network_name: '北京分部' },
+]);
+
+const networkSelect = () => screen.getByRole('combobox', { name: M.roleNetworks });
+async function pickNetwork(name: string) {
+  await userEvent.click(networkSelect());
+  await userEvent.click(await screen.findByTitle(name));
+}
+/** The selected tag with this text, found by its close button. */
+const removeTag = async (text: string) => {
+  const tag = screen.getAllByText(text).map((el) => el.closest('.ant-select-selection-item')).find((el) => el !== null);
+  await userEvent.click(within(tag as HTMLElement).getByRole('img', { name: 'close', hidden: true }));
 };
 const item: RoleItem = { id: 3, name: stored.name, note: stored.note, create_time: stored.create_time, update_time: stored.update_time };
 
@@ -37,27 +58,24 @@ describe('RoleDialog', () => {
     }
   });
 
-  it('clears and locks network create while a network is specified', async () => {
-    mockApi({});
+  it('clears and locks network create while a network is selected; networks are picked by name', async () => {
+    mockApi({ '/network/select': networks });
     renderWithProviders(<RoleDialog open onClose={() => {}} />);
     const create = () => box(M.rolePermNetwork, M.permCreate);
     await userEvent.click(create());
     expect(create()).toBeChecked();
 
-    await userEvent.click(screen.getByRole('button', { name: new RegExp(M.roleNetworkAdd) }));
-    // An empty row specifies nothing yet.
-    expect(create()).toBeEnabled();
-    await userEvent.type(screen.getByRole('textbox', { name: `${M.roleNetworks} 1` }), 'N-100');
+    await pickNetwork('北京分部');
     await waitFor(() => expect(create()).not.toBeChecked());
     expect(create()).toBeDisabled();
 
-    await userEvent.clear(screen.getByRole('textbox', { name: `${M.roleNetworks} 1` }));
+    await removeTag('北京分部');
     await waitFor(() => expect(create()).toBeEnabled());
     expect(create()).not.toBeChecked();
   });
 
-  it('creates a role with its permissions; empty network rows are dropped', async () => {
-    const m = mockApi({ '/ram_role/create': ok({ id: 1 }, M.saved) });
+  it('creates a role with its permissions and the numbers of the networks picked by name', async () => {
+    const m = mockApi({ '/ram_role/create': ok({ id: 1 }, M.saved), '/network/select': networks });
     const onClose = vi.fn();
     renderWithProviders(<RoleDialog open onClose={onClose} />);
     await userEvent.type(screen.getByPlaceholderText(M.roleNameRequired), '成员管理员');
@@ -66,9 +84,7 @@ describe('RoleDialog', () => {
     await userEvent.click(box(M.rolePermRouter, M.permDelete));
     await userEvent.click(box(M.rolePermNetwork, M.permEdit));
     await userEvent.click(box(M.rolePermMonitor, M.permMonitorDelete));
-    await userEvent.click(screen.getByRole('button', { name: new RegExp(M.roleNetworkAdd) }));
-    await userEvent.click(screen.getByRole('button', { name: new RegExp(M.roleNetworkAdd) }));
-    await userEvent.type(screen.getByRole('textbox', { name: `${M.roleNetworks} 2` }), ' N-7 ');
+    await pickNetwork('北京分部');
     await userEvent.click(okButton());
 
     await waitFor(() => expect(m.callsTo('/ram_role/create')).toHaveLength(1));
@@ -84,8 +100,8 @@ describe('RoleDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
-  it('edits a stored role: its permissions and networks are shown, and the change is sent with its id', async () => {
-    const m = mockApi({ '/ram_role/info': ok(stored), '/ram_role/edit': ok(null, M.updated) });
+  it('edits a stored role: its permissions and networks (by name) are shown, and the change is sent with its id', async () => {
+    const m = mockApi({ '/ram_role/info': ok(stored), '/ram_role/edit': ok(null, M.updated), '/network/select': networks });
     const onClose = vi.fn();
     renderWithProviders(<RoleDialog open record={item} onClose={onClose} />);
     await waitFor(() => expect(screen.getByPlaceholderText(M.roleNameRequired)).toHaveValue('网络运维'));
@@ -93,12 +109,15 @@ describe('RoleDialog', () => {
     expect(box(M.rolePermRouter, M.permEdit)).toBeChecked();
     expect(box(M.rolePermRouter, M.permCreate)).not.toBeChecked();
     expect(box(M.rolePermMonitor, M.permMonitorCreate)).toBeChecked();
-    expect(screen.getByRole('textbox', { name: `${M.roleNetworks} 2` })).toHaveValue('N-2');
+    // A network still there shows its name; one deleted since shows its number.
+    await shows('华东总部');
+    expect(screen.getByText('N-2')).toBeInTheDocument();
+    expect(screen.queryByText('N-1')).not.toBeInTheDocument();
     expect(box(M.rolePermNetwork, M.permCreate)).toBeDisabled();
 
     // Removing both networks frees network create again.
-    await userEvent.click(screen.getByRole('button', { name: `${M.permDelete} 2` }));
-    await userEvent.click(screen.getByRole('button', { name: `${M.permDelete} 1` }));
+    await removeTag('N-2');
+    await removeTag('华东总部');
     await waitFor(() => expect(box(M.rolePermNetwork, M.permCreate)).toBeEnabled());
     await userEvent.click(box(M.rolePermNetwork, M.permCreate));
     await userEvent.click(okButton());

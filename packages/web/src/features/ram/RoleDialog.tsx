@@ -1,7 +1,6 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { CODE, createRole, editRole, LIMITS, M, normalizeRoleAuth, roleInfo, type RoleAuth, type RoleItem } from '@hublink/contract';
-import { Button, Checkbox, Flex, Form, Input, Modal, Typography, type FormInstance } from 'antd';
-import { useEffect, type ReactNode } from 'react';
+import { CODE, createRole, editRole, LIMITS, M, normalizeRoleAuth, roleInfo, selectNetworks, type RoleAuth, type RoleItem } from '@hublink/contract';
+import { Checkbox, Flex, Form, Input, Modal, Select, Typography, type FormInstance } from 'antd';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -58,13 +57,40 @@ function PermissionRow({ title, children }: { title: string; children: ReactNode
 }
 
 /**
+ * The networks a role is limited to: the tenant's networks by name, kept as numbers; a number whose
+ * network is gone shows as the number itself.
+ */
+function NetworkSelect({ value = [], onChange }: { value?: string[]; onChange?: (v: string[]) => void }) {
+  const list = useApiQuery(selectNetworks);
+  const options = useMemo(() => {
+    const known = (list.data?.data ?? []).map((n) => ({ value: n.network_number, label: n.network_name }));
+    const numbers = new Set(known.map((o) => o.value));
+    return [...known, ...value.filter((n) => !numbers.has(n)).map((n) => ({ value: n, label: n }))];
+  }, [list.data, value]);
+  return (
+    <Select<string[]>
+      mode="multiple"
+      allowClear
+      value={value}
+      onChange={(v) => onChange?.(v)}
+      options={options}
+      loading={list.isLoading}
+      maxCount={LIMITS.roleNetworksMax}
+      showSearch={{ optionFilterProp: 'label' }}
+      placeholder={M.roleNetworkSelect}
+      aria-label={M.roleNetworks}
+    />
+  );
+}
+
+/**
  * The permission editor (spec 1 §3–§5): members create/edit/delete, networks create/edit/delete plus the
  * networks the role is limited to, monitoring view/enable/settings/disable. Specifying a network clears
  * and locks network create.
  */
 function PermissionEditor({ form }: { form: FormInstance<Values> }) {
-  const networks = Form.useWatch(NETWORKS, form) as (string | undefined)[] | undefined;
-  const limited = (networks ?? []).some((n) => (n ?? '').trim() !== '');
+  const networks = Form.useWatch(NETWORKS, form) as string[] | undefined;
+  const limited = (networks ?? []).length > 0;
   useEffect(() => {
     if (limited && form.getFieldValue(NETWORK_CREATE) === 1) form.setFieldValue(NETWORK_CREATE, 0);
   }, [limited, form]);
@@ -83,26 +109,8 @@ function PermissionEditor({ form }: { form: FormInstance<Values> }) {
         <Flag path={['auth', 'easylink.network', 'edit']} label={M.permEdit} />
         <Flag path={['auth', 'easylink.network', 'delete']} label={M.permDelete} />
       </PermissionRow>
-      <Form.Item label={M.roleNetworks} extra={M.roleNetworksHint} style={{ marginInlineStart: 88 }}>
-        <Form.List name={NETWORKS}>
-          {(fields, { add, remove }) => (
-            <Flex vertical gap={8}>
-              {fields.map((field, i) => (
-                <Flex key={field.key} gap={8}>
-                  <Form.Item name={field.name} noStyle>
-                    <Input maxLength={LIMITS.networkNumberMax} placeholder={M.roleNetworkPlaceholder} aria-label={`${M.roleNetworks} ${i + 1}`} />
-                  </Form.Item>
-                  <Button icon={<DeleteOutlined />} onClick={() => remove(field.name)} aria-label={`${M.permDelete} ${i + 1}`} />
-                </Flex>
-              ))}
-              {fields.length < LIMITS.roleNetworksMax && (
-                <Button type="dashed" icon={<PlusOutlined />} onClick={() => add('')}>
-                  {M.roleNetworkAdd}
-                </Button>
-              )}
-            </Flex>
-          )}
-        </Form.List>
+      <Form.Item name={NETWORKS} label={M.roleNetworks} extra={M.roleNetworksHint} style={{ marginInlineStart: 88 }}>
+        <NetworkSelect />
       </Form.Item>
       <PermissionRow title={M.rolePermMonitor}>
         <ViewFlag />
