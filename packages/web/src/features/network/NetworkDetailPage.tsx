@@ -1,5 +1,56 @@
-import { ComingSoon } from '../../components/ComingSoon';
+import { PlusOutlined } from '@ant-design/icons';
+import { M, NETWORK_STATUS, networkInfo } from '@hublink/contract';
+import { Alert, Button } from 'antd';
+import { useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer } from '../../components/PageContainer';
+import { AddMemberDialog } from './AddMemberDialog';
+import { ConfigMenu } from './ConfigMenu';
+import { LinksCard } from './LinksCard';
+import { liveView } from './liveView';
+import { MemberTable } from './MemberTable';
+import { NetworkSummary } from './NetworkSummary';
+import { useNetworkRights } from './permissions';
+import { useNetworkStatus } from './useNetworkStatus';
 
+/**
+ * /network/detail?network_number (spec 2 §2): the summary, the members and the links of one network, with
+ * online flags and links polled every 10 s. A network that is gone (204) sends the browser back.
+ */
 export default function NetworkDetailPage() {
-  return <ComingSoon title="建设中" />;
+  const [params] = useSearchParams();
+  const number = params.get('network_number') ?? '';
+  const info = useApiQuery(networkInfo, { network_number: number }, { enabled: number !== '' });
+  const detail = info.data?.data;
+  const status = useNetworkStatus(number, detail !== undefined);
+  const rights = useNetworkRights();
+  const [adding, setAdding] = useState(false);
+
+  if (number === '') return <Navigate to="/network/lists" replace />;
+  if (!detail) return <PageContainer loading />;
+
+  const live = liveView(detail, status.data?.data);
+  const usable = live.network_status !== NETWORK_STATUS.disabled;
+  return (
+    <PageContainer title={detail.network_name} card={false} extra={usable && <ConfigMenu detail={detail} />}>
+      {!usable && <Alert type="warning" showIcon title={M.networkDisabledBanner} />}
+      <NetworkSummary detail={detail} />
+      <MemberTable
+        networkNumber={detail.network_number}
+        members={live.member}
+        canEdit={rights.edit}
+        extra={
+          usable &&
+          rights.edit && (
+            <Button type="primary" size="small" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+              {M.networkAddMember}
+            </Button>
+          )
+        }
+      />
+      <LinksCard members={live.member} links={live.link} />
+      {usable && rights.edit && <AddMemberDialog detail={detail} open={adding} onClose={() => setAdding(false)} />}
+    </PageContainer>
+  );
 }

@@ -1,5 +1,24 @@
-import { ComingSoon } from '../../components/ComingSoon';
+import { networkConfig, networkInfo, routerMembers } from '@hublink/contract';
+import { useSearchParams } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer } from '../../components/PageContainer';
+import { NetworkEditor } from './NetworkEditor';
 
+/** /network/create, and /network/edit?network_number (titled 管理成员): name and members of a network. */
 export default function NetworkEditPage() {
-  return <ComingSoon title="建设中" />;
+  const [params] = useSearchParams();
+  const number = params.get('network_number') ?? '';
+  const editing = number !== '';
+  const config = useApiQuery(networkConfig);
+  const members = useApiQuery(routerMembers);
+  const info = useApiQuery(networkInfo, { network_number: number }, { enabled: editing });
+  const quota = config.data?.data;
+  const candidates = members.data?.data;
+  const network = info.data?.data;
+  const ready = quota && candidates && (!editing || network);
+  return (
+    <PageContainer loading={!ready}>
+      {ready && <NetworkEditor key={number || 'new'} quota={quota} candidates={candidates} network={editing ? network : undefined} />}
+    </PageContainer>
+  );
 }

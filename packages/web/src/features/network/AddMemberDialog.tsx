@@ -1,0 +1,67 @@
+import { CODE, M, ROUTER_TYPE, addNetworkMember, fmt, routerMembers, type MemberType, type NetworkDetail } from '@hublink/contract';
+import { Form, Radio, Select } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { useApiQuery } from '../../api/hooks';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+import { positionLabel } from './labels';
+
+interface Values {
+  router_name: string;
+  member_type: MemberType;
+}
+
+/** Adds one member that is not in the network yet, as a center (hardware only) or a point. */
+export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const all = useApiQuery(routerMembers, undefined, { enabled: open });
+  const add = useNetworkMutation(addNetworkMember);
+  const inNetwork = useMemo(() => new Set(detail.member.map((m) => m.router_name)), [detail.member]);
+  const candidates = useMemo(() => {
+    const data = all.data?.data;
+    return data ? [...data.router, ...data.app].filter((m) => !inNetwork.has(m.router_name)) : [];
+  }, [all.data, inNetwork]);
+  const chosen = Form.useWatch('router_name', form);
+  const software = candidates.find((m) => m.router_name === chosen)?.router_type === ROUTER_TYPE.software;
+  useEffect(() => {
+    if (software) form.setFieldValue('member_type', 'point');
+  }, [software, form]);
+
+  const centers = detail.member.filter((m) => m.member_type === 'center').length;
+  const limit = detail.network_config.network_center_count;
+
+  const submit = async (v: Values) => {
+    const env = await add.mutateAsync({ network_number: detail.network_number, router_name: v.router_name, member_type: v.member_type });
+    return env.code === CODE.ok;
+  };
+
+  return (
+    <FormDialog<Values> form={form} title={M.networkAddMember} open={open} onClose={onClose} onSubmit={submit} initialValues={{ member_type: 'point' }}>
+      <Form.Item name="router_name" label={M.networkMemberName} rules={[{ required: true, message: M.networkMemberPick }]}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={M.networkMemberPick}
+          loading={all.isLoading}
+          options={candidates.map((m) => ({ value: m.router_name, label: m.note ? `${m.router_name}（${m.note}）` : m.router_name }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="member_type"
+        label={M.networkPosition}
+        rules={[
+          {
+            validator: async (_, v: MemberType) => {
+              if (v === 'center' && software) throw new Error(M.networkSoftwareCenter);
+              if (v === 'center' && centers >= limit) throw new Error(fmt(M.networkCenterLimit, { n: limit }));
+            },
+          },
+        ]}
+      >
+        <Radio.Group disabled={software}>
+          <Radio value="center">{positionLabel('center')}</Radio>
+          <Radio value="point">{positionLabel('point')}</Radio>
+        </Radio.Group>
+      </Form.Item>
+    </FormDialog>
+  );
+}

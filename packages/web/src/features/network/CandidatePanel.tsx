@@ -1,0 +1,48 @@
+import { LIMITS, M, type MemberOption, type MemberType } from '@hublink/contract';
+import { Button, Card, Empty, Input, List, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { shortNote } from './labels';
+import { matches } from './memberPicker';
+
+export interface CandidatePanelProps {
+  title: string;
+  /** Members not yet picked. */
+  members: MemberOption[];
+  onAdd: (member: MemberOption, position: MemberType) => void;
+}
+
+/** One column of candidates (hardware or software) with a search box; each can move in as center or point. */
+export function CandidatePanel({ title, members, onAdd }: CandidatePanelProps) {
+  const [text, setText] = useState('');
+  const shown = members.filter((m) => matches(m, text));
+  return (
+    <Card size="small" title={title} role="region" aria-label={title}>
+      <Input.Search allowClear placeholder={M.networkMemberSearch} aria-label={`${title} ${M.networkMemberSearch}`} onChange={(e) => setText(e.target.value)} onSearch={setText} style={{ marginBottom: 8 }} />
+      <List<MemberOption>
+        size="small"
+        dataSource={shown}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.networkNoCandidates} /> }}
+        pagination={shown.length > LIMITS.pageSize ? { pageSize: LIMITS.pageSize, size: 'small', showSizeChanger: false, simple: true } : false}
+        renderItem={(m) => (
+          <List.Item
+            actions={[
+              <Space key="add" size={0}>
+                <Button size="small" type="link" aria-label={`${M.networkPositionCenter} ${m.router_name}`} onClick={() => onAdd(m, 'center')}>
+                  {M.networkPositionCenter}
+                </Button>
+                <Button size="small" type="link" aria-label={`${M.networkPositionPoint} ${m.router_name}`} onClick={() => onAdd(m, 'point')}>
+                  {M.networkPositionPoint}
+                </Button>
+              </Space>,
+            ]}
+          >
+            <List.Item.Meta
+              title={m.router_name}
+              description={m.note ? <Typography.Text type="secondary">{shortNote(m.note)}</Typography.Text> : undefined}
+            />
+          </List.Item>
+        )}
+      />
+    </Card>
+  );
+}

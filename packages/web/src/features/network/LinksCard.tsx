@@ -1,0 +1,39 @@
+import { M, type NetworkLink, type NetworkMember } from '@hublink/contract';
+import { Card, Segmented } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { PageLoading } from '../../components/PageLoading';
+import { LinkTable } from './LinkTable';
+
+// ECharts loads only when the graph is first shown.
+const TopologyChart = lazy(() => import('./TopologyChart').then((m) => ({ default: m.TopologyChart })));
+
+type View = 'list' | 'topology';
+
+/** The network's links, as a list or as the topology graph. */
+export function LinksCard({ members, links }: { members: readonly NetworkMember[]; links: readonly NetworkLink[] }) {
+  const [view, setView] = useState<View>('list');
+  return (
+    <Card
+      variant="borderless"
+      title={M.networkLinks}
+      extra={
+        <Segmented<View>
+          value={view}
+          onChange={setView}
+          options={[
+            { value: 'list', label: M.networkLinkList },
+            { value: 'topology', label: M.networkLinkTopology },
+          ]}
+        />
+      }
+    >
+      {view === 'list' ? (
+        <LinkTable links={links} />
+      ) : (
+        <Suspense fallback={<PageLoading />}>
+          <TopologyChart members={members} links={links} />
+        </Suspense>
+      )}
+    </Card>
+  );
+}

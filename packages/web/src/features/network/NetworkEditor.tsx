@@ -1,0 +1,101 @@
+import { CODE, LIMITS, M, createNetwork, editNetwork, fmt, renameNetwork, type MemberOption, type MemberType, type NetworkDetail, type NetworkQuota } from '@hublink/contract';
+import { Alert, Button, Col, Flex, Form, Input, Row, Tag } from 'antd';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from '../../api/notify';
+import { rulesOf } from '../../api/rules';
+import { useNetworkMutation } from './api';
+import { CandidatePanel } from './CandidatePanel';
+import { detailPath } from './labels';
+import { bodyOf, refusalOf, repositionRefusal, usedCount, type PickerBase, type Picked } from './memberPicker';
+import { SelectedMembers } from './SelectedMembers';
+import { useShowRefusal } from './useRefusal';
+
+export interface NetworkEditorProps {
+  quota: NetworkQuota;
+  candidates: { router: MemberOption[]; app: MemberOption[] };
+  /** The network being edited; none to create one. */
+  network?: NetworkDetail;
+}
+
+interface Values {
+  network_name: string;
+}
+
+/** The name and member pickers of /network/create and /network/edit (spec 2 §2, §5). */
+export function NetworkEditor({ quota, candidates, network }: NetworkEditorProps) {
+  const navigate = useNavigate();
+  const showRefusal = useShowRefusal();
+  const create = useNetworkMutation(createNetwork);
+  const edit = useNetworkMutation(editNetwork);
+  const [form] = Form.useForm<Values>();
+  const [picked, setPicked] = useState<Picked[]>(() =>
+    (network?.member ?? []).map((m) => ({ router_name: m.router_name, note: m.note, router_type: m.router_type, member_type: m.member_type })),
+  );
+  const base: PickerBase = useMemo(
+    () => ({
+      use: quota.network_router_use,
+      count: quota.network_router_count,
+      centers: quota.network_center_count,
+      original: new Set((network?.member ?? []).map((m) => m.router_name)),
+    }),
+    [quota, network],
+  );
+  const chosen = new Set(picked.map((p) => p.router_name));
+  const free = (list: MemberOption[]) => list.filter((m) => !chosen.has(m.router_name));
+
+  const add = (m: MemberOption, position: MemberType) => {
+    const refusal = refusalOf(base, picked, m, position);
+    if (refusal) return showRefusal(refusal);
+    setPicked([...picked, { router_name: m.router_name, note: m.note, router_type: m.router_type, member_type: position }]);
+  };
+  const reposition = (name: string, position: MemberType) => {
+    const refusal = repositionRefusal(base, picked, name, position);
+    if (refusal) return showRefusal(refusal);
+    setPicked(picked.map((p) => (p.router_name === name ? { ...p, member_type: position } : p)));
+  };
+  const remove = (name: string) => setPicked(picked.filter((p) => p.router_name !== name));
+
+  const submit = async ({ network_name }: Values) => {
+    if (picked.length === 0) return toast.warning(M.networkMembersRequired);
+    const body = { network_name: network_name.trim(), ...bodyOf(picked) };
+    if (network) {
+      const env = await edit.mutateAsync({ network_number: network.network_number, ...body });
+      if (env.code === CODE.ok) void navigate(detailPath(network.network_number));
+    } else {
+      const env = await create.mutateAsync(body);
+      if (env.code === CODE.ok && env.data) void navigate(detailPath(env.data.network_number));
+    }
+  };
+
+  return (
+    <Form<Values> form={form} layout="vertical" requiredMark={false} initialValues={{ network_name: network?.network_name ?? '' }} onFinish={(v) => void submit(v)}>
+      <Form.Item name="network_name" label={M.networkColName} rules={rulesOf(renameNetwork.body, 'network_name')} style={{ maxWidth: 420 }}>
+        <Input maxLength={LIMITS.networkNameMax} placeholder={M.networkNameRequired} showCount />
+      </Form.Item>
+      <Flex gap={12} align="center" wrap style={{ marginBottom: 12 }}>
+        <Tag color="blue" aria-label={M.networkUsage}>
+          {fmt(M.networkUsed, { use: usedCount(base, picked), count: base.count })}
+        </Tag>
+        <Alert type="info" showIcon title={M.networkOverlapHint} style={{ flex: 1 }} />
+      </Flex>
+      <Row gutter={[12, 12]}>
+        <Col xs={24} lg={8}>
+          <CandidatePanel title={M.networkHardware} members={free(candidates.router)} onAdd={add} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <CandidatePanel title={M.networkSoftware} members={free(candidates.app)} onAdd={add} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <SelectedMembers picked={picked} onRemove={remove} onPosition={reposition} />
+        </Col>
+      </Row>
+      <Flex gap={8} style={{ marginTop: 16 }}>
+        <Button type="primary" htmlType="submit" loading={create.isPending || edit.isPending}>
+          {M.networkSave}
+        </Button>
+        <Button onClick={() => void navigate(-1)}>{M.networkBack}</Button>
+      </Flex>
+    </Form>
+  );
+}

@@ -1,0 +1,32 @@
+import { M, type NetworkDetail, type UserMessage } from '@hublink/contract';
+
+export interface ConfigEntry {
+  key: string;
+  label: string;
+}
+
+/** Line main/backup needs two or more centers (spec 2 §2). */
+const LINE_MIN_CENTERS = 2;
+
+/**
+ * The network's configuration dialogs offered in the 配置 menu, by the availability conditions of spec 2
+ * §2: line main/backup with two or more centers, twin-center link when network_center_link_show is 1,
+ * POP config with a network_fr, segment config with a center or a POP, route prefixes with auth.quagga.
+ */
+export function configEntries(detail: Pick<NetworkDetail, 'member' | 'network_fr' | 'network_center_link_show'>, auth: UserMessage['auth'] | undefined): ConfigEntry[] {
+  const centers = detail.member.filter((m) => m.member_type === 'center').length;
+  const hasFr = detail.network_fr !== null;
+  const entries: (ConfigEntry | false)[] = [
+    centers >= LINE_MIN_CENTERS && { key: 'routing', label: M.networkMenuRouting },
+    detail.network_center_link_show === 1 && { key: 'center_link', label: M.networkMenuCenterLink },
+    hasFr && { key: 'fr', label: M.networkMenuFr },
+    { key: 'access_pop', label: M.networkMenuAccessPop },
+    (centers > 0 || hasFr) && { key: 'segment', label: M.networkMenuSegment },
+    { key: 'interconnect', label: M.networkMenuInterconnect },
+    { key: 'ciphers', label: M.networkMenuCiphers },
+    { key: 'mode', label: M.networkMenuMode },
+    auth?.quagga === 1 && { key: 'prefix', label: M.networkMenuPrefix },
+    { key: 'dns', label: M.networkMenuDns },
+  ];
+  return entries.filter((e): e is ConfigEntry => e !== false);
+}
