@@ -5,6 +5,8 @@ import { account } from './migrations/0002_account';
 import { messages } from './migrations/0003_messages';
 import { ram } from './migrations/0004_ram';
 import { membersNetworks } from './migrations/0005_members_networks';
+import { memberCount } from './migrations/0006_member_count';
+import { networkUse } from './migrations/0007_network_use';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -14,6 +16,8 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0003_messages': messages(handle.dialect),
     '0004_ram': ram(handle.dialect),
     '0005_members_networks': membersNetworks(handle.dialect),
+    '0006_member_count': memberCount(handle.dialect),
+    '0007_network_use': networkUse(handle.dialect),
   };
 }
 

@@ -25,6 +25,8 @@ export interface AccountTable {
   dns_quantity: number;
   /** How many sub-accounts the tenant may have. */
   ram_quantity: number;
+  /** Distinct members of the tenant in at least one network, kept by triggers (migration 0007). */
+  network_router_use: Generated<number>;
   create_time: number;
   update_time: number;
 }
@@ -132,6 +134,7 @@ export interface Database {
   service: ServiceTable;
   ram_log: RamLogTable;
   member: MemberTable;
+  member_count: MemberCountTable;
   network: NetworkTable;
   network_member: NetworkMemberTable;
   member_link: MemberLinkTable;
@@ -200,8 +203,17 @@ export interface MemberTable {
   router_ipv4: Generated<string>;
   router_mac: Generated<string>;
   online_time: number | null;
+  /** How many networks the member is in, kept by triggers (migration 0007). */
+  network_count: Generated<number>;
   create_time: number;
   update_time: number;
+}
+
+/** Members per tenant and kind, kept by triggers on member (migration 0006). */
+export interface MemberCountTable {
+  tenant_id: number;
+  router_type: number;
+  n: number;
 }
 
 export interface NetworkTable {

@@ -74,6 +74,8 @@ describeEachDatabase('members: /router/lists, /router/member, /router/quantity, 
     expect(byNote.data!.map((r) => r.router_name)).toEqual([software[4]]);
     const wild = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: '%' } });
     expect(wild).toMatchObject({ data: [], count: 0 });
+    // A full page: the total is counted; a last page tells it.
+    expect(await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 1 } })).toMatchObject({ count: 12 });
     const many = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 2 } });
     expect(many).toMatchObject({ count: 12 });
     expect(many.data).toHaveLength(2);
@@ -108,6 +110,33 @@ describeEachDatabase('members: /router/lists, /router/member, /router/quantity, 
     await setPlan(t(), a.account.id, 10);
     expect(await t().call(routerQuantity, { token: a.token })).toMatchObject({ data: { hardware: 3, software: 12, max: 10, software_surplus: 0 } });
     await setPlan(t(), a.account.id, 100);
+  });
+
+  it('keeps member_count equal to the members through adds and deletes', async () => {
+    const counted = async () =>
+      (await t().db.selectFrom('member_count').select(['router_type', 'n']).where('tenant_id', '=', a.account.id).orderBy('router_type').execute()).map((r) => [r.router_type, Number(r.n)]);
+    const real = async () =>
+      (
+        await t()
+          .db.selectFrom('member')
+          .select(['router_type', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('tenant_id', '=', a.account.id)
+          .groupBy('router_type')
+          .orderBy('router_type')
+          .execute()
+      ).map((r) => [r.router_type, Number(r.n)]);
+    expect(await counted()).toEqual(await real());
+    const extra = await addMember(t(), a.token);
+    await t().call(deleteRouter, { token: a.token, body: { router_name: software[0]! } });
+    await t().call(deleteRouter, { token: a.token, body: { router_name: hardware[0]! } });
+    expect(await counted()).toEqual([
+      [1, 2],
+      [2, 12],
+    ]);
+    expect(await counted()).toEqual(await real());
+    await t().call(deleteRouter, { token: a.token, body: { router_name: extra } });
+    software.shift();
+    hardware.shift();
   });
 });
 
