@@ -1,0 +1,176 @@
+import { LIMITS, M, type RoleAuth } from '@hublink/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { session } from '../../api/session';
+import { saver } from '../../api/files';
+import { mainUser, ramUser } from '../../app/testing';
+import { mockApi, ok, refused } from '../../test/mockApi';
+import { renderWithProviders, shows } from '../../test/render';
+import RouterListPage from './RouterListPage';
+import { hardwareRows, softwareRows } from './testData';
+
+function api(lists?: (type: string, search?: string) => { data: unknown[]; count: number }) {
+  return mockApi({
+    '/router/lists': (c) => {
+      const r = lists ? lists(c.query.type!, c.query.search) : c.query.type === '2' ? { data: softwareRows, count: 2 } : { data: hardwareRows, count: 1 };
+      return { code: 200, msg: 'success', ...r };
+    },
+    '/router/quantity': ok({ hardware: 1, software: 2, max: 10, software_surplus: 7 }),
+    '/router/delete': ok(null, M.deleted),
+    '/router/update_status': ok({ status: 1 }, M.memberStatusEnabled),
+    '/logs/software_login': { code: 200, msg: 'success', data: [], count: 0 },
+    '/logs/online': { code: 200, msg: 'success', data: [], count: 0 },
+  });
+}
+
+const u = () => userEvent.setup({ delay: null });
+
+/** Several dialogs' worth of typing and clicking; antd in jsdom is slow on a loaded machine. */
+const LONG = 60_000;
+
+describe('RouterListPage', () => {
+  it('the tabs switch the type query and the URL; the quantity shows used / max', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    const r = renderWithProviders(<RouterListPage />, { route: '/router/lists' });
+    await shows('gw-beijing');
+    expect(m.callsTo('/router/lists')[0]!.query).toEqual({ page: '1', type: '1' });
+    await shows(`成员数 3 / 10`);
+    // Hardware: no software-only buttons.
+    expect(screen.queryByRole('button', { name: M.memberBatchAdd })).not.toBeInTheDocument();
+    await u().click(screen.getByRole('tab', { name: M.memberTabSoftware }));
+    await shows('alice01');
+    expect(m.callsTo('/router/lists').at(-1)!.query).toEqual({ page: '1', type: '2' });
+    expect(r.location()).toBe('/router/lists?type=2');
+  }, LONG);
+
+  it('the software tab has its own buttons and searches', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    await shows('alice01');
+    for (const name of [M.memberExport, M.memberBatchAdd, M.memberBatchDelete, M.memberAdd]) expect(screen.getByRole('button', { name: new RegExp(name) })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `后缀：${mainUser.sign}` })).toBeInTheDocument();
+    await u().type(screen.getByPlaceholderText(M.memberSearch), 'bob{Enter}');
+    await waitFor(() => expect(m.callsTo('/router/lists').at(-1)!.query).toEqual({ page: '1', type: '2', search: 'bob' }));
+  }, LONG);
+
+  it('cuts long notes to 18 characters with the full text on hover; shows phone, login state and status', async () => {
+    session.setUser(mainUser);
+    api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    const note = softwareRows[0]!.note;
+    const cut = `${[...note].slice(0, LIMITS.memberNoteShown).join('')}…`;
+    await shows(cut);
+    await u().hover(screen.getByText(cut));
+    await shows(note);
+    const row = screen.getByText('alice01').closest('tr')!;
+    expect(within(row).getByText('+86 13800000001')).toBeInTheDocument();
+    expect(within(row).getByText(M.memberOnline)).toBeInTheDocument();
+    expect(within(row).getByRole('switch')).toBeChecked();
+    expect(within(row).getByRole('button', { name: M.memberPhoneChangeTitle })).toBeInTheDocument();
+    const bob = screen.getByText('bob02').closest('tr')!;
+    expect(within(bob).getByText(M.memberOffline)).toBeInTheDocument();
+    expect(within(bob).getByRole('switch')).not.toBeChecked();
+    expect(within(bob).getByRole('button', { name: M.memberPhoneBindTitle })).toBeInTheDocument();
+  }, LONG);
+
+  it('switches a software member on or off through /router/update_status', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    const bob = (await screen.findByText('bob02')).closest('tr')!;
+    await u().click(within(bob).getByRole('switch'));
+    await waitFor(() => expect(m.callsTo('/router/update_status')).toHaveLength(1));
+    expect(m.callsTo('/router/update_status')[0]!.body).toEqual({ router_name: 'bob02' });
+    await shows(M.memberStatusEnabled);
+  }, LONG);
+
+  it('deletes a member only once its exact name is typed', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists' });
+    const row = (await screen.findByText('gw-beijing')).closest('tr')!;
+    await u().click(within(row).getByRole('button', { name: M.memberActionDelete }));
+    const dialog = await screen.findByRole('dialog');
+    const ok = () => within(dialog).getByRole('button', { name: /删\s*除/ });
+    expect(ok()).toBeDisabled();
+    const input = within(dialog).getByLabelText('请输入“gw-beijing”');
+    await u().type(input, 'gw-beijin');
+    expect(ok()).toBeDisabled();
+    await u().type(input, 'G');
+    expect(ok()).toBeDisabled();
+    expect(m.callsTo('/router/delete')).toHaveLength(0);
+    await u().clear(input);
+    await u().type(input, 'gw-beijing');
+    expect(ok()).toBeEnabled();
+    await u().click(ok());
+    await waitFor(() => expect(m.callsTo('/router/delete')).toHaveLength(1));
+    expect(m.callsTo('/router/delete')[0]!.body).toEqual({ router_name: 'gw-beijing' });
+    await shows(M.deleted);
+  }, LONG);
+
+  it("export warns '数据为空，请重新筛选数据！' without a call when the list is empty", async () => {
+    session.setUser(mainUser);
+    const m = api((type) => ({ data: [], count: type === '2' ? 0 : 1 }));
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    await waitFor(() => expect(m.callsTo('/router/lists')).toHaveLength(1));
+    await waitFor(() => expect(document.querySelector('.ant-spin-spinning')).toBeNull());
+    await u().click(screen.getByRole('button', { name: new RegExp(M.memberExport) }));
+    await shows(M.exportEmpty);
+    expect(m.callsTo('/router/export')).toHaveLength(0);
+  }, LONG);
+
+  it('exports the current search as a file, and warns with the server message when it answers an envelope', async () => {
+    session.setUser(mainUser);
+    const save = vi.spyOn(saver, 'save').mockImplementation(() => {});
+    const m = api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    await shows('alice01');
+    await u().type(screen.getByPlaceholderText(M.memberSearch), 'ali{Enter}');
+    // The server finds nothing for the search after all: its message shows as a warning.
+    m.answer('/router/export', refused(M.exportEmpty));
+    await u().click(screen.getByRole('button', { name: new RegExp(M.memberExport) }));
+    await waitFor(() => expect(m.callsTo('/router/export')).toHaveLength(1));
+    expect(m.callsTo('/router/export')[0]!.query).toEqual({ type: '2', search: 'ali' });
+    await shows(M.exportEmpty);
+    expect(save).not.toHaveBeenCalled();
+    // A file answer is saved under the server's name.
+    m.fetch.mockImplementationOnce(
+      async () =>
+        new Response(new Blob(['xlsx']), {
+          status: 200,
+          headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'Content-Disposition': `attachment; filename="_.xlsx"; filename*=UTF-8''${encodeURIComponent('成员列表-20260102.xlsx')}` },
+        }),
+    );
+    await u().click(screen.getByRole('button', { name: new RegExp(M.memberExport) }));
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    expect(save.mock.calls[0]![1]).toBe('成员列表-20260102.xlsx');
+    await shows(M.exported);
+  }, LONG);
+
+  it('a sub-account sees only what its role grants, no suffix, and no login records', async () => {
+    const role: RoleAuth = {
+      'easylink.router': { create: 0, edit: 1, delete: 0 },
+      'easylink.network': { create: 0, edit: 0, delete: 0, network: [] },
+      monitor: { view: 1, create: 0, edit: 0, delete: 0 },
+    };
+    session.setUser({ ...ramUser, role } as typeof ramUser);
+    const m = api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    const row = (await screen.findByText('alice01')).closest('tr')!;
+    expect(screen.queryByRole('button', { name: new RegExp(M.memberAdd) })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: M.memberBatchAdd })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: M.memberBatchDelete })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /后缀/ })).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: M.memberActionDelete })).not.toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: M.memberActionPassword })).toBeInTheDocument();
+    // The name opens the member detail: dial records only, for the last days to today.
+    await u().click(within(row).getByText('alice01'));
+    await shows('成员详情 - alice01');
+    expect(screen.queryByRole('tab', { name: M.memberLoginRecords })).not.toBeInTheDocument();
+    await waitFor(() => expect(m.callsTo('/logs/online')).toHaveLength(1));
+    expect(m.callsTo('/logs/software_login')).toHaveLength(0);
+  }, LONG);
+});
