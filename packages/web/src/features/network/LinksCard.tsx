@@ -16,6 +16,8 @@ export function LinksCard({ members, links }: { members: readonly NetworkMember[
     <Card
       variant="borderless"
       title={M.networkLinks}
+      role="region"
+      aria-label={M.networkLinks}
       extra={
         <Segmented<View>
           value={view}

@@ -63,7 +63,7 @@ export function MemberTable({ networkNumber, members, canEdit, extra }: MemberTa
     },
   ];
   return (
-    <Card variant="borderless" title={M.networkMembers} extra={extra}>
+    <Card variant="borderless" title={M.networkMembers} extra={extra} role="region" aria-label={M.networkMembers}>
       <Table<NetworkMember>
         size="small"
         rowKey="router_name"

@@ -29,7 +29,7 @@ const saveButton = () => screen.getByText(/保\s*存/).closest('button') as HTML
 const selected = () => within(screen.getByLabelText(M.networkSelected));
 const counter = (text: string) => waitFor(() => expect(screen.getByLabelText(M.networkUsage)).toHaveTextContent(text));
 
-describe('NetworkEditPage', { timeout: 90_000 }, () => {
+describe('NetworkEditPage', { timeout: 60_000 }, () => {
   it('moves members in and out with the counter, and refuses a second center and software as a center', async () => {
     setup();
     await screen.findByLabelText(`${M.networkPositionPoint} R1`);

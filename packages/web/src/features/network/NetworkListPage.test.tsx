@@ -28,7 +28,7 @@ function setup(extra: Record<string, Parameters<typeof mockApi>[0][string]> = {}
 
 const row = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
 
-describe('NetworkListPage', () => {
+describe('NetworkListPage', { timeout: 60_000 }, () => {
   it('shows the quota cards, the types and the statuses (disabled in red)', async () => {
     setup();
     await shows('华东总部');
@@ -52,7 +52,7 @@ describe('NetworkListPage', () => {
     await shows(M.networkNoUpgrade);
   });
 
-  it('renames: required and at most 24 characters, the input stops at 24', { timeout: 90_000 }, async () => {
+  it('renames: required and at most 24 characters, the input stops at 24', async () => {
     const { m } = setup({ '/network/name': ok(null, '修改成功') });
     await userEvent.click(await screen.findByRole('button', { name: `${M.networkRename} 华东总部` }));
     const input = await screen.findByPlaceholderText(M.networkNameRequired);

@@ -1,0 +1,135 @@
+import { M } from '@hublink/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { session } from '../../api/session';
+import { mainUser } from '../../app/testing';
+import { mockApi, ok } from '../../test/mockApi';
+import { renderWithProviders, shows } from '../../test/render';
+import { detail, link, member } from './fixtures';
+import NetworkDetailPage from './NetworkDetailPage';
+
+const members = [
+  member({ router_name: 'R1', member_type: 'center', online: 1, routing: 1, note: '上海总部的核心路由器一号机柜第三层左侧' }),
+  member({ router_name: 'R2', member_type: 'center', online: 0, routing: 2, default_route: 1, metric: 60, quagga: 1 }),
+  member({ router_name: 'A1', router_type: 2, online: 1, ov_id: { main: 1, backup: 2, main_name: '华南', backup_name: '华北', priority: 3 } }),
+];
+
+function setup(over: Parameters<typeof detail>[0] = {}, user = mainUser) {
+  session.setUser(user);
+  const m = mockApi({
+    '/network/info': ok(detail({ member: members, member_count: 3, ...over })),
+    '/network/status': ok({ network_status: over.network_status ?? 1, link: [link({ router_name: 'A1', center_router_name: 'R1', vpn_online: 1 })], online: { R1: 1, R2: 0, A1: 1 } }),
+    '/network/remove_member': ok(null, '移除成功'),
+    '/network/add_member': ok(null, '添加成功'),
+    '/router/member': ok({
+      router: [
+        { router_name: 'R1', note: '', router_type: 1, online: 1 },
+        { router_name: 'R3', note: '深圳', router_type: 1, online: 0 },
+      ],
+      app: [{ router_name: 'A9', note: '', router_type: 2, online: 0 }],
+    }),
+  });
+  const r = renderWithProviders(<NetworkDetailPage />, { route: '/network/detail?network_number=N1' });
+  return { m, r };
+}
+
+const membersCard = () => within(screen.getByLabelText(M.networkMembers));
+const row = (name: string) => membersCard().getByText(name).closest('tr') as HTMLElement;
+
+describe('NetworkDetailPage', { timeout: 60_000 }, () => {
+  it('shows the summary and the members with their positions, lines, POP areas and online-only actions', async () => {
+    const { m } = setup({ network_service: 2, ncp_ciphers: 'sm', mode: 3, network_center_link: 1, network_fr: { network_fr_id: 1, shortname: 'POP-华东' } });
+    await shows('R1');
+    expect(m.callsTo('/network/info')[0]!.query).toEqual({ network_number: 'N1' });
+    for (const text of [M.networkLevelStandard, M.networkCiphersSm, M.networkModePop, 'POP-华东', M.networkOn]) expect(screen.getByText(text)).toBeInTheDocument();
+
+    // Hardware names open the router detail in a new tab; software names are plain text.
+    const r1 = membersCard().getByText('R1').closest('a')!;
+    expect(r1).toHaveAttribute('href', '/router/detail?router_name=R1');
+    expect(r1).toHaveAttribute('target', '_blank');
+    expect(membersCard().getByText('A1').closest('a')).toBeNull();
+
+    expect(within(row('R1')).getByText('上海总部的核心路由器一号机柜第三层左…')).toBeInTheDocument();
+    expect(within(row('R1')).getByText(M.networkLineMain)).toBeInTheDocument();
+    expect(within(row('R2')).getByText(M.networkLineBackup)).toBeInTheDocument();
+    expect(within(row('A1')).getByText('华南')).toBeInTheDocument();
+    expect(within(row('A1')).getByText('华北')).toBeInTheDocument();
+
+    // Without the feature flags there are no default-route and dynamic-routing columns.
+    expect(screen.queryByText(M.networkDefaultRoute)).not.toBeInTheDocument();
+    expect(screen.queryByText(M.networkQuagga)).not.toBeInTheDocument();
+
+    expect(within(row('R1')).getByText(M.networkMemberDetail)).toBeInTheDocument();
+    expect(within(row('R1')).getByText(M.networkKick)).toBeInTheDocument();
+    expect(within(row('R2')).queryByText(M.networkMemberDetail)).not.toBeInTheDocument();
+    expect(within(row('R2')).queryByText(M.networkKick)).not.toBeInTheDocument();
+    expect(within(row('R2')).queryByText(M.networkRespawn)).not.toBeInTheDocument();
+    expect(screen.getByText(M.networkAddMember)).toBeInTheDocument();
+    expect(screen.getByText(M.networkConfig)).toBeInTheDocument();
+    expect(screen.queryByText(M.networkDisabledBanner)).not.toBeInTheDocument();
+  });
+
+  it('shows default route with its priority and dynamic routing when the account has them', async () => {
+    setup({}, { ...mainUser, auth: { quagga: 1, quagga_advanced: 0, default_route: 1 } });
+    await shows('R2');
+    expect(within(row('R2')).getByText(`${M.networkRouteAdvertise} 优先级2`)).toBeInTheDocument();
+    expect(within(row('R2')).getByText(M.networkOn)).toBeInTheDocument();
+    expect(within(row('R1')).getAllByText(M.networkOff)).toHaveLength(2);
+  });
+
+  it('status 0: the banner shows, add member and the config menu are hidden', async () => {
+    setup({ network_status: 0 });
+    await shows(M.networkDisabledBanner);
+    expect(screen.queryByText(M.networkAddMember)).not.toBeInTheDocument();
+    expect(screen.queryByText(M.networkConfig)).not.toBeInTheDocument();
+  });
+
+  it('removes a member after the confirmation', async () => {
+    const { m } = setup();
+    await shows('R2');
+    await userEvent.click(screen.getByLabelText(`${M.networkRemove} R2`));
+    await shows(M.networkConfirmRemove);
+    expect(m.callsTo('/network/remove_member')).toHaveLength(0);
+    await userEvent.click(screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!);
+    await waitFor(() => expect(m.callsTo('/network/remove_member')).toHaveLength(1));
+    expect(m.callsTo('/network/remove_member')[0]!.body).toEqual({ network_number: 'N1', router_name: 'R2' });
+  });
+
+  it('lists the polled links with their status', async () => {
+    setup();
+    const links = within(await screen.findByLabelText(M.networkLinks));
+    // The link of the first poll replaces the one the detail came with.
+    await waitFor(() => expect(links.getByText('A1')).toBeInTheDocument());
+    const linkRow = links.getByText('A1').closest('tr') as HTMLElement;
+    expect(within(linkRow).getByText('A1')).toBeInTheDocument();
+    expect(within(linkRow).getByText(M.networkOnline)).toBeInTheDocument();
+  });
+
+  it('adds a member that is not in the network; centers within the limit, software only as a point', async () => {
+    const { m } = setup();
+    await shows('R1');
+    await userEvent.click(screen.getByText(M.networkAddMember).closest('button')!);
+    await userEvent.click(await screen.findByLabelText(M.networkMemberName));
+    await screen.findByTitle('R3（深圳）');
+    // Members already in the network are not offered.
+    expect(screen.queryByTitle('R1')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByTitle('A9'));
+    await waitFor(() => expect(screen.getByLabelText(M.networkPositionCenter)).toBeDisabled());
+
+    await userEvent.click(screen.getByLabelText(M.networkMemberName));
+    await userEvent.click(await screen.findByTitle('R3（深圳）'));
+    await waitFor(() => expect(screen.getByLabelText(M.networkPositionCenter)).toBeEnabled());
+    await userEvent.click(screen.getByLabelText(M.networkPositionCenter));
+    await userEvent.click(screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!);
+    // Two centers already and a limit of one.
+    await shows('中心点仅支持1个');
+    expect(m.callsTo('/network/add_member')).toHaveLength(0);
+
+    await userEvent.click(screen.getByLabelText(M.networkPositionPoint));
+    await userEvent.click(screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!);
+    await waitFor(() => expect(m.callsTo('/network/add_member')).toHaveLength(1));
+    expect(m.callsTo('/network/add_member')[0]!.body).toEqual({ network_number: 'N1', router_name: 'R3', member_type: 'point' });
+  });
+});
