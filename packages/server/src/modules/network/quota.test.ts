@@ -2,6 +2,7 @@ import {
   addNetworkMember,
   CODE,
   createNetwork,
+  deleteNetwork,
   editNetwork,
   fmt,
   listNetworks,
@@ -17,7 +18,7 @@ import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
 import type { Actor } from '../../core/actor';
 import { createNetworkThroughApi, networkTables, seedFreshMembers, seedNetwork } from './fixtures';
-import { lockTenant } from './quota';
+import { countedRouterUse, lockTenant } from './quota';
 import * as networks from './service';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
@@ -186,5 +187,48 @@ describeEachDatabase('networks: the member quota', (t) => {
       network_name: '重试',
     });
     expect(networks.randomNetworkNumber()).toMatch(/^N[A-Z2-7]{11}$/);
+  });
+});
+
+describeEachDatabase('networks: the database keeps network_router_use', (t) => {
+  /** The kept numbers equal the ones counted from the member lists. */
+  async function consistent(tenantId: number) {
+    const kept = await t().db.selectFrom('account').select('network_router_use').where('id', '=', tenantId).executeTakeFirstOrThrow();
+    const members = await t().db.selectFrom('member').select(['id', 'network_count']).where('tenant_id', '=', tenantId).orderBy('id').execute();
+    const rows = await t().db.selectFrom('network_member').select('member_id').where('tenant_id', '=', tenantId).execute();
+    expect(members.map((m) => [m.id, m.network_count])).toEqual(members.map((m) => [m.id, rows.filter((r) => r.member_id === m.id).length]));
+    const counted = await countedRouterUse(t().db, tenantId);
+    expect(kept.network_router_use).toBe(counted);
+    return counted;
+  }
+
+  it('follows creates, edits, adds, removals, deleted networks and deleted members, whoever makes them', async () => {
+    const main = await newAccount(t());
+    const id = main.account.id;
+    const h = await seedFreshMembers(t(), id, 8);
+    expect(await consistent(id)).toBe(0);
+    const a = await createNetworkThroughApi(t(), main.token, { center: [h[0]!], point: h.slice(1, 4) });
+    const b = await createNetworkThroughApi(t(), main.token, { center: [h[0]!], point: [h[1]!, h[4]!] });
+    expect(await consistent(id)).toBe(5);
+    await t().call(editNetwork, { token: main.token, body: { network_number: b, network_name: 'b', center: [h[0]], point: [h[5], h[6]] } });
+    expect(await consistent(id)).toBe(6);
+    await t().call(addNetworkMember, { token: main.token, body: { network_number: a, router_name: h[7], member_type: 'point' } });
+    await t().call(removeNetworkMember, { token: main.token, body: { network_number: a, router_name: h[3] } });
+    expect(await consistent(id)).toBe(6);
+    // Seeds and other modules write the tables directly.
+    const seeded = await seedNetwork(t(), id, { point: [h[3]!, h[5]!] });
+    expect(await consistent(id)).toBe(7);
+    // A member in three networks is deleted (the member list's delete): it leaves the use once.
+    await t().db.deleteFrom('member').where('router_key', '=', h[0]!.toLowerCase()).execute();
+    expect(await consistent(id)).toBe(6);
+    await t().db.deleteFrom('member').where('router_key', 'in', [h[5]!.toLowerCase(), h[2]!.toLowerCase()]).execute();
+    expect(await consistent(id)).toBe(4);
+    // h3 is only in the seeded network.
+    await t().db.deleteFrom('network').where('id', '=', seeded.id).execute();
+    expect(await consistent(id)).toBe(3);
+    await t().call(deleteNetwork, { token: main.token, body: { network_number: a } });
+    expect(await consistent(id)).toBe(1);
+    await t().db.deleteFrom('network_member').where('tenant_id', '=', id).execute();
+    expect(await consistent(id)).toBe(0);
   });
 });

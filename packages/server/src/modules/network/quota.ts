@@ -8,39 +8,30 @@ import type { Db } from '../../db/connect';
  * members that are in at least one network; the plan's network_router_count bounds it. A change
  * that would raise the use beyond the plan is refused; one that does not raise it passes even while
  * the tenant is over (the operator lowered the plan), so the tenant can always get back under it.
+ * The database keeps the use in account.network_router_use (triggers of migration 0007).
  */
 
 export interface Plan extends NetworkQuota {
   dns_quantity: number;
 }
 
-/** Distinct members of the tenant in at least one network (one index-only count). */
-export async function routerUse(db: Db, tenantId: number): Promise<number> {
+/** The tenant's plan and its current use: one row. */
+export async function planOf(db: Db, tenantId: number): Promise<Plan> {
+  return db
+    .selectFrom('account')
+    .select(['network_router_use', 'network_router_count', 'network_level', 'network_center_count', 'dns_quantity'])
+    .where('id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The use counted from the member lists themselves (what the kept number must always equal). */
+export async function countedRouterUse(db: Db, tenantId: number): Promise<number> {
   const r = await db
     .selectFrom('network_member')
     .select((eb) => eb.fn.count<number>('member_id').distinct().as('n'))
     .where('tenant_id', '=', tenantId)
     .executeTakeFirstOrThrow();
   return Number(r.n);
-}
-
-/** The tenant's plan and its current use. */
-export async function planOf(db: Db, tenantId: number): Promise<Plan> {
-  const [a, use] = await Promise.all([
-    db
-      .selectFrom('account')
-      .select(['network_router_count', 'network_level', 'network_center_count', 'dns_quantity'])
-      .where('id', '=', tenantId)
-      .executeTakeFirstOrThrow(),
-    routerUse(db, tenantId),
-  ]);
-  return {
-    network_router_use: use,
-    network_router_count: a.network_router_count,
-    network_level: a.network_level,
-    network_center_count: a.network_center_count,
-    dns_quantity: a.dns_quantity,
-  };
 }
 
 /** The quota as /network/config gives it. */
@@ -73,7 +64,7 @@ export async function lockTenant(ctx: Ctx, trx: Db, tenantId: number): Promise<v
  * beyond the plan. `before` is the use when the transaction began.
  */
 export async function ensureWithinQuota(trx: Db, tenantId: number, plan: Plan, before: number): Promise<void> {
-  const after = await routerUse(trx, tenantId);
+  const after = (await planOf(trx, tenantId)).network_router_use;
   if (after > plan.network_router_count && after > before) {
     throw invalid(fmt(M.networkQuotaFull, { n: plan.network_router_count }));
   }

@@ -66,6 +66,8 @@ async function networkOf(db: Db, actor: Actor, networkNumber: string) {
 }
 
 interface MemberRow {
+  /** The row of network_member: the order members joined. */
+  id: number;
   member_id: number;
   router_name: string;
   note: string;
@@ -79,12 +81,16 @@ interface MemberRow {
   mode: number;
 }
 
-/** A network's members, centers first, each position in the order they joined. */
-function membersOf(db: Db, networkId: number, onlyCenters = false): Promise<MemberRow[]> {
-  return db
+/** Centers first, each position in the order its members joined. */
+const byPosition = (a: MemberRow, b: MemberRow) => (a.member_type === b.member_type ? a.id - b.id : a.member_type === 'center' ? -1 : 1);
+
+/** A network's members, centers first, each position in the order they joined (sorted here: cheaper than SQLite's sorter for wide rows). */
+async function membersOf(db: Db, networkId: number, onlyCenters = false): Promise<MemberRow[]> {
+  const rows = await db
     .selectFrom('network_member as nm')
     .innerJoin('member as m', 'm.id', 'nm.member_id')
     .select([
+      'nm.id',
       'nm.member_id',
       'm.router_name',
       'm.note',
@@ -99,9 +105,8 @@ function membersOf(db: Db, networkId: number, onlyCenters = false): Promise<Memb
     ])
     .where('nm.network_id', '=', networkId)
     .$if(onlyCenters, (qb) => qb.where('nm.member_type', '=', 'center'))
-    .orderBy('nm.member_type')
-    .orderBy('nm.id')
     .execute();
+  return rows.sort(byPosition);
 }
 
 const toMember = (r: MemberRow): NetworkMember => ({
