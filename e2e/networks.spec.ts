@@ -1,0 +1,149 @@
+import ExcelJS from 'exceljs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fmt, IMPORT_COLUMNS, M } from '@hublink/contract';
+import { CONTEXT, expectPath, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+
+const OK = /确\s?定|OK/;
+/** A button's name as antd renders it: two Chinese characters get a space between them. */
+const spaced = (text: string) => new RegExp(`^${text.split('').join('\\s?')}$`);
+
+/** A bulk-add workbook as a user fills the template: the header row, then one member. */
+async function importWorkbook(rows: string[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('成员');
+  sheet.addRow([...IMPORT_COLUMNS]);
+  for (const r of rows) sheet.addRow(r);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+describe('members and networks in Chromium', () => {
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+  const username = `net${Date.now() % 1_000_000}`;
+  const password = 'secret123';
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launch();
+    page = await (await browser.newContext(CONTEXT)).newPage();
+    const captcha = trackCaptcha(page, server);
+    await registerByApi(server, { username, password, phone: `136${String(Date.now()).slice(-8)}`, nickname: '组网测试' });
+    await signIn(page, server, captcha, username, password);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Adds one member through the add dialog of the current tab and waits for its row. */
+  async function addMember(name: string, secret: string, note: string) {
+    await page.getByRole('button', { name: new RegExp(M.memberAdd) }).click();
+    const dialog = page.getByRole('dialog');
+    await settled(page);
+    const hardware = (await dialog.getByText(M.memberAddHardwareTitle).count()) > 0;
+    await dialog.getByLabel(hardware ? M.memberDeviceName : M.memberAccountLabel, { exact: true }).fill(name);
+    await dialog.getByLabel(hardware ? M.memberDeviceSecret : M.memberPasswordLabel, { exact: true }).fill(secret);
+    await dialog.getByLabel(M.memberNoteLabel).fill(note);
+    await dialog.getByRole('button', { name: OK }).click();
+    await page.getByRole('cell', { name, exact: true }).waitFor();
+  }
+
+  it('adds two hardware members and two software members by hand', async () => {
+    await page.goto(`${server.url}/router/lists`);
+    await page.getByRole('tab', { name: M.memberTabHardware }).waitFor();
+    await addMember('gw_east01', 'devsecret01', '上海总部');
+    await addMember('gw_west01', 'devsecret02', '成都分部');
+    await screenshot(page, 'members-hardware');
+
+    await page.getByRole('tab', { name: M.memberTabSoftware }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBe('2');
+    await addMember('alice01', 'alicepass1', '财务');
+    await addMember('bob01', 'bobpass01', '销售');
+  });
+
+  it('adds a third software member from an .xlsx file and shows the result table', async () => {
+    await page.getByRole('button', { name: M.memberBatchAdd }).click();
+    const dialog = page.getByRole('dialog');
+    await settled(page);
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: '批量添加.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await importWorkbook([['carol01', 'carolpass1', '', '', '研发']]),
+    });
+    await dialog.getByRole('button', { name: M.memberUploadSubmit }).click();
+    await dialog.getByText(fmt(M.memberBatchSummary, { ok: 1, fail: 0 })).waitFor();
+    await screenshot(page, 'members-batch-result');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('cell', { name: 'carol01', exact: true }).waitFor();
+    await page.getByText(fmt(M.memberQuantity, { n: 5, max: 10 })).waitFor();
+    await screenshot(page, 'members-software');
+  });
+
+  it('builds a network with one center and four points', async () => {
+    await page.goto(`${server.url}/network/lists`);
+    await page.getByRole('button', { name: new RegExp(M.networkCreate) }).click();
+    await expectPath(page, '/network/create');
+    await page.getByRole('button', { name: `${M.networkPositionCenter} gw_east01` }).click();
+    await page.getByRole('button', { name: `${M.networkPositionPoint} gw_west01` }).click();
+    for (const name of ['alice01', 'bob01', 'carol01']) {
+      await page.getByRole('button', { name: `${M.networkPositionPoint} ${name}` }).click();
+    }
+    await expect.poll(() => page.getByRole('button', { name: new RegExp(`^${M.networkRemove} `) }).count(), { timeout: 10_000 }).toBe(5);
+    await page.getByPlaceholder(M.networkNameRequired).fill('华东组网');
+    await screenshot(page, 'network-create');
+    await page.getByRole('button', { name: spaced(M.networkSave) }).click();
+    await expectPath(page, '/network/detail');
+    await page.getByRole('cell', { name: 'carol01' }).first().waitFor();
+  });
+
+  it('shows the network in its detail with the topology graph', async () => {
+    await page.getByText(M.networkSummary).waitFor();
+    await screenshot(page, 'network-detail');
+    await page.getByText(M.networkLinkTopology, { exact: true }).click();
+    const chart = page.locator('canvas').first();
+    await chart.waitFor();
+    await page.waitForTimeout(800); // the graph's layout animation
+    await screenshot(page, 'network-topology');
+  });
+
+  it('lists the network, renames it, and removes a member', async () => {
+    await page.goto(`${server.url}/network/lists`);
+    const row = page.getByRole('row', { name: /华东组网/ });
+    await row.waitFor();
+    await expect.poll(() => row.getByRole('cell', { name: '5', exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await screenshot(page, 'network-list');
+
+    await row.getByRole('button', { name: `${M.networkRename} 华东组网` }).click();
+    const dialog = page.getByRole('dialog');
+    await settled(page);
+    await dialog.getByRole('textbox').fill('华东主网');
+    await dialog.getByRole('button', { name: OK }).click();
+    await page.getByRole('row', { name: /华东主网/ }).waitFor();
+
+    const renamed = page.getByRole('row', { name: /华东主网/ });
+    await renamed.getByRole('link', { name: spaced(M.networkActionDetail) }).or(renamed.getByRole('button', { name: spaced(M.networkActionDetail) })).first().click();
+    await expectPath(page, '/network/detail');
+    await page.getByRole('button', { name: `${M.networkRemove} bob01` }).click();
+    await page.getByText(M.networkConfirmRemove).waitFor();
+    await settled(page);
+    await page.getByRole('tooltip').or(page.locator('.ant-popover')).getByRole('button', { name: OK }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'bob01', exact: true }).count(), { timeout: 10_000 }).toBe(0);
+  });
+
+  it('deletes the network after confirmation', async () => {
+    await page.goto(`${server.url}/network/lists`);
+    const row = page.getByRole('row', { name: /华东主网/ });
+    await row.waitFor();
+    await expect.poll(() => row.getByRole('cell', { name: '4', exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await row.getByRole('button', { name: spaced(M.networkActionDelete) }).click();
+    await page.getByText(M.confirmDelete).waitFor();
+    await settled(page);
+    await page.getByRole('button', { name: OK }).last().click();
+    await page.getByText(M.deleted).first().waitFor();
+    await page.getByText(M.empty).waitFor();
+  });
+});
