@@ -130,6 +130,13 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
     expect(await rowOf(t(), a.account.id, '张三丰')).toBeUndefined();
   });
 
+  it('takes the first file of a request that carries two', async () => {
+    const [first, second] = [freshName('one'), freshName('two')];
+    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[first, 'pass1234']]), { more: [await importFile([[second, 'pass1234']])] });
+    expect(res).toMatchObject({ code: 200, data: { success: 1, rows: [{ router_name: first }] } });
+    expect(await rowOf(t(), a.account.id, second)).toBeUndefined();
+  });
+
   it('skips blank rows, keeping the spreadsheet row numbers', async () => {
     const n = freshName('gap');
     const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[null, null, null, null, null], ['', '', '', '', ''], [n, 'pass1234', '', '', '']]));

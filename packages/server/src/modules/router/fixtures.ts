@@ -58,17 +58,17 @@ export async function upload(
   path: string,
   token: string,
   file: { filename: string; body: Buffer } | null,
-  extra: { field?: string; contentType?: string } = {},
+  extra: { field?: string; contentType?: string; more?: { filename: string; body: Buffer }[] } = {},
 ): Promise<Envelope<BatchResult>> {
   const boundary = `----hublink${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nx\r\n`)];
-  if (file) {
+  for (const f of [...(file ? [file] : []), ...(extra.more ?? [])]) {
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${extra.field ?? 'file'}"; filename="${file.filename}"\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="${extra.field ?? 'file'}"; filename="${f.filename}"\r\n` +
           `Content-Type: ${extra.contentType ?? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'}\r\n\r\n`,
       ),
-      file.body,
+      f.body,
       Buffer.from('\r\n'),
     );
   }

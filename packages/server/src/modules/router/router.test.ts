@@ -15,7 +15,7 @@ import {
   type RouterItem,
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
+import { describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
 import { verifyPassword } from '../../core/passwords';
 import { addMember, freshName, membersOf } from './fixtures';
 
@@ -172,6 +172,19 @@ describeEachDatabase('members: /router/info, /router/note, /router/update_status
         ],
       },
     });
+  });
+
+  it("shows a sub-account only the networks of its role's list (all when the list is empty)", async () => {
+    const hw = await addMember(t(), a.token, { router_type: 1, username: freshName('Role') });
+    const n1 = await newNetwork(t(), a.account.id, '可见网络', [hw]);
+    await newNetwork(t(), a.account.id, '不可见网络', [hw]);
+    const limited = await newRamAccount(t(), a.account.id, { auth: { ...FULL_ROLE, 'easylink.network': { ...FULL_ROLE['easylink.network'], network: [n1.network_number] } } });
+    const token = (await signIn(t(), limited.login, limited.password, { ram: true })).data!.access_token;
+    const seen = await t().call<RouterDetail>(routerInfo, { token, query: { router_name: hw } });
+    expect(seen.data!.network.map((n) => n.network_name)).toEqual(['可见网络']);
+    const all = await newRamAccount(t(), a.account.id);
+    const allToken = (await signIn(t(), all.login, all.password, { ram: true })).data!.access_token;
+    expect((await t().call<RouterDetail>(routerInfo, { token: allToken, query: { router_name: hw } })).data!.network).toHaveLength(2);
   });
 
   it('answers 204 for an unknown member', async () => {
