@@ -7,6 +7,7 @@ import { ram } from './migrations/0004_ram';
 import { membersNetworks } from './migrations/0005_members_networks';
 import { memberCount } from './migrations/0006_member_count';
 import { networkUse } from './migrations/0007_network_use';
+import { memberSearch } from './migrations/0008_member_search';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -18,6 +19,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0005_members_networks': membersNetworks(handle.dialect),
     '0006_member_count': memberCount(handle.dialect),
     '0007_network_use': networkUse(handle.dialect),
+    '0008_member_search': memberSearch(handle.dialect),
   };
 }
 

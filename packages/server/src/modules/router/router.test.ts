@@ -86,6 +86,24 @@ describeEachDatabase('members: /router/lists, /router/member, /router/quantity, 
     expect(other).toMatchObject({ data: [], count: 0 });
   });
 
+  it('finds members by any part of 3 characters or more, and follows changes of note and phone', async () => {
+    const names = async (search: string) => (await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search } })).data!.map((r) => r.router_name);
+    const name = await addMember(t(), a.token, { username: freshName('Find'), note: '市场部-华东区' });
+    expect(await names(name.slice(2, 9).toUpperCase())).toEqual([name]);
+    expect(await names('部-华东')).toEqual([name]);
+    expect(await names('财务部门')).toEqual([software[4]]);
+    for (const literal of ['%%%', 'f_n', '"部-', "d'x"]) expect(await names(literal)).toEqual([]);
+    await t().call(noteRouter, { token: a.token, body: { router_name: name, note: '客服"一组"' } });
+    expect(await names('华东区')).toEqual([]);
+    expect(await names('"一组"')).toEqual([name]);
+    const mobile = `139${String(Date.now()).slice(-8)}`;
+    await t().db.updateTable('member').set({ phone: `+86 ${mobile}`, area_number: '86' }).where('tenant_id', '=', a.account.id).where('router_key', '=', name.toLowerCase()).execute();
+    expect(await names(mobile.slice(3))).toEqual([name]);
+    expect(await names(`+86 ${mobile.slice(0, 5)}`)).toEqual([name]);
+    await t().call(deleteRouter, { token: a.token, body: { router_name: name } });
+    expect(await names('客服"')).toEqual([]);
+  });
+
   it('refuses a wrong type or page with the rule of the field', async () => {
     expect(await t().call(listRouters, { token: a.token, query: { type: 3 } })).toMatchObject({ code: 422, msg: M.memberTypeInvalid });
     expect(await t().call(listRouters, { token: a.token, query: { type: 1, page: 0 } })).toMatchObject({ code: 422, msg: M.pageInvalid });
