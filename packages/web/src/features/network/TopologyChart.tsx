@@ -1,4 +1,4 @@
-import type { NetworkLink, NetworkMember } from '@hublink/contract';
+import { M, type NetworkLink, type NetworkMember } from '@hublink/contract';
 import { GraphChart } from 'echarts/charts';
 import { LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
@@ -15,6 +15,8 @@ const HEIGHT = 480;
 export function TopologyChart({ members, links }: { members: readonly NetworkMember[]; links: readonly NetworkLink[] }) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
+  // What the chart shows: a poll that changes nothing leaves the graph alone (setting it again would restart the layout).
+  const drawn = useRef('');
 
   useEffect(() => {
     if (!box.current) return;
@@ -26,16 +28,21 @@ export function TopologyChart({ members, links }: { members: readonly NetworkMem
       observer.disconnect();
       instance.dispose();
       chart.current = null;
+      drawn.current = '';
     };
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(topologyOption(members, links), { notMerge: false, replaceMerge: ['series'] });
+    const option = topologyOption(members, links);
+    const key = JSON.stringify(option.series);
+    if (!chart.current || key === drawn.current) return;
+    drawn.current = key;
+    chart.current.setOption(option, { replaceMerge: ['series'] });
   }, [members, links]);
 
   return (
     <div>
-      <div ref={box} style={{ width: '100%', height: HEIGHT }} role="img" aria-label="topology" />
+      <div ref={box} style={{ width: '100%', height: HEIGHT }} role="img" aria-label={M.networkLinkTopology} />
       <TopologyLegend />
     </div>
   );

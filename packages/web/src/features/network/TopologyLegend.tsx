@@ -4,7 +4,7 @@ import { LEGEND } from './topology';
 /** The six legend items of spec 2 §2 under the graph: center, connection, POP, not logged in, online, offline. */
 export function TopologyLegend() {
   return (
-    <Flex gap={16} wrap justify="center" role="list" aria-label="legend">
+    <Flex gap={16} wrap justify="center" role="list">
       {LEGEND.map((item) => (
         <Flex key={item.label} gap={6} align="center" role="listitem">
           {item.line ? (
