@@ -429,7 +429,8 @@ export const M = {
   memberBatchListHint: '勾选当前列表中要删除的软件成员',
   memberBatchDeleteSubmit: '删除',
   memberClose: '关闭',
-  memberConfirmPlaceholder: '请输入“{phrase}”',
+  /** The input of a confirmation by typing (ConfirmByTyping). */
+  typeToConfirm: '请输入“{phrase}”',
   // networks, spec 2 §5 and §8 (ours where the spec is silent)
   networkNameRequired: '请输入网络名称',
   networkNameTooLong: '网络名称不能超过24个字符',

@@ -45,7 +45,7 @@ export function ConfirmByTyping({ open, title, phrase, description, okText, onCo
     }
   };
 
-  const placeholder = fmt(M.memberConfirmPlaceholder, { phrase });
+  const placeholder = fmt(M.typeToConfirm, { phrase });
   return (
     <Modal
       title={title}
