@@ -1,35 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { lastCode, launch, screenshot, startServer, trackCaptcha, type Server } from './support';
-
-async function expectPath(page: Page, path: string) {
-  await page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
-  expect(new URL(page.url()).pathname).toBe(path);
-}
-
-async function post(server: Server, path: string, body: unknown) {
-  const res = await fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const env = (await res.json()) as { code: number; msg: string };
-  if (env.code !== 200) throw new Error(`${path}: ${env.msg}`);
-}
-
-/** Waits until no dialog is still zooming in (a screenshot would catch it half-drawn). */
-const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('[class*="zoom-appear"], [class*="zoom-enter"]'));
-
-/** Signs in at /login (main account) or in the sub-account mode, and waits for the dashboard. */
-async function signIn(page: Page, server: Server, captcha: ReturnType<typeof trackCaptcha>, username: string, password: string, ram = false) {
-  await page.goto(`${server.url}/login?redirect=/dashboard`);
-  if (ram) await page.getByText(M.ramLoginTitle).last().click();
-  await page.getByLabel('账号').fill(username);
-  await page.getByLabel('密码').fill(password);
-  await page.getByLabel('验证码').fill(await captcha.answer());
-  await page.getByLabel('验证码').press('Enter');
-  await expectPath(page, '/dashboard');
-}
-
-/** The console's users and the server share a time zone: the log dialog's days are the server's days. */
-const CONTEXT = { locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1366, height: 860 } };
+import { CONTEXT, expectPath, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 describe('sub-accounts and roles in Chromium', () => {
   let server: Server;
@@ -46,10 +18,14 @@ describe('sub-accounts and roles in Chromium', () => {
     const context = await browser.newContext(CONTEXT);
     page = await context.newPage();
     captcha = trackCaptcha(page, server);
-    await post(server, '/verify/register', { send_type: 'phone', send_value: `+86 ${phone}` });
-    const code = await lastCode(server, `+86 ${phone}`);
-    await post(server, '/account/register', { nickname: '子账号管理', username, password, newPassword: password, code, type: 'phone', verify: `+86 ${phone}` });
+    await registerByApi(server, { username, password, phone, nickname: '子账号管理' });
     await signIn(page, server, captcha, username, password);
+    // Two networks: the role will be limited to the first.
+    for (const name of ['gw_ram01', 'gw_ram02']) {
+      await postAs(server, page, '/router/add', { router_type: 1, username: name, password: 'devsecret1' });
+    }
+    await postAs(server, page, '/network/create', { network_name: '运维网络', center: ['gw_ram01'], point: [] });
+    await postAs(server, page, '/network/create', { network_name: '财务网络', center: ['gw_ram02'], point: [] });
   });
 
   afterAll(async () => {
@@ -61,6 +37,7 @@ describe('sub-accounts and roles in Chromium', () => {
     await page.goto(`${server.url}/ram/role`);
     await page.getByRole('button', { name: new RegExp(M.roleCreate) }).click();
     const dialog = page.getByRole('dialog');
+    await settled(page);
     await dialog.getByRole('button', { name: /确\s?定|OK/ }).click();
     await dialog.getByText(M.roleNameRequired).waitFor();
 
@@ -70,8 +47,9 @@ describe('sub-accounts and roles in Chromium', () => {
     const networks = dialog.getByRole('group', { name: M.rolePermNetwork });
     await networks.getByRole('checkbox', { name: M.permCreate }).check();
     await networks.getByRole('checkbox', { name: M.permEdit }).check();
-    await dialog.getByRole('button', { name: new RegExp(M.roleNetworkAdd) }).click();
-    await dialog.getByRole('textbox', { name: `${M.roleNetworks} 1` }).fill('N-1001');
+    await dialog.getByRole('combobox', { name: M.roleNetworks }).click();
+    await page.locator('.ant-select-item-option').getByText('运维网络').click();
+    await page.keyboard.press('Escape');
     await expect.poll(() => networks.getByRole('checkbox', { name: M.permCreate }).isChecked()).toBe(false);
     await expect.poll(() => networks.getByRole('checkbox', { name: M.permCreate }).isDisabled()).toBe(true);
     await settled(page);
@@ -116,6 +94,13 @@ describe('sub-accounts and roles in Chromium', () => {
     await expect(menu.getByText('子账号管理').count()).resolves.toBe(0);
     await screenshot(ramPage, 'ram-sub-account-menu');
     // Typing a main-account page by hand: its calls are refused by the server.
+    // The role's one network is all the sub-account sees, and it cannot create networks.
+    await ramPage.goto(`${server.url}/network/lists`);
+    await ramPage.getByRole('row', { name: /运维网络/ }).waitFor();
+    await expect(ramPage.getByRole('row', { name: /财务网络/ }).count()).resolves.toBe(0);
+    await expect(ramPage.getByRole('button', { name: new RegExp(M.networkCreate) }).count()).resolves.toBe(0);
+    await screenshot(ramPage, 'ram-network-list');
+
     await ramPage.goto(`${server.url}/ram/index`);
     await ramPage.getByText(M.deniedMainOnly).first().waitFor();
     await screenshot(ramPage, 'ram-sub-account-refused');
@@ -142,6 +127,7 @@ describe('sub-accounts and roles in Chromium', () => {
     const row = page.getByRole('row', { name: new RegExp(`ops01@${username}`) });
     await row.getByRole('button', { name: M.ramActionDelete }).click();
     await page.getByText(M.confirmDelete).waitFor();
+    await settled(page);
     await page.getByRole('button', { name: /确\s?定|OK/ }).click();
     await page.getByText(`${M.ramQuota} 0/10`).waitFor();
     await expect(page.getByRole('cell', { name: `ops01@${username}` }).count()).resolves.toBe(0);

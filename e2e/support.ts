@@ -128,6 +128,19 @@ export async function post(server: Server, path: string, body: unknown) {
   return env;
 }
 
+/** A POST with a signed-in page's token (what the console would send); throws unless it answers 200. */
+export async function postAs<T = unknown>(server: Server, page: Page, path: string, body: unknown): Promise<Envelope<T>> {
+  const token = await page.evaluate(() => sessionStorage.getItem('token'));
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const env = (await res.json()) as Envelope<T>;
+  if (env.code !== 200) throw new Error(`${path}: ${env.msg}`);
+  return env;
+}
+
 /** Registers a main account through the API with a phone code from the outbox. */
 export async function registerByApi(server: Server, account: { username: string; password: string; phone: string; nickname?: string }) {
   const verify = `+86 ${account.phone}`;

@@ -14,6 +14,7 @@ import {
   usernameField,
 } from './fields';
 import { M } from './messages';
+import type { RoleAuth } from './role';
 
 /** The user message of spec 1 §3. */
 export const userMessage = z.object({
@@ -26,6 +27,8 @@ export const userMessage = z.object({
   sign: z.string(),
   config: z.object({ software_auth_source: z.number() }),
   auth: z.object({ quagga: z.number(), quagga_advanced: z.number(), default_route: z.number() }),
+  /** A sub-account's role (what the console offers it); null for a main account. */
+  role: z.custom<RoleAuth>().nullable(),
 });
 export type UserMessage = z.infer<typeof userMessage>;
 

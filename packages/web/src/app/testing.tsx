@@ -18,6 +18,7 @@ export const mainUser: UserMessage = {
   sign: 'abc123',
   config: { software_auth_source: 0 },
   auth: { quagga: 0, quagga_advanced: 0, default_route: 0 },
+  role: null,
 };
 
 export const ramUser: UserMessage = { ...mainUser, nickname: '小王', username: 'wang@abc123', ram: 1 };

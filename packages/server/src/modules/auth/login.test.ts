@@ -113,6 +113,7 @@ describeEachDatabase('POST /login/authorization', (t) => {
       sign: a.account.sign,
       config: { software_auth_source: 0 },
       auth: { quagga: 0, quagga_advanced: 0, default_route: 0 },
+      role: null,
     });
     expect(a.account.sign).toMatch(/^[a-z][a-z0-9]{7}$/);
     const info = await t().call(accountInfo, { token: data.access_token });
@@ -276,6 +277,8 @@ describeEachDatabase('POST /login/ram', (t) => {
       sign: a.account.sign,
       config: { software_auth_source: 0 },
       auth: { quagga: 0, quagga_advanced: 0, default_route: 0 },
+      // The console offers what the role grants (the server's guard enforces it).
+      role: expect.objectContaining({ monitor: expect.objectContaining({ view: 1 }), 'easylink.network': expect.objectContaining({ network: [] }) }),
     });
     const info = await t().call(accountInfo, { token: res.data!.access_token });
     expect(info.data).toMatchObject({ ram: 1, username: `Operator1@${a.username.toLowerCase()}` });

@@ -1,4 +1,4 @@
-import { M, type SendType, type UserMessage } from '@hublink/contract';
+import { M, type RoleAuth, type SendType, type UserMessage } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
 
@@ -29,15 +29,25 @@ export async function userMessage(ctx: Ctx, tenantId: number, ramId: number | nu
       ram: 0,
       user_phone: account.phone ?? '',
       user_email: account.email ?? '',
+      role: null,
     };
   }
   const ram = await ctx.db
     .selectFrom('ram_account')
-    .select(['username', 'nickname'])
-    .where('id', '=', ramId)
-    .where('tenant_id', '=', tenantId)
+    .innerJoin('ram_role', 'ram_role.id', 'ram_account.role_id')
+    .select(['ram_account.username', 'ram_account.nickname', 'ram_role.auth'])
+    .where('ram_account.id', '=', ramId)
+    .where('ram_account.tenant_id', '=', tenantId)
     .executeTakeFirstOrThrow();
-  return { ...common, nickname: ram.nickname, username: `${ram.username}@${account.domain}`, ram: 1, user_phone: '', user_email: '' };
+  return {
+    ...common,
+    nickname: ram.nickname,
+    username: `${ram.username}@${account.domain}`,
+    ram: 1,
+    user_phone: '',
+    user_email: '',
+    role: JSON.parse(ram.auth) as RoleAuth,
+  };
 }
 
 /** '+86 138****0000'; a number shorter than 8 digits keeps only its last 2 ('+852 ***34'). */

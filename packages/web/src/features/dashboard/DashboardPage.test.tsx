@@ -15,6 +15,7 @@ const main: UserMessage = {
   sign: 'abc123',
   config: { software_auth_source: 0 },
   auth: { quagga: 0, quagga_advanced: 0, default_route: 0 },
+  role: null,
 };
 const ram: UserMessage = { ...main, nickname: '小王', username: 'wang@lin2024', ram: 1, user_email: 'wang@example.com' };
 

@@ -17,6 +17,7 @@ const user: UserMessage = {
   sign: 'abc123',
   config: { software_auth_source: 0 },
   auth: { quagga: 0, quagga_advanced: 0, default_route: 0 },
+  role: null,
 };
 
 const rows: MessageItem[] = [

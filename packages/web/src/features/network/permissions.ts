@@ -1,11 +1,10 @@
-import type { RoleAuth, UserMessage } from '@hublink/contract';
+import type { UserMessage } from '@hublink/contract';
 import { useUser } from '../../app/user';
 
 /**
  * What the signed-in user may do with networks. A main account may do everything; a sub-account what
- * its role grants, and no create when the role lists networks (spec 1 §5, spec 2 §6). The role is read
- * from the user message's `role` when it carries one; without it nothing is hidden and the server's
- * guard answers 403.
+ * its role grants (the user message's `role`), and no create when the role lists networks (spec 1 §5,
+ * spec 2 §6). The server's guard enforces the same.
  */
 export interface NetworkRights {
   create: boolean;
@@ -13,10 +12,8 @@ export interface NetworkRights {
   delete: boolean;
 }
 
-type WithRole = UserMessage & { role?: RoleAuth | null };
-
 export function networkRights(user: UserMessage | null): NetworkRights {
-  const role = (user as WithRole | null)?.role;
+  const role = user?.role;
   if (!user || user.ram !== 1 || !role) return { create: true, edit: true, delete: true };
   const n = role['easylink.network'];
   return { create: n.create === 1 && n.network.length === 0, edit: n.edit === 1, delete: n.delete === 1 };

@@ -1,4 +1,4 @@
-import type { RoleAuth, UserMessage } from '@hublink/contract';
+import type { UserMessage } from '@hublink/contract';
 import { useUser } from '../../app/user';
 
 /** What the signed-in user may do with members (the server's guard enforces the same). */
@@ -10,17 +10,14 @@ export interface MemberRights {
   delete: boolean;
 }
 
-type WithRole = UserMessage & { role?: RoleAuth | null };
-
 /**
  * A main account may do everything; a sub-account what its role grants (easylink.router create, edit,
- * delete). The role is read from the user message's `role` when it carries one; without it nothing is
- * hidden and the server's guard answers 403. Until the user message is loaded nothing is offered.
+ * delete) in the user message's `role`. Until the user message is loaded nothing is offered.
  */
 export function memberRights(user: UserMessage | null): MemberRights {
   if (!user) return { main: false, create: false, edit: false, delete: false };
   if (user.ram !== 1) return { main: true, create: true, edit: true, delete: true };
-  const role = (user as WithRole).role?.['easylink.router'];
+  const role = user.role?.['easylink.router'];
   if (!role) return { main: false, create: true, edit: true, delete: true };
   return { main: false, create: role.create === 1, edit: role.edit === 1, delete: role.delete === 1 };
 }
