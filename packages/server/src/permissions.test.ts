@@ -41,6 +41,7 @@ function sampleBody(schemaKeys: string[], id: number): Record<string, unknown> {
     type: 'all',
     nickname: 'B改名',
     name: 'B改名',
+    network_name: 'B改名',
     note: 'B',
     username: 'bchanged1',
     password: 'bchanged1',
@@ -83,6 +84,36 @@ describeEachDatabase('permission model over every registered route', (t) => {
     await t().db.updateTable('ram_role').set({ name: `${MARK}角色` }).where('id', '=', ram.roleId).execute();
     // The last id is beyond the 32-bit id columns: every route must refuse it cleanly, never with a 500.
     aIds.push(ram.id, ram.roleId, msg.id, 99_999_999_999);
+    // Members and networks are named, not numbered: A has them under the names B's samples use.
+    const member = (name: string, router_type: number) => ({
+      tenant_id: a.account.id,
+      router_name: name,
+      router_key: name,
+      router_type,
+      note: `${MARK}备注`,
+      secret_hash: 'x',
+      area_number: null,
+      phone: null,
+      online_time: null,
+      create_time: now,
+      update_time: now,
+    });
+    const members = await t()
+      .db.insertInto('member')
+      .values([...new Set(aIds)].map((id, i) => member(`${MARK}${id}`, i % 2 === 0 ? 1 : 2)))
+      .returning('id')
+      .execute();
+    for (const id of new Set(aIds)) {
+      const net = await t()
+        .db.insertInto('network')
+        .values({ tenant_id: a.account.id, network_number: `${MARK}${id}`, network_name: `${MARK}网络`, create_time: now, update_time: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t()
+        .db.insertInto('network_member')
+        .values(members.map((m, i) => ({ tenant_id: a.account.id, network_id: net.id, member_id: m.id, member_type: i === 0 ? 'center' : 'point', create_time: now })))
+        .execute();
+    }
 
     const bRam = await newRamAccount(t(), b.account.id, { auth: NO_RIGHTS });
     ramToken = (await signIn(t(), bRam.login, bRam.password, { ram: true })).data!.access_token;
@@ -126,6 +157,24 @@ describeEachDatabase('permission model over every registered route', (t) => {
     expect(await rowsOf(t(), a.account.id)).toEqual(before);
     // The samples get past validation into most services, so the check above means something.
     expect(reached.size).toBeGreaterThan(15);
-    expect([...reached]).toEqual(expect.arrayContaining(['/ram/info', '/ram/edit', '/ram/delete', '/ram_role/info', '/ram_role/delete', '/message/info', '/message/delete_message']));
+    expect([...reached]).toEqual(
+      expect.arrayContaining([
+        '/ram/info',
+        '/ram/edit',
+        '/ram/delete',
+        '/ram_role/info',
+        '/ram_role/delete',
+        '/message/info',
+        '/message/delete_message',
+        '/router/info',
+        '/router/note',
+        '/router/delete',
+        '/network/info',
+        '/network/status',
+        '/network/name',
+        '/network/delete',
+        '/network/remove_member',
+      ]),
+    );
   });
 });
