@@ -18,11 +18,42 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Formats epoch milliseconds as 'yyyy-MM-dd HH:mm:ss' in the given time zone. */
-export function formatTime(ms: number, timeZone: string): string {
+/** The wall-clock reading of a moment in a zone, by Intl (slow: used once per quarter hour and zone). */
+function wallParts(ms: number, timeZone: string) {
   const parts = formatterFor(timeZone).formatToParts(new Date(ms));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
+  return { y: get('year'), mo: get('month'), d: get('day'), h: get('hour'), mi: get('minute'), s: get('second') };
+}
+
+const QUARTER_HOUR = 15 * 60_000;
+const OFFSET_CACHE_MAX = 50_000;
+/** zone → quarter hour of UTC → the zone's offset from UTC in ms. Offsets only change on quarter hours. */
+const offsets = new Map<string, Map<number, number>>();
+
+function offsetOf(ms: number, timeZone: string): number {
+  const bucket = Math.floor(ms / QUARTER_HOUR);
+  let zone = offsets.get(timeZone);
+  if (!zone) offsets.set(timeZone, (zone = new Map()));
+  let offset = zone.get(bucket);
+  if (offset === undefined) {
+    const at = bucket * QUARTER_HOUR;
+    const w = wallParts(at, timeZone);
+    offset = Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi, w.s) - at;
+    if (zone.size >= OFFSET_CACHE_MAX) zone.clear();
+    zone.set(bucket, offset);
+  }
+  return offset;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/**
+ * Formats epoch milliseconds as 'yyyy-MM-dd HH:mm:ss' in the given time zone. Lists format thousands
+ * of times per answer, so the zone's offset is looked up once per quarter hour and the rest is arithmetic.
+ */
+export function formatTime(ms: number, timeZone: string): string {
+  const t = new Date(Math.floor(ms / 1000) * 1000 + offsetOf(ms, timeZone));
+  return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())} ${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`;
 }
 
 /** Epoch milliseconds at which the calendar day 'yyyy-MM-dd' begins in the given time zone. */
