@@ -87,13 +87,16 @@ describe('members and networks in Chromium', () => {
     await page.goto(`${server.url}/network/lists`);
     await page.getByRole('button', { name: new RegExp(M.networkCreate) }).click();
     await expectPath(page, '/network/create');
-    await page.getByRole('button', { name: `${M.networkPositionCenter} gw_east01` }).click();
+    // The page's chunk and its member lists load first; the list page stays on screen meanwhile.
+    const east = page.getByRole('button', { name: `${M.networkPositionCenter} gw_east01` });
+    await east.waitFor();
+    await page.getByPlaceholder(M.networkNameRequired).fill('华东组网');
+    await east.click();
     await page.getByRole('button', { name: `${M.networkPositionPoint} gw_west01` }).click();
     for (const name of ['alice01', 'bob01', 'carol01']) {
       await page.getByRole('button', { name: `${M.networkPositionPoint} ${name}` }).click();
     }
     await expect.poll(() => page.getByRole('button', { name: new RegExp(`^${M.networkRemove} `) }).count(), { timeout: 10_000 }).toBe(5);
-    await page.getByPlaceholder(M.networkNameRequired).fill('华东组网');
     await screenshot(page, 'network-create');
     await page.getByRole('button', { name: spaced(M.networkSave) }).click();
     await expectPath(page, '/network/detail');
