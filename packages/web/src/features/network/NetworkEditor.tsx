@@ -80,13 +80,13 @@ export function NetworkEditor({ quota, candidates, network }: NetworkEditorProps
         <Alert type="info" showIcon title={M.networkOverlapHint} style={{ flex: 1 }} />
       </Flex>
       <Row gutter={[12, 12]}>
-        <Col xs={24} lg={8}>
+        <Col xs={24} md={12} xl={7}>
           <CandidatePanel title={M.networkHardware} members={free(candidates.router)} onAdd={add} />
         </Col>
-        <Col xs={24} lg={8}>
+        <Col xs={24} md={12} xl={7}>
           <CandidatePanel title={M.networkSoftware} members={free(candidates.app)} onAdd={add} />
         </Col>
-        <Col xs={24} lg={8}>
+        <Col xs={24} xl={10}>
           <SelectedMembers picked={picked} onRemove={remove} onPosition={reposition} />
         </Col>
       </Row>

@@ -15,7 +15,7 @@ const POSITIONS: MemberType[] = ['center', 'point'];
 export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMembersProps) {
   const columns = [
     { title: M.networkMemberName, dataIndex: 'router_name', key: 'router_name' },
-    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', render: shortNote },
+    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', ellipsis: true, render: shortNote },
     {
       title: M.networkPosition,
       key: 'position',
