@@ -18,7 +18,8 @@ import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
 import type { Actor } from '../../core/actor';
 import { createNetworkThroughApi, networkTables, seedFreshMembers, seedNetwork } from './fixtures';
-import { countedRouterUse, lockTenant } from './quota';
+import { lockTenant } from '../../core/tenantLock';
+import { countedRouterUse } from './quota';
 import * as networks from './service';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;

@@ -1,5 +1,4 @@
 import { fmt, M, NETWORK_STATUS, type NetworkQuota } from '@hublink/contract';
-import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
 import type { Db } from '../../db/connect';
 
@@ -46,18 +45,6 @@ export const quotaOf = (p: Plan): NetworkQuota => ({
 export const networkStatusOf = (p: Plan): number =>
   p.network_router_use > p.network_router_count ? NETWORK_STATUS.disabled : NETWORK_STATUS.usable;
 
-/**
- * Serialises the changes of one tenant's networks: the account row is the lock on PostgreSQL
- * (SQLite runs one write transaction at a time anyway).
- */
-export async function lockTenant(ctx: Ctx, trx: Db, tenantId: number): Promise<void> {
-  await trx
-    .selectFrom('account')
-    .select('id')
-    .where('id', '=', tenantId)
-    .$if(ctx.dialect === 'postgres', (qb) => qb.forUpdate())
-    .execute();
-}
 
 /**
  * Called inside the transaction after a change: refuses it (rolling it back) when it raised the use

@@ -23,7 +23,8 @@ import { ApiError, invalid, notFound } from '../../core/errors';
 import { contains, offsetOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
-import { ensureCenters, ensureWithinQuota, lockTenant, networkStatusOf, planOf, quotaOf } from './quota';
+import { lockTenant } from '../../core/tenantLock';
+import { ensureCenters, ensureWithinQuota, networkStatusOf, planOf, quotaOf } from './quota';
 import { ensureMayCreate, ensureVisible, visibleNetworks } from './visibility';
 
 type ListQuery = z.output<typeof listNetworks.query>;

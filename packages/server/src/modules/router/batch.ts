@@ -18,7 +18,8 @@ import type { Ctx } from '../../core/context';
 import type { Upload } from '../../core/http';
 import { hashPassword } from '../../core/passwords';
 import type { Db } from '../../db/connect';
-import { keyOf, lockTenant, placesLeft } from './service';
+import { lockTenant } from '../../core/tenantLock';
+import { keyOf, placesLeft } from './service';
 import { readSheet, type SheetRow } from './xlsx';
 
 /** Rows per IN (…) list, well under SQLite's and PostgreSQL's parameter limits. */

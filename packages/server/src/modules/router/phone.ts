@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ApiError, invalid } from '../../core/errors';
-import { findSoftware, lockTenant, phoneHolder } from './service';
+import { lockTenant } from '../../core/tenantLock';
+import { findSoftware, phoneHolder } from './service';
 
 type PhoneInput = z.output<typeof routerPhone.body>;
 

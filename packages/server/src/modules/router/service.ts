@@ -15,6 +15,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
+import { lockTenant } from '../../core/tenantLock';
 import { ApiError, invalid, notFound } from '../../core/errors';
 import { offsetOf } from '../../core/paging';
 import { hashPassword } from '../../core/passwords';
@@ -185,18 +186,6 @@ export async function placesLeft(db: Db, tenantId: number): Promise<{ left: numb
   return { left: Math.max(0, max - used.hardware - used.software), max };
 }
 
-/**
- * Serialises the member changes of one tenant (quota, names, phones): the tenant's row is the lock
- * on PostgreSQL; SQLite runs one write transaction at a time anyway.
- */
-export async function lockTenant(ctx: Ctx, trx: Db, tenantId: number) {
-  await trx
-    .selectFrom('account')
-    .select('id')
-    .where('id', '=', tenantId)
-    .$if(ctx.dialect === 'postgres', (qb) => qb.forUpdate())
-    .execute();
-}
 
 /** A member of the tenant by name (case-insensitively), or 204. */
 export async function findMember(db: Db, actor: Actor, name: string) {
