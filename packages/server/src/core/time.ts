@@ -69,3 +69,17 @@ export function startOfDay(date: string, timeZone: string): number {
   // Once more with the offset in force at that moment (a day that starts across a DST change).
   return asUtc - offsetAt(first);
 }
+
+/** The day after 'yyyy-MM-dd'. */
+const nextDay = (date: string) => {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+};
+
+/** [from, to) in epoch ms for whole days 'yyyy-MM-dd' of the zone, both included; either end may be open. */
+export function dayRange(start: string | undefined, end: string | undefined, timeZone: string): { from?: number; to?: number } {
+  return {
+    ...(start ? { from: startOfDay(start, timeZone) } : {}),
+    ...(end ? { to: startOfDay(nextDay(end), timeZone) } : {}),
+  };
+}

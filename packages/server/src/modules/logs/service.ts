@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { contains, offsetOf } from '../../core/paging';
-import { formatTime, startOfDay } from '../../core/time';
+import { dayRange, formatTime } from '../../core/time';
 
 // The member logs the device gateway writes (software sign-ins, p2p and POP sessions), read by the
 // log pages and the member detail dialog. Newest first; dates are whole days of the tenant's zone.
@@ -11,20 +11,8 @@ import { formatTime, startOfDay } from '../../core/time';
 type LoginQuery = z.output<typeof softwareLoginLog.query>;
 type OnlineQuery = z.output<typeof onlineLog.query>;
 
-/** The day after 'yyyy-MM-dd'. */
-const nextDay = (date: string) => {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-};
-
 /** [from, to) in epoch ms for the query's days, both included; either end may be open. */
-function range(ctx: Ctx, q: { start_time?: string; end_time?: string }) {
-  const tz = ctx.config.timezone;
-  return {
-    from: q.start_time ? startOfDay(q.start_time, tz) : undefined,
-    to: q.end_time ? startOfDay(nextDay(q.end_time), tz) : undefined,
-  };
-}
+const range = (ctx: Ctx, q: { start_time?: string; end_time?: string }) => dayRange(q.start_time, q.end_time, ctx.config.timezone);
 
 /** Search matches the member's name, the address or the client's system. */
 export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Promise<{ rows: SoftwareLoginItem[]; count: number }> {

@@ -5,7 +5,7 @@ import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
 import { contains, offsetOf } from '../../core/paging';
 import { hashPassword, verifyPassword } from '../../core/passwords';
-import { formatTime, startOfDay } from '../../core/time';
+import { dayRange, formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 
 /** A sub-account changes its own password; every session of it ends (spec 1 §4). */
@@ -182,23 +182,18 @@ export async function remove(ctx: Ctx, actor: Actor, id: number): Promise<void> 
   });
 }
 
-/** The day after 'yyyy-MM-dd'. */
-const nextDay = (date: string) => {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-};
-
 /** A sub-account's operation log, newest first, between two whole days (both included) of the tenant's time zone. */
 export async function log(ctx: Ctx, actor: Actor, q: RamLogQuery): Promise<{ rows: RamLogItem[]; count: number }> {
   const ram = await ctx.db.selectFrom('ram_account').select('id').where('id', '=', q.ram_id).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
   if (!ram) throw notFound(M.ramNotFound);
   const tz = ctx.config.timezone;
+  const days = dayRange(q.start_time, q.end_time, tz);
   const filtered = ctx.db
     .selectFrom('ram_log')
     .where('tenant_id', '=', actor.tenantId)
     .where('ram_id', '=', q.ram_id)
-    .$if(!!q.start_time, (qb) => qb.where('create_time', '>=', startOfDay(q.start_time!, tz)))
-    .$if(!!q.end_time, (qb) => qb.where('create_time', '<', startOfDay(nextDay(q.end_time!), tz)));
+    .$if(days.from !== undefined, (qb) => qb.where('create_time', '>=', days.from!))
+    .$if(days.to !== undefined, (qb) => qb.where('create_time', '<', days.to!));
   const [rows, total] = await Promise.all([
     filtered
       .select(['id', 'mode', 'action', 'message', 'create_time'])
