@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
 import pg from 'pg';
+import { sqliteForKysely } from './sqliteForKysely';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -24,6 +25,8 @@ export interface ConnectOptions {
   schema?: string;
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
+  /** Kysely's query log (the benchmark sums the time spent in SQL with it). */
+  log?: LogConfig;
 }
 
 export function connect(opts: ConnectOptions): DbHandle {
@@ -33,7 +36,7 @@ export function connect(opts: ConnectOptions): DbHandle {
       max: 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = opts.sqliteFile ?? 'hublink.sqlite';
@@ -43,6 +46,6 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }), log: opts.log });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
