@@ -1,6 +1,6 @@
 import { accountInfo, CODE, logout, M, refreshToken, userMessage } from '@hublink/contract';
 import { decodeJwt } from 'jose';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn } from '../../../test/helpers';
 
 type LoginData = { access_token: string; token_expire_time: number; user: unknown };
@@ -18,6 +18,18 @@ describeEachDatabase('GET /account/info (token checks)', (t) => {
     expect(res).toMatchObject({ code: CODE.tokenInvalid, msg: M.tokenMissing, status: 401 });
     const notBearer = await t().call(accountInfo, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expect(notBearer).toMatchObject({ code: 2001, status: 401 });
+  });
+
+  it('refuses a token that has worked once its time is up: 2002 (checked tokens are remembered with their expiry)', async () => {
+    const a = await newAccount(t());
+    expect(await t().call(accountInfo, { token: a.token })).toMatchObject({ code: 200 });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + (t().ctx.config.tokenTtlSeconds + 5) * 1000);
+      expect(await t().call(accountInfo, { token: a.token })).toMatchObject({ code: CODE.tokenExpired, msg: M.tokenExpired, status: 401 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('with a garbage or forged token: 2001', async () => {
