@@ -2,7 +2,7 @@ import type { OnlineLogItem, onlineLog, SoftwareLoginItem, softwareLoginLog } fr
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { contains, offsetOf } from '../../core/paging';
+import { contains, pageOf } from '../../core/paging';
 import { dayRange, formatTime } from '../../core/time';
 
 // The member logs the device gateway writes (software sign-ins, p2p and POP sessions), read by the
@@ -24,19 +24,12 @@ export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Pro
     .$if(from !== undefined, (qb) => qb.where('create_time', '>=', from!))
     .$if(to !== undefined, (qb) => qb.where('create_time', '<', to!))
     .$if(!!q.search, (qb) =>
-      qb.where((eb) => eb.or([contains(eb.ref('router_name'), q.search!), contains(eb.ref('ip'), q.search!), contains(eb.ref('os'), q.search!)])),
+      qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('router_name'), q.search!), contains(ctx.dialect, eb.ref('ip'), q.search!), contains(ctx.dialect, eb.ref('os'), q.search!)])),
     );
-  const [rows, total] = await Promise.all([
-    filtered
-      .select(['router_name', 'ip', 'os', 'version', 'sys_brand', 'sys_model', 'sys_version', 'create_time'])
-      .orderBy('create_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .offset(offsetOf(q.page, q.limit))
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => ({ ...r, create_time: formatTime(Number(r.create_time), ctx.config.timezone) })), count: Number(total.n) };
+  const { rows, count } = await pageOf(filtered, q, (qb) =>
+    qb.select(['router_name', 'ip', 'os', 'version', 'sys_brand', 'sys_model', 'sys_version', 'create_time']).orderBy('create_time', 'desc').orderBy('id', 'desc'),
+  );
+  return { rows: rows.map((r) => ({ ...r, create_time: formatTime(Number(r.create_time), ctx.config.timezone) })), count };
 }
 
 /**
@@ -58,22 +51,18 @@ export async function onlineSessions(ctx: Ctx, actor: Actor, q: OnlineQuery): Pr
     .$if(!!q.search, (qb) =>
       qb.where((eb) =>
         eb.or(
-          (['router_name', 'link_router_name', 'pop_name', 'network_number', 'orig', 'vpn_ip'] as const).map((c) => contains(eb.ref(c), q.search!)),
+          (['router_name', 'link_router_name', 'pop_name', 'network_number', 'orig', 'vpn_ip'] as const).map((c) => contains(ctx.dialect, eb.ref(c), q.search!)),
         ),
       ),
     );
   const tz = ctx.config.timezone;
   const now = Date.now();
-  const [rows, total] = await Promise.all([
-    filtered
+  const { rows, count } = await pageOf(filtered, q, (qb) =>
+    qb
       .select(['router_name', 'network_number', 'link_router_name', 'pop_name', 'area', 'orig', 'vpn_ip', 'start_time', 'end_time', 'online_time'])
       .orderBy('start_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .offset(offsetOf(q.page, q.limit))
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+      .orderBy('id', 'desc'),
+  );
   return {
     rows: rows.map((r) => ({
       ...r,
@@ -82,6 +71,6 @@ export async function onlineSessions(ctx: Ctx, actor: Actor, q: OnlineQuery): Pr
       // A session still up has lasted until now.
       online_time: r.end_time === null ? Math.max(0, Math.floor((now - Number(r.start_time)) / 1000)) : Number(r.online_time),
     })),
-    count: Number(total.n),
+    count,
   };
 }

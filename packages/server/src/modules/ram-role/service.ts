@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
-import { contains, offsetOf } from '../../core/paging';
+import { contains, pageOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 
@@ -29,17 +29,9 @@ const toItem = (ctx: Ctx, r: { id: number; name: string; note: string; create_ti
 const roles = (ctx: Ctx, actor: Actor) => ctx.db.selectFrom('ram_role').where('tenant_id', '=', actor.tenantId);
 
 export async function list(ctx: Ctx, actor: Actor, q: RoleListQuery): Promise<{ rows: RoleItem[]; count: number }> {
-  const filtered = roles(ctx, actor).$if(!!q.search, (qb) => qb.where((eb) => contains(eb.ref('name'), q.search!)));
-  const [rows, total] = await Promise.all([
-    filtered
-      .select(['id', 'name', 'note', 'create_time', 'update_time'])
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .offset(offsetOf(q.page, q.limit))
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => toItem(ctx, r)), count: Number(total.n) };
+  const filtered = roles(ctx, actor).$if(!!q.search, (qb) => qb.where((eb) => contains(ctx.dialect, eb.ref('name'), q.search!)));
+  const { rows, count } = await pageOf(filtered, q, (qb) => qb.select(['id', 'name', 'note', 'create_time', 'update_time']).orderBy('id', 'desc'));
+  return { rows: rows.map((r) => toItem(ctx, r)), count };
 }
 
 /** The tenant's networks among these numbers, number → name. */

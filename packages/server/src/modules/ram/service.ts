@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
-import { contains, offsetOf } from '../../core/paging';
+import { contains, pageOf } from '../../core/paging';
 import { hashPassword, verifyPassword } from '../../core/passwords';
 import { dayRange, formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
@@ -81,13 +81,10 @@ export async function list(ctx: Ctx, actor: Actor, q: RamListQuery): Promise<{ r
   const suffix = `@${domain}`;
   const text = q.search?.toLowerCase().endsWith(suffix) ? q.search.slice(0, -suffix.length) : q.search;
   const filtered = ramRows(ctx, actor.tenantId).$if(!!text, (qb) =>
-    qb.where((eb) => eb.or([contains(eb.ref('ram_account.username'), text!), contains(eb.ref('ram_account.nickname'), text!)])),
+    qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('ram_account.username'), text!), contains(ctx.dialect, eb.ref('ram_account.nickname'), text!)])),
   );
-  const [rows, total] = await Promise.all([
-    filtered.select(ITEM_COLUMNS).orderBy('ram_account.id', 'desc').limit(q.limit).offset(offsetOf(q.page, q.limit)).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => toItem(ctx, r)), count: Number(total.n) };
+  const { rows, count } = await pageOf(filtered, q, (qb) => qb.select(ITEM_COLUMNS).orderBy('ram_account.id', 'desc'));
+  return { rows: rows.map((r) => toItem(ctx, r)), count };
 }
 
 export async function info(ctx: Ctx, actor: Actor, id: number): Promise<RamItem> {
@@ -194,15 +191,6 @@ export async function log(ctx: Ctx, actor: Actor, q: RamLogQuery): Promise<{ row
     .where('ram_id', '=', q.ram_id)
     .$if(days.from !== undefined, (qb) => qb.where('create_time', '>=', days.from!))
     .$if(days.to !== undefined, (qb) => qb.where('create_time', '<', days.to!));
-  const [rows, total] = await Promise.all([
-    filtered
-      .select(['id', 'mode', 'action', 'message', 'create_time'])
-      .orderBy('create_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .offset(offsetOf(q.page, q.limit))
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => ({ ...r, create_time: formatTime(r.create_time, tz) })), count: Number(total.n) };
+  const { rows, count } = await pageOf(filtered, q, (qb) => qb.select(['id', 'mode', 'action', 'message', 'create_time']).orderBy('create_time', 'desc').orderBy('id', 'desc'));
+  return { rows: rows.map((r) => ({ ...r, create_time: formatTime(r.create_time, tz) })), count };
 }

@@ -17,7 +17,7 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { lockTenant } from '../../core/tenantLock';
 import { ApiError, invalid, notFound } from '../../core/errors';
-import { offsetOf } from '../../core/paging';
+import { contains, countOf, offsetOf, totalOf } from '../../core/paging';
 import { hashPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
@@ -49,16 +49,10 @@ export function memberSearch(ctx: Ctx, eb: ExpressionBuilder<Database, 'member'>
     const phrase = `"${lower.replaceAll('"', '""')}"`;
     return sql<SqlBool>`${eb.ref('member.id')} in (select rowid from member_fts where member_fts match ${phrase})`;
   }
-  const pattern = `%${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const like = (column: 'router_key' | 'note' | 'phone', insensitive = false) =>
-    // SQLite's LIKE ignores ASCII case by itself (and its lower() knows no other); PostgreSQL needs ILIKE.
-    insensitive && ctx.dialect === 'postgres'
-      ? sql<SqlBool>`${eb.ref(column)} ilike ${pattern} escape '\\'`
-      : sql<SqlBool>`${eb.ref(column)} like ${pattern} escape '\\'`;
   return eb.or([
-    ...(MEMBER_NAME_PATTERN.test(lower) ? [like('router_key')] : []),
-    like('note', true),
-    ...(/^[\d +]+$/.test(lower) ? [like('phone')] : []),
+    ...(MEMBER_NAME_PATTERN.test(lower) ? [contains(ctx.dialect, eb.ref('router_key'), lower)] : []),
+    contains(ctx.dialect, eb.ref('note'), lower),
+    ...(/^[\d +]+$/.test(lower) ? [contains(ctx.dialect, eb.ref('phone'), lower)] : []),
   ]);
 }
 
@@ -125,10 +119,11 @@ export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string) 
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: RouterItem[]; count: number }> {
   const offset = offsetOf(q.page, q.limit);
   const rows = await filtered(ctx, actor, q.type, q.search).select(ITEM_COLUMNS).orderBy('id', 'desc').limit(q.limit).offset(offset).execute();
-  let count: number;
-  if (rows.length < q.limit && (rows.length > 0 || offset === 0)) count = offset + rows.length;
-  else if (!q.search) count = (await countByType(ctx.db, actor.tenantId))[q.type === ROUTER_TYPE.hardware ? 'hardware' : 'software'];
-  else count = Number((await filtered(ctx, actor, q.type, q.search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const count = await totalOf(rows.length, offset, q.limit, async () =>
+    q.search
+      ? countOf(filtered(ctx, actor, q.type, q.search))
+      : (await countByType(ctx.db, actor.tenantId))[q.type === ROUTER_TYPE.hardware ? 'hardware' : 'software'],
+  );
   return { rows: rows.map((r) => toItem(ctx, r)), count };
 }
 
