@@ -95,20 +95,10 @@ export const routerQuantity = defineEndpoint({
 });
 
 /** GET /router/software and /router/hardware: the names of one kind of member (selects elsewhere). */
-export const routerSoftware = defineEndpoint({
-  path: '/router/software',
-  method: 'GET',
-  access: 'user',
-  query: z.object({ search: pageQuery.shape.search }),
-  response: z.array(memberOption),
-});
-export const routerHardware = defineEndpoint({
-  path: '/router/hardware',
-  method: 'GET',
-  access: 'user',
-  query: z.object({ search: pageQuery.shape.search }),
-  response: z.array(memberOption),
-});
+const memberNames = <const P extends string>(path: P) =>
+  defineEndpoint({ path, method: 'GET', access: 'user', query: z.object({ search: pageQuery.shape.search }), response: z.array(memberOption) });
+export const routerSoftware = memberNames('/router/software');
+export const routerHardware = memberNames('/router/hardware');
 
 export const routerDetail = routerItem.extend({
   router_model: z.string(),
