@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import http from 'node:http';
+import type { LogEvent } from 'kysely';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { connect } from '../packages/server/src/db/connect';
@@ -19,6 +20,12 @@ import { seed } from './seed';
 
 const WARMUP = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
+/**
+ * The runs of a call are split into rounds, ours and the bare route's taking turns, and each figure
+ * is the median of the rounds': on a shared 2-vCPU machine a pause of the host lands in one round
+ * instead of setting the p99 of the whole call.
+ */
+const ROUNDS = 5;
 const TARGET_RATIO = 3;
 const TARGET_P99_MS = 20;
 
@@ -27,9 +34,16 @@ interface Case {
   url: string;
 }
 
+interface Timing {
+  p50: number;
+  p99: number;
+}
+
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A client of one server over a single keep-alive connection. */
 class Client {
@@ -52,23 +66,22 @@ class Client {
   }
 }
 
-async function time(client: Client, url: string, headers: Record<string, string>): Promise<{ p50: number; p99: number; body: string }> {
+/** Calls the URL `runs` times in a row and returns its percentiles and last body. */
+async function time(client: Client, url: string, headers: Record<string, string>, runs: number): Promise<Timing & { body: string }> {
   let body = '';
-  const once = async () => {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
     const res = await client.get(url, headers);
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
     body = res.body;
     if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${body.slice(0, 200)}`);
-  };
-  for (let i = 0; i < WARMUP; i++) await once();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = process.hrtime.bigint();
-    await once();
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p99: percentile(samples, 99), body };
 }
+
+const summary = (rounds: Timing[]): Timing => ({ p50: median(rounds.map((r) => r.p50)), p99: median(rounds.map((r) => r.p99)) });
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-bench-'));
@@ -79,7 +92,12 @@ async function main() {
     await admin.db.schema.createSchema(schema).ifNotExists().execute();
     await admin.close();
   }
-  const handle = connect({ databaseUrl: pgUrl, dataDir: dir, ...(pgUrl ? { schema } : {}) });
+  // Time spent in SQL while our calls are measured, to tell the database's share from the rest.
+  const sql = { on: false, ms: 0 };
+  const log = (e: LogEvent) => {
+    if (sql.on) sql.ms += e.queryDurationMillis;
+  };
+  const handle = connect({ databaseUrl: pgUrl, dataDir: dir, log, ...(pgUrl ? { schema } : {}) });
   await migrateToLatest(handle);
   const config = { ...loadConfig({ HUBLINK_DATA_DIR: dir, HUBLINK_API_RATE_LIMIT: '100000000' }), prettyLogs: false };
   const app = await buildApp(config, { db: handle, logger: false });
@@ -111,22 +129,34 @@ async function main() {
   const rows: string[] = [];
   let failed = false;
   for (const c of cases) {
-    const ours = await time(appPool, c.url, auth);
-    const envelope = JSON.parse(ours.body) as { code: number; msg: string };
+    const first = await time(appPool, c.url, auth, WARMUP);
+    const envelope = JSON.parse(first.body) as { code: number; msg: string };
     if (envelope.code !== 200) throw new Error(`${c.name}: code ${envelope.code} ${envelope.msg}`);
-    bodies.set(c.url, ours.body);
-    const ref = await time(barePool, c.url, {});
-    const ratio = ours.p99 / ref.p99;
-    const ok = ratio <= TARGET_RATIO && ours.p99 <= TARGET_P99_MS;
+    bodies.set(c.url, first.body);
+    await time(barePool, c.url, {}, WARMUP);
+
+    const ours: Timing[] = [];
+    const ref: Timing[] = [];
+    sql.ms = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      sql.on = true;
+      ours.push(await time(appPool, c.url, auth, RUNS / ROUNDS));
+      sql.on = false;
+      ref.push(await time(barePool, c.url, {}, RUNS / ROUNDS));
+    }
+    const o = summary(ours);
+    const b = summary(ref);
+    const ratio = o.p99 / b.p99;
+    const ok = ratio <= TARGET_RATIO && o.p99 <= TARGET_P99_MS;
     if (!ok) failed = true;
     rows.push(
-      `| ${c.name} | ${(ours.body.length / 1024).toFixed(1)} KB | ${ours.p50.toFixed(2)} | ${ours.p99.toFixed(2)} | ${ref.p50.toFixed(2)} | ${ref.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
+      `| ${c.name} | ${(first.body.length / 1024).toFixed(1)} KB | ${(sql.ms / RUNS).toFixed(2)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
     );
   }
 
-  console.log(`\n${handle.dialect}, ${RUNS} sequential requests per call after ${WARMUP} warm-up, times in ms\n`);
-  console.log('| call | answer | p50 | p99 | bare p50 | bare p99 | p99 ratio | within target |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`\n${handle.dialect}, ${RUNS} sequential requests per call in ${ROUNDS} rounds after ${WARMUP} warm-up; medians of the rounds, times in ms\n`);
+  console.log('| call | answer | SQL mean | p50 | p99 | bare p50 | bare p99 | p99 ratio | within target |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 
   appPool.close();
