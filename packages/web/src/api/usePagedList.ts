@@ -4,7 +4,7 @@ import { useApiQuery } from './hooks';
 
 /**
  * Page and search state of a list call plus its query; searching goes back to page 1.
- * Pair with <PagedTable rows={list.rows} total={list.total} page={list.page} onPage={list.setPage} onSearch={list.search} />.
+ * Pair with <PagedTable list={list} searchable />.
  */
 export function usePagedList<E extends Endpoint>(endpoint: E, extra: Partial<QueryOf<E>> = {}) {
   const [page, setPage] = useState(1);

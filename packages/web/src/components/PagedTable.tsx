@@ -2,14 +2,22 @@ import { LIMITS, M } from '@hublink/contract';
 import { Empty, Input, Flex, Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 
-export interface PagedTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'dataSource'> {
-  rows: T[] | undefined;
+/** What the table needs of a list: the object usePagedList returns fits as it is. */
+export interface PagedList<T> {
+  rows: readonly T[] | undefined;
   total: number;
   page: number;
-  onPage: (page: number) => void;
+  setPage: (page: number) => void;
+  loading: boolean;
+  /** Searching: used by the search box of a `searchable` table. */
+  search?: (text: string) => void;
+}
+
+export interface PagedTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'dataSource' | 'loading'> {
+  list: PagedList<T>;
   pageSize?: number;
-  /** Shows a search box above the table (Enter or the button searches). */
-  onSearch?: (text: string) => void;
+  /** Shows a search box above the table that calls list.search (Enter or the button searches). */
+  searchable?: boolean;
   searchPlaceholder?: string;
   /** Buttons beside the search box. */
   toolbar?: ReactNode;
@@ -22,17 +30,15 @@ export interface PagedTableProps<T> extends Omit<TableProps<T>, 'pagination' | '
  * hides itself on a single page; empty lists say '好像没有什么东西哦！'.
  */
 export function PagedTable<T extends object>({
-  rows,
-  total,
-  page,
-  onPage,
+  list,
   pageSize = LIMITS.pageSize,
-  onSearch,
+  searchable,
   searchPlaceholder = '请输入关键字搜索',
   toolbar,
   smallPager,
   ...table
 }: PagedTableProps<T>) {
+  const onSearch = searchable ? list.search : undefined;
   return (
     <Flex vertical gap={16}>
       {(onSearch || toolbar) && (
@@ -56,13 +62,14 @@ export function PagedTable<T extends object>({
       )}
       <Table<T>
         {...table}
-        dataSource={rows ?? []}
+        dataSource={list.rows ?? []}
+        loading={list.loading}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}
         pagination={{
-          current: page,
+          current: list.page,
           pageSize,
-          total,
-          onChange: onPage,
+          total: list.total,
+          onChange: list.setPage,
           hideOnSinglePage: true,
           showSizeChanger: false,
           showLessItems: true,

@@ -19,11 +19,7 @@ export default function AnnouncementsPage() {
     <PageContainer>
       <PagedTable<AnnouncementItem>
         rowKey="id"
-        rows={list.rows}
-        total={list.total}
-        page={list.page}
-        onPage={list.setPage}
-        loading={list.loading}
+        list={list}
         columns={columns}
         smallPager
       />

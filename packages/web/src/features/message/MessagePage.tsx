@@ -125,11 +125,7 @@ export default function MessagePage() {
     <PageContainer>
       <PagedTable<MessageItem>
         rowKey="message_id"
-        rows={list.rows}
-        total={list.total}
-        page={list.page}
-        onPage={setPage}
-        loading={list.loading}
+        list={{ ...list, setPage }}
         columns={columns}
         toolbar={toolbar}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys: Key[]) => setSelected(keys.map(Number)) }}

@@ -77,13 +77,9 @@ export default function NetworkListPage() {
         <PagedTable<NetworkItem>
           rowKey="network_number"
           columns={columns}
-          rows={list.rows}
-          total={list.total}
-          page={list.page}
-          onPage={list.setPage}
-          onSearch={list.search}
+          list={list}
+          searchable
           searchPlaceholder={M.networkSearch}
-          loading={list.loading}
           scroll={{ x: 'max-content' }}
           toolbar={
             rights.create && (

@@ -55,11 +55,7 @@ function LogTable({ ramId }: { ramId: number }) {
         rowKey="id"
         size="small"
         columns={columns}
-        rows={query.data?.data}
-        total={query.data?.count ?? 0}
-        page={page}
-        onPage={setPage}
-        loading={query.isFetching}
+        list={{ rows: query.data?.data, total: query.data?.count ?? 0, page, setPage, loading: query.isFetching }}
       />
     </Flex>
   );

@@ -65,13 +65,9 @@ export default function RamPage() {
       <PagedTable<RamItem>
         rowKey="id"
         columns={columns}
-        rows={list.rows}
-        total={list.total}
-        page={list.page}
-        onPage={list.setPage}
-        onSearch={list.search}
+        list={list}
+        searchable
         searchPlaceholder={M.ramSearch}
-        loading={list.loading}
         scroll={{ x: 'max-content' }}
       />
       <RamDialog open={editing !== null} record={editing?.record} onClose={() => setEditing(null)} />

@@ -49,13 +49,9 @@ export default function RolePage() {
       <PagedTable<RoleItem>
         rowKey="id"
         columns={columns}
-        rows={list.rows}
-        total={list.total}
-        page={list.page}
-        onPage={list.setPage}
-        onSearch={list.search}
+        list={list}
+        searchable
         searchPlaceholder={M.roleSearch}
-        loading={list.loading}
         scroll={{ x: 'max-content' }}
       />
       <RoleDialog open={editing !== null} record={editing?.record} onClose={() => setEditing(null)} />

@@ -55,25 +55,27 @@ export function DialRecords({ routerName }: { routerName: string }) {
     },
     { on204: 'stay' },
   );
-  const rows = query.data?.data;
-  const total = query.data?.count ?? 0;
-  useStepBackWhenEmpty({ rows, total, page, setPage });
+  const list = {
+    rows: query.data?.data,
+    total: query.data?.count ?? 0,
+    page,
+    setPage,
+    loading: query.isFetching,
+    search: (text: string) => {
+      setSearch(text);
+      setPage(1);
+    },
+  };
+  useStepBackWhenEmpty(list);
 
   return (
     <PagedTable<OnlineLogItem>
       rowKey={(r) => `${r.start_time}-${r.network_number}-${r.pop_name}-${r.link_router_name}-${r.vpn_ip}`}
       size="small"
       columns={DIAL_COLUMNS[mode]}
-      rows={rows}
-      total={total}
-      page={page}
-      onPage={setPage}
-      loading={query.isFetching}
+      list={list}
+      searchable
       scroll={{ x: 'max-content' }}
-      onSearch={(t) => {
-        setSearch(t);
-        setPage(1);
-      }}
       toolbar={
         <Flex gap={8} wrap>
           <Radio.Group

@@ -18,19 +18,14 @@ const columns = [
 export function LoginRecords({ routerName }: { routerName: string }) {
   const [page, setPage] = useState(1);
   const query = useApiQuery(softwareLoginLog, { page, router_name: routerName }, { on204: 'stay' });
-  const rows = query.data?.data;
-  const total = query.data?.count ?? 0;
-  useStepBackWhenEmpty({ rows, total, page, setPage });
+  const list = { rows: query.data?.data, total: query.data?.count ?? 0, page, setPage, loading: query.isFetching };
+  useStepBackWhenEmpty(list);
   return (
     <PagedTable<SoftwareLoginItem>
       rowKey={(r) => `${r.create_time}-${r.ip}-${r.version}`}
       size="small"
       columns={columns}
-      rows={rows}
-      total={total}
-      page={page}
-      onPage={setPage}
-      loading={query.isFetching}
+      list={list}
       scroll={{ x: 'max-content' }}
     />
   );

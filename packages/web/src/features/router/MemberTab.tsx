@@ -128,14 +128,10 @@ export function MemberTab({ type }: { type: RouterType }) {
       <PagedTable<RouterItem>
         rowKey="router_name"
         columns={columns}
-        rows={list.rows}
-        total={list.total}
-        page={list.page}
-        onPage={list.setPage}
-        onSearch={list.search}
+        list={list}
+        searchable
         searchPlaceholder={M.memberSearch}
         toolbar={toolbar}
-        loading={list.loading}
         scroll={{ x: 'max-content' }}
       />
       <AddMemberDialog type={type} open={dialog === 'add'} onClose={close} />

@@ -18,11 +18,7 @@ export default function ServicePage() {
     <PageContainer>
       <PagedTable<ServiceItem>
         rowKey="id"
-        rows={list.rows}
-        total={list.total}
-        page={list.page}
-        onPage={list.setPage}
-        loading={list.loading}
+        list={list}
         columns={columns}
       />
     </PageContainer>
