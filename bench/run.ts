@@ -126,15 +126,19 @@ async function main() {
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const barePool = new Client((bare.server.address() as { port: number }).port);
 
-  const rows: string[] = [];
-  let failed = false;
+  // Both servers are warmed on every call before any is measured, so no call measures a cold JIT.
   for (const c of cases) {
     const first = await time(appPool, c.url, auth, WARMUP);
     const envelope = JSON.parse(first.body) as { code: number; msg: string };
     if (envelope.code !== 200) throw new Error(`${c.name}: code ${envelope.code} ${envelope.msg}`);
     bodies.set(c.url, first.body);
-    await time(barePool, c.url, {}, WARMUP);
+  }
+  for (const c of cases) await time(barePool, c.url, {}, WARMUP);
 
+  const rows: string[] = [];
+  let failed = false;
+  for (const c of cases) {
+    const answer = bodies.get(c.url)!;
     const ours: Timing[] = [];
     const ref: Timing[] = [];
     sql.ms = 0;
@@ -150,7 +154,7 @@ async function main() {
     const ok = ratio <= TARGET_RATIO && o.p99 <= TARGET_P99_MS;
     if (!ok) failed = true;
     rows.push(
-      `| ${c.name} | ${(first.body.length / 1024).toFixed(1)} KB | ${(sql.ms / RUNS).toFixed(2)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
+      `| ${c.name} | ${(answer.length / 1024).toFixed(1)} KB | ${(sql.ms / RUNS).toFixed(2)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
     );
   }
 
