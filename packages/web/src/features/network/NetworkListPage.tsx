@@ -1,9 +1,10 @@
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { M, deleteNetwork, listNetworks, type NetworkItem } from '@hublink/contract';
-import { Button, Card, Flex, Popconfirm, Space, Typography } from 'antd';
+import { Button, Card, Flex, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { usePagedList } from '../../api/usePagedList';
+import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
 import { useStepBackWhenEmpty } from '../ram/api';
@@ -58,13 +59,7 @@ export default function NetworkListPage() {
               {M.networkActionMembers}
             </Button>
           )}
-          {rights.delete && (
-            <Popconfirm title={M.confirmDelete} onConfirm={() => remove.mutateAsync({ network_number: r.network_number })}>
-              <Button type="link" size="small" danger>
-                {M.networkActionDelete}
-              </Button>
-            </Popconfirm>
-          )}
+          {rights.delete && <DeleteAction label={M.networkActionDelete} onConfirm={() => remove.mutateAsync({ network_number: r.network_number })} />}
         </Space>
       ),
     },

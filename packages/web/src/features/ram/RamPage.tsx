@@ -1,9 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { deleteRam, listRam, M, ramDomain, ramQuantity, type RamItem } from '@hublink/contract';
-import { Button, Popconfirm, Space, Tag } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { usePagedList } from '../../api/usePagedList';
+import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
 import { useRamMutation, useStepBackWhenEmpty } from './api';
@@ -37,11 +38,7 @@ export default function RamPage() {
           <Button type="link" size="small" onClick={() => setLogOf(r)}>
             {M.ramActionLog}
           </Button>
-          <Popconfirm title={M.confirmDelete} onConfirm={() => remove.mutateAsync({ id: r.id })}>
-            <Button type="link" size="small" danger>
-              {M.ramActionDelete}
-            </Button>
-          </Popconfirm>
+          <DeleteAction label={M.ramActionDelete} onConfirm={() => remove.mutateAsync({ id: r.id })} />
         </Space>
       ),
     },

@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { deleteRole, listRoles, M, type RoleItem } from '@hublink/contract';
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
+import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
 import { useRamMutation, useStepBackWhenEmpty } from './api';
@@ -28,11 +29,7 @@ export default function RolePage() {
           <Button type="link" size="small" onClick={() => setEditing({ record: r })}>
             {M.ramActionEdit}
           </Button>
-          <Popconfirm title={M.confirmDelete} onConfirm={() => remove.mutateAsync({ id: r.id })}>
-            <Button type="link" size="small" danger>
-              {M.ramActionDelete}
-            </Button>
-          </Popconfirm>
+          <DeleteAction label={M.ramActionDelete} onConfirm={() => remove.mutateAsync({ id: r.id })} />
         </Space>
       ),
     },
