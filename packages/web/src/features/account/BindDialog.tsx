@@ -1,22 +1,12 @@
-import {
-  BIND_TYPE,
-  bindCodeField,
-  bindEmailField,
-  CODE,
-  defaultEmail,
-  defaultPhone,
-  LIMITS,
-  M,
-  phoneValue,
-  type Envelope,
-} from '@hublink/contract';
+import { BIND_TYPE, bindCodeField, bindEmailField, defaultEmail, defaultPhone, LIMITS, M, phoneValue } from '@hublink/contract';
 import { Button, Form, Input, Modal, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { browser, call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
 import { CodeInput, MobileInput, mobileRule, sendCodeTo } from './fields';
+import { useVerifyMode } from './useVerifyMode';
 
 export type BindKind = 'phone' | 'email';
 
@@ -61,75 +51,38 @@ export interface BindDialogProps {
 export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
   const text = TEXT[kind];
   const [form] = Form.useForm<Values>();
-  const [verifying, setVerifying] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const pending = useRef<BindBody | null>(null);
   const reload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(reload.current), []);
 
+  const mode = useVerifyMode<BindBody>({
+    send: (body) => call(text.endpoint, { body: body as never }),
+    proof: (code) => ({ type: BIND_TYPE.verify, code }),
+    clearCode: () => form.setFieldValue('code', ''),
+    onDone: () => {
+      onClose();
+      // The user message (phone, email) is kept in the session: refresh it before the page reloads.
+      reload.current = setTimeout(() => void reloadUser().finally(() => browser.reload()), LIMITS.bindReloadMs);
+    },
+  });
+  const { verifying, busy } = mode;
+
   const close = () => {
-    pending.current = null;
-    setVerifying(false);
+    mode.leave();
     onClose();
-  };
-
-  const send = (body: BindBody): Promise<Envelope> => call(text.endpoint, { body: body as never });
-
-  const done = () => {
-    pending.current = null;
-    setVerifying(false);
-    onClose();
-    // The user message (phone, email) is kept in the session: refresh it before the page reloads.
-    reload.current = setTimeout(() => void reloadUser().finally(() => browser.reload()), LIMITS.bindReloadMs);
-  };
-
-  /** Sends a type-1 request; 401/403 switch to verify mode with the request kept for afterwards. */
-  const request = async (body: BindBody) => {
-    const env = await send(body);
-    if (env.code === CODE.ok) return done();
-    if (env.code === CODE.flow401 || env.code === CODE.flow403) {
-      pending.current = body;
-      form.setFieldValue('code', '');
-      setVerifying(true);
-    }
-  };
-
-  const verify = async (code: string) => {
-    const env = await send({ type: BIND_TYPE.verify, code });
-    if (env.code !== CODE.ok) return;
-    const next = pending.current;
-    pending.current = null;
-    setVerifying(false);
-    form.setFieldValue('code', '');
-    if (!next) return;
-    const again = await send(next);
-    if (again.code === CODE.ok) done();
-  };
-
-  const run = async (job: () => Promise<void>) => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await job();
-    } finally {
-      setBusy(false);
-    }
   };
 
   const submit = (v: Values) =>
-    void run(() =>
-      verifying
-        ? verify(v.code.trim())
-        : request(
-            kind === 'phone'
-              ? { type: BIND_TYPE.bind, area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() }
-              : { type: BIND_TYPE.bind, email: v.email.trim(), code: v.code.trim() },
-          ),
-    );
+    verifying
+      ? mode.verify(v.code.trim())
+      : mode.request(
+          kind === 'phone'
+            ? { type: BIND_TYPE.bind, area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() }
+            : { type: BIND_TYPE.bind, email: v.email.trim(), code: v.code.trim() },
+        );
 
   const unbind = () =>
-    void run(() => request(kind === 'phone' ? { type: BIND_TYPE.bind, area_code: '', phone: '', code: '' } : { type: BIND_TYPE.bind, email: '', code: '' }));
+    mode.request(kind === 'phone' ? { type: BIND_TYPE.bind, area_code: '', phone: '', code: '' } : { type: BIND_TYPE.bind, email: '', code: '' });
 
   const newTarget = async () => {
     try {

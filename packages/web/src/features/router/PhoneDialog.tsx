@@ -1,8 +1,9 @@
-import { BIND_TYPE, CODE, fmt, LIMITS, M, phoneValue, routerPhone, type Envelope, type RouterItem } from '@hublink/contract';
+import { BIND_TYPE, fmt, LIMITS, M, phoneValue, routerPhone, type RouterItem } from '@hublink/contract';
 import { Alert, Button, Form, Modal } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { call } from '../../api/client';
 import { CodeInput, sendCodeTo } from '../account/fields';
+import { useVerifyMode } from '../account/useVerifyMode';
 import { useReloadMembers } from './api';
 import { bindCodeRule, MemberPhoneInput, memberPhoneRule, typedPhone } from './fields';
 import { splitPhone } from './format';
@@ -43,75 +44,35 @@ export function PhoneDialog({ member, onClose }: { member: RouterItem | undefine
 function PhoneForm({ member, onClose, onDone }: { member: RouterItem; onClose: () => void; onDone: () => void }) {
   const old = member.phone ? splitPhone(member.phone, member.area_number) : null;
   const [form] = Form.useForm<Values>();
-  const [verifying, setVerifying] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const pending = useRef<PhoneBody | null>(null);
-
-  const send = (body: PhoneBody): Promise<Envelope> => call(routerPhone, { body });
-
-  const done = () => {
-    pending.current = null;
-    onDone();
-  };
-
-  const enterVerify = () => {
-    if (!old) return;
-    form.setFieldsValue({ area_code: old.area, phone: old.phone, code: '' });
-    form.setFields([{ name: 'phone', errors: [] }]);
-    setVerifying(true);
-  };
-
-  /** A type-1 request; 401/403 keep it for after the old phone is proven. */
-  const request = async (body: PhoneBody) => {
-    const env = await send(body);
-    if (env.code === CODE.ok) return done();
-    if ((env.code === CODE.flow401 || env.code === CODE.flow403) && old) {
-      pending.current = body;
-      enterVerify();
-    }
-  };
-
-  const verify = async (code: string) => {
-    if (!old) return;
-    const env = await send({ router_name: member.router_name, type: BIND_TYPE.verify, area_code: old.area, phone: old.phone, code });
-    if (env.code !== CODE.ok) return;
-    setVerifying(false);
-    form.setFieldValue('code', '');
-    const next = pending.current;
-    pending.current = null;
-    if (next && (await send(next)).code === CODE.ok) done();
-  };
-
-  const run = async (job: () => Promise<void>) => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await job();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const mode = useVerifyMode<PhoneBody>({
+    send: (body) => call(routerPhone, { body }),
+    proof: old ? (code) => ({ router_name: member.router_name, type: BIND_TYPE.verify, area_code: old.area, phone: old.phone, code }) : null,
+    clearCode: () => form.setFieldValue('code', ''),
+    // The refused phone may have been a new one: the form shows the old phone it now proves.
+    onRefused: () => {
+      if (!old) return;
+      form.setFieldsValue({ area_code: old.area, phone: old.phone });
+      form.setFields([{ name: 'phone', errors: [] }]);
+    },
+    onDone,
+  });
+  const { verifying, busy } = mode;
 
   const submit = (v: Values) =>
-    void run(() =>
-      verifying
-        ? verify(v.code.trim())
-        : request({ router_name: member.router_name, type: BIND_TYPE.bind, area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() }),
-    );
+    verifying
+      ? mode.verify(v.code.trim())
+      : mode.request({ router_name: member.router_name, type: BIND_TYPE.bind, area_code: v.area_code, phone: v.phone.trim(), code: v.code.trim() });
 
-  const unbind = () => void run(() => request({ router_name: member.router_name, type: BIND_TYPE.bind, area_code: '', phone: '', code: '' }));
+  const unbind = () => mode.request({ router_name: member.router_name, type: BIND_TYPE.bind, area_code: '', phone: '', code: '' });
 
   /** Editing the phone is a new bind: verify mode ends and the refused request is dropped. */
-  const edited = () => {
-    pending.current = null;
-    setVerifying(false);
-  };
+  const edited = mode.leave;
 
   /** Leaving the phone field while it holds the old phone: only proving it is left to do. */
   const blurred = () => {
     if (!old || verifying) return;
     const { area_code, phone } = form.getFieldsValue(['area_code', 'phone']) as Values;
-    if (phone.trim() === old.phone && area_code === old.area) setVerifying(true);
+    if (phone.trim() === old.phone && area_code === old.area) mode.enter();
   };
 
   const footer = [
