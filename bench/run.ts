@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import http from 'node:http';
-import type { LogEvent } from 'kysely';
+import { sql, type LogEvent } from 'kysely';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { connect } from '../packages/server/src/db/connect';
@@ -93,9 +93,9 @@ async function main() {
     await admin.close();
   }
   // Time spent in SQL while our calls are measured, to tell the database's share from the rest.
-  const sql = { on: false, ms: 0 };
+  const inSql = { on: false, ms: 0 };
   const log = (e: LogEvent) => {
-    if (sql.on) sql.ms += e.queryDurationMillis;
+    if (inSql.on) inSql.ms += e.queryDurationMillis;
   };
   const handle = connect({ databaseUrl: pgUrl, dataDir: dir, log, ...(pgUrl ? { schema } : {}) });
   await migrateToLatest(handle);
@@ -104,6 +104,8 @@ async function main() {
 
   const t0 = Date.now();
   const seeded = await seed(handle.db);
+  // A bulk load leaves PostgreSQL without statistics until autovacuum comes by; plan with them.
+  if (handle.dialect === 'postgres') await sql`analyze`.execute(handle.db);
   console.log(`seeded 100,000 members and 1,000 networks on ${handle.dialect} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const { token } = await app.ctx.tokens.issue(seeded.tenantId, null);
   const auth = { authorization: `Bearer ${token}` };
@@ -141,11 +143,11 @@ async function main() {
     const answer = bodies.get(c.url)!;
     const ours: Timing[] = [];
     const ref: Timing[] = [];
-    sql.ms = 0;
+    inSql.ms = 0;
     for (let r = 0; r < ROUNDS; r++) {
-      sql.on = true;
+      inSql.on = true;
       ours.push(await time(appPool, c.url, auth, RUNS / ROUNDS));
-      sql.on = false;
+      inSql.on = false;
       ref.push(await time(barePool, c.url, {}, RUNS / ROUNDS));
     }
     const o = summary(ours);
@@ -154,7 +156,7 @@ async function main() {
     const ok = ratio <= TARGET_RATIO && o.p99 <= TARGET_P99_MS;
     if (!ok) failed = true;
     rows.push(
-      `| ${c.name} | ${(answer.length / 1024).toFixed(1)} KB | ${(sql.ms / RUNS).toFixed(2)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
+      `| ${c.name} | ${(answer.length / 1024).toFixed(1)} KB | ${(inSql.ms / RUNS).toFixed(2)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
     );
   }
 
