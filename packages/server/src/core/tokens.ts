@@ -19,10 +19,10 @@ export interface IssuedToken {
   sid: string;
 }
 
-/** Signed access tokens (HS256). The key lives in the database so every instance shares it. */
 /** Checked tokens kept in memory (about 300 bytes each); the oldest go first. */
 const VERIFIED_TOKENS_MAX = 10_000;
 
+/** Signed access tokens (HS256). The key lives in the database so every instance shares it. */
 export class TokenService {
   private key?: Uint8Array;
   private readonly verified = new Map<string, { claims: TokenClaims; exp: number }>();

@@ -118,10 +118,11 @@ export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string) 
  */
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: RouterItem[]; count: number }> {
   const offset = offsetOf(q.page, q.limit);
-  const rows = await filtered(ctx, actor, q.type, q.search).select(ITEM_COLUMNS).orderBy('id', 'desc').limit(q.limit).offset(offset).execute();
+  const matching = filtered(ctx, actor, q.type, q.search);
+  const rows = await matching.select(ITEM_COLUMNS).orderBy('id', 'desc').limit(q.limit).offset(offset).execute();
   const count = await totalOf(rows.length, offset, q.limit, async () =>
     q.search
-      ? countOf(filtered(ctx, actor, q.type, q.search))
+      ? countOf(matching)
       : (await countByType(ctx.db, actor.tenantId))[q.type === ROUTER_TYPE.hardware ? 'hardware' : 'software'],
   );
   return { rows: rows.map((r) => toItem(ctx, r)), count };
