@@ -2,11 +2,12 @@ import { LIMITS, M, ramLog, type RamItem, type RamLogItem } from '@hublink/contr
 import { DatePicker, Flex, Modal } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { useApiQuery } from '../../api/hooks';
+import { usePagedList } from '../../api/usePagedList';
 import { PagedTable } from '../../components/PagedTable';
 import { actionLabel, areaLabel } from './logLabels';
 
-const DAY_FORMAT = 'YYYY-MM-DD';
+/** The day format of the log date ranges (the server's start_time and end_time). */
+export const DAY_FORMAT = 'YYYY-MM-DD';
 
 /** The default range of the log dialog: the last LIMITS.logRangeDays days to today (spec 1 §9). */
 export const defaultLogRange = (today: Dayjs = dayjs()): [Dayjs, Dayjs] => [today.subtract(LIMITS.logRangeDays, 'day').startOf('day'), today.startOf('day')];
@@ -29,14 +30,7 @@ export function RamLogDialog({ record, onClose }: { record: RamItem | undefined;
 
 function LogTable({ ramId }: { ramId: number }) {
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => defaultLogRange());
-  const [page, setPage] = useState(1);
-  const query = useApiQuery(ramLog, {
-    page,
-    limit: LIMITS.pageSize,
-    ram_id: ramId,
-    start_time: range[0].format(DAY_FORMAT),
-    end_time: range[1].format(DAY_FORMAT),
-  });
+  const list = usePagedList(ramLog, { limit: LIMITS.pageSize, ram_id: ramId, start_time: range[0].format(DAY_FORMAT), end_time: range[1].format(DAY_FORMAT) });
   return (
     <Flex vertical gap={16}>
       <DatePicker.RangePicker
@@ -47,7 +41,7 @@ function LogTable({ ramId }: { ramId: number }) {
         onChange={(v) => {
           if (v?.[0] && v[1]) {
             setRange([v[0], v[1]]);
-            setPage(1);
+            list.setPage(1);
           }
         }}
       />
@@ -55,7 +49,7 @@ function LogTable({ ramId }: { ramId: number }) {
         rowKey="id"
         size="small"
         columns={columns}
-        list={{ rows: query.data?.data, total: query.data?.count ?? 0, page, setPage, loading: query.isFetching }}
+        list={list}
       />
     </Flex>
   );

@@ -2,14 +2,13 @@ import { LIMITS, M, ONLINE_MODES, onlineLog, type OnlineLogItem } from '@hublink
 import { DatePicker, Flex, Radio, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { useApiQuery } from '../../api/hooks';
+import { usePagedList } from '../../api/usePagedList';
 import { PagedTable } from '../../components/PagedTable';
-import { defaultLogRange } from '../ram/RamLogDialog';
+import { DAY_FORMAT, defaultLogRange } from '../ram/RamLogDialog';
 import { useStepBackWhenEmpty } from '../ram/api';
 import { duration } from './format';
 
 type Mode = (typeof ONLINE_MODES)[number];
-const DAY_FORMAT = 'YYYY-MM-DD';
 const MODE_LABELS: Record<Mode, string> = { p2p: 'P2P', pop: 'POP' };
 
 const common: TableColumnsType<OnlineLogItem> = [
@@ -40,32 +39,11 @@ export const DIAL_COLUMNS: Record<Mode, TableColumnsType<OnlineLogItem>> = {
 export function DialRecords({ routerName }: { routerName: string }) {
   const [mode, setMode] = useState<Mode>('p2p');
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => defaultLogRange());
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const query = useApiQuery(
+  const list = usePagedList(
     onlineLog,
-    {
-      page,
-      limit: LIMITS.pageSize,
-      mode,
-      router_name: routerName,
-      start_time: range[0].format(DAY_FORMAT),
-      end_time: range[1].format(DAY_FORMAT),
-      ...(search ? { search } : {}),
-    },
+    { limit: LIMITS.pageSize, mode, router_name: routerName, start_time: range[0].format(DAY_FORMAT), end_time: range[1].format(DAY_FORMAT) },
     { on204: 'stay' },
   );
-  const list = {
-    rows: query.data?.data,
-    total: query.data?.count ?? 0,
-    page,
-    setPage,
-    loading: query.isFetching,
-    search: (text: string) => {
-      setSearch(text);
-      setPage(1);
-    },
-  };
   useStepBackWhenEmpty(list);
 
   return (
@@ -84,7 +62,7 @@ export function DialRecords({ routerName }: { routerName: string }) {
             options={ONLINE_MODES.map((m) => ({ value: m, label: MODE_LABELS[m] }))}
             onChange={(e) => {
               setMode(e.target.value as Mode);
-              setPage(1);
+              list.setPage(1);
             }}
           />
           <DatePicker.RangePicker
@@ -95,7 +73,7 @@ export function DialRecords({ routerName }: { routerName: string }) {
             onChange={(v) => {
               if (v?.[0] && v[1]) {
                 setRange([v[0], v[1]]);
-                setPage(1);
+                list.setPage(1);
               }
             }}
           />

@@ -1,6 +1,5 @@
 import { M, softwareLoginLog, type SoftwareLoginItem } from '@hublink/contract';
-import { useState } from 'react';
-import { useApiQuery } from '../../api/hooks';
+import { usePagedList } from '../../api/usePagedList';
 import { PagedTable } from '../../components/PagedTable';
 import { useStepBackWhenEmpty } from '../ram/api';
 
@@ -16,9 +15,7 @@ const columns = [
 
 /** A software member's sign-ins from the client, newest first, 10 a page (main accounts only). */
 export function LoginRecords({ routerName }: { routerName: string }) {
-  const [page, setPage] = useState(1);
-  const query = useApiQuery(softwareLoginLog, { page, router_name: routerName }, { on204: 'stay' });
-  const list = { rows: query.data?.data, total: query.data?.count ?? 0, page, setPage, loading: query.isFetching };
+  const list = usePagedList(softwareLoginLog, { router_name: routerName }, { on204: 'stay' });
   useStepBackWhenEmpty(list);
   return (
     <PagedTable<SoftwareLoginItem>
