@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { codeField, EMAIL_PATTERN, emailValueField, MAINLAND_MOBILE_PATTERN, NICKNAME_PATTERN, requiredString } from './fields';
+import { codeField, dateField, EMAIL_PATTERN, emailValueField, MAINLAND_MOBILE_PATTERN, NICKNAME_PATTERN, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 import { dialogPassword } from './ram';
@@ -58,20 +58,12 @@ export const getAccountData = defineEndpoint({
 });
 
 const DAY_MS = 86_400_000;
-const EARLIEST_BIRTHDAY = '1900-01-01';
 
 /** The latest birthday the form accepts today: LIMITS.birthdayMinAgeDays before now, as 'yyyy-MM-dd'. */
 export const latestBirthday = (now = Date.now()) => new Date(now - LIMITS.birthdayMinAgeDays * DAY_MS).toISOString().slice(0, 10);
 
-/** A real calendar date written 'yyyy-MM-dd'. */
-const isCalendarDate = (v: string) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-};
-
 export const birthdayField = requiredString(M.birthdayRequired)
-  .refine((v) => isCalendarDate(v) && v >= EARLIEST_BIRTHDAY, M.birthdayInvalid)
+  .pipe(dateField(M.birthdayInvalid, M.birthdayInvalid))
   .refine((v) => v <= latestBirthday(), fmt(M.birthdayTooLate, { n: LIMITS.birthdayMinAgeDays }));
 
 export const editDataBody = z.object({
@@ -135,12 +127,12 @@ export function mobileError(area: string, phone: string, required: string = M.ph
   return pattern.test(p) ? null : M.mobileInvalid;
 }
 
-export const areaCodeField = z.string({ error: M.areaCodeInvalid }).trim().default(LIMITS.defaultAreaCode);
+export const areaCodeField = plainText(M.areaCodeInvalid).default(LIMITS.defaultAreaCode);
 
 export const editPhoneBody = z
   .object({
     area_code: areaCodeField,
-    phone: z.string({ error: M.phoneRequired }).trim(),
+    phone: plainText(M.phoneRequired),
     code: codeField(),
   })
   .superRefine((v, ctx) => {
@@ -176,8 +168,8 @@ export const defaultPhoneBody = z
   .object({
     type: bindTypeField,
     area_code: areaCodeField,
-    phone: z.string().trim().default(''),
-    code: z.string().trim().default(''),
+    phone: plainText().default(''),
+    code: plainText().default(''),
   })
   .superRefine((v, ctx) => {
     if (isUnbind(v)) return;
@@ -208,8 +200,8 @@ export const bindEmailField = requiredString(M.bindEmailRequired)
 export const defaultEmailBody = z
   .object({
     type: bindTypeField,
-    email: z.string().trim().default(''),
-    code: z.string().trim().default(''),
+    email: plainText().default(''),
+    code: plainText().default(''),
   })
   .superRefine((v, ctx) => {
     if (isUnbind(v)) return;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idField, pageQuery, requiredString } from './fields';
+import { idField, multilineText, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -34,12 +34,10 @@ export const publishAnnouncementInput = z.object({
     LIMITS.announcementTitleMax,
     fmt(M.announcementTitleTooLong, { n: LIMITS.announcementTitleMax }),
   ),
-  tag: z
-    .string()
-    .trim()
+  tag: plainText()
     .max(LIMITS.announcementTagMax, fmt(M.announcementTagTooLong, { n: LIMITS.announcementTagMax }))
     .default(''),
-  content: requiredString(M.announcementContentRequired).max(LIMITS.richTextMax, M.announcementContentTooLong),
+  content: multilineText(M.announcementContentRequired).min(1, M.announcementContentRequired).max(LIMITS.richTextMax, M.announcementContentTooLong),
   release_time: z.number().int().nonnegative().optional(),
 });
 export type PublishAnnouncementInput = z.input<typeof publishAnnouncementInput>;

@@ -8,6 +8,7 @@ import {
   nicknameField,
   passwordField,
   phoneValueField,
+  plainText,
   registerCodeField,
   requiredString,
   sendTypeField,
@@ -90,7 +91,7 @@ export const accountInfo = defineEndpoint({
 
 /** A send_value checked by its send_type. */
 const sendTarget = z
-  .object({ send_type: sendTypeField, send_value: z.string().trim().default('') })
+  .object({ send_type: sendTypeField, send_value: plainText().default('') })
   .superRefine((v, ctx) => {
     const field = v.send_type === 'phone' ? phoneValueField : emailValueField;
     const r = field.safeParse(v.send_value);
@@ -113,7 +114,7 @@ export const registerBody = z
     code: registerCodeField,
     type: sendTypeField,
     // Checked below by type, so a missing email says '邮箱号不能为空' and a missing phone '手机号码不能为空'.
-    verify: z.string().trim().default(''),
+    verify: plainText().default(''),
   })
   .superRefine((v, ctx) => {
     if (v.password !== v.newPassword) {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { plainText } from './fields';
 
 /** Development endpoints (DESIGN.md §6), under /api/dev, only with HUBLINK_DEV_ENDPOINTS=1. */
-export const devCaptchaQuery = z.object({ uniqid: z.string().min(1) });
-export const devOutboxQuery = z.object({ to: z.string().min(1) });
+export const devCaptchaQuery = z.object({ uniqid: plainText().min(1) });
+export const devOutboxQuery = z.object({ to: plainText().min(1) });
 export const outboxEntry = z.object({
   to: z.string(),
   channel: z.enum(['sms', 'email']),

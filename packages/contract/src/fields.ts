@@ -2,9 +2,40 @@ import { z } from 'zod';
 import { LIMITS } from './limits';
 import { M } from './messages';
 
+// Control characters and lone surrogates: no field stores, shows or searches them. A lone surrogate
+// is half a character: UTF-8 (and so PostgreSQL) cannot hold it, and NUL ends strings in SQLite's FTS5.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+// eslint-disable-next-line no-control-regex -- as above, but tab, line feed and carriage return
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text without C0 control characters, DEL or lone surrogates. */
+export const isPlainText = (v: string) => !CONTROL.test(v) && !LONE_SURROGATE.test(v);
+
+/** What a search keeps of the typed text: control characters and lone surrogates are dropped. */
+export const searchableText = (v: string) => v.replace(CONTROLS, '').replace(LONE_SURROGATES, '');
+
+/**
+ * Free text of a request (names, notes, numbers and codes as typed), trimmed; a control character or
+ * a lone surrogate gets M.textInvalidChars. Every string a request carries is one of these, but
+ * passwords (never stored or shown as text) and searches (see pageQuery).
+ */
+export const plainText = (error?: string) =>
+  z.string(error === undefined ? undefined : { error }).trim().refine(isPlainText, M.textInvalidChars);
+
+/** Text of several lines (the HTML of a message or an announcement): plainText, but tabs and line breaks are kept. */
+export const multilineText = (error?: string) =>
+  z
+    .string(error === undefined ? undefined : { error })
+    .trim()
+    .refine((v) => !CONTROL_BUT_LINES.test(v) && !LONE_SURROGATE.test(v), M.textInvalidChars);
+
 /** A required string: missing, null or blank gives `required`. */
-export const requiredString = (required: string) =>
-  z.string({ error: required }).trim().min(1, required);
+export const requiredString = (required: string) => plainText(required).min(1, required);
 
 export const NICKNAME_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9]+$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9]+$/;
@@ -67,17 +98,48 @@ export type SendType = z.infer<typeof sendTypeField>;
 /** Join the area code and the number as the API carries a phone. */
 export const phoneValue = (area: string, phone: string) => `+${area.replace(/^\+/, '')} ${phone.trim()}`;
 
-/** A row id as the API takes it (query strings too); ids beyond the 32-bit columns get `message`. */
-export const idField = (message: string = M.validationFailed) =>
-  z.coerce.number({ error: message }).int(message).positive(message).max(LIMITS.maxId, message);
+/**
+ * An integer as a request carries it: a JSON number, or its decimal digits as a string (query strings
+ * carry nothing else). true, [1], '1e3', ' 1' and '0x1' are not numbers here; anything outside
+ * [min, max] or not whole gets `message` too.
+ */
+export const integerField = (message: string, min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d{1,16}$/).transform(Number)], { error: message })
+    .pipe(z.number().int(message).min(min, message).max(max, message));
+
+/** A row id: a positive integer within the 32-bit id columns, or its decimal string. */
+export const idField = (message: string = M.validationFailed) => integerField(message, 1, LIMITS.maxId);
+
+/** The search box: what it cannot search for (control characters, lone surrogates) is dropped. */
+export const searchField = z.string().overwrite(searchableText).trim().max(LIMITS.searchMax, M.searchTooLong).optional();
 
 export const pageQuery = z.object({
-  page: z.coerce.number({ error: M.pageInvalid }).int(M.pageInvalid).min(1, M.pageInvalid).default(1),
-  limit: z.coerce
-    .number({ error: M.limitInvalid })
-    .int(M.limitInvalid)
-    .min(1, M.limitInvalid)
-    .max(LIMITS.maxPageLimit, M.limitInvalid)
-    .default(LIMITS.pageSize),
-  search: z.string().trim().max(LIMITS.searchMax, M.searchTooLong).optional(),
+  page: integerField(M.pageInvalid, 1, LIMITS.maxId).default(1),
+  limit: integerField(M.limitInvalid, 1, LIMITS.maxPageLimit).default(LIMITS.pageSize),
+  search: searchField,
 });
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** 'yyyy-MM-dd' naming a day that exists (no 2025-02-30, no month 13). */
+export const isCalendarDate = (v: string) => {
+  if (!DATE_PATTERN.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+};
+
+/**
+ * The one date field of the API: 'yyyy-MM-dd', a real calendar day (`invalid` otherwise), between
+ * LIMITS.dateMin and LIMITS.dateMax (`outOfRange` otherwise), so whatever a service computes from it
+ * (the next day, a zone's midnight) stays a valid date.
+ */
+export const dateField = (invalid: string, outOfRange: string = M.dateOutOfRange) =>
+  z
+    .string({ error: invalid })
+    .trim()
+    .refine(isCalendarDate, { message: invalid, abort: true })
+    .refine((v) => v >= LIMITS.dateMin && v <= LIMITS.dateMax, outOfRange);
+
+/** A range of dates (start_time, end_time; either may be open) whose start is not after its end. */
+export const dateRangeInOrder = (q: { start_time?: string; end_time?: string }) => !q.start_time || !q.end_time || q.start_time <= q.end_time;

@@ -54,6 +54,9 @@ export const LIMITS = {
   roleNetworksMax: 200,
   /** The largest row id (a 32-bit integer column); a larger one cannot name a row. */
   maxId: 2_147_483_647,
+  /** Dates the API takes ('yyyy-MM-dd': log ranges, birthdays) lie within these, both included. */
+  dateMin: '1900-01-01',
+  dateMax: '2100-12-31',
   messageTitleMax: 255,
   /** Characters of HTML a message or announcement may carry (after sanitising). */
   richTextMax: 200_000,
@@ -73,6 +76,13 @@ export const LIMITS = {
   importRowsMax: 1000,
   batchDeleteMax: 1000,
   uploadMaxBytes: 2_097_152,
+  /** XML an uploaded workbook may inflate to, counted as it inflates (a filled template is well under 1 MB). */
+  uploadMaxInflatedBytes: 8_388_608,
+  /** Workbooks parsed at once by one server; later ones wait, up to uploadParsesWaiting of them. */
+  uploadParsesPerInstance: 2,
+  uploadParsesWaiting: 16,
+  /** How long a tenant's upload holds its turn at most (an instance that dies holding it). */
+  uploadTurnSeconds: 600,
   // networks (spec 2 §5, §9)
   networkNameMax: 24,
   popNetworkNameMax: 32,

@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { pageQuery } from './fields';
+import { dateField, dateRangeInOrder, pageQuery, plainText } from './fields';
 import { M } from './messages';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const dateField = z.string({ error: M.validationFailed }).regex(DATE, M.validationFailed).optional();
 
 const logQuery = pageQuery.extend({
   /** One member's records (the member detail dialog). */
-  router_name: z.string().trim().max(64, M.validationFailed).optional(),
-  start_time: dateField,
-  end_time: dateField,
+  router_name: plainText(M.validationFailed).max(64, M.validationFailed).optional(),
+  start_time: dateField(M.logDateInvalid).optional(),
+  end_time: dateField(M.logDateInvalid).optional(),
 });
+
+const inOrder = { path: ['end_time'], message: M.logRangeInvalid };
 
 export const softwareLoginItem = z.object({
   router_name: z.string(),
@@ -30,7 +29,7 @@ export const softwareLoginLog = defineEndpoint({
   path: '/logs/software_login',
   method: 'GET',
   access: 'main',
-  query: logQuery,
+  query: logQuery.refine(dateRangeInOrder, inOrder),
   response: z.array(softwareLoginItem),
 });
 
@@ -57,6 +56,6 @@ export const onlineLog = defineEndpoint({
   path: '/logs/online',
   method: 'GET',
   access: 'user',
-  query: logQuery.extend({ mode: z.enum(ONLINE_MODES, { error: M.validationFailed }).default('p2p') }),
+  query: logQuery.extend({ mode: z.enum(ONLINE_MODES, { error: M.validationFailed }).default('p2p') }).refine(dateRangeInOrder, inOrder),
   response: z.array(onlineLogItem),
 });

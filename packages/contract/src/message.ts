@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idField, pageQuery, requiredString } from './fields';
+import { idField, multilineText, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -86,7 +86,7 @@ export const deleteMessages = defineEndpoint({
 /** What the operator sends a tenant (`hublink ops`, and the service's own notices). */
 export const sendMessageInput = z.object({
   title: requiredString(M.messageTitleRequired).max(LIMITS.messageTitleMax, fmt(M.messageTitleTooLong, { n: LIMITS.messageTitleMax })),
-  content: requiredString(M.messageContentRequired).max(LIMITS.richTextMax, M.messageContentTooLong),
+  content: multilineText(M.messageContentRequired).min(1, M.messageContentRequired).max(LIMITS.richTextMax, M.messageContentTooLong),
   type: messageTypeField.default('system'),
 });
 export type SendMessageInput = z.input<typeof sendMessageInput>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idField, pageQuery, passwordField, requiredString, USERNAME_PATTERN } from './fields';
+import { dateField, dateRangeInOrder, idField, pageQuery, passwordField, requiredString, USERNAME_PATTERN } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -116,15 +116,6 @@ export const deleteRam = defineEndpoint({
   body: z.object({ id: recordId }),
 });
 
-/** 'yyyy-MM-dd', a real calendar day. */
-export const dateField = z
-  .string({ error: M.logDateInvalid })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, M.logDateInvalid)
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-  }, M.logDateInvalid);
-
 export const ramLogItem = z.object({
   id: z.number(),
   /** The area of the call (its first path segment, e.g. 'network'). */
@@ -145,9 +136,9 @@ export const ramLog = defineEndpoint({
   query: pageQuery
     .extend({
       ram_id: recordId,
-      start_time: dateField.optional(),
-      end_time: dateField.optional(),
+      start_time: dateField(M.logDateInvalid).optional(),
+      end_time: dateField(M.logDateInvalid).optional(),
     })
-    .refine((q) => !q.start_time || !q.end_time || q.start_time <= q.end_time, { path: ['end_time'], message: M.logRangeInvalid }),
+    .refine(dateRangeInOrder, { path: ['end_time'], message: M.logRangeInvalid }),
   response: z.array(ramLogItem),
 });

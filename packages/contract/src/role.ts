@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { pageQuery, requiredString } from './fields';
+import { pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 import { recordId } from './ram';
@@ -17,7 +17,7 @@ export interface RoleAuth {
 const flag = z.union([z.literal(0), z.literal(1)], { error: M.validationFailed }).default(0);
 
 const networkNumbers = z
-  .array(z.string({ error: M.validationFailed }).trim().max(LIMITS.networkNumberMax, fmt(M.roleNetworkTooLong, { n: LIMITS.networkNumberMax })), {
+  .array(plainText(M.validationFailed).max(LIMITS.networkNumberMax, fmt(M.roleNetworkTooLong, { n: LIMITS.networkNumberMax })), {
     error: M.validationFailed,
   })
   .max(LIMITS.roleNetworksMax, fmt(M.roleNetworksTooMany, { n: LIMITS.roleNetworksMax }))
@@ -55,9 +55,7 @@ export const roleAuthField = z
 
 const roleFields = {
   name: requiredString(M.roleNameRequired).max(LIMITS.roleNameMax, fmt(M.roleNameTooLong, { n: LIMITS.roleNameMax })),
-  note: z
-    .string({ error: M.validationFailed })
-    .trim()
+  note: plainText(M.validationFailed)
     .max(LIMITS.roleNoteMax, fmt(M.roleNoteTooLong, { n: LIMITS.roleNoteMax }))
     .default(''),
   auth: roleAuthField,

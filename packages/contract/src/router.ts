@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { areaCodeField, BIND_TYPE, bindTypeField, checkBindCode, isUnbind } from './account';
 import { defineEndpoint } from './endpoint';
-import { pageQuery, requiredString } from './fields';
+import { integerField, pageQuery, plainText, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
 /** router_type of spec 3 §3. */
 export const ROUTER_TYPE = { hardware: 1, software: 2 } as const;
 export type RouterType = (typeof ROUTER_TYPE)[keyof typeof ROUTER_TYPE];
-export const routerTypeField = z.coerce
-  .number({ error: M.memberTypeInvalid })
-  .pipe(z.union([z.literal(ROUTER_TYPE.hardware), z.literal(ROUTER_TYPE.software)], { error: M.memberTypeInvalid }));
+export const routerTypeField = integerField(M.memberTypeInvalid, ROUTER_TYPE.hardware, ROUTER_TYPE.software).pipe(
+  z.union([z.literal(ROUTER_TYPE.hardware), z.literal(ROUTER_TYPE.software)], { error: M.memberTypeInvalid }),
+);
 
 /** A member's account (software) or router_name (hardware): letters, digits, '_' and '.', at most 18. */
 export const MEMBER_NAME_PATTERN = /^[A-Za-z0-9_.]+$/;
@@ -27,9 +27,7 @@ export const memberPasswordField = z
   .min(LIMITS.memberPasswordMin, M.memberPasswordLength)
   .max(LIMITS.memberPasswordMax, M.memberPasswordLength);
 
-export const memberNoteField = z
-  .string({ error: M.memberNoteTooLong })
-  .trim()
+export const memberNoteField = plainText(M.memberNoteTooLong)
   .max(LIMITS.memberNoteMax, M.memberNoteTooLong)
   .default('');
 
@@ -96,7 +94,7 @@ export const routerQuantity = defineEndpoint({
 
 /** GET /router/software and /router/hardware: the names of one kind of member (selects elsewhere). */
 const memberNames = <const P extends string>(path: P) =>
-  defineEndpoint({ path, method: 'GET', access: 'user', query: z.object({ search: pageQuery.shape.search }), response: z.array(memberOption) });
+  defineEndpoint({ path, method: 'GET', access: 'user', query: z.object({ search: searchField }), response: z.array(memberOption) });
 export const routerSoftware = memberNames('/router/software');
 export const routerHardware = memberNames('/router/hardware');
 
@@ -154,8 +152,8 @@ export const addRouterBody = z
     username: memberNameField,
     password: memberPasswordField,
     area_code: areaCodeField,
-    phone: z.string().trim().default(''),
-    code: z.string().trim().default(''),
+    phone: plainText().default(''),
+    code: plainText().default(''),
     note: memberNoteField,
     type: bindTypeField.default(BIND_TYPE.bind),
   })
@@ -188,8 +186,8 @@ export const routerPhoneBody = z
     router_name: routerNameField,
     type: bindTypeField,
     area_code: areaCodeField,
-    phone: z.string().trim().default(''),
-    code: z.string().trim().default(''),
+    phone: plainText().default(''),
+    code: plainText().default(''),
   })
   .superRefine((v, ctx) => {
     if (isUnbind(v)) return;
@@ -261,7 +259,7 @@ export const exportRouters = defineEndpoint({
   path: '/router/export',
   method: 'GET',
   access: 'user',
-  query: z.object({ type: routerTypeField.default(ROUTER_TYPE.software), search: pageQuery.shape.search }),
+  query: z.object({ type: routerTypeField.default(ROUTER_TYPE.software), search: searchField }),
 });
 
 export const softwareTemplate = defineEndpoint({ path: '/router/software_template', method: 'GET', access: 'user' });

@@ -1,17 +1,17 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { CODE, httpStatusOf, LIMITS, M, type Endpoint } from '@hublink/contract';
 import type { Config } from './config';
+import { answerClientError } from './core/clientErrors';
+import { serveConsole } from './core/console';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
 import type { App } from './core/http';
+import { securityHeaders } from './core/security';
 import { createStore, type KvStore } from './core/store';
 import { connect, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
@@ -54,6 +54,12 @@ export async function buildApp(
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 4 * 1024 * 1024,
+    // What never becomes a request answers in the envelope too: bytes the HTTP parser refuses,
+    clientErrorHandler: answerClientError,
+    // and a URL Fastify cannot decode (FST_ERR_BAD_URL), answered before any hook runs.
+    frameworkErrors: (_err, _req, reply) => {
+      void (reply as FastifyReply).header('x-content-type-options', 'nosniff').send({ code: CODE.invalid, msg: M.requestMalformed });
+    },
   }).withTypeProvider() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -67,6 +73,7 @@ export async function buildApp(
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  await securityHeaders(app);
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ApiError) {
@@ -118,25 +125,12 @@ export async function buildApp(
     await app.register(async (dev) => devRoutes(dev as App, ctx), { prefix: '/api/dev' });
   }
 
-  const hasConsole = fs.existsSync(path.join(config.webDist, 'index.html'));
-  if (hasConsole) {
-    await app.register(fastifyStatic, {
-      root: config.webDist,
-      wildcard: false,
-      index: ['index.html'],
-      // Built assets carry a content hash and never change; index.html must always be revalidated.
-      setHeaders: (res, file) => {
-        res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  }
+  const consolePage = await serveConsole(app, config.webDist);
 
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return reply.status(404).send({ code: 404, msg: M.apiNotFound });
     // History-mode fallback: the console's router decides what any other path shows.
-    if (hasConsole && (req.method === 'GET' || req.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
-    }
+    if (consolePage && (req.method === 'GET' || req.method === 'HEAD')) return consolePage(reply);
     return reply.status(404).send({ code: 404, msg: M.pageNotFound });
   });
 

@@ -5,6 +5,7 @@ import { ApiError, invalid } from './errors';
 import type { Outbox } from './outbox';
 import { RATE_LIMITS, type RateLimiter } from './ratelimit';
 import type { KvStore } from './store';
+import { exclusive } from './turns';
 
 const hashCode = (destination: string, code: string) =>
   createHash('sha256').update(`${destination}\n${code}`).digest('hex');
@@ -47,15 +48,8 @@ export class CodeService {
    */
   async send(channel: SendType, value: string, purpose: string, ip: string): Promise<void> {
     const destination = destinationKey(channel, value);
-    const sending = `code-sending:${purpose}:${destination}`;
-    if ((await this.store.incr(sending, 30)) > 1) {
-      throw new ApiError(CODE.tooMany, fmt(M.codeCooldown, { n: LIMITS.codeCooldownSeconds }));
-    }
-    try {
-      await this.sendNow(channel, destination, purpose, ip);
-    } finally {
-      await this.store.del(sending);
-    }
+    const busy = fmt(M.codeCooldown, { n: LIMITS.codeCooldownSeconds });
+    await exclusive(this.store, `code-sending:${purpose}:${destination}`, 30, busy, () => this.sendNow(channel, destination, purpose, ip));
   }
 
   private async sendNow(channel: SendType, destination: string, purpose: string, ip: string): Promise<void> {
@@ -104,11 +98,17 @@ export class CodeService {
     }
   }
 
-  /**
-   * Checks a code and uses it up. Every try is counted before the comparison, in one conditional
-   * update, so tries sent all at once cannot get past the limit: the fifth wrong one burns the code.
-   */
+  /** Checks a code and uses it up (see check). */
   async consume(channel: SendType, value: string, purpose: string, code: string): Promise<void> {
+    await this.use(await this.check(channel, value, purpose, code));
+  }
+
+  /**
+   * Checks a code without using it up, for a call that has more to check before it acts (see use);
+   * answers the code's id. Every try is counted before the comparison, in one conditional update,
+   * so tries sent all at once cannot get past the limit: the fifth wrong one burns the code.
+   */
+  async check(channel: SendType, value: string, purpose: string, code: string): Promise<number> {
     const destination = destinationKey(channel, value);
     const row = await this.db
       .selectFrom('verification_code')
@@ -134,16 +134,7 @@ export class CodeService {
       .executeTakeFirst();
     if (Number(counted.numUpdatedRows) !== 1) throw refusal(await this.attemptsOf(row.id));
 
-    if (row.code_hash === hashCode(destination, code.trim())) {
-      const used = await this.db
-        .updateTable('verification_code')
-        .set({ used_at: now })
-        .where('id', '=', row.id)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(used.numUpdatedRows) !== 1) throw invalid(M.codeWrong);
-      return;
-    }
+    if (row.code_hash === hashCode(destination, code.trim())) return row.id;
     await this.db
       .updateTable('verification_code')
       .set({ used_at: now })
@@ -152,6 +143,12 @@ export class CodeService {
       .where('attempts', '>=', LIMITS.codeMaxAttempts)
       .execute();
     throw refusal(await this.attemptsOf(row.id));
+  }
+
+  /** Uses up a checked code, in the caller's transaction when it has one; refused when another call used it first. */
+  async use(id: number, db: Db = this.db): Promise<void> {
+    const used = await db.updateTable('verification_code').set({ used_at: Date.now() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw invalid(M.codeWrong);
   }
 
   private async attemptsOf(id: number) {

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { CODE, M, type Endpoint, type Envelope } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
 import type { Ctx } from './context';
-import { invalid } from './errors';
+import { ApiError, invalid } from './errors';
 import { authorize } from './guard';
 import { recordOperation } from './oplog';
 
@@ -64,25 +64,37 @@ export interface Upload {
 /**
  * Reads the first file of a multipart request (the app limits its size to LIMITS.uploadMaxBytes).
  * Refuses with 422: no multipart body or no file in it (M.fileRequired), a file over the limit
- * (M.fileTooLarge).
+ * (M.fileTooLarge), a body the multipart parser cannot read (cut short, no or the wrong boundary, a
+ * broken part header: M.uploadBroken).
  */
 export async function uploadedFile(req: FastifyRequest): Promise<Upload> {
   if (!req.isMultipart()) throw invalid(M.fileRequired);
-  const tooLarge = (e: unknown) => (e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
   try {
     const part = await req.file();
     if (!part) throw invalid(M.fileRequired);
     return { filename: part.filename, body: await part.toBuffer() };
   } catch (e) {
-    if (tooLarge(e)) throw invalid(M.fileTooLarge);
-    if ((e as { statusCode?: number }).statusCode === 406 || (e as { code?: string }).code === 'FST_NO_FORM_DATA') throw invalid(M.fileRequired);
-    throw e;
+    if (e instanceof ApiError) throw e;
+    const { code, statusCode } = e as { code?: unknown; statusCode?: unknown };
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw invalid(M.fileTooLarge);
+    if (statusCode === 406 || code === 'FST_NO_FORM_DATA') throw invalid(M.fileRequired);
+    // Everything else here is the parser failing on what the client sent.
+    req.log.info({ err: e }, 'unreadable multipart body');
+    throw invalid(M.uploadBroken);
   }
 }
 
-function networkNumberOf(req: FastifyRequest): string | undefined {
-  const from = (o: unknown) =>
-    o && typeof o === 'object' && 'network_number' in o ? String((o as Record<string, unknown>).network_number) : undefined;
+/**
+ * The network a call names, read before validation, so the raw value is unknown: a string or a
+ * number names a network; anything else (an object, an array, null) names none, '' here, which no
+ * role lists: a role limited to some networks is refused, and validation refuses it for everyone else.
+ */
+export function networkNumberOf(req: { body?: unknown; query?: unknown }): string | undefined {
+  const from = (o: unknown): string | undefined => {
+    if (!o || typeof o !== 'object' || !Object.hasOwn(o, 'network_number')) return undefined;
+    const v: unknown = (o as Record<string, unknown>).network_number;
+    return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+  };
   return from(req.body) ?? from(req.query);
 }
 

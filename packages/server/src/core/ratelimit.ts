@@ -17,6 +17,8 @@ export const RATE_LIMITS = {
   codePerIp: { name: 'code-ip', max: 30, windowSeconds: 3600 },
   captchaPerIp: { name: 'captcha-ip', max: 120, windowSeconds: 600 },
   recoveryPerIp: { name: 'recovery-ip', max: 30, windowSeconds: 900 },
+  /** Failed registrations (a wrong code, a name taken), counted like failed logins. */
+  registerPerIp: { name: 'register-ip', max: 30, windowSeconds: 900 },
 } as const;
 
 /** Fixed-window counters over the shared store. */

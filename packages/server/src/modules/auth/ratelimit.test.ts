@@ -99,14 +99,19 @@ describeEachDatabase('code sending limits', (t) => {
     expect((await sendTo(t(), 'email', freshEmail(), t().nextIp())).code).toBe(200);
   });
 
-  it('asking about registered phones counts too', async () => {
-    const a = await newAccount(t(), { phone: freshPhone() });
+  it("asking about a registered phone counts against the phone's limit (its registration code counted already)", async () => {
+    const { verify } = await newAccount(t(), { phone: freshPhone() });
+    for (let i = 1; i < RATE_LIMITS.codePerDestination.max; i++) expect((await sendTo(t(), 'phone', verify, t().nextIp())).msg).toBe(M.phoneTaken);
+    expect(await sendTo(t(), 'phone', verify, t().nextIp())).toMatchObject(tooManyCodes);
+  });
+
+  it("asking about registered phones counts against the address's limit", async () => {
+    const taken: string[] = [];
+    for (let i = 0; i < 4; i++) taken.push((await newAccount(t(), { phone: freshPhone() })).verify);
     const ip = t().nextIp();
-    for (let i = 0; i < RATE_LIMITS.codePerIp.max; i++) {
-      expect((await sendTo(t(), 'phone', a.verify, ip)).msg).toBe(M.phoneTaken);
-    }
-    expect(await sendTo(t(), 'phone', a.verify, ip)).toMatchObject(tooManyCodes);
+    for (let i = 0; i < RATE_LIMITS.codePerIp.max; i++) expect((await sendTo(t(), 'phone', taken[i % taken.length]!, ip)).msg).toBe(M.phoneTaken);
     expect(await sendTo(t(), 'phone', freshPhone(), ip)).toMatchObject(tooManyCodes);
+    expect((await sendTo(t(), 'phone', freshPhone(), t().nextIp())).code).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { M, register, sendRegisterCode } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../core/passwords';
+import { RATE_LIMITS } from '../../core/ratelimit';
 import { describeEachDatabase, newAccount, signIn, type TestApp } from '../../../test/helpers';
 
 let seq = 0;
@@ -114,33 +115,76 @@ describeEachDatabase('POST /account/register', (t) => {
     expect(a).toMatchObject({ username: body.username, nickname: body.nickname });
   });
 
-  it('refuses a username taken in any case, without using the code', async () => {
+  /** A snapshot without the codes' try counters (a check counts its try, whatever follows). */
+  const withoutTries = (snap: Record<string, unknown[]>) => ({ ...snap, verification_code: snap.verification_code!.map((r) => ({ ...(r as object), attempts: 0 })) });
+
+  it('refuses a username taken in any case after a valid code, without using the code', async () => {
     const existing = await newAccount(t());
     const body = await validBody(t());
     const before = await t().snapshot();
     const res = await t().call(register, { body: { ...body, username: existing.username.toUpperCase() }, ip: t().nextIp() });
     expect(res).toMatchObject({ code: 422, msg: M.usernameTaken });
-    expect(await t().snapshot()).toEqual(before);
+    expect(withoutTries(await t().snapshot())).toEqual(withoutTries(before));
     // The code is still good for another username.
     expect((await t().call(register, { body, ip: t().nextIp() })).code).toBe(200);
   });
 
-  it('refuses a phone that is already registered', async () => {
+  /** A register code for an address that is registered already (one sent just before it was taken). */
+  async function codeForTaken(type: 'phone' | 'email', verify: string) {
+    const destination = type === 'email' ? verify.toLowerCase() : verify;
+    await t().ageCodes(destination);
+    await t().ctx.codes.send(type, verify, 'register', t().nextIp());
+    return t().lastCode(destination);
+  }
+
+  it('refuses a phone that is already registered, to whoever proves it with a valid code', async () => {
     const body = await validBody(t());
     expect((await t().call(register, { body, ip: t().nextIp() })).code).toBe(200);
-    const again = { ...body, username: freshUsername() };
+    const again = { ...body, username: freshUsername(), code: await codeForTaken('phone', body.verify) };
     const before = await t().snapshot();
     expect(await t().call(register, { body: again, ip: t().nextIp() })).toMatchObject({ code: 422, msg: M.phoneTaken });
-    expect(await t().snapshot()).toEqual(before);
+    expect(withoutTries(await t().snapshot())).toEqual(withoutTries(before));
   });
 
-  it('refuses an email that is already registered, in any case', async () => {
+  it('refuses an email that is already registered, in any case, to whoever proves it with a valid code', async () => {
     const body = await validBody(t(), 'email');
     expect((await t().call(register, { body, ip: t().nextIp() })).code).toBe(200);
+    const again = { ...body, username: freshUsername(), verify: body.verify.toUpperCase(), code: await codeForTaken('email', body.verify) };
     const before = await t().snapshot();
-    const again = { ...body, username: freshUsername(), verify: body.verify.toUpperCase() };
     expect(await t().call(register, { body: again, ip: t().nextIp() })).toMatchObject({ code: 422, msg: M.emailTaken });
+    expect(withoutTries(await t().snapshot())).toEqual(withoutTries(before));
+  });
+
+  it('without a valid code, says the same whether the username, phone or email is taken or free (no enumeration)', async () => {
+    const existing = await newAccount(t());
+    const free = await validBody(t());
+    const wrong = (code: string) => (code === '000000' ? '111111' : '000000');
+    const attempts = [
+      { ...free, code: wrong(free.code) },
+      { ...free, code: wrong(free.code), username: existing.username },
+      { ...free, code: wrong(free.code), verify: existing.verify },
+      { ...free, code: wrong(free.code), username: existing.username, verify: existing.verify },
+      { ...free, type: 'email', verify: `taken${Date.now()}@example.com`, code: '123456' },
+    ];
+    for (const body of attempts) {
+      const before = await t().snapshot();
+      expect(await t().call(register, { body, ip: t().nextIp() })).toMatchObject({ code: 422, msg: M.codeWrong });
+      expect(withoutTries(await t().snapshot())).toEqual(withoutTries(before));
+    }
+  });
+
+  it('limits failed registrations per client address, as logins are', async () => {
+    const ip = t().nextIp();
+    const body = await validBody(t());
+    const wrong = body.code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < RATE_LIMITS.registerPerIp.max; i++) {
+      expect((await t().call(register, { body: { ...body, code: wrong }, ip })).code).toBe(422);
+    }
+    const before = await t().snapshot();
+    expect(await t().call(register, { body, ip })).toMatchObject({ code: 429, msg: M.tooManyRegisters, status: 429 });
     expect(await t().snapshot()).toEqual(before);
+    // Another address is not held back.
+    expect((await t().call(register, { body: await validBody(t()), ip: t().nextIp() })).code).toBe(200);
   });
 
   it('refuses a wrong code and creates nothing', async () => {

@@ -40,8 +40,8 @@ export function authRoutes(app: App, ctx: Ctx) {
     await auth.sendRegisterCode(ctx, body.send_type, body.send_value, ip);
     return ok(null, M.codeSent);
   });
-  route(app, ctx, register, async ({ body }) => {
-    await auth.register(ctx, body);
+  route(app, ctx, register, async ({ body, ip }) => {
+    await auth.register(ctx, body, ip);
     return ok(null, M.registerSuccess);
   });
 

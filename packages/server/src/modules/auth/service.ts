@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  CODE,
   LIMITS,
   M,
   PHONE_VALUE_PATTERN,
@@ -12,7 +13,7 @@ import {
 import { authenticate as authenticateActor, type Actor } from '../../core/actor';
 import { destinationKey } from '../../core/codes';
 import type { Ctx } from '../../core/context';
-import { forbidden, invalid } from '../../core/errors';
+import { ApiError, forbidden, invalid } from '../../core/errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../core/passwords';
 import { RATE_LIMITS } from '../../core/ratelimit';
 import type { Account } from '../../db/types';
@@ -162,12 +163,14 @@ async function ensureDestinationFree(ctx: Ctx, type: SendType, value: string) {
 
 /**
  * A registration code for a phone or email no account has. Asking about a taken one counts against
- * the address's code limit like a sent code, so the call cannot be used to list registered numbers.
+ * the address's and the client's code limits like a sent code, so the call cannot be used to list
+ * registered numbers faster than codes can be sent.
  */
 export async function sendRegisterCode(ctx: Ctx, type: SendType, value: string, ip: string) {
   try {
     await ensureDestinationFree(ctx, type, value);
   } catch (e) {
+    await ctx.limiter.hit({ ...RATE_LIMITS.codePerDestination, message: M.tooManyCodes }, destinationKey(type, value));
     await ctx.limiter.hit({ ...RATE_LIMITS.codePerIp, message: M.tooManyCodes }, ip);
     throw e;
   }
@@ -183,35 +186,61 @@ async function freshSign(ctx: Ctx): Promise<string> {
   }
 }
 
-export async function register(ctx: Ctx, input: RegisterBody): Promise<void> {
+const registerLimit = { ...RATE_LIMITS.registerPerIp, message: M.tooManyRegisters };
+
+/**
+ * Registration. Failed attempts count per client address, as logins do. The code is checked first:
+ * whether a username, phone or email is taken is said only to someone who proved the address with
+ * a valid code, so the call cannot list accounts. A refusal after a valid code leaves the code
+ * usable (with the try counted), so choosing another username needs no new code.
+ */
+export async function register(ctx: Ctx, input: RegisterBody, ip: string): Promise<void> {
+  await ctx.limiter.check(registerLimit, ip);
+  try {
+    await createAccount(ctx, input);
+  } catch (e) {
+    if (e instanceof ApiError && e.code === CODE.invalid) await ctx.limiter.hit(registerLimit, ip);
+    throw e;
+  }
+}
+
+async function usernameTaken(ctx: Ctx, key: string): Promise<boolean> {
+  return !!(await ctx.db.selectFrom('account').select('id').where('username_key', '=', key).executeTakeFirst());
+}
+
+async function createAccount(ctx: Ctx, input: RegisterBody): Promise<void> {
+  const codeId = await ctx.codes.check(input.type, input.verify, 'register', input.code);
   const key = input.username.toLowerCase();
-  const taken = await ctx.db.selectFrom('account').select('id').where('username_key', '=', key).executeTakeFirst();
-  if (taken) throw invalid(M.usernameTaken);
+  if (await usernameTaken(ctx, key)) throw invalid(M.usernameTaken);
   await ensureDestinationFree(ctx, input.type, input.verify);
-  await ctx.codes.consume(input.type, input.verify, 'register', input.code);
+  const passwordHash = await hashPassword(input.password);
+  const sign = await freshSign(ctx);
   const now = Date.now();
   try {
-    await ctx.db
-      .insertInto('account')
-      .values({
-        username: input.username,
-        username_key: key,
-        nickname: input.nickname,
-        password_hash: await hashPassword(input.password),
-        phone: input.type === 'phone' ? destinationKey('phone', input.verify) : null,
-        email: input.type === 'email' ? destinationKey('email', input.verify) : null,
-        sign: await freshSign(ctx),
-        domain: key,
-        ...ctx.config.defaultPlan,
-        create_time: now,
-        update_time: now,
-      })
-      .execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      await ctx.codes.use(codeId, trx);
+      await trx
+        .insertInto('account')
+        .values({
+          username: input.username,
+          username_key: key,
+          nickname: input.nickname,
+          password_hash: passwordHash,
+          phone: input.type === 'phone' ? destinationKey('phone', input.verify) : null,
+          email: input.type === 'email' ? destinationKey('email', input.verify) : null,
+          sign,
+          domain: key,
+          ...ctx.config.defaultPlan,
+          create_time: now,
+          update_time: now,
+        })
+        .execute();
+    });
   } catch (e) {
+    if (e instanceof ApiError) throw e;
     // Two registrations raced past the checks above and a unique index decided: say which one.
     // Anything else is not the caller's fault and goes on as an internal error.
-    const winner = await ctx.db.selectFrom('account').select('id').where('username_key', '=', key).executeTakeFirst();
-    if (winner) throw invalid(M.usernameTaken);
+    if (await usernameTaken(ctx, key)) throw invalid(M.usernameTaken);
     await ensureDestinationFree(ctx, input.type, input.verify);
     throw e;
   }

@@ -17,6 +17,7 @@ import {
   type BatchResult,
 } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deflatedRepeat, SHEET_HEAD, SHEET_TAIL, workbookWithSheet } from '../../../test/craftedZip';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
 import { verifyPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
@@ -202,6 +203,45 @@ describeEachDatabase('POST /router/batch and /router/batch_delete_file: refusals
 
       it('refuses a zip that is not a workbook', async () => {
         await refused(path, { filename: 'broken.xlsx', body: Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(200, 1)]) }, M.fileUnreadable);
+      });
+
+      it('refuses a small file that inflates far past what it declares', async () => {
+        const bomb = workbookWithSheet(deflatedRepeat(SHEET_HEAD, ' '.repeat(1 << 20), 400, SHEET_TAIL), 1024);
+        await refused(path, { filename: 'bomb.xlsx', body: bomb }, M.fileUnreadable);
+      });
+
+      it('refuses a multipart body the parser cannot read: cut short, a broken part header, no or the wrong boundary', async () => {
+        const part = `Content-Disposition: form-data; name="file"; filename="a.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+        const bodies: [string, string][] = [
+          ['multipart/form-data; boundary=XyZ', `--XyZ\r\n${part}PK\x03\x04abc`],
+          ['multipart/form-data; boundary=XyZ', `--XyZ\r\nContent-Disposition: form-data; name="file"; filen`],
+          ['multipart/form-data; boundary=XyZ', `--XyZ\r\nContent-Disposition\r\n\r\nabc\r\n--XyZ--\r\n`],
+          ['multipart/form-data', `--XyZ\r\n${part}PK\x03\x04abc\r\n--XyZ--\r\n`],
+          ['multipart/form-data; boundary=other', `--XyZ\r\n${part}PK\x03\x04abc\r\n--XyZ--\r\n`],
+        ];
+        for (const [type, payload] of bodies) {
+          const before = await membersOf(t(), a.account.id);
+          const res = await t().app.inject({ method: 'POST', url: `/api/v1${path}`, payload, headers: { authorization: `Bearer ${a.token}`, 'content-type': type } });
+          expect({ type, payload, status: res.statusCode, answer: res.json() }).toMatchObject({ type, payload, status: 200, answer: { code: 422 } });
+          expect([M.uploadBroken, M.fileRequired]).toContain(res.json().msg);
+          expect(await membersOf(t(), a.account.id)).toEqual(before);
+        }
+      });
+
+      it("reads one upload of a tenant at a time: another one meanwhile is refused, other tenants' are not", async () => {
+        const file = { filename: 'a.xlsx', body: path === batchAddRouters.path ? valid : await workbook(DELETE_COLUMNS, [['nosuchmember']]) };
+        const turn = `upload:${a.account.id}`;
+        await t().ctx.store.incr(turn, 60);
+        try {
+          const before = await membersOf(t(), a.account.id);
+          expect(await upload(t(), path, a.token, file)).toEqual({ code: 429, msg: M.uploadBusy });
+          expect(await membersOf(t(), a.account.id)).toEqual(before);
+          const other = await newAccount(t());
+          expect((await upload(t(), path, other.token, file)).code).toBe(200);
+        } finally {
+          await t().ctx.store.del(turn);
+        }
+        expect((await upload(t(), path, a.token, file)).code).toBe(200);
       });
 
       it('refuses a wrong header, a header with an extra column, and a file without rows', async () => {

@@ -19,8 +19,10 @@ import type { Upload } from '../../core/http';
 import { hashPassword } from '../../core/passwords';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
+import { exclusive } from '../../core/turns';
+import type { SheetRow } from '../../core/xlsxSheet';
 import { keyOf, placesLeft } from './service';
-import { readSheet, type SheetRow } from './xlsx';
+import { readSheet } from './xlsx';
 
 /** Rows per IN (…) list, well under SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;
@@ -139,13 +141,19 @@ async function hashAll(candidates: Candidate[]): Promise<Map<number, string>> {
   return out;
 }
 
+/** A tenant's uploads are read and applied one at a time, on every instance: a second one meanwhile gets 429. */
+const oneUploadAtATime = <T>(ctx: Ctx, actor: Actor, work: () => Promise<T>) =>
+  exclusive(ctx.store, `upload:${actor.tenantId}`, LIMITS.uploadTurnSeconds, M.uploadBusy, work);
+
 /**
  * Bulk add of software members from the import template. File-level refusals (format, size,
  * header, no rows, too many rows) refuse the whole file; then each row is checked by the import
  * rules, and the rows that pass are added together in one transaction (source 'import'). Imported
  * phones need no code: the tenant vouches for its own members' phones.
  */
-export async function batchAdd(ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchResult> {
+export const batchAdd = (ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchResult> => oneUploadAtATime(ctx, actor, () => addRows(ctx, actor, upload));
+
+async function addRows(ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchResult> {
   const sheet = await readSheet(upload, IMPORT_COLUMNS);
   const { results, candidates } = checkRows(sheet);
   const first = await checkTenant(ctx.db, actor, candidates);
@@ -226,11 +234,12 @@ export const batchDelete = (ctx: Ctx, actor: Actor, names: string[]) =>
   );
 
 /** Bulk delete, file mode: the names of the delete template, with the same file-level refusals as the import. */
-export async function batchDeleteFile(ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchResult> {
-  const sheet = await readSheet(upload, DELETE_COLUMNS);
-  return deleteNames(
-    ctx,
-    actor,
-    sheet.map((r) => ({ row: r.row, name: r.cells[0]! })),
-  );
-}
+export const batchDeleteFile = (ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchResult> =>
+  oneUploadAtATime(ctx, actor, async () => {
+    const sheet = await readSheet(upload, DELETE_COLUMNS);
+    return deleteNames(
+      ctx,
+      actor,
+      sheet.map((r) => ({ row: r.row, name: r.cells[0]! })),
+    );
+  });

@@ -5,6 +5,7 @@ import {
   MEMBER_NAME_PATTERN,
   phoneValue,
   ROUTER_TYPE,
+  searchableText,
   type addRouter,
   type listRouters,
   type MemberOption,
@@ -43,7 +44,8 @@ const TRIGRAM = 3;
  * not looked at.
  */
 export function memberSearch(ctx: Ctx, eb: ExpressionBuilder<Database, 'member'>, text: string): Expression<SqlBool> {
-  const lower = text.toLowerCase();
+  // The contract drops these from searches already; FTS5 (NUL ends its query) and PostgreSQL (no NUL in text) cannot take them.
+  const lower = searchableText(text).toLowerCase();
   if (ctx.dialect === 'sqlite' && [...lower].length >= TRIGRAM) {
     // One FTS5 phrase: its characters are literal but '"', written twice.
     const phrase = `"${lower.replaceAll('"', '""')}"`;

@@ -1,29 +1,34 @@
-import { IMPORT_COLUMNS, LIMITS, M } from '@hublink/contract';
+import { DELETE_COLUMNS, fmt, IMPORT_COLUMNS, IMPORT_EXAMPLE, LIMITS, M } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
-import { workbook } from './fixtures';
-import { inflatedSize, readSheet } from './xlsx';
+import { deflated, deflatedRepeat, inlineRow, SHEET_HEAD, SHEET_TAIL, workbookWithSheet } from '../../../test/craftedZip';
+import { buildSheet, readSheet } from './xlsx';
 
-/** The workbook with its first central-directory entry claiming `size` bytes once inflated. */
-function claiming(zip: Buffer, size: number): Buffer {
-  const out = Buffer.from(zip);
-  const at = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
-  out.writeUInt32LE(size, at + 24);
-  return out;
-}
+const sheet = (rows: string[]) => ({ filename: 'a.xlsx', body: workbookWithSheet(deflated(SHEET_HEAD + rows.join('') + SHEET_TAIL)) });
 
-describe('xlsx uploads', () => {
-  it('reads the inflated size of a real workbook from its central directory', async () => {
-    const body = await workbook(IMPORT_COLUMNS, [['user01', 'pass1234', '86', '13800000000', '']]);
-    const size = inflatedSize(body);
-    expect(size).toBeGreaterThan(body.length);
-    expect(size).toBeLessThan(LIMITS.uploadMaxBytes);
-    expect(inflatedSize(Buffer.from('PK\x03\x04 not a zip at all'))).toBe(Infinity);
+describe('readSheet: the file-level refusals of an upload', () => {
+  it('reads what buildSheet writes: the rows under the header, as text', async () => {
+    const body = await buildSheet(IMPORT_COLUMNS, [IMPORT_EXAMPLE, ['lisi', '123456', 86, 13800000001, '']]);
+    expect(await readSheet({ filename: 'A.XLSX', body }, IMPORT_COLUMNS)).toEqual([
+      { row: 2, cells: [...IMPORT_EXAMPLE] },
+      { row: 3, cells: ['lisi', '123456', '86', '13800000001', ''] },
+    ]);
   });
 
-  it('refuses a small file that claims to inflate to a huge one, before opening it', async () => {
-    const body = await workbook(IMPORT_COLUMNS, [['user01', 'pass1234', '', '', '']]);
-    await expect(readSheet({ filename: 'a.xlsx', body: claiming(body, 0x7fff_ffff) }, IMPORT_COLUMNS)).rejects.toMatchObject({ code: 422, message: M.fileUnreadable });
-    await expect(readSheet({ filename: 'a.xlsx', body: claiming(body, 0xffff_ffff) }, IMPORT_COLUMNS)).rejects.toMatchObject({ code: 422, message: M.fileUnreadable });
-    expect(await readSheet({ filename: 'A.XLSX', body }, IMPORT_COLUMNS)).toEqual([{ row: 2, cells: ['user01', 'pass1234', '', '', ''] }]);
+  it('refuses a small file that inflates far past what it declares, as unreadable', async () => {
+    const bomb = workbookWithSheet(deflatedRepeat(SHEET_HEAD + inlineRow(1, ['账号']), ' '.repeat(1 << 20), 400, SHEET_TAIL), 1024);
+    await expect(readSheet({ filename: 'a.xlsx', body: bomb }, DELETE_COLUMNS)).rejects.toMatchObject({ code: 422, message: M.fileUnreadable });
+  });
+
+  it(`refuses more than ${LIMITS.importRowsMax} rows without reading the rest`, async () => {
+    const rows = [inlineRow(1, ['账号']), ...Array.from({ length: 20_000 }, (_, i) => inlineRow(i + 2, [`user${i}`]))];
+    await expect(readSheet(sheet(rows), DELETE_COLUMNS)).rejects.toMatchObject({ code: 422, message: fmt(M.fileTooManyRows, { n: LIMITS.importRowsMax }) });
+  });
+
+  it('refuses a sheet whose first row is not the header: missing, or with text beyond its columns', async () => {
+    await expect(readSheet(sheet([inlineRow(2, ['账号']), inlineRow(3, ['user1'])]), DELETE_COLUMNS)).rejects.toMatchObject({ message: M.fileHeaderWrong });
+    await expect(readSheet(sheet([inlineRow(1, ['账号', '', '', '多余']), inlineRow(2, ['user1'])]), DELETE_COLUMNS)).rejects.toMatchObject({
+      message: M.fileHeaderWrong,
+    });
+    expect(await readSheet(sheet([inlineRow(1, ['账号']), inlineRow(2, ['user1', '', '', 'ignored'])]), DELETE_COLUMNS)).toEqual([{ row: 2, cells: ['user1'] }]);
   });
 });
