@@ -66,9 +66,8 @@ describeEachDatabase('hardening: what the guard reads before validation', (t) =>
   });
 
   const posts = [editNetwork, renameNetwork, deleteNetwork, addNetworkMember, removeNetworkMember];
-  const values = [{ toString: 1 }, { valueOf: 1 }, [], [network], [[]], null, true, {}];
-
   it('a network_number that is not a string or a number names no network: 403 for a role limited to networks, 422 for everyone else, and nothing changes', async () => {
+    const values: unknown[] = [{ toString: 1 }, { valueOf: 1 }, [], [network], [[]], null, true, {}];
     for (const e of posts) {
       for (const value of values) {
         const body = { network_number: value, network_name: '新名', router_name: 'hardp1', member_type: 'point', center: ['hardc1'] };

@@ -1,16 +1,5 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import './app/global.css';
-import { Providers } from './app/providers';
-import { createAppRouter } from './app/router';
+// zod is configured before the contract's schemas are built (they are built as their modules load),
+// so the rest of the console loads only after it.
+import './app/zodConfig';
 
-const router = createAppRouter();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+void import('./app/start');

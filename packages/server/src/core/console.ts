@@ -26,7 +26,8 @@ export async function serveConsole(app: FastifyInstance, webDist: string): Promi
     wildcard: false,
     index: false,
     globIgnore: ['index.html'],
-    // Built assets carry a content hash and never change.
+    // Built assets carry a content hash and never change. (send's own Cache-Control would replace these.)
+    cacheControl: false,
     setHeaders: (res, file) => {
       res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },

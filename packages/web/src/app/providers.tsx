@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { useEffect, useState, type ReactNode } from 'react';
 import { bindNotifier } from '../api/notify';
+import { cspNonce } from './cspNonce';
 import { PrefsProvider, usePrefs } from './prefs';
 
 dayjs.locale('zh-cn');
@@ -28,10 +29,14 @@ function NotifierBinding() {
   return null;
 }
 
+/** The page's CSP nonce (see app/cspNonce), read once: antd's style elements carry it. */
+const csp = { nonce: cspNonce() };
+
 function ThemedApp({ children }: { children: ReactNode }) {
   const { size } = usePrefs();
   return (
     <ConfigProvider
+      csp={csp}
       locale={zhCN}
       componentSize={size === 'middle' ? 'medium' : size}
       theme={{ algorithm: theme.defaultAlgorithm, token: { borderRadius: 6 } }}

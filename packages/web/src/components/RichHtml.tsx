@@ -1,6 +1,6 @@
 import { Image } from 'antd';
 import { useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
-import { cleanHtmlNodes } from './cleanHtml';
+import { placeCleanHtml } from './cleanHtml';
 import './RichHtml.css';
 
 export interface RichHtmlProps {
@@ -20,7 +20,7 @@ export function RichHtml({ html, previewImages = false, className }: RichHtmlPro
   const [preview, setPreview] = useState<string | null>(null);
 
   useLayoutEffect(() => {
-    box.current?.replaceChildren(...Array.from(cleanHtmlNodes(html).childNodes));
+    if (box.current) placeCleanHtml(box.current, html);
   }, [html]);
 
   const onClick = (e: MouseEvent<HTMLDivElement>) => {

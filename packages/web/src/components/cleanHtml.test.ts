@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { cleanHtml } from './cleanHtml';
+import { describe, expect, it, vi } from 'vitest';
+import { cleanHtml, cleanHtmlNodes, placeCleanHtml } from './cleanHtml';
 
 describe('cleanHtml (the console’s second line behind the server’s sanitiser)', () => {
   it('drops scripts, styles, frames, forms and foreign (svg/math) content', () => {
@@ -31,12 +31,39 @@ describe('cleanHtml (the console’s second line behind the server’s sanitiser
 
   it('keeps only the allowed inline styles', () => {
     expect(cleanHtml('<p style="color: red; position: fixed; background-image: url(https://x/a.png); text-align: center">s</p>')).toBe(
-      '<p style="color: red; text-align: center">s</p>',
+      '<p style="color: red; text-align: center;">s</p>',
     );
     expect(cleanHtml('<p style="position: fixed">s</p>')).toBe('<p>s</p>');
   });
 
   it('keeps the text of unknown elements', () => {
     expect(cleanHtml('<blink>old</blink><marquee>news</marquee>')).toBe('oldnews');
+  });
+
+  it('places the cleaned nodes into the page with their allowed styles set through the DOM, never as markup', () => {
+    const box = document.createElement('div');
+    const setAttribute = vi.spyOn(Element.prototype, 'setAttribute');
+    placeCleanHtml(box, '<p style="color: red; position: fixed">红<span style="font-weight: bold">字</span></p><p>二</p>');
+    expect(setAttribute.mock.calls.filter(([name]) => name === 'style')).toEqual([]);
+    setAttribute.mockRestore();
+    const [first, second] = Array.from(box.children) as HTMLElement[];
+    expect(first!.style.color).toBe('red');
+    expect(first!.style.position).toBe('');
+    expect((first!.firstElementChild as HTMLElement).style.fontWeight).toBe('bold');
+    expect(box.textContent).toBe('红字二');
+    expect(second!.getAttribute('style')).toBeNull();
+  });
+
+  it('decodes entities once and keeps markup in text as text', () => {
+    expect(cleanHtml('<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp;amp; &quot;</p>')).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp;amp; "</p>');
+    const [disguised, titled] = Array.from(cleanHtmlNodes('<a href="java&#115;cript:alert(1)">x</a><a title="&lt;b&gt;">y</a>').children);
+    expect(disguised!.getAttributeNames()).toEqual([]);
+    expect(titled!.getAttribute('title')).toBe('<b>');
+  });
+
+  it('copes with broken markup: unclosed, stray and mis-nested tags', () => {
+    expect(cleanHtml('<p><b>粗<i>斜</b>文</p></div><p>二')).toBe('<p><b>粗<i>斜</i></b>文</p><p>二</p>');
+    expect(cleanHtml('<script>never closed <p>x</p>')).toBe('');
+    expect(cleanHtml('<<p>>a</p')).toContain('a');
   });
 });
