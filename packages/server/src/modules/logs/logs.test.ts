@@ -78,7 +78,7 @@ describeEachDatabase('GET /logs/software_login', (t) => {
     const res = await t().call<SoftwareLoginItem[]>(softwareLoginLog, { token: a.token, query: { limit: 3, page: 2 } });
     expect(res).toMatchObject({ count: 4 });
     expect(res.data).toHaveLength(1);
-    expect(await t().call(softwareLoginLog, { token: a.token, query: { start_time: '2025/03/01' } })).toMatchObject({ code: 422, msg: M.validationFailed });
+    expect(await t().call(softwareLoginLog, { token: a.token, query: { start_time: '2025/03/01' } })).toMatchObject({ code: 422, msg: M.logDateInvalid });
   });
 
   it('is for main accounts only', async () => {
