@@ -11,7 +11,7 @@ import { serveConsole } from './core/console';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
 import type { App } from './core/http';
-import { securityHeaders } from './core/security';
+import { SECURITY_HEADERS, securityHeaders } from './core/security';
 import { createStore, type KvStore } from './core/store';
 import { connect, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
@@ -58,7 +58,7 @@ export async function buildApp(
     clientErrorHandler: answerClientError,
     // and a URL Fastify cannot decode (FST_ERR_BAD_URL), answered before any hook runs.
     frameworkErrors: (_err, _req, reply) => {
-      void (reply as FastifyReply).header('x-content-type-options', 'nosniff').send({ code: CODE.invalid, msg: M.requestMalformed });
+      void (reply as FastifyReply).headers(SECURITY_HEADERS).send({ code: CODE.invalid, msg: M.requestMalformed });
     },
   }).withTypeProvider() as unknown as App;
 
@@ -73,7 +73,7 @@ export async function buildApp(
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
-  await securityHeaders(app);
+  securityHeaders(app);
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ApiError) {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { CODE, M } from '@hublink/contract';
+import { SECURITY_HEADERS } from './security';
 
 /** The parser's refusals, by Node's error code: the HTTP status and what the envelope says. */
 function refusalOf(code: string | undefined): { status: number; msg: string } {
@@ -28,7 +29,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(body)}`,
-      'X-Content-Type-Options: nosniff',
+      ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
       'Cache-Control: no-store',
       'Connection: close',
       '',
