@@ -269,6 +269,18 @@ describe('hardening: requests that never reach a route answer in the envelope', 
     }
   });
 
+  it('an Authorization header of any shape: 2001, never a 500', async () => {
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ tid: 1, rid: 0, jti: 'x', exp: 9e9 })}.`;
+    const strange = `${b64({ alg: 'HS256' })}.${b64({ tid: 'x', rid: [], jti: {}, exp: 'never' })}.AAAA`;
+    for (const authorization of ['', 'Bearer', 'Bearer ', 'Basic YTpi', 'Bearer a.b.c', `Bearer ${unsigned}`, `Bearer ${strange}`, `Bearer ${'x'.repeat(8000)}`, 'Bearer \u00ff\u00fe', 'Bearer a b']) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/account/info', headers: { authorization } });
+      expect({ authorization: authorization.slice(0, 30), status: res.statusCode, code: res.json().code }).toEqual({ authorization: authorization.slice(0, 30), status: 401, code: CODE.tokenInvalid });
+      const refresh = await t.app.inject({ method: 'POST', url: '/api/v1/login/refresh', headers: { authorization } });
+      expect(refresh.json().code).toBe(CODE.tokenInvalid);
+    }
+  });
+
   it('a URL that cannot be decoded', async () => {
     for (const url of ['/api/v1/%zz', '/api/v1/ram/info%', '/%E0%A4%A']) {
       const res = await t.app.inject({ method: 'GET', url });
