@@ -13,26 +13,25 @@ const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** Text without C0 control characters, DEL or lone surrogates. */
-export const isPlainText = (v: string) => !CONTROL.test(v) && !LONE_SURROGATE.test(v);
-
 /** What a search keeps of the typed text: control characters and lone surrogates are dropped. */
 export const searchableText = (v: string) => v.replace(CONTROLS, '').replace(LONE_SURROGATES, '');
 
-/**
- * Free text of a request (names, notes, numbers and codes as typed), trimmed; a control character or
- * a lone surrogate gets M.textInvalidChars. Every string a request carries is one of these, but
- * passwords (never stored or shown as text) and searches (see pageQuery).
- */
-export const plainText = (error?: string) =>
-  z.string(error === undefined ? undefined : { error }).trim().refine(isPlainText, M.textInvalidChars);
-
-/** Text of several lines (the HTML of a message or an announcement): plainText, but tabs and line breaks are kept. */
-export const multilineText = (error?: string) =>
+/** Trimmed text refused with M.textInvalidChars when it holds one of `controls` or a lone surrogate. */
+const textWithout = (controls: RegExp) => (error?: string) =>
   z
     .string(error === undefined ? undefined : { error })
     .trim()
-    .refine((v) => !CONTROL_BUT_LINES.test(v) && !LONE_SURROGATE.test(v), M.textInvalidChars);
+    .refine((v) => !controls.test(v) && !LONE_SURROGATE.test(v), M.textInvalidChars);
+
+/**
+ * Free text of a request (names, notes, numbers and codes as typed), trimmed; a C0 control character,
+ * DEL or a lone surrogate gets M.textInvalidChars. Every string a request carries is one of these,
+ * but passwords (never stored or shown as text) and searches (searchField).
+ */
+export const plainText = textWithout(CONTROL);
+
+/** Text of several lines (the HTML of a message or an announcement): plainText, but tabs and line breaks are kept. */
+export const multilineText = textWithout(CONTROL_BUT_LINES);
 
 /** A required string: missing, null or blank gives `required`. */
 export const requiredString = (required: string) => plainText(required).min(1, required);
