@@ -30,7 +30,7 @@ import {
   type Endpoint,
 } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, signIn, type TestApp } from '../test/helpers';
+import { createTestApp, describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, ramToken, type TestApp } from '../test/helpers';
 import { seedMembers, seedNetwork } from './modules/network/fixtures';
 
 // Inputs that once answered HTTP 500 (a probe of every route), each refused cleanly now.
@@ -59,10 +59,8 @@ describeEachDatabase('hardening: what the guard reads before validation', (t) =>
     await seedMembers(t(), a.account.id, ['hardc1', 'hardp1']);
     network = (await seedNetwork(t(), a.account.id, { center: ['hardc1'], point: ['hardp1'] })).network_number;
     const role = { ...FULL_ROLE, 'easylink.network': { ...FULL_ROLE['easylink.network'], network: [network] } };
-    const one = await newRamAccount(t(), a.account.id, { auth: role });
-    limited = (await signIn(t(), one.login, one.password, { ram: true })).data!.access_token;
-    const all = await newRamAccount(t(), a.account.id);
-    unlimited = (await signIn(t(), all.login, all.password, { ram: true })).data!.access_token;
+    limited = await ramToken(t(), a.account.id, role);
+    unlimited = await ramToken(t(), a.account.id);
   });
 
   const posts = [editNetwork, renameNetwork, deleteNetwork, addNetworkMember, removeNetworkMember];

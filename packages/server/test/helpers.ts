@@ -272,6 +272,14 @@ export async function newRamAccount(
   return { id: ram.id, roleId: role.id, username, password, login: `${username}@${tenant.domain}`, domain: tenant.domain };
 }
 
+/** A new sub-account of a tenant with a role of `auth`, signed in; returns its token (throws when refused). */
+export async function ramToken(t: TestApp, tenantId: number, auth: RoleAuth = FULL_ROLE): Promise<string> {
+  const ram = await newRamAccount(t, tenantId, { auth });
+  const res = await signIn(t, ram.login, ram.password, { ram: true });
+  if (res.code !== 200) throw new Error(`ram login: ${res.msg}`);
+  return res.data!.access_token;
+}
+
 /** Signs in through /login/authorization (or /login/ram) with a fresh captcha; returns the envelope. */
 export async function signIn(t: TestApp, username: string, password: string, opts: { ip?: string; ram?: boolean } = {}) {
   const { login, loginRam } = await import('@hublink/contract');

@@ -17,7 +17,7 @@ import {
   type NetworkItem,
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
+import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../../test/helpers';
 import type { RoleAuth } from '../../core/actor';
 import { createNetworkThroughApi, networkTables, seedFreshMembers } from './fixtures';
 
@@ -28,12 +28,6 @@ const role = (network: Partial<RoleAuth['easylink.network']>): RoleAuth => ({
   'easylink.network': { create: 0, edit: 0, delete: 0, network: [], ...network },
 });
 
-async function subAccount(t: TestApp, main: Main, auth: RoleAuth): Promise<string> {
-  const ram = await newRamAccount(t, main.account.id, { auth });
-  const res = await signIn(t, ram.login, ram.password, { ram: true });
-  if (res.code !== 200) throw new Error(`ram login: ${res.msg}`);
-  return res.data!.access_token;
-}
 
 /** Every network call naming a network, with a body or query for network `n` of members h. */
 function callsOn(n: string, h: string[], spare: string): [Endpoint, Record<string, unknown>][] {
@@ -100,7 +94,7 @@ describeEachDatabase('networks: role permissions of sub-accounts', (t) => {
   });
 
   it('lets a sub-account without network rights read everything and change nothing', async () => {
-    const token = await subAccount(t(), main, role({}));
+    const token = await ramToken(t(), main.account.id, role({}));
     expect((await t().call(listNetworks, { token, query: { page: 1 } })).count).toBe(2);
     const before = await networkTables(t());
     for (const [e, input] of [...callsOn(x, h, h[2]!), [createNetwork, { network_name: '新', point: [h[3]] }] as [Endpoint, Record<string, unknown>]]) {
@@ -112,10 +106,10 @@ describeEachDatabase('networks: role permissions of sub-accounts', (t) => {
   });
 
   it('lets a sub-account with each right do that and only that', async () => {
-    const creator = await subAccount(t(), main, role({ create: 1 }));
+    const creator = await ramToken(t(), main.account.id, role({ create: 1 }));
     const made = await createNetworkThroughApi(t(), creator, { network_name: '子账号建', point: [h[3]!] });
     expect(await send(t(), renameNetwork, creator, { network_number: made, network_name: '改' })).toMatchObject({ code: CODE.forbidden, msg: M.deniedPermission });
-    const editor = await subAccount(t(), main, role({ edit: 1 }));
+    const editor = await ramToken(t(), main.account.id, role({ edit: 1 }));
     const edits: [Endpoint, Record<string, unknown>][] = [
       [editNetwork, { network_number: made, network_name: '改', center: [h[3]], point: [h[4]] }],
       [renameNetwork, { network_number: made, network_name: '再改' }],
@@ -125,12 +119,12 @@ describeEachDatabase('networks: role permissions of sub-accounts', (t) => {
     for (const [e, input] of edits) expect({ path: e.path, code: (await send(t(), e, editor, input)).code }).toEqual({ path: e.path, code: 200 });
     expect(await send(t(), deleteNetwork, editor, { network_number: made })).toMatchObject({ code: CODE.forbidden, msg: M.deniedPermission });
     expect(await send(t(), createNetwork, editor, { network_name: '新', point: [h[3]] })).toMatchObject({ code: CODE.forbidden, msg: M.deniedPermission });
-    const deleter = await subAccount(t(), main, role({ delete: 1 }));
+    const deleter = await ramToken(t(), main.account.id, role({ delete: 1 }));
     expect(await send(t(), deleteNetwork, deleter, { network_number: made })).toMatchObject({ code: 200, msg: M.deleted });
   });
 
   it('limits a role with networks to them: lists and selects only those, 403 elsewhere, no create', async () => {
-    const token = await subAccount(t(), main, role({ create: 1, edit: 1, delete: 1, network: [x] }));
+    const token = await ramToken(t(), main.account.id, role({ create: 1, edit: 1, delete: 1, network: [x] }));
     const list = await t().call<NetworkItem[]>(listNetworks, { token, query: { page: 1 } });
     expect(list).toMatchObject({ code: 200, count: 1 });
     expect(list.data!.map((n) => n.network_number)).toEqual([x]);
@@ -153,7 +147,7 @@ describeEachDatabase('networks: role permissions of sub-accounts', (t) => {
 
   it('keeps a role restricted to a deleted network restricted: it sees nothing', async () => {
     const gone = await createNetworkThroughApi(t(), main.token, { network_name: '要删', point: [h[5]!] });
-    const token = await subAccount(t(), main, role({ edit: 1, network: [gone] }));
+    const token = await ramToken(t(), main.account.id, role({ edit: 1, network: [gone] }));
     await t().call(deleteNetwork, { token: main.token, body: { network_number: gone } });
     expect(await t().call(listNetworks, { token, query: { page: 1 } })).toMatchObject({ code: 200, count: 0, data: [] });
     expect(await t().call(selectNetworks, { token })).toMatchObject({ code: 200, data: [] });

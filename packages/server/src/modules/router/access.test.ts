@@ -24,18 +24,13 @@ import {
   type RouterItem,
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
+import { describeEachDatabase, FULL_ROLE, newAccount, ramToken } from '../../../test/helpers';
 import type { RoleAuth } from '../../core/actor';
 import { addMember, freshName, membersOf, upload, workbook } from './fixtures';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
 
 const NO_ROUTER: RoleAuth = { ...FULL_ROLE, 'easylink.router': { create: 0, edit: 0, delete: 0 } };
-
-async function ramToken(t: TestApp, tenantId: number, auth: RoleAuth) {
-  const ram = await newRamAccount(t, tenantId, { auth });
-  return (await signIn(t, ram.login, ram.password, { ram: true })).data!.access_token;
-}
 
 describeEachDatabase("members: another tenant's members are out of reach", (t) => {
   let a: Main;
