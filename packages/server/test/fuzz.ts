@@ -147,7 +147,7 @@ export function fromSchema(s: JsonSchema, hints: Hints = {}, depth = 0): fc.Arbi
   }
 }
 
-/** Some fields of an object (each one as likely as not) replaced by hostile values. */
+/** One or more fields of an object replaced by hostile values (anything else: a hostile value). */
 const mutated = (base: fc.Arbitrary<unknown>, keys: string[]) =>
   fc.tuple(base, fc.array(fc.tuple(fc.constantFrom(...(keys.length ? keys : ['x'])), hostile), { minLength: 1, maxLength: Math.max(keys.length, 1) })).map(([v, bad]) =>
     v && typeof v === 'object' && !Array.isArray(v) ? { ...v, ...Object.fromEntries(bad) } : bad[0]![1],
@@ -168,13 +168,11 @@ export function inputsFor(schema: z.ZodType | undefined, hints: Hints): fc.Arbit
 
 /** A query string's values: text, or a list (a key given twice); anything else arrives as its JSON text. */
 export function asQuery(value: unknown): Record<string, string | string[]> {
+  const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { q: JSON.stringify(value) ?? '' };
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (v === undefined) continue;
-    if (typeof v === 'string') out[k] = v;
-    else if (Array.isArray(v)) out[k] = v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? ''));
-    else out[k] = JSON.stringify(v) ?? '';
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.map(text) : text(v);
   }
   return out;
 }
