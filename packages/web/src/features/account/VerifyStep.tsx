@@ -69,7 +69,11 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
         rules={codeRules}
         sendKey={sendType}
         extra={M.codeArrivalHint}
-        onSend={() => sendCodeTo(sendType, PROOF[sendType], async () => (sendType === 'phone' ? phone : email))}
+        onSend={() => {
+          // The form's own value: the watched one reaches this render a moment after a click on the other channel.
+          const current = (form.getFieldValue('send_type') as SendType | undefined) ?? sendType;
+          return sendCodeTo(current, PROOF[current], async () => (current === 'phone' ? phone : email));
+        }}
       />
       <Flex gap={8} align="center" wrap>
         <Button onClick={() => void navigate('/account')}>返回</Button>

@@ -88,7 +88,9 @@ function IdentityStep({ recovery, onVerified, onRestart }: { recovery: Recovery;
   ];
 
   const sendCode = async () => {
-    const env = await call(findPasswordCode, { body: { uniqid: recovery.uniqid, send_type: sendType } });
+    // The form's own value: the watched one reaches this render a moment after a click on the other channel.
+    const current = (form.getFieldValue('send_type') as SendType | undefined) ?? sendType;
+    const env = await call(findPasswordCode, { body: { uniqid: recovery.uniqid, send_type: current } });
     return env.code === CODE.ok;
   };
 
