@@ -1,7 +1,76 @@
+import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { areaImports } from './eslint/areaImports.js';
+
+/** One plugin object for every server area block (ESLint refuses two different objects under one name). */
+const serverAreas = { rules: { imports: areaImports } };
+
+const server = (dir) => path.join(import.meta.dirname, 'packages/server', dir);
+
+/**
+ * Web boundaries: a file of `features/X` imports only components, api, app, the test helpers and X
+ * itself; another feature's code is off limits. One block per feature directory, made from the folder.
+ */
+const WEB_FEATURES = readdirSync(new URL('./packages/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+const webFeatureBoundaries = WEB_FEATURES.map((feature) => {
+  const others = WEB_FEATURES.filter((f) => f !== feature).join('|');
+  const message = `features/${feature} may import only components, api, app and itself; move what two features share to components/ or api/.`;
+  // esquery regexes cannot hold a slash, hence \x2F.
+  const dynamicImport = `ImportExpression[source.value=/^(\\.\\.\\x2F)+(features\\x2F)?(${others})(\\x2F|$)/]`;
+  return {
+    files: [`packages/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: dynamicImport, message }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: `^(\\.\\./)+(features/)?(${others})(/|$)`, message },
+            { regex: `(^|/)features/(${others})(/|$)`, message },
+            { regex: `^\\.\\./\\.\\./(?!(api|app|components|test)(/|$)|features/${feature}(/|$))`, message },
+          ],
+        },
+      ],
+    },
+  };
+});
+
+/** Chinese (CJK ideographs, CJK punctuation, full-width forms). */
+const CJK = /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/;
+
+/**
+ * Every text the console shows comes from the contract's messages (M), so a locale can be added
+ * without touching pages: a string, template or JSX text in Chinese is an error in web and server sources.
+ */
+const noChineseText = {
+  meta: { type: 'problem', schema: [], messages: { text: 'Chinese text belongs in the contract\'s messages (M of @hublink/contract): "{{text}}"' } },
+  create(context) {
+    const check = (node, text) => {
+      if (CJK.test(text)) context.report({ node, messageId: 'text', data: { text: text.trim().slice(0, 24) } });
+    };
+    return {
+      Literal: (node) => typeof node.value === 'string' && check(node, node.value),
+      TemplateLiteral: (node) => check(node, node.quasis.map((q) => q.value.cooked ?? q.value.raw).join('')),
+      JSXText: (node) => check(node, node.value),
+    };
+  },
+};
+
+/** Test files and the fixtures only tests use may write what the user sees literally. */
+const WEB_TEST_FILES = [
+  'packages/web/src/**/*.test.{ts,tsx}',
+  'packages/web/src/test/**',
+  'packages/web/src/app/testing.tsx',
+  'packages/web/src/features/network/fixtures.ts',
+  'packages/web/src/features/router/testData.ts',
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'coverage/**'] },
@@ -22,5 +91,60 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
     },
+  },
+  // Server modules: modules/X imports only core, db, @hublink/contract and itself (its tests and
+  // fixtures also packages/server/test), so one module reaches another only through core or events.
+  {
+    files: ['packages/server/src/modules/**/*.ts'],
+    plugins: { 'server-modules': serverAreas },
+    rules: {
+      'server-modules/imports': [
+        'error',
+        {
+          root: server('src'),
+          areas: server('src/modules'),
+          allow: [server('src/core'), server('src/db')],
+          tests: '(\\.test\\.ts|[\\\\/]fixtures\\.ts)$',
+          allowInTests: [server('test')],
+          scope: '@hublink/',
+          packages: ['@hublink/contract'],
+        },
+      ],
+    },
+  },
+  // The network compiler (compiler/) is one area: it imports core, db, @hublink/contract and itself (its
+  // tests also packages/server/test), never a module; what it needs of one comes through events.
+  {
+    files: ['packages/server/src/compiler/**/*.ts'],
+    plugins: { 'server-modules': serverAreas },
+    rules: {
+      'server-modules/imports': [
+        'error',
+        {
+          root: server('src'),
+          areas: server('src'),
+          allow: [server('src/core'), server('src/db')],
+          tests: '\\.test\\.ts$',
+          allowInTests: [server('test')],
+          scope: '@hublink/',
+          packages: ['@hublink/contract'],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    ignores: WEB_TEST_FILES,
+    plugins: { 'hublink-web': { rules: { 'no-chinese-text': noChineseText } } },
+    rules: { 'hublink-web/no-chinese-text': 'error' },
+  },
+  ...webFeatureBoundaries,
+  // The server's answers and mails come from M too. Brand names and filing numbers in config.ts are
+  // deployment settings (HUBLINK_BRANDS), not texts of the console.
+  {
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/**/*.test.ts', 'packages/server/src/**/fixtures.ts', 'packages/server/src/config.ts'],
+    plugins: { 'hublink-server': { rules: { 'no-chinese-text': noChineseText } } },
+    rules: { 'hublink-server/no-chinese-text': 'error' },
   },
 );

@@ -1,6 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * How long any test waits for a condition (Testing Library's waitFor/findBy, expect.poll, e2e page waits).
+ * Generous because the suite shares a loaded 2-core machine; a passing wait returns as soon as its condition holds.
+ */
+const CONDITION_TIMEOUT_MS = 30_000;
+const expectPoll = { poll: { timeout: CONDITION_TIMEOUT_MS } };
+
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/plain-summary.ts'],
@@ -12,6 +19,7 @@ export default defineConfig({
           include: ['packages/contract/src/**/*.test.ts', 'packages/server/src/**/*.test.ts', 'packages/agent/src/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          expect: expectPoll,
         },
       },
       {
@@ -21,7 +29,10 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['packages/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['packages/web/src/test/setup.ts'],
-          testTimeout: 30_000,
+          provide: { conditionTimeoutMs: CONDITION_TIMEOUT_MS },
+          // A whole form filled, checked and sent took over a minute at a load average of 15 on 2 cores.
+          testTimeout: 6 * CONDITION_TIMEOUT_MS,
+          expect: expectPoll,
         },
       },
       {
@@ -33,6 +44,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          provide: { conditionTimeoutMs: CONDITION_TIMEOUT_MS },
+          expect: expectPoll,
         },
       },
     ],

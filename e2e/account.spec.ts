@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import * as messages from '../packages/server/src/modules/message/service';
-import { CONTEXT, codeSentBy, expectPath, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, codeSentBy, expectPath, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
 
 describe('account pages and messages in Chromium', () => {
   let server: Server;
@@ -40,9 +40,9 @@ describe('account pages and messages in Chromium', () => {
     const code = await codeSentBy(server, email, () => dialog.getByRole('button', { name: '获取验证码' }).click());
     await dialog.getByLabel('验证码').fill(code);
     await settled(page);
-    await screenshot(page, 'account-bind-email');
+    await screenshot(page, 'account-bind-email', dialog.getByLabel('验证码'));
     // Success reloads the page after 1.5 s; the card then shows the address.
-    const reloaded = page.waitForEvent('load', { timeout: 15_000 });
+    const reloaded = page.waitForEvent('load', { timeout: WAIT_MS });
     await dialog.getByRole('button', { name: /^绑\s?定$/ }).click();
     await reloaded;
     await card('邮箱').getByText(email).waitFor();
@@ -59,10 +59,10 @@ describe('account pages and messages in Chromium', () => {
     // The account already has a phone: the dialog switches to verify mode with the old phone.
     await dialog.getByRole('button', { name: /^验\s?证$/ }).waitFor();
     await settled(page);
-    await screenshot(page, 'account-bind-phone-verify');
+    await screenshot(page, 'account-bind-phone-verify', dialog.getByRole('button', { name: /^验\s?证$/ }));
     const verifyCode = await codeSentBy(server, `+86 ${phone}`, () => dialog.getByRole('button', { name: '获取验证码' }).click());
     await dialog.getByLabel('验证码').fill(verifyCode);
-    const reloaded = page.waitForEvent('load', { timeout: 15_000 });
+    const reloaded = page.waitForEvent('load', { timeout: WAIT_MS });
     await dialog.getByRole('button', { name: /^验\s?证$/ }).click();
     await reloaded;
     await card('手机号码').getByText(newPhone).waitFor();
@@ -76,10 +76,10 @@ describe('account pages and messages in Chromium', () => {
     password = 'changed789';
     await page.getByLabel('新密码').fill(password);
     await page.getByLabel('重复密码').fill(password);
-    await screenshot(page, 'account-password-step2');
+    await screenshot(page, 'account-password-step2', page.getByLabel('重复密码'));
     await page.getByRole('button', { name: /确\s?定|提\s?交|下一步|确认修改/ }).click();
     await page.getByText('密码修改成功').first().waitFor();
-    await screenshot(page, 'account-password-done');
+    await screenshot(page, 'account-password-done', page.getByText('密码修改成功'));
     // The new password signs in elsewhere (this session stays signed in).
     const other = await (await browser.newContext(CONTEXT)).newPage();
     await signIn(other, server, trackCaptcha(other, server), username, password);
@@ -96,7 +96,7 @@ describe('account pages and messages in Chromium', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('本周六凌晨维护。').waitFor();
     await settled(page);
-    await screenshot(page, 'message-dialog');
+    await screenshot(page, 'message-dialog', dialog.getByText('本周六凌晨维护。'));
     await page.keyboard.press('Escape');
     const read = await server.ctx.db.selectFrom('message').select('status').where('title', '=', '系统维护通知').executeTakeFirstOrThrow();
     expect(read.status).toBe(1);
@@ -116,7 +116,7 @@ describe('account pages and messages in Chromium', () => {
     await expect(page.locator('tr').filter({ hasText: '网络到期提醒' }).count()).resolves.toBe(0);
     await page.getByText('系统维护通知').waitFor();
     await page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
-    await screenshot(page, 'messages');
+    await screenshot(page, 'messages', page.getByText('系统维护通知'));
     await expectPath(page, '/account/message');
   });
 });

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { lastCode, launch, screenshot, settled, startServer, trackCaptcha, type Server } from './support';
+import { lastCode, launch, openUserMenu, screenshot, settled, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
 
 async function expectPath(page: Page, path: string) {
-  await page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
+  await page.waitForURL((u) => u.pathname === path, { timeout: WAIT_MS });
   expect(new URL(page.url()).pathname).toBe(path);
 }
 
@@ -34,7 +34,7 @@ describe('sign-in in Chromium', () => {
     await page.goto(`${server.url}/dashboard`);
     await expectPath(page, '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard');
-    await screenshot(page, 'login');
+    await screenshot(page, 'login', page.getByLabel('账号'));
 
     await page.goto(`${server.url}/clause`);
     await expectPath(page, '/clause');
@@ -61,10 +61,10 @@ describe('sign-in in Chromium', () => {
     const code = await lastCode(server, `+86 ${phone}`);
     await page.getByLabel('验证码').fill(code);
     await page.getByRole('checkbox').check();
-    await screenshot(page, 'register-filled');
+    await screenshot(page, 'register-filled', page.getByRole('button', { name: /^注\s?册$/ }));
     await page.getByRole('button', { name: /^注\s?册$/ }).click();
     await page.getByText(M.registerSuccess).first().waitFor();
-    await screenshot(page, 'register-success');
+    await screenshot(page, 'register-success', page.getByText(M.registerSuccess));
     await expectPath(page, '/login');
   });
 
@@ -89,7 +89,7 @@ describe('sign-in in Chromium', () => {
     await expectPath(page, '/dashboard');
     await page.getByText('端到端测试').first().waitFor();
     await page.getByText(`+86 ${phone}`).first().waitFor();
-    await screenshot(page, 'dashboard');
+    await screenshot(page, 'dashboard', page.getByText(`+86 ${phone}`));
 
     // Signed in, the login page sends you home.
     await page.goto(`${server.url}/login`);
@@ -98,13 +98,12 @@ describe('sign-in in Chromium', () => {
     await page.goto(`${server.url}/no/such/page`);
     await expectPath(page, '/404/index');
     await page.getByText(M.pageNotFound).first().waitFor();
-    await screenshot(page, 'not-found');
+    await screenshot(page, 'not-found', page.getByText(M.pageNotFound));
   });
 
   it('logs out after confirmation and is guarded again', async () => {
     await page.goto(`${server.url}/dashboard`);
-    await page.getByRole('button', { name: /端到端测试/ }).hover();
-    await page.getByText(M.logoutAction).click();
+    await (await openUserMenu(page, /端到端测试/, M.logoutAction)).click();
     await page.getByRole('dialog', { name: M.confirmLogout }).waitFor();
     await settled(page);
     await page.getByRole('button', { name: /确\s?定|OK/ }).click();
@@ -122,7 +121,7 @@ describe('sign-in in Chromium', () => {
     await page.getByRole('button', { name: '获取验证码' }).click();
     await page.getByText(/\d+秒后重试/).waitFor();
     await page.getByLabel('验证码').fill(await lastCode(server, `+86 ${phone}`));
-    await screenshot(page, 'reset-step2');
+    await screenshot(page, 'reset-step2', page.getByText(/\d+秒后重试/));
     await page.getByRole('button', { name: /下一步/ }).click();
 
     password = 'changed456';

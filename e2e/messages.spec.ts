@@ -4,7 +4,7 @@ import { M } from '@hublink/contract';
 import { publish } from '../packages/server/src/modules/announcement/service';
 import { send } from '../packages/server/src/modules/message/service';
 import { grant } from '../packages/server/src/modules/service/service';
-import { CONTEXT, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, launch, openUserMenu, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 /** A 640×360 picture (an SVG in an <img>, which runs nothing), so the announcement has an image to open. */
 const PICTURE = `data:image/svg+xml,${encodeURIComponent(
@@ -61,20 +61,20 @@ describe('messages, announcements and services in Chromium', () => {
     await row.getByRole('img', { name: M.messageUnread }).waitFor();
     await expect(page.getByRole('img', { name: M.messageUnread }).count()).resolves.toBe(3);
     await tableShown(page);
-    await screenshot(page, 'message-list');
+    await screenshot(page, 'message-list', row);
 
     await row.getByText('服务即将到期').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('成员扩容包').waitFor();
     await settled(page);
-    await screenshot(page, 'message-dialog');
+    await screenshot(page, 'message-dialog', dialog.getByText('成员扩容包'));
     expect(await page.title()).not.toBe('pwned');
     await expect(dialog.locator('script').count()).resolves.toBe(0);
     await dialog.getByRole('button', { name: M.close }).click();
     await expect.poll(() => page.getByRole('img', { name: M.messageUnread }).count()).toBe(2);
     // The user menu's unread count follows.
-    await page.getByRole('button', { name: /消息测试/ }).hover();
-    await page.getByRole('menuitem', { name: new RegExp(M.myMessages) }).getByText('2').waitFor();
+    const messages = await openUserMenu(page, /消息测试/, new RegExp(M.myMessages));
+    await messages.getByText('2').waitFor();
     await page.mouse.move(0, 400);
   });
 
@@ -99,7 +99,7 @@ describe('messages, announcements and services in Chromium', () => {
     await page.goto(`${server.url}/account/announcements`);
     await page.getByRole('row', { name: /新增华东POP节点/ }).waitFor();
     await tableShown(page);
-    await screenshot(page, 'announcement-list');
+    await screenshot(page, 'announcement-list', page.getByRole('row', { name: /新增华东POP节点/ }));
     await page.getByRole('link', { name: '春节期间服务安排' }).click();
     await page.getByRole('heading', { name: '春节期间服务安排' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/account/announcements/detail');
@@ -108,7 +108,7 @@ describe('messages, announcements and services in Chromium', () => {
     // The preview fades and zooms in; wait until its motion has finished.
     await page.waitForFunction(() => !document.querySelector('[class*="fade-appear"], [class*="fade-enter"], [class*="zoom-appear"], [class*="zoom-enter"]'));
     expect(await page.locator('.ant-image-preview img').getAttribute('src')).toBe(PICTURE);
-    await screenshot(page, 'announcement-preview');
+    await screenshot(page, 'announcement-preview', '.ant-image-preview img');
   });
 
   it('shows my services', async () => {
@@ -117,6 +117,6 @@ describe('messages, announcements and services in Chromium', () => {
     await row.getByRole('cell', { name: '500' }).waitFor();
     await page.getByRole('row', { name: /成员扩容包/ }).waitFor();
     await tableShown(page);
-    await screenshot(page, 'service-list');
+    await screenshot(page, 'service-list', row.getByRole('cell', { name: '500' }));
   });
 });

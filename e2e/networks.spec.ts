@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, IMPORT_COLUMNS, M } from '@hublink/contract';
-import { CONTEXT, expectPath, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, canvasStill, expectPath, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 const OK = /确\s?定|OK/;
 /** A button's name as antd renders it: two Chinese characters get a space between them. */
@@ -56,7 +56,7 @@ describe('members and networks in Chromium', () => {
     await page.getByRole('tab', { name: M.memberTabHardware }).waitFor();
     await addMember('gw_east01', 'devsecret01', '上海总部');
     await addMember('gw_west01', 'devsecret02', '成都分部');
-    await screenshot(page, 'members-hardware');
+    await screenshot(page, 'members-hardware', page.getByText('gw_west01'));
 
     await page.getByRole('tab', { name: M.memberTabSoftware }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBe('2');
@@ -75,12 +75,12 @@ describe('members and networks in Chromium', () => {
     });
     await dialog.getByRole('button', { name: M.memberUploadSubmit }).click();
     await dialog.getByText(fmt(M.memberBatchSummary, { ok: 1, fail: 0 })).waitFor();
-    await screenshot(page, 'members-batch-result');
+    await screenshot(page, 'members-batch-result', dialog.getByText(fmt(M.memberBatchSummary, { ok: 1, fail: 0 })));
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('cell', { name: 'carol01', exact: true }).waitFor();
     await page.getByText(fmt(M.memberQuantity, { n: 5, max: 10 })).waitFor();
-    await screenshot(page, 'members-software');
+    await screenshot(page, 'members-software', page.getByText(fmt(M.memberQuantity, { n: 5, max: 10 })));
   });
 
   it('builds a network with one center and four points', async () => {
@@ -96,8 +96,8 @@ describe('members and networks in Chromium', () => {
     for (const name of ['alice01', 'bob01', 'carol01']) {
       await page.getByRole('button', { name: `${M.networkPositionPoint} ${name}` }).click();
     }
-    await expect.poll(() => page.getByRole('button', { name: new RegExp(`^${M.networkRemove} `) }).count(), { timeout: 10_000 }).toBe(5);
-    await screenshot(page, 'network-create');
+    await expect.poll(() => page.getByRole('button', { name: new RegExp(`^${M.networkRemove} `) }).count()).toBe(5);
+    await screenshot(page, 'network-create', page.getByRole('button', { name: new RegExp(`^${M.networkRemove} `) }));
     await page.getByRole('button', { name: spaced(M.networkSave) }).click();
     await expectPath(page, '/network/detail');
     await page.getByRole('cell', { name: 'carol01' }).first().waitFor();
@@ -105,20 +105,20 @@ describe('members and networks in Chromium', () => {
 
   it('shows the network in its detail with the topology graph', async () => {
     await page.getByText(M.networkSummary).waitFor();
-    await screenshot(page, 'network-detail');
+    await screenshot(page, 'network-detail', page.getByText(M.networkSummary));
     await page.getByText(M.networkLinkTopology, { exact: true }).click();
     const chart = page.locator('canvas').first();
     await chart.waitFor();
-    await page.waitForTimeout(800); // the graph's layout animation
-    await screenshot(page, 'network-topology');
+    await canvasStill(chart);
+    await screenshot(page, 'network-topology', chart);
   });
 
   it('lists the network, renames it, and removes a member', async () => {
     await page.goto(`${server.url}/network/lists`);
     const row = page.getByRole('row', { name: /华东组网/ });
     await row.waitFor();
-    await expect.poll(() => row.getByRole('cell', { name: '5', exact: true }).count(), { timeout: 10_000 }).toBe(1);
-    await screenshot(page, 'network-list');
+    await expect.poll(() => row.getByRole('cell', { name: '5', exact: true }).count()).toBe(1);
+    await screenshot(page, 'network-list', row);
 
     await row.getByRole('button', { name: `${M.networkRename} 华东组网` }).click();
     const dialog = page.getByRole('dialog');
@@ -134,14 +134,14 @@ describe('members and networks in Chromium', () => {
     await page.getByText(M.networkConfirmRemove).waitFor();
     await settled(page);
     await page.getByRole('tooltip').or(page.locator('.ant-popover')).getByRole('button', { name: OK }).click();
-    await expect.poll(() => page.getByRole('cell', { name: 'bob01', exact: true }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.getByRole('cell', { name: 'bob01', exact: true }).count()).toBe(0);
   });
 
   it('deletes the network after confirmation', async () => {
     await page.goto(`${server.url}/network/lists`);
     const row = page.getByRole('row', { name: /华东主网/ });
     await row.waitFor();
-    await expect.poll(() => row.getByRole('cell', { name: '4', exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => row.getByRole('cell', { name: '4', exact: true }).count()).toBe(1);
     await row.getByRole('button', { name: spaced(M.networkActionDelete) }).click();
     await page.getByText(M.confirmDelete).waitFor();
     await settled(page);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { CONTEXT, expectPath, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, expectPath, launch, openUserMenu, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 describe('sub-accounts and roles in Chromium', () => {
   let server: Server;
@@ -53,7 +53,7 @@ describe('sub-accounts and roles in Chromium', () => {
     await expect.poll(() => networks.getByRole('checkbox', { name: M.permCreate }).isChecked()).toBe(false);
     await expect.poll(() => networks.getByRole('checkbox', { name: M.permCreate }).isDisabled()).toBe(true);
     await settled(page);
-    await screenshot(page, 'ram-role-dialog');
+    await screenshot(page, 'ram-role-dialog', networks.getByRole('checkbox', { name: M.permCreate }));
     await dialog.getByRole('button', { name: /确\s?定|OK/ }).click();
     await page.getByText(M.saved).first().waitFor();
     await page.getByRole('cell', { name: '网络运维' }).waitFor();
@@ -71,11 +71,11 @@ describe('sub-accounts and roles in Chromium', () => {
     await dialog.getByPlaceholder(M.ramUsernameRequired).fill('ops01');
     await dialog.getByPlaceholder(M.ramPasswordRequired).fill('opspass1');
     await settled(page);
-    await screenshot(page, 'ram-create-dialog');
+    await screenshot(page, 'ram-create-dialog', dialog.getByPlaceholder(M.ramPasswordRequired));
     await dialog.getByRole('button', { name: /确\s?定|OK/ }).click();
     await page.getByRole('cell', { name: `ops01@${username}` }).waitFor();
     await page.getByText(`${M.ramQuota} 1/10`).waitFor();
-    await screenshot(page, 'ram-list');
+    await screenshot(page, 'ram-list', page.getByText(`${M.ramQuota} 1/10`));
   });
 
   it("signs in as the sub-account, and the main account reads what it did in the operation log", async () => {
@@ -92,20 +92,33 @@ describe('sub-accounts and roles in Chromium', () => {
     await expect(menu.getByText('账号信息').count()).resolves.toBe(0);
     await expect(menu.getByText('软件登录记录').count()).resolves.toBe(0);
     await expect(menu.getByText('子账号管理').count()).resolves.toBe(0);
-    await screenshot(ramPage, 'ram-sub-account-menu');
-    // Typing a main-account page by hand: its calls are refused by the server.
+    await screenshot(ramPage, 'ram-sub-account-menu', menu.getByText('在线日志'));
     // The role's one network is all the sub-account sees, and it cannot create networks.
     await ramPage.goto(`${server.url}/network/lists`);
     await ramPage.getByRole('row', { name: /运维网络/ }).waitFor();
     await expect(ramPage.getByRole('row', { name: /财务网络/ }).count()).resolves.toBe(0);
     await expect(ramPage.getByRole('button', { name: new RegExp(M.networkCreate) }).count()).resolves.toBe(0);
-    await screenshot(ramPage, 'ram-network-list');
+    await screenshot(ramPage, 'ram-network-list', ramPage.getByRole('row', { name: /运维网络/ }));
 
-    await ramPage.goto(`${server.url}/ram/index`);
-    await ramPage.getByText(M.deniedMainOnly).first().waitFor();
-    await screenshot(ramPage, 'ram-sub-account-refused');
-    await ramPage.getByRole('button', { name: /小运维/ }).hover();
-    await ramPage.getByText(M.logoutAction).click();
+    // Typing a page it may not see: the 403 page, and the page makes no call.
+    const ramCalls: string[] = [];
+    ramPage.on('request', (r) => {
+      if (r.url().includes('/api/v1/ram/')) ramCalls.push(r.url());
+    });
+    for (const path of ['/ram/index', '/account/info', '/network/create']) {
+      await ramPage.goto(`${server.url}${path}`);
+      await ramPage.getByText(M.pageForbidden).waitFor();
+    }
+    expect(ramCalls).toEqual([]);
+    await expect(ramPage.getByText(M.deniedMainOnly).count()).resolves.toBe(0);
+    for (const width of [1440, 1280, 390]) {
+      await ramPage.setViewportSize({ width, height: 860 });
+      await screenshot(ramPage, `ram-sub-account-forbidden-${width}`, ramPage.getByText(M.pageForbidden));
+    }
+    await ramPage.setViewportSize(CONTEXT.viewport);
+    await ramPage.getByRole('button', { name: M.backToOverview }).click();
+    await expectPath(ramPage, '/dashboard');
+    await (await openUserMenu(ramPage, /小运维/, M.logoutAction)).click();
     await ramPage.getByRole('dialog', { name: M.confirmLogout }).waitFor();
     await settled(ramPage);
     await ramPage.getByRole('button', { name: /确\s?定|OK/ }).click();
@@ -118,7 +131,7 @@ describe('sub-accounts and roles in Chromium', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText(M.logoutSuccess).waitFor();
     await settled(page);
-    await screenshot(page, 'ram-log');
+    await screenshot(page, 'ram-log', dialog.getByText(M.logoutSuccess));
     await dialog.getByRole('button', { name: /Close|关闭/ }).click();
   });
 

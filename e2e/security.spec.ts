@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import { send } from '../packages/server/src/modules/message/service';
-import { seedMembers, seedNetwork } from '../packages/server/src/modules/network/fixtures';
+import { seedMembers, seedNetwork } from '../packages/server/test/networks';
 import { CONTEXT, launch, registerByApi, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 declare global {

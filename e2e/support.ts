@@ -1,11 +1,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import type { Envelope, OutboxEntry } from '@hublink/contract';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import type { Ctx } from '../packages/server/src/core/context';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conditionTimeoutMs: number;
+  }
+}
+
+/** How long a test waits for a condition of the page: the suite's one setting (vitest.config.ts). */
+export const WAIT_MS = inject('conditionTimeoutMs');
 
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screenshots');
 
@@ -35,16 +45,105 @@ export async function startServer(): Promise<Server> {
   };
 }
 
+/** Chromium whose every context counts its requests in flight, so that screenshot() can wait for none. */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+  const newContext = browser.newContext.bind(browser);
+  // Counting has to start with the context: a request already under way when a test asks is invisible.
+  browser.newContext = async (options) => trackRequests(await newContext(options));
+  return browser;
 }
 
-export async function screenshot(page: Page, name: string) {
+const inFlight = new WeakMap<BrowserContext, Set<Request>>();
+
+function trackRequests(context: BrowserContext): BrowserContext {
+  const pending = new Set<Request>();
+  inFlight.set(context, pending);
+  context.on('request', (r) => pending.add(r));
+  context.on('requestfinished', (r) => pending.delete(r));
+  context.on('requestfailed', (r) => pending.delete(r));
+  return context;
+}
+
+/** Resolves once the page's context has no request in flight; rejects after `timeout`. */
+async function noPendingRequest(page: Page, timeout: number): Promise<void> {
+  const pending = inFlight.get(page.context());
+  if (!pending) throw new Error('screenshot(): the page was not opened from a browser of launch(), so its requests are not counted');
+  const context = page.context();
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (pending.size > 0) return;
+      stop();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`still waiting for ${[...pending].map((r) => r.url()).join(', ')}`));
+    }, timeout);
+    const stop = () => {
+      clearTimeout(timer);
+      context.off('requestfinished', check);
+      context.off('requestfailed', check);
+    };
+    context.on('requestfinished', check);
+    context.on('requestfailed', check);
+    check();
+  });
+}
+
+/**
+ * Saves a full-page screenshot once the page shows `ready` (an element the caller names, a locator or a
+ * selector) and has settled: no antd spinner, no request in flight, web fonts loaded. A page that does
+ * not get there within WAIT_MS fails the test instead of leaving a picture of a spinner.
+ */
+export async function screenshot(page: Page, name: string, ready: Locator | string) {
+  const element = typeof ready === 'string' ? page.locator(ready) : ready;
+  const deadline = Date.now() + WAIT_MS;
+  const left = () => Math.max(deadline - Date.now(), 1);
+  try {
+    await element.first().waitFor({ state: 'visible', timeout: left() });
+    // A finished request can start the next (a list after the user), and a spinner can outlive its request:
+    // settle until one pass finds nothing pending at all.
+    for (;;) {
+      await noPendingRequest(page, left());
+      await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: left() });
+      await page.evaluate(async () => {
+        await document.fonts.ready;
+      });
+      if (inFlight.get(page.context())!.size === 0) break;
+    }
+  } catch (e) {
+    throw new Error(`screenshot ${name}: the page did not settle with ${String(element)} shown within ${WAIT_MS} ms: ${(e as Error).message}`);
+  }
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  // A full-page picture of a scrolled page draws the sticky top bar and menu where the window was.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits until a chart's canvas has drawn the same picture for ten frames in a row (its animation is over). */
+export async function canvasStill(canvas: Locator) {
+  await canvas.evaluate(
+    (el: HTMLCanvasElement, bound: number) =>
+      new Promise<void>((resolve, reject) => {
+        setTimeout(() => reject(new Error(`the chart was still moving after ${bound} ms`)), bound);
+        let last = '';
+        let still = 0;
+        const frame = () => {
+          const now = el.toDataURL();
+          still = now === last ? still + 1 : 0;
+          last = now;
+          if (still >= 10) resolve();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    WAIT_MS,
+    { timeout: WAIT_MS },
+  );
 }
 
 async function dev<T>(server: Server, pathAndQuery: string): Promise<T> {
@@ -63,22 +162,26 @@ export async function captchaAnswer(server: Server, uniqid: string): Promise<str
 export async function codeSentBy(server: Server, to: string, send: () => Promise<void>): Promise<string> {
   const before = (await dev<OutboxEntry[]>(server, `/outbox?to=${encodeURIComponent(to)}`)).length;
   await send();
-  for (let i = 0; i < 50; i++) {
+  return until(async () => {
     const rows = await dev<OutboxEntry[]>(server, `/outbox?to=${encodeURIComponent(to)}`);
-    if (rows.length > before) return rows[0]!.code;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no new code sent to ${to}`);
+    return rows.length > before ? rows[0]!.code : undefined;
+  }, `a new code sent to ${to}`);
 }
 
-/** The newest code sent to a phone ('+86 138…') or email, waiting briefly for it to arrive. */
+/** The newest code sent to a phone ('+86 138…') or email, waiting for it to arrive. */
 export async function lastCode(server: Server, to: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const rows = await dev<OutboxEntry[]>(server, `/outbox?to=${encodeURIComponent(to)}`);
-    if (rows[0]) return rows[0].code;
+  return until(async () => (await dev<OutboxEntry[]>(server, `/outbox?to=${encodeURIComponent(to)}`))[0]?.code, `a code sent to ${to}`);
+}
+
+/** Asks `probe` again until it answers (not undefined), for at most WAIT_MS. */
+async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const answer = await probe();
+    if (answer !== undefined) return answer;
+    if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no code sent to ${to}`);
 }
 
 /**
@@ -106,8 +209,7 @@ export function trackCaptcha(page: Page, server: Server) {
     /** Waits until a captcha newer than the current one has loaded. */
     async renewed(): Promise<void> {
       const before = latest;
-      for (let i = 0; i < 100 && latest === before; i++) await new Promise((r) => setTimeout(r, 50));
-      if (latest === before) throw new Error('captcha was not renewed');
+      await until(async () => (latest === before ? undefined : latest), 'a new captcha');
     },
   };
 }
@@ -116,7 +218,7 @@ export function trackCaptcha(page: Page, server: Server) {
 export const CONTEXT = { locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1366, height: 860 } };
 
 export async function expectPath(page: Page, path: string) {
-  await page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
+  await page.waitForURL((u) => u.pathname === path, { timeout: WAIT_MS });
   if (new URL(page.url()).pathname !== path) throw new Error(`expected ${path}, at ${page.url()}`);
 }
 
@@ -171,3 +273,24 @@ export async function signIn(page: Page, server: Server, captcha: ReturnType<typ
 /** Waits until no dialog is still zooming in (a screenshot would catch it half-drawn). */
 export const settled = (page: Page) =>
   page.waitForFunction(() => !document.querySelector('[class*="zoom-appear"], [class*="zoom-enter"]'));
+
+/**
+ * Opens the top bar's user menu (named by `user`) and waits until `item` shows in it. The menu opens on
+ * hover; when the page is still loading, a layout shift can move the button from under the pointer and
+ * close the menu again, so the pointer leaves and hovers once more until the item stays visible.
+ */
+export async function openUserMenu(page: Page, user: RegExp, item: string | RegExp) {
+  const button = page.getByRole('button', { name: user });
+  const entry = page.getByRole('menuitem', { name: item });
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    await button.hover({ timeout: Math.max(deadline - Date.now(), 1) });
+    try {
+      await entry.waitFor({ state: 'visible', timeout: Math.min(3000, Math.max(deadline - Date.now(), 1)) });
+      return entry;
+    } catch (e) {
+      if (Date.now() >= deadline) throw e;
+      await page.mouse.move(0, 0);
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData } from './endpoint';
 import { codeField, dateField, EMAIL_PATTERN, emailValueField, MAINLAND_MOBILE_PATTERN, NICKNAME_PATTERN, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
@@ -81,6 +81,7 @@ export const editData = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: editDataBody,
+  response: noData,
 });
 
 /** Step 2 of the password wizard; the identity proof of /verify/verify is required (step 1). */
@@ -96,6 +97,7 @@ export const editPassword = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: editPasswordBody,
+  response: noData,
 });
 
 export const editEmailBody = z.object({
@@ -109,6 +111,7 @@ export const editEmail = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: editEmailBody,
+  response: noData,
 });
 
 const AREA_CODE_PATTERN = /^\d{1,4}$/;
@@ -146,6 +149,7 @@ export const editPhone = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: editPhoneBody,
+  response: noData,
 });
 
 /** Binding dialog types (spec 1 §4): 1 binds (or, with empty values, unbinds); 2 proves the old value. */
@@ -191,6 +195,7 @@ export const defaultPhone = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: defaultPhoneBody,
+  response: noData,
 });
 
 export const bindEmailField = requiredString(M.bindEmailRequired)
@@ -219,6 +224,7 @@ export const defaultEmail = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: defaultEmailBody,
+  response: noData,
 });
 
 export const SIGN_PATTERN = /^[A-Za-z0-9]+$/;
@@ -233,6 +239,7 @@ export const editSign = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: z.object({ sign: signField }),
+  response: noData,
 });
 
 /** Confirms an emailed validation link (/validate/email?s=TOKEN). */
@@ -241,4 +248,5 @@ export const validateEmail = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: z.object({ s: requiredString(M.validateLinkInvalid).max(128, M.validateLinkInvalid) }),
+  response: noData,
 });

@@ -18,6 +18,7 @@ export const listAnnouncements = defineEndpoint({
   access: 'user',
   query: pageQuery,
   response: z.array(announcementItem),
+  paged: true,
 });
 
 export const announcementInfo = defineEndpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData } from './endpoint';
 import {
   captchaField,
   codeField,
@@ -15,7 +15,7 @@ import {
   usernameField,
 } from './fields';
 import { M } from './messages';
-import type { RoleAuth } from './role';
+import { roleAuth } from './role';
 
 /** The user message of spec 1 §3. */
 export const userMessage = z.object({
@@ -29,7 +29,7 @@ export const userMessage = z.object({
   config: z.object({ software_auth_source: z.number() }),
   auth: z.object({ quagga: z.number(), quagga_advanced: z.number(), default_route: z.number() }),
   /** A sub-account's role (what the console offers it); null for a main account. */
-  role: z.custom<RoleAuth>().nullable(),
+  role: roleAuth.nullable(),
 });
 export type UserMessage = z.infer<typeof userMessage>;
 
@@ -80,7 +80,7 @@ export const refreshToken = defineEndpoint({
   response: loginResult,
 });
 
-export const logout = defineEndpoint({ path: '/login/logout', method: 'POST', access: 'user' });
+export const logout = defineEndpoint({ path: '/login/logout', method: 'POST', access: 'user', response: noData });
 
 export const accountInfo = defineEndpoint({
   path: '/account/info',
@@ -103,6 +103,7 @@ export const sendRegisterCode = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: sendTarget,
+  response: noData,
 });
 
 export const registerBody = z
@@ -131,6 +132,7 @@ export const register = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: registerBody,
+  response: noData,
 });
 
 // Password recovery (spec 1 §2.5): the captcha's uniqid names the recovery from step 1 on.
@@ -151,6 +153,7 @@ export const findPasswordCode = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: z.object({ uniqid: requiredString(M.recoveryExpired), send_type: sendTypeField }),
+  response: noData,
 });
 
 export const authenticate = defineEndpoint({
@@ -162,6 +165,7 @@ export const authenticate = defineEndpoint({
     uniqid: requiredString(M.recoveryExpired),
     send_type: sendTypeField,
   }),
+  response: noData,
 });
 
 export const resetPasswordBody = z
@@ -177,6 +181,7 @@ export const resetPassword = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: resetPasswordBody,
+  response: noData,
 });
 
 /** Purposes a code is sent for; a code only serves the purpose it was sent for. */
@@ -199,6 +204,7 @@ export const sendCode = defineEndpoint({
   method: 'POST',
   access: 'user',
   body: z.intersection(sendTarget, z.object({ verify_type: verifyTypeField })),
+  response: noData,
 });
 
 /** Checks a code sent to the caller's own bound phone or email. */
@@ -207,4 +213,5 @@ export const verifyCode = defineEndpoint({
   method: 'POST',
   access: 'user',
   body: z.object({ send_type: sendTypeField, verify_type: verifyTypeField, code: codeField() }),
+  response: noData,
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Role permissions of spec 1 §3 (the flags a role grants a sub-account). */
 export const PERMISSIONS = [
@@ -32,12 +32,50 @@ export interface Endpoint {
   networkScoped?: boolean;
   body?: z.ZodType;
   query?: z.ZodType;
-  /** Schema of `data` in a successful answer. */
-  response?: z.ZodType;
+  /**
+   * What a successful call answers: the schema of the envelope's `data` (noData when it has none),
+   * or, for a download, the file (refusals of a download are envelopes all the same).
+   */
+  response: z.ZodType | FileResponse;
+  /** A paged list: a successful answer carries `count`, the total of the list. */
+  paged?: true;
 }
+
+/** `data` of a call that answers none: the envelope carries `data: null`. */
+export const noData = z.null();
+
+/** A download's answer: a file of this content type instead of an envelope. */
+export interface FileResponse {
+  file: string;
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const xlsxFile: FileResponse = { file: XLSX_TYPE };
+
+export const isFileResponse = (r: Endpoint['response']): r is FileResponse => 'file' in r && typeof r.file === 'string';
 
 export const defineEndpoint = <const E extends Endpoint>(e: E): E => e;
 
 export type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined;
 export type QueryOf<E extends Endpoint> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined;
-export type DataOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : unknown;
+/** `data` of a successful answer; never for a download, which answers a file (unknown for any endpoint at all). */
+export type DataOf<E extends Endpoint> = E['response'] extends FileResponse
+  ? never
+  : E['response'] extends z.ZodType
+    ? z.output<E['response']>
+    : unknown;
+
+/** A successful envelope: code 200 and the data. */
+export interface Answer<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** A successful envelope of a paged list: a page of rows and the list's total. */
+export interface PagedAnswer<T> extends Answer<T> {
+  count: number;
+}
+
+/** The successful envelope of a call: `count` on paged lists, and only there. */
+export type AnswerOf<E extends Endpoint> = E['paged'] extends true ? PagedAnswer<DataOf<E>> : Answer<DataOf<E>> & { count?: never };

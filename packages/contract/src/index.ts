@@ -15,4 +15,7 @@ export * from './ram';
 export * from './role';
 export * from './router';
 export * from './network';
+export * from './networkSettings';
+export * from './popRegions';
 export * from './logs';
+export * from './events';

@@ -70,7 +70,6 @@ export const LIMITS = {
   memberNoteMax: 24,
   /** Notes longer than this are shown cut, with an ellipsis. */
   memberNoteShown: 18,
-  importAccountMin: 3,
   importNoteMax: 20,
   /** Rows one bulk import or bulk-delete file may carry (ours). */
   importRowsMax: 1000,
@@ -94,6 +93,8 @@ export const LIMITS = {
   upgradeRedirectMs: 500,
   /** Members one network may list for the create form's pickers (ours). */
   memberPickerMax: 5000,
+  /** DNS rows one network may ever hold, whatever its plan's dns_quantity (ours: bounds a request). */
+  dnsRowsMax: 32,
   /** Default-route metrics of spec 2 §9, priority 1 to 5 in this order. */
   defaultRouteMetrics: [30, 60, 90, 120, 150],
 } as const;

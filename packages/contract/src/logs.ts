@@ -31,6 +31,7 @@ export const softwareLoginLog = defineEndpoint({
   access: 'main',
   query: logQuery.refine(dateRangeInOrder, inOrder),
   response: z.array(softwareLoginItem),
+  paged: true,
 });
 
 export const ONLINE_MODES = ['p2p', 'pop'] as const;
@@ -58,4 +59,5 @@ export const onlineLog = defineEndpoint({
   access: 'user',
   query: logQuery.extend({ mode: z.enum(ONLINE_MODES, { error: M.validationFailed }).default('p2p') }).refine(dateRangeInOrder, inOrder),
   response: z.array(onlineLogItem),
+  paged: true,
 });

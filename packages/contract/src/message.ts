@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData } from './endpoint';
 import { idField, multilineText, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
@@ -37,6 +37,7 @@ export const listMessages = defineEndpoint({
   access: 'user',
   query: pageQuery,
   response: z.array(messageItem),
+  paged: true,
 });
 
 /** Opening a message marks it read (spec 1 §4). The content is sanitised HTML. */
@@ -73,6 +74,7 @@ export const markMessagesRead = defineEndpoint({
   method: 'POST',
   access: 'user',
   body: messageSelection,
+  response: noData,
 });
 
 /** Deletes the selected messages (or all). Main accounts only: the inbox is the tenant's. */
@@ -81,6 +83,7 @@ export const deleteMessages = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: messageSelection,
+  response: noData,
 });
 
 /** What the operator sends a tenant (`hublink ops`, and the service's own notices). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData } from './endpoint';
 import { pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
@@ -67,6 +67,7 @@ export const listNetworks = defineEndpoint({
   access: 'user',
   query: pageQuery,
   response: z.array(networkItem),
+  paged: true,
 });
 
 export const networkConfig = defineEndpoint({
@@ -107,6 +108,7 @@ export const editNetwork = defineEndpoint({
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z.object({ network_number: networkNumberField, ...membersBody }).refine(atLeastOne, { path: ['center'], message: M.networkMembersRequired }),
+  response: noData,
 });
 
 export const renameNetwork = defineEndpoint({
@@ -115,6 +117,7 @@ export const renameNetwork = defineEndpoint({
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z.object({ network_number: networkNumberField, network_name: networkNameField }),
+  response: noData,
 });
 
 export const deleteNetwork = defineEndpoint({
@@ -123,6 +126,7 @@ export const deleteNetwork = defineEndpoint({
   access: 'easylink.network.delete',
   networkScoped: true,
   body: z.object({ network_number: networkNumberField }),
+  response: noData,
 });
 
 /** A member of a network (spec 2 §3). */
@@ -214,6 +218,7 @@ export const addNetworkMember = defineEndpoint({
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z.object({ network_number: networkNumberField, router_name: requiredString(M.networkMembersRequired).max(64, M.networkMembersRequired), member_type: memberTypeField }),
+  response: noData,
 });
 
 export const removeNetworkMember = defineEndpoint({
@@ -222,4 +227,5 @@ export const removeNetworkMember = defineEndpoint({
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z.object({ network_number: networkNumberField, router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
+  response: noData,
 });

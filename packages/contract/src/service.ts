@@ -24,6 +24,7 @@ export const listServices = defineEndpoint({
   access: 'user',
   query: pageQuery,
   response: z.array(serviceItem),
+  paged: true,
 });
 
 const epochMs = z.number({ error: M.serviceTimeInvalid }).int(M.serviceTimeInvalid).nonnegative(M.serviceTimeInvalid);

@@ -1,47 +1,47 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
+import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { CODE, httpStatusOf, LIMITS, M, type Endpoint } from '@hublink/contract';
+import qs from 'qs';
 import type { Config } from './config';
 import { answerClientError } from './core/clientErrors';
 import { serveConsole } from './core/console';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
 import type { App } from './core/http';
+import { openApiTransform } from './core/openapi';
 import { SECURITY_HEADERS, securityHeaders } from './core/security';
 import { createStore, type KvStore } from './core/store';
 import { connect, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { announcementRoutes } from './modules/announcement/routes';
-import { messageRoutes } from './modules/message/routes';
-import { serviceRoutes } from './modules/service/routes';
-import { accountRoutes } from './modules/account/routes';
-import { authRoutes } from './modules/auth/routes';
-import { ramRoutes } from './modules/ram/routes';
-import { ramRoleRoutes } from './modules/ram-role/routes';
-import { devRoutes } from './modules/dev/routes';
-import { siteRoutes } from './modules/site/routes';
-import { routerRoutes } from './modules/router/routes';
-import { networkRoutes } from './modules/network/routes';
-import { logsRoutes } from './modules/logs/routes';
+import { createBackbone, type BackboneOptions } from './core/backbone';
+import { coreModule } from './core/housekeeping';
+import type { Module } from './core/module';
+import { MODULES } from './modules';
+
+/** Bounds of a form-encoded body: nesting (prefix[0][ip]), rows of a list, fields in all. */
+const FORM_DEPTH_MAX = 2;
+const FORM_LIST_MAX = 100;
+const FORM_FIELDS_MAX = 1000;
 
 export interface BuildOptions {
   /** An open database (tests pass their own); otherwise one is opened from config and migrated. */
   db?: DbHandle;
   store?: KvStore;
   logger?: boolean;
+  /** Replacements and settings of the backbone's parts (tests). */
+  backbone?: BackboneOptions;
+  /** The modules to serve (default: all of modules/index.ts). */
+  modules?: Module[];
 }
 
-/** Every area of /api/v1, one plugin function each. */
-const MODULES = [siteRoutes, authRoutes, accountRoutes, announcementRoutes, messageRoutes, serviceRoutes, ramRoutes, ramRoleRoutes, routerRoutes, networkRoutes, logsRoutes];
+export type BuiltApp = App & { ctx: Ctx; endpoints: { url: string; endpoint: Endpoint }[] };
 
-export async function buildApp(
-  config: Config,
-  opts: BuildOptions = {},
-): Promise<App & { ctx: Ctx; endpoints: { url: string; endpoint: Endpoint }[] }> {
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger:
       opts.logger === false
@@ -68,7 +68,12 @@ export async function buildApp(
   const handle = opts.db ?? connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (!opts.db) await migrateToLatest(handle);
   const store = opts.store ?? createStore(config.redisUrl);
-  const ctx = createCtx(config, handle.db, handle.dialect, store, app.log);
+  const modules = [coreModule, ...(opts.modules ?? MODULES)].filter((m) => m.enabled?.(config) ?? true);
+  const jobs = modules.flatMap((m) => m.jobs ?? []);
+  // The job runner is built before ctx and hands it to each run: jobs need ctx, ctx offers jobs.
+  const parts = createBackbone(config, handle, app.log, jobs, () => ctx, opts.backbone);
+  const ctx: Ctx = createCtx(config, handle.db, handle.dialect, store, app.log, parts.backbone);
+  for (const m of modules) if (m.on) ctx.events.subscribe(m.name, m.on);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -93,11 +98,14 @@ export async function buildApp(
 
   await app.register(swagger, {
     openapi: { info: { title: 'HubLink API', version: '1' } },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
 
   await app.register(rateLimit, {
     global: true,
+    // One count per client across instances when they share Redis; without Redis, per instance. If
+    // Redis fails, the safety net lets calls through (logins and codes keep their own limits).
+    ...(parts.redis ? { redis: parts.redis, nameSpace: `${opts.backbone?.redisPrefix ?? 'hublink:'}rl:`, skipOnError: true } : {}),
     max: config.apiRateLimitPerMinute,
     timeWindow: '1 minute',
     allowList: (req) => !req.url.startsWith('/api/'),
@@ -107,6 +115,13 @@ export async function buildApp(
   // Uploads (.xlsx imports and the like): one file of at most 2 MB; route handlers read it with uploadedFile().
   await app.register(multipart, { limits: { fileSize: LIMITS.uploadMaxBytes, files: 1 } });
 
+  // Form-encoded bodies, as spec 2 §7 sends the DNS and prefix lists (dns[0]=…, prefix[0][ip]=…): qs reads
+  // the brackets into lists and objects within its bounds; an index past FORM_LIST_MAX makes an object,
+  // which the call's schema refuses. Values stay strings.
+  await app.register(formbody, {
+    parser: (body) => qs.parse(body, { depth: FORM_DEPTH_MAX, arrayLimit: FORM_LIST_MAX, parameterLimit: FORM_FIELDS_MAX, allowPrototypes: false }),
+  });
+
   // Every call of the contract the app serves; the permission tests walk this list.
   const endpoints: { url: string; endpoint: Endpoint }[] = [];
   app.addHook('onRoute', (r) => {
@@ -115,14 +130,13 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
-      for (const mod of MODULES) mod(api as App, ctx);
+      for (const m of modules) if (m.routes && !m.prefix) m.routes(api as App, ctx);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },
   );
-
-  if (config.devEndpoints) {
-    await app.register(async (dev) => devRoutes(dev as App, ctx), { prefix: '/api/dev' });
+  for (const m of modules) {
+    if (m.routes && m.prefix) await app.register(async (scope) => m.routes!(scope as App, ctx), { prefix: m.prefix });
   }
 
   const consolePage = await serveConsole(app, config.webDist);
@@ -130,11 +144,35 @@ export async function buildApp(
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/')) return reply.status(404).send({ code: 404, msg: M.apiNotFound });
     // History-mode fallback: the console's router decides what any other path shows.
-    if (consolePage && (req.method === 'GET' || req.method === 'HEAD')) return consolePage(reply);
+    const page = consolePage && (req.method === 'GET' || req.method === 'HEAD') ? consolePage(req, reply) : null;
+    if (page) return page;
     return reply.status(404).send({ code: 404, msg: M.pageNotFound });
   });
 
+  // Lifecycle: modules start in order once the app is ready, then events flow and jobs run. On close
+  // (after HTTP has stopped accepting and the requests in flight have answered) jobs stop first
+  // (finishing or handed back), then event dispatch, then the modules in reverse, then the connections.
+  app.addHook('onReady', async () => {
+    for (const m of modules) await m.start?.(ctx);
+    ctx.events.start(ctx);
+    if (config.runJobs) await parts.runner.start();
+  });
+  // A keep-alive connection would hold the drain open for Fastify's 72 s keep-alive timeout: the
+  // answers sent while closing end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onClose', async () => {
+    await parts.runner.stop();
+    await ctx.events.stop();
+    for (const m of [...modules].reverse()) {
+      await m.stop?.(ctx).catch((err: unknown) => app.log.error({ err, module: m.name }, 'module did not stop cleanly'));
+    }
+    await parts.close();
     await store.close();
     if (!opts.db) await handle.close();
   });

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import { parseSecretKey, type SecretKey } from './core/secretKey';
 
 export interface Brand {
   /** Shown in the top bar and the title. */
@@ -17,6 +19,8 @@ export interface Config {
   /** postgres://… or undefined for SQLite in the data dir. */
   databaseUrl?: string;
   redisUrl?: string;
+  /** An S3-compatible bucket for files (core/storageS3.ts); unset: files under dataDir/storage. */
+  s3Url?: string;
   smtpUrl?: string;
   mailFrom: string;
   devEndpoints: boolean;
@@ -33,6 +37,15 @@ export interface Config {
   trustProxy: boolean;
   /** Requests to /api per client IP and minute (a safety net; login and codes have their own limits). */
   apiRateLimitPerMinute: number;
+  /** Whether this instance runs background jobs (HUBLINK_JOBS=0: it only queues them, e.g. an API-only instance). */
+  runJobs: boolean;
+  /** This process among the instances (job runs record it). */
+  instance: string;
+  /**
+   * The key that seals private keys at rest (core/secretBox.ts), from HUBLINK_SECRET_KEY; unset: a key
+   * generated into `<dataDir>/secret.key` on first start and reused afterwards.
+   */
+  secretKey?: SecretKey;
   /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
   defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
 }
@@ -70,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.HUBLINK_DATA_DIR ?? 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    s3Url: env.S3_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'HubLink <no-reply@hublink.local>',
     devEndpoints,
@@ -83,6 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.HUBLINK_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     trustProxy: env.HUBLINK_TRUST_PROXY === '1',
     apiRateLimitPerMinute: Number(env.HUBLINK_API_RATE_LIMIT ?? 1200),
+    runJobs: env.HUBLINK_JOBS !== '0',
+    instance: env.HUBLINK_INSTANCE || `${os.hostname()}-${process.pid}`,
+    secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     defaultPlan: { network_level: 1, network_router_count: 10, network_center_count: 2, dns_quantity: 2, ram_quantity: 10 },
   };
 }

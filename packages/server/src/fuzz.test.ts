@@ -4,8 +4,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asQuery, dateLike, inputsFor, multipart, type Hints } from '../test/fuzz';
 import { createTestApp, DATABASES, FULL_ROLE, newAccount, newRamAccount, type TestApp } from '../test/helpers';
+import { seedMembers, seedNetwork } from '../test/networks';
 import type { Dialect } from './db/connect';
-import { seedMembers, seedNetwork } from './modules/network/fixtures';
 
 /**
  * Property-based fuzzing of every registered route, as a signed-in main account and as a sub-account:

@@ -31,7 +31,7 @@ import {
 } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, ramToken, type TestApp } from '../test/helpers';
-import { seedMembers, seedNetwork } from './modules/network/fixtures';
+import { seedMembers, seedNetwork } from '../test/networks';
 
 // Inputs that once answered HTTP 500 (a probe of every route), each refused cleanly now.
 
@@ -157,15 +157,15 @@ describeEachDatabase('hardening: control characters and lone surrogates', (t) =>
     // A query string cannot carry a lone surrogate (it arrives as U+FFFD); bodies can, and are refused.
     for (const search of ['nul\u0000sea', 'nuls\u0007earch', '\u0000nulsearch\u001f', 'nul\u007fsearch']) {
       for (const type of [1, 2]) {
-        const res = await t().call<{ router_name: string }[]>(listRouters, { token: a.token, query: { type, search } });
+        const res = await t().call(listRouters, { token: a.token, query: { type, search } });
         expect({ search, type, res: { code: res.code, names: res.data?.map((r) => r.router_name) } }).toEqual({
           search,
           type,
           res: { code: CODE.ok, names: [type === 1 ? 'nulsearch1' : 'nulsearch2'] },
         });
       }
-      expect((await t().call<unknown[]>(routerSoftware, { token: a.token, query: { search } })).data).toHaveLength(1);
-      expect((await t().call<unknown[]>(routerHardware, { token: a.token, query: { search } })).data).toHaveLength(1);
+      expect((await t().call(routerSoftware, { token: a.token, query: { search } })).data).toHaveLength(1);
+      expect((await t().call(routerHardware, { token: a.token, query: { search } })).data).toHaveLength(1);
       expect((await t().call(exportRouters, { token: a.token, query: { search } })).file?.body.length).toBeGreaterThan(0);
       expect((await t().call(listRam, { token: a.token, query: { search } })).code).toBe(CODE.ok);
     }

@@ -1,28 +1,20 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { coreModule } from './core/housekeeping';
+import { serveUntilSignal } from './core/lifecycle';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
+import { MODULES } from './modules';
 
 const USAGE = `usage: hublink <command>
   start     run the console, API and device gateway (migrates first)
-  migrate   bring the database schema up to date and exit`;
+  migrate   bring the database schema up to date and exit
+  jobs      list the background jobs and their latest runs`;
 
 async function start() {
   const config = loadConfig();
   const app = await buildApp(config);
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await app.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  await serveUntilSignal(app, { port: config.port, host: config.host });
 }
 
 async function migrate() {
@@ -33,7 +25,26 @@ async function migrate() {
   console.log('database is up to date');
 }
 
-const commands: Record<string, () => Promise<void>> = { start, migrate };
+/** The jobs of every module (the same list the server runs) with the outcome of each one's latest run. */
+async function jobs() {
+  const config = loadConfig();
+  const handle = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(handle);
+    for (const m of [coreModule, ...MODULES]) {
+      for (const job of m.jobs ?? []) {
+        const last = await handle.db.selectFrom('job_run').selectAll().where('job', '=', job.name).orderBy('started_at', 'desc').limit(1).executeTakeFirst();
+        const when = last ? new Date(Number(last.started_at)).toISOString() : '-';
+        const outcome = last ? `${last.outcome}${last.error ? ` (${last.error})` : ''} on ${last.instance}` : 'never run';
+        console.log(`${job.name.padEnd(28)} ${(job.schedule ?? 'on demand').padEnd(14)} ${when.padEnd(25)} ${outcome}`);
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const commands: Record<string, () => Promise<void>> = { start, migrate, jobs };
 const command = commands[process.argv[2] ?? 'start'];
 if (!command) {
   console.error(USAGE);

@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { LIMITS, type Endpoint, type Envelope } from '@hublink/contract';
-import { buildApp } from '../src/app';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { z } from 'zod';
+import { CODE, isFileResponse, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
+import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { RoleAuth } from '../src/core/actor';
-import type { App } from '../src/core/http';
+import type { BackboneOptions } from '../src/core/backbone';
+import { jobsSchemaOf } from '../src/core/backbone';
+import type { Module } from '../src/core/module';
+import { MODULES } from '../src/modules';
 import { hashPassword } from '../src/core/passwords';
 import { MemoryStore, type KvStore } from '../src/core/store';
 import { connect, type DbHandle, type Dialect } from '../src/db/connect';
@@ -17,12 +22,34 @@ import { migrateToLatest } from '../src/db/migrate';
 export const DATABASES: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+export type { BuiltApp };
+
+/**
+ * Holds a successful envelope to its endpoint's contract, loudly: a download answers a file, not an
+ * envelope; `data` parses with the endpoint's schema into exactly itself (so a key the schema does not
+ * declare fails too, where parsing alone would strip it); `count` comes with paged lists and only them.
+ */
+export function checkAnswer(endpoint: Endpoint, env: Envelope): void {
+  const call = `${endpoint.method} ${endpoint.path}`;
+  if (isFileResponse(endpoint.response)) throw new Error(`${call} answered an envelope; its contract says a file`);
+  const parsed = endpoint.response.safeParse(env.data);
+  if (!parsed.success) throw new Error(`${call} answered data its contract does not allow:\n${z.prettifyError(parsed.error)}`);
+  expect(env.data, `${call} answered data its contract does not declare`).toStrictEqual(parsed.data);
+  if (endpoint.paged && typeof env.count !== 'number') throw new Error(`${call} is a paged list and answered no count`);
+  if (!endpoint.paged && 'count' in env) throw new Error(`${call} is not a paged list and answered a count`);
+}
 
 export interface TestAppOptions {
   config?: Partial<Config>;
   store?: KvStore;
-  /** Runs after the app is built and before it is ready (extra routes for a test, hooks). */
-  beforeReady?: (app: App) => void | Promise<void>;
+  /** Runs after the app is built and before it is ready (extra routes for a test, hooks, event subscribers). */
+  beforeReady?: (app: BuiltApp) => void | Promise<void>;
+  /** Settings of the backbone's parts (poll intervals, Redis prefix, storage). */
+  backbone?: BackboneOptions;
+  /** A database the test opened itself (sharedDatabase: several apps, one after another or side by side). */
+  database?: DbHandle;
+  /** Modules served besides the app's own (a test's jobs or subscribers). */
+  modules?: Module[];
 }
 
 /** The tables a refused call must leave as they were (see TestApp.snapshot). */
@@ -78,30 +105,71 @@ async function openDatabase(dialect: Dialect): Promise<{ handle: DbHandle; drop:
     drop: async () => {
       await handle.close();
       await admin.db.schema.dropSchema(schema).cascade().execute();
+      await admin.db.schema.dropSchema(jobsSchemaOf({ schema })).ifExists().cascade().execute();
+      await admin.close();
+    },
+  };
+}
+
+/**
+ * One database for several apps (a restart, two instances): open() connects to it again, drop()
+ * removes it. SQLite in a file of a temporary folder; PostgreSQL in a schema of its own.
+ */
+export async function sharedDatabase(dialect: Dialect): Promise<{ open(): DbHandle; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'hublink-shared-'));
+    const first = connect({ dataDir: dir });
+    await migrateToLatest(first);
+    await first.close();
+    return { open: () => connect({ dataDir: dir }), drop: () => fs.promises.rm(dir, { recursive: true, force: true }) };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = connect({ databaseUrl: url, dataDir: os.tmpdir() });
+  await admin.db.schema.createSchema(schema).execute();
+  const first = connect({ databaseUrl: url, dataDir: os.tmpdir(), schema });
+  await migrateWithRetry(first);
+  await first.close();
+  return {
+    open: () => connect({ databaseUrl: url, dataDir: os.tmpdir(), schema }),
+    drop: async () => {
+      await admin.db.schema.dropSchema(schema).cascade().execute();
+      await admin.db.schema.dropSchema(jobsSchemaOf({ schema })).ifExists().cascade().execute();
       await admin.close();
     },
   };
 }
 
 export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {}) {
-  const { handle, drop } = await openDatabase(dialect);
+  const { handle, drop } = opts.database ? { handle: opts.database, drop: () => opts.database!.close() } : await openDatabase(dialect);
   const config: Config = {
     ...loadConfig({ HUBLINK_DATA_DIR: path.join(os.tmpdir(), 'hublink-test') }),
     devEndpoints: true,
     prettyLogs: false,
+    // Jobs run where a test asks for them (backbone tests); every other test sees requests only.
+    runJobs: false,
     ...opts.config,
   };
   const store = opts.store ?? new MemoryStore();
-  const app = await buildApp(config, { db: handle, store, logger: false });
+  const app = await buildApp(config, {
+    db: handle,
+    store,
+    logger: false,
+    backbone: opts.backbone,
+    ...(opts.modules ? { modules: [...MODULES, ...opts.modules] } : {}),
+  });
   await opts.beforeReady?.(app);
   await app.ready();
   let ipCounter = 0;
 
-  /** Calls an endpoint of the contract and returns the envelope (and the HTTP status). */
-  async function call<T = unknown>(
-    endpoint: Endpoint,
+  /**
+   * Calls an endpoint of the contract and returns the envelope (and the HTTP status), or the file of a
+   * download; a successful answer is held to the endpoint's contract first (see checkAnswer).
+   */
+  async function call<E extends Endpoint>(
+    endpoint: E,
     input: { body?: unknown; query?: Record<string, unknown>; token?: string; ip?: string; headers?: Record<string, string> } = {},
-  ): Promise<Envelope<T> & { status: number; file?: { filename: string; contentType: string; body: Buffer } }> {
+  ): Promise<Envelope<DataOf<E>> & { status: number; file?: { filename: string; contentType: string; body: Buffer } }> {
     const res = await app.inject({
       method: endpoint.method,
       url: `/api/v1${endpoint.path}`,
@@ -113,11 +181,14 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     // A download (export, template) instead of an envelope: code 200 and the file.
     const disposition = String(res.headers['content-disposition'] ?? '');
     if (disposition.startsWith('attachment')) {
+      if (!isFileResponse(endpoint.response)) throw new Error(`${endpoint.method} ${endpoint.path} answered a file; its contract says an envelope`);
       const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
       const file = { filename: name ? decodeURIComponent(name) : '', contentType: String(res.headers['content-type'] ?? ''), body: res.rawPayload };
       return { code: 200, msg: '', status: res.statusCode, file };
     }
-    return { ...(res.json() as Envelope<T>), status: res.statusCode };
+    const env = res.json() as Envelope<DataOf<E>>;
+    if (env.code === CODE.ok) checkAnswer(endpoint, env);
+    return { ...env, status: res.statusCode };
   }
 
   return {
@@ -160,6 +231,8 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
      * refused call with one taken after it to show the refusal changed nothing.
      */
     async snapshot(): Promise<Record<string, unknown[]>> {
+      // What earlier calls set off (operation log, sign-in times) lands first, so it is in both snapshots.
+      await app.ctx.events.settle();
       const out: Record<string, unknown[]> = {};
       for (const table of SNAPSHOT_TABLES) {
         out[table] = await handle.db.selectFrom(table).selectAll().orderBy(table === 'session' || table === 'recovery' ? 'create_time' : 'id').orderBy('id').execute();
@@ -224,7 +297,7 @@ export async function newAccount(t: TestApp, over: { username?: string; password
   });
   if (reg.code !== 200) throw new Error(`register: ${reg.msg}`);
   const cap = await t.captcha();
-  const res = await t.call<{ access_token: string }>(login, { body: { username, password, code: cap.text, uniqid: cap.uniqid }, ip });
+  const res = await t.call(login, { body: { username, password, code: cap.text, uniqid: cap.uniqid }, ip });
   if (res.code !== 200) throw new Error(`login: ${res.msg}`);
   const account = await t.db.selectFrom('account').selectAll().where('username_key', '=', username.toLowerCase()).executeTakeFirstOrThrow();
   return { token: res.data!.access_token, username, password, verify, type, account };
@@ -246,9 +319,10 @@ export async function newRamAccount(
   over: { username?: string; password?: string; nickname?: string; auth?: RoleAuth; status?: number } = {},
 ) {
   const now = Date.now();
+  const roleName = `测试角色${++accountSeq}`;
   const role = await t.db
     .insertInto('ram_role')
-    .values({ tenant_id: tenantId, name: '测试角色', note: '', auth: JSON.stringify(over.auth ?? FULL_ROLE), create_time: now, update_time: now })
+    .values({ tenant_id: tenantId, name: roleName, name_key: roleName, note: '', auth: JSON.stringify(over.auth ?? FULL_ROLE), create_time: now, update_time: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   const username = over.username ?? `ram${++accountSeq}`;
@@ -284,7 +358,7 @@ export async function ramToken(t: TestApp, tenantId: number, auth: RoleAuth = FU
 export async function signIn(t: TestApp, username: string, password: string, opts: { ip?: string; ram?: boolean } = {}) {
   const { login, loginRam } = await import('@hublink/contract');
   const cap = await t.captcha();
-  return t.call<{ access_token: string; token_expire_time: number; user: import('@hublink/contract').UserMessage }>(opts.ram ? loginRam : login, {
+  return t.call(opts.ram ? loginRam : login, {
     body: { username, password, code: cap.text, uniqid: cap.uniqid },
     ip: opts.ip ?? t.nextIp(),
   });

@@ -1,14 +1,9 @@
-import { CODE, M } from '@hublink/contract';
+import { CODE, M, type RoleAuth } from '@hublink/contract';
 import type { Db } from '../db/connect';
 import { ApiError } from './errors';
 import type { TokenService } from './tokens';
 
-/** The role's auth object of spec 1 §3, as stored. */
-export interface RoleAuth {
-  'easylink.router': { create: number; edit: number; delete: number };
-  'easylink.network': { create: number; edit: number; delete: number; network: string[] };
-  monitor: { view: number; create: number; edit: number; delete: number };
-}
+export type { RoleAuth };
 
 /** Who is calling: always a tenant; a sub-account also has its id and role. */
 export interface Actor {

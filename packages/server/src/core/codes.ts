@@ -15,17 +15,17 @@ export const destinationKey = (channel: SendType, value: string) =>
   channel === 'email' ? value.trim().toLowerCase() : value.trim().replace(/\s+/g, ' ');
 
 const PURPOSE_TEXT: Record<string, string> = {
-  register: '注册账号',
-  find_password: '找回密码',
-  verify_phone: '身份验证',
-  verify_email: '身份验证',
-  bind_phone: '绑定手机',
-  bind_email: '绑定邮箱',
-  edit_phone: '修改手机',
-  edit_email: '修改邮箱',
-  edit_password: '修改密码',
-  app_change_phone: '修改成员手机',
-  app_bind_phone: '绑定成员手机',
+  register: M.codePurposeRegister,
+  find_password: M.codePurposeFindPassword,
+  verify_phone: M.codePurposeVerify,
+  verify_email: M.codePurposeVerify,
+  bind_phone: M.codePurposeBindPhone,
+  bind_email: M.codePurposeBindEmail,
+  edit_phone: M.codePurposeEditPhone,
+  edit_email: M.codePurposeEditEmail,
+  edit_password: M.codePurposeEditPassword,
+  app_change_phone: M.codePurposeMemberChangePhone,
+  app_bind_phone: M.codePurposeMemberBindPhone,
 };
 
 /**
@@ -83,13 +83,13 @@ export class CodeService {
         .executeTakeFirstOrThrow();
       return row.id;
     });
-    const what = PURPOSE_TEXT[purpose] ?? '身份验证';
+    const what = PURPOSE_TEXT[purpose] ?? M.codePurposeVerify;
     const minutes = LIMITS.codeTtlSeconds / 60;
     const status = await this.outbox.deliver({
       channel: channel === 'phone' ? 'sms' : 'email',
       to: destination,
-      subject: `HubLink ${what}验证码`,
-      body: `您正在${what}，验证码为 ${code}，${minutes}分钟内有效。如非本人操作，请忽略。`,
+      subject: fmt(M.codeMailSubject, { what }),
+      body: fmt(M.codeMailBody, { what, code, minutes }),
       code,
     });
     if (status === 'failed') {

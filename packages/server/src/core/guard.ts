@@ -1,6 +1,7 @@
 import { M, type Access, type Permission } from '@hublink/contract';
 import type { Actor, RoleAuth } from './actor';
 import { forbidden } from './errors';
+import { ensureNetworkAllowed } from './networks';
 
 function granted(role: RoleAuth, permission: Permission): boolean {
   const dot = permission.lastIndexOf('.');
@@ -14,14 +15,11 @@ function granted(role: RoleAuth, permission: Permission): boolean {
 /**
  * The one permission check. Main accounts pass; sub-accounts pass 'user' routes, never 'main'
  * routes, and permission routes only when their role grants it and, for a network-scoped call,
- * only for the role's networks when it lists any.
+ * only for the networks the role allows (core/networks.ts).
  */
 export function authorize(actor: Actor, access: Access, networkNumber?: string): void {
   if (access === 'public' || access === 'user' || actor.role === null) return;
   if (access === 'main') throw forbidden(M.deniedMainOnly);
   if (!granted(actor.role, access)) throw forbidden(M.deniedPermission);
-  const allowed = actor.role['easylink.network']?.network ?? [];
-  if (networkNumber !== undefined && allowed.length > 0 && !allowed.includes(networkNumber)) {
-    throw forbidden(M.deniedNetwork);
-  }
+  if (networkNumber !== undefined) ensureNetworkAllowed(actor, networkNumber);
 }

@@ -2,12 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { CODE, M, type Endpoint, type Envelope } from '@hublink/contract';
+import { CODE, M, type AnswerOf, type Endpoint, type FileResponse } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
 import type { Ctx } from './context';
 import { ApiError, invalid } from './errors';
 import { authorize } from './guard';
-import { recordOperation } from './oplog';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyRequest['log'], ZodTypeProvider>;
 
@@ -43,7 +42,8 @@ export class FileAnswer {
   ) {}
 }
 
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** What a handler answers: the endpoint's data in the envelope, or a file where the endpoint says it answers one. */
+export type HandlerAnswer<E extends Endpoint> = E['response'] extends FileResponse ? FileAnswer : AnswerOf<E>;
 
 /**
  * 'attachment' with the name twice (RFC 6266): an ASCII stand-in for old clients and the real name
@@ -101,9 +101,9 @@ export function networkNumberOf(req: { body?: unknown; query?: unknown }): strin
 /**
  * Registers one call of the contract: its schemas validate the request (422 with the first rule's
  * message), the guard decides who may call it, and the handler's envelope is sent as is (or its
- * FileAnswer, as a download); a sub-account's successful POST is written to its operation log.
+ * FileAnswer, as a download); a sub-account's successful POST emits operation.performed.
  */
-export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<Envelope | FileAnswer>) {
+export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<HandlerAnswer<E>>) {
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -136,9 +136,13 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       if (answer instanceof FileAnswer) {
         return reply.header('content-disposition', contentDisposition(answer.filename)).header('cache-control', 'no-store').type(answer.contentType).send(answer.body);
       }
-      // Every successful mutating call of a sub-account goes into its operation log.
+      // Every successful mutating call of a sub-account goes into its operation log (the ram module
+      // writes it from the event). The call has succeeded: a failure here is logged, not answered.
       if (endpoint.method === 'POST' && answer.code === CODE.ok && req.actor?.ramId) {
-        await recordOperation(ctx, req.actor, endpoint.path, answer.msg);
+        const { tenantId, ramId } = req.actor;
+        await ctx.events
+          .emit(ctx.db, { type: 'operation.performed', tenant_id: tenantId, ram_id: ramId, path: endpoint.path, msg: answer.msg })
+          .catch((err: unknown) => req.log.error({ err, tenantId, ramId, path: endpoint.path }, 'operation log event not written'));
       }
       return answer;
     },

@@ -1,4 +1,4 @@
-import { changeRamPassword, CODE, defineEndpoint, editRole, logout, M, ramLog, type RamLogItem, type RoleAuth } from '@hublink/contract';
+import { changeRamPassword, CODE, defineEndpoint, editRole, logout, M, noData, ramLog, type RoleAuth } from '@hublink/contract';
 import { z } from 'zod';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../../test/helpers';
@@ -10,17 +10,18 @@ import { route, type App } from './http';
  * the guard and the operation log are proven through route() itself: a role's flags reach the guard,
  * and every successful mutating call of a sub-account (and nothing else) is logged.
  */
-const routerCreate = defineEndpoint({ path: '/probe/router_create', method: 'POST', access: 'easylink.router.create' });
-const monitorDelete = defineEndpoint({ path: '/probe/monitor_delete', method: 'POST', access: 'monitor.delete' });
-const monitorView = defineEndpoint({ path: '/probe/monitor_view', method: 'GET', access: 'monitor.view' });
+const routerCreate = defineEndpoint({ path: '/probe/router_create', method: 'POST', access: 'easylink.router.create', response: noData });
+const monitorDelete = defineEndpoint({ path: '/probe/monitor_delete', method: 'POST', access: 'monitor.delete', response: noData });
+const monitorView = defineEndpoint({ path: '/probe/monitor_view', method: 'GET', access: 'monitor.view', response: z.object({ seen: z.boolean() }) });
 const networkEdit = defineEndpoint({
   path: '/probe/network_edit',
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z.object({ network_number: z.string() }),
+  response: noData,
 });
-const refusing = defineEndpoint({ path: '/probe/refusing', method: 'POST', access: 'user' });
+const refusing = defineEndpoint({ path: '/probe/refusing', method: 'POST', access: 'user', response: noData });
 
 async function probes(app: App) {
   await app.register(
@@ -44,8 +45,11 @@ const role = (over: Partial<{ router: 0 | 1; network: string[]; networkEdit: 0 |
   monitor: { view: 1, create: 0, edit: 0, delete: over.monitorDelete ?? 0 },
 });
 
-const logsOf = (t: TestApp, ramId: number) =>
-  t.db.selectFrom('ram_log').select(['tenant_id', 'ram_id', 'mode', 'action', 'message']).where('ram_id', '=', ramId).orderBy('id').execute();
+/** The sub-account's log once the events of the calls so far are delivered (the ram module writes it from them). */
+const logsOf = async (t: TestApp, ramId: number) => {
+  await t.ctx.events.settle();
+  return t.db.selectFrom('ram_log').select(['tenant_id', 'ram_id', 'mode', 'action', 'message']).where('ram_id', '=', ramId).orderBy('id').execute();
+};
 
 describeEachDatabase(
   'the guard and the operation log, through route()',
@@ -115,7 +119,7 @@ describeEachDatabase(
       ]);
 
       // The main account reads it through /ram/log, newest first.
-      const res = await t().call<RamLogItem[]>(ramLog, { token: main.token, query: { page: 1, ram_id: ram.id } });
+      const res = await t().call(ramLog, { token: main.token, query: { page: 1, ram_id: ram.id } });
       expect(res).toMatchObject({ code: 200, count: 3 });
       expect(res.data!.map((r) => `${r.mode}/${r.action}`)).toEqual(['ram/password', 'probe/network_edit', 'probe/router_create']);
     });

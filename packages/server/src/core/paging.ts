@@ -34,14 +34,16 @@ export async function countOf<DB, TB extends keyof DB>(filtered: SelectQueryBuil
 
 /**
  * One page of a filtered list (`select` picks the columns and the order) and the list's total,
- * counted only when the page cannot tell it (see totalOf).
+ * counted only when the page cannot tell it (see totalOf): by counting the filtered rows, or by
+ * `count` when the caller knows a cheaper way (a total the database keeps).
  */
 export async function pageOf<DB, TB extends keyof DB, O>(
   filtered: SelectQueryBuilder<DB, TB, object>,
   at: { page: number; limit: number },
   select: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
+  count: () => Promise<number> = () => countOf(filtered),
 ): Promise<{ rows: O[]; count: number }> {
   const offset = offsetOf(at.page, at.limit);
   const rows = await select(filtered).limit(at.limit).offset(offset).execute();
-  return { rows, count: await totalOf(rows.length, offset, at.limit, () => countOf(filtered)) };
+  return { rows, count: await totalOf(rows.length, offset, at.limit, count) };
 }

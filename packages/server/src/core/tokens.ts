@@ -128,11 +128,4 @@ export class TokenService {
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
-
-  /** Ends every session of an account (after a password reset). */
-  async revokeAll(tenantId: number, ramId: number | null): Promise<void> {
-    let q = this.db.updateTable('session').set({ revoked_at: Date.now() }).where('tenant_id', '=', tenantId).where('revoked_at', 'is', null);
-    q = ramId === null ? q.where('ram_id', 'is', null) : q.where('ram_id', '=', ramId);
-    await q.execute();
-  }
 }

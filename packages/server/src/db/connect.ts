@@ -12,6 +12,9 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL: where it is and the schema it uses (pg-boss keeps its queue beside it). */
+  url?: string;
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,7 @@ export function connect(opts: ConnectOptions): DbHandle {
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', url: opts.databaseUrl, schema: opts.schema, close: () => db.destroy() };
   }
   const file = opts.sqliteFile ?? 'hublink.sqlite';
   if (file !== ':memory:') fs.mkdirSync(opts.dataDir, { recursive: true });

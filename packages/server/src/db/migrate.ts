@@ -8,6 +8,11 @@ import { membersNetworks } from './migrations/0005_members_networks';
 import { memberCount } from './migrations/0006_member_count';
 import { networkUse } from './migrations/0007_network_use';
 import { memberSearch } from './migrations/0008_member_search';
+import { backbone } from './migrations/0009_backbone';
+import { roleNameUnique } from './migrations/0010_role_name_unique';
+import { networkSettings } from './migrations/0011_network_settings';
+import { networkPki } from './migrations/0012_network_pki';
+import { popTickets } from './migrations/0013_pop_tickets';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -20,6 +25,11 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0006_member_count': memberCount(handle.dialect),
     '0007_network_use': networkUse(handle.dialect),
     '0008_member_search': memberSearch(handle.dialect),
+    '0009_backbone': backbone(handle.dialect),
+    '0010_role_name_unique': roleNameUnique(),
+    '0011_network_settings': networkSettings(handle.dialect),
+    '0012_network_pki': networkPki(handle.dialect),
+    '0013_pop_tickets': popTickets(handle.dialect),
   };
 }
 

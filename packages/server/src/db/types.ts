@@ -35,6 +35,8 @@ export interface RamRoleTable {
   id: Generated<number>;
   tenant_id: number;
   name: string;
+  /** name lower-cased: unique in the tenant. */
+  name_key: string;
   note: string;
   /** JSON of the role's auth object (spec 1 §3). */
   auth: string;
@@ -138,8 +140,64 @@ export interface Database {
   network: NetworkTable;
   network_member: NetworkMemberTable;
   member_link: MemberLinkTable;
+  member_command: MemberCommandTable;
   software_login: SoftwareLoginTable;
   online_log: OnlineLogTable;
+  event: EventTable;
+  event_delivery: EventDeliveryTable;
+  job_queue: JobQueueTable;
+  job_run: JobRunTable;
+  network_pki: NetworkPkiTable;
+  member_certificate: MemberCertificateTable;
+  network_fr: NetworkFrTable;
+  network_fr_area: NetworkFrAreaTable;
+  network_ticket: NetworkTicketTable;
+}
+
+/** A domain event (the transactional outbox); payload is the event's JSON. */
+export interface EventTable {
+  id: Generated<number>;
+  tenant_id: number;
+  type: string;
+  payload: string;
+  create_time: number;
+}
+
+/** One event for one subscriber: pending until handled (done) or given up (dead). */
+export interface EventDeliveryTable {
+  id: Generated<number>;
+  event_id: number;
+  tenant_id: number;
+  subscriber: string;
+  state: Generated<'pending' | 'done' | 'dead'>;
+  attempts: Generated<number>;
+  next_at: number;
+  /** Until when an instance holds it (epoch ms); 0 when nobody does. */
+  lease_until: Generated<number>;
+  error: string | null;
+  done_at: number | null;
+}
+
+/** A one-off job waiting to run (SQLite; pg-boss keeps PostgreSQL's). */
+export interface JobQueueTable {
+  id: Generated<number>;
+  name: string;
+  data: string;
+  run_at: number;
+  attempts: Generated<number>;
+  create_time: number;
+}
+
+/** One run of a job on some instance. */
+export interface JobRunTable {
+  id: Generated<number>;
+  job: string;
+  job_id: string;
+  instance: string;
+  outcome: 'running' | 'ok' | 'failed' | 'given_back';
+  error: string | null;
+  started_at: number;
+  finished_at: number | null;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -178,6 +236,8 @@ export interface RamLogTable {
   action: string;
   message: string;
   create_time: number;
+  /** The operation.performed event the row was written from (null for rows from before events). */
+  event_id: Generated<number | null>;
 }
 
 /** A hardware router (router_type 1) or a software client (2) of a tenant. */
@@ -227,6 +287,14 @@ export interface NetworkTable {
   center_link: Generated<number>;
   /** JSON list of DNS server addresses. */
   dns: Generated<string>;
+  /** 1 dual primary, 2 main-backup (migration 0011). */
+  routing_type: Generated<number>;
+  /** In main-backup mode the backup line's center (member id); null otherwise. */
+  routing_secondary_id: Generated<number | null>;
+  /** The POP resource the network uses (migration 0013); null without one. */
+  network_fr_id: Generated<number | null>;
+  /** JSON { pop, center_link_network, center_network, pop_software, other } of CIDR strings. */
+  ip_pool: Generated<string>;
   create_time: number;
   update_time: number;
 }
@@ -243,7 +311,54 @@ export interface NetworkMemberTable {
   metric: Generated<number>;
   quagga: Generated<number>;
   mode: Generated<number>;
+  /** The POP areas (network_fr_area ids) the member dials, 0 for none (migration 0013). */
+  ov_main: Generated<number>;
+  ov_backup: Generated<number>;
+  ov_priority: Generated<number>;
+  /** JSON { router: { gateway, mask } | null, software: … }: a center's VPN segments. */
+  gateway: Generated<string>;
+  /** JSON { router: { public_ip, public_port, static_port } | null, software: … }. */
+  fixed_port: Generated<string>;
   create_time: number;
+}
+
+/** A POP (franchise) resource of a tenant (migration 0013). */
+export interface NetworkFrTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  /** 1 valid, otherwise processing. */
+  status: Generated<number>;
+  create_time: number;
+  expire_time: number;
+}
+
+export interface NetworkFrAreaTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_fr_id: number;
+  region: string;
+  name: string;
+  /** Mbps */
+  bandwidth: number;
+  host: Generated<string>;
+  port: Generated<number>;
+}
+
+/** A network work order (migration 0013). */
+export interface NetworkTicketTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_ticket_number: string;
+  network_number: string;
+  network_ticket_type: number;
+  network_ticket_status: Generated<number>;
+  service_name: Generated<string>;
+  /** JSON { bandwidth, pop, expired_time, pop_conf } */
+  attributes: Generated<string>;
+  create_time: number;
+  complete_time: number | null;
+  update_time: number;
 }
 
 /** The live state of a point's link to a center, as the device gateway last reported it. */
@@ -287,4 +402,52 @@ export interface OnlineLogTable {
   start_time: number;
   end_time: number | null;
   online_time: Generated<number>;
+}
+
+/** A network's CA and CRL (migration 0012); the CA key sealed by core/secretBox.ts, never plaintext. */
+export interface NetworkPkiTable {
+  network_id: number;
+  tenant_id: number;
+  /** PEM */
+  ca_cert: string;
+  ca_key_sealed: string;
+  /** PEM (X509 CRL) */
+  crl: string;
+  create_time: number;
+  update_time: number;
+}
+
+/** A certificate issued to a member in a network (migration 0012); its key sealed, never plaintext. */
+export interface MemberCertificateTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_id: number;
+  member_id: number;
+  /** 'server' (a center) | 'client' (a point or software member) */
+  role: string;
+  common_name: string;
+  /** Lowercase hex, unique in the network. */
+  serial: string;
+  /** PEM */
+  cert: string;
+  key_sealed: string;
+  /** End of validity, epoch ms. */
+  not_after: number;
+  /** When the member left the network (epoch ms); null while the certificate is in force. */
+  revoked_at: number | null;
+  create_time: number;
+}
+
+/** A command queued for a member's device (kill, restart, resend_config); the device gateway delivers it. */
+export interface MemberCommandTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_id: number;
+  member_id: number;
+  kind: string;
+  /** JSON object of the command's arguments. */
+  payload: Generated<string>;
+  state: Generated<string>;
+  create_time: number;
+  update_time: number;
 }

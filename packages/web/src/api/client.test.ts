@@ -13,7 +13,7 @@ const back = vi.spyOn(browser, 'back').mockImplementation(() => {});
 const reload = vi.spyOn(browser, 'reload').mockImplementation(() => {});
 
 const HOUR = 3600;
-const freshUser = { nickname: 'n', username: 'u', ram: 0, user_phone: '', user_email: '', message_count: 0, sign: 's', config: { software_auth_source: 0 }, auth: { quagga: 0, quagga_advanced: 0, default_route: 0 } };
+const freshUser = { nickname: 'n', username: 'u', ram: 0 as const, user_phone: '', user_email: '', message_count: 0, sign: 's', config: { software_auth_source: 0 }, auth: { quagga: 0, quagga_advanced: 0, default_route: 0 }, role: null };
 
 /** Authorization header of the n-th fetch. */
 const authOf = (m: ReturnType<typeof mockApi>, n: number) =>
@@ -175,7 +175,7 @@ describe('call(): token refresh', () => {
     expect(m.callsTo('/account/info')).toHaveLength(3);
   });
 
-  it.each<[string, Envelope | 'network']>([
+  it.each<[string, Envelope<never> | 'network']>([
     ['a refused refresh', refused(M.tokenInvalid, CODE.tokenInvalid)],
     ['a failed refresh', 'network'],
   ])('%s shows 登录已过期，请重新登录!, clears the session and reloads', async (_name, answer) => {

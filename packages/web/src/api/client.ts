@@ -11,13 +11,17 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Show msg as a success toast on 200 (default: POST yes, GET no). */
   successToast?: boolean;
-  /** What a 204 does: go back one page (default, spec 1 §8) or stay and let the screen decide. */
+  /** What a 204 does: leave the stale page (default, spec 1 §8: `browser.back`) or stay and let the screen decide. */
   on204?: 'back' | 'stay';
   /** Do not toast refusals; the screen shows them itself (e.g. inside a form). */
   quiet?: boolean;
 }
 
-/** What the browser does on session loss; replaced in tests. */
+/**
+ * What the browser does on session loss and on a 204. The app's router replaces `back` with its way
+ * out of a stale page (app/leaveStalePage.ts: back if the console has a page behind, else the list);
+ * tests replace both.
+ */
 export const browser = {
   reload: () => window.location.reload(),
   back: () => window.history.back(),

@@ -3,7 +3,7 @@ import { Button, Result } from 'antd';
 import { useRouteError } from 'react-router';
 
 /** Shown when a page fails to load or render (for example, after a new version was deployed). */
-export function RouteError() {
+export default function RouteError() {
   const error = useRouteError();
   console.error(error);
   return (

@@ -1,16 +1,18 @@
-import { LIMITS, M, type Envelope } from '@hublink/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { LIMITS, M } from '@hublink/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../api/client';
 import { toast } from '../api/notify';
 import { session } from '../api/session';
-import { mockApi, ok, refused } from '../test/mockApi';
+import { mockApi, ok, refused, type MockAnswer } from '../test/mockApi';
 import { OPEN_PATHS } from './guard';
-import { mainUser, otherBrand, renderApp } from './testing';
+import { toRouteObjects } from './router';
+import { ROUTES } from './routes';
+import { mainUser, otherBrand, ramUser, renderApp } from './testing';
 
 const HOUR = 3600;
 
-function api(accountInfo: Envelope | (() => Envelope | Promise<Envelope>) = ok(mainUser)) {
+function api(accountInfo: MockAnswer<'/account/info'> = ok(mainUser)) {
   return mockApi({
     '/site/info': ok({ brand: otherBrand }),
     '/account/info': accountInfo,
@@ -93,7 +95,7 @@ describe('route guard (spec 1 §2.2)', () => {
 describe('authorised login by query token (spec 1 §2.2, §4)', () => {
   it('a token in the query forces logout and goes to /login?token=…', async () => {
     // The authorisation never answers here, so the redirect itself can be observed.
-    const m = api(() => new Promise<Envelope>(() => {}));
+    const m = api(() => new Promise<never>(() => {}));
     signIn('tok-old');
     const app = renderApp('/network/lists?token=tok-new');
     await waitFor(() => expect(app.location()).toBe('/login?token=tok-new'));
@@ -136,5 +138,81 @@ describe('authorised login by query token (spec 1 §2.2, §4)', () => {
     // Checked once, without the reload a refused token would cause anywhere else (it would loop here).
     expect(m.callsTo('/account/info')).toHaveLength(1);
     expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe('page access (the route table’s access)', () => {
+  const signInAs = (user: typeof mainUser) => {
+    session.setToken('tok', HOUR);
+    session.setUser(user);
+  };
+  const withNetworkCreate = {
+    ...ramUser,
+    role: {
+      'easylink.router': { create: 0, edit: 0, delete: 0 },
+      'easylink.network': { create: 1, edit: 0, delete: 0, network: [] },
+      monitor: { view: 1, create: 0, edit: 0, delete: 0 },
+    },
+  } satisfies typeof mainUser;
+
+  it.each(['/ram/index', '/ram/role', '/account/info', '/account', '/account/password', '/logs/software_login'])(
+    'shows a sub-account the 403 page at %s, and the real page makes no call',
+    async (path) => {
+      const m = api(ok(ramUser));
+      signInAs(ramUser);
+      const app = renderApp(path, toRouteObjects(ROUTES));
+      expect(await screen.findByText(M.pageForbidden)).toBeInTheDocument();
+      expect(app.location()).toBe(path);
+      const area = `/${path.split('/')[1]}/`;
+      expect(m.calls.filter((c) => c.path.startsWith(area) && c.path !== '/account/info')).toEqual([]);
+      expect(m.calls.filter((c) => c.path === '/logs/software_login')).toEqual([]);
+    },
+  );
+
+  it('leads from the 403 page back to the overview', async () => {
+    api(ok(ramUser));
+    signInAs(ramUser);
+    const app = renderApp('/ram/index');
+    fireEvent.click(await screen.findByRole('button', { name: M.backToOverview }));
+    await waitFor(() => expect(app.location()).toBe('/dashboard'));
+    expect(await screen.findByText('page /dashboard')).toBeInTheDocument();
+  });
+
+  it('lets the real page make its calls for a main account (what the sub-account is spared)', async () => {
+    const m = api();
+    signInAs(mainUser);
+    renderApp('/ram/index', toRouteObjects(ROUTES));
+    await waitFor(() => expect(m.callsTo('/ram/lists').length).toBeGreaterThan(0));
+    expect(screen.queryByText(M.pageForbidden)).not.toBeInTheDocument();
+  });
+
+  it('shows a main account the page', async () => {
+    api();
+    signInAs(mainUser);
+    renderApp('/ram/index');
+    expect(await screen.findByText('page /ram/index')).toBeInTheDocument();
+    expect(screen.queryByText(M.pageForbidden)).not.toBeInTheDocument();
+  });
+
+  it('shows a sub-account a permission page only when its role grants it', async () => {
+    api(ok(withNetworkCreate));
+    signInAs(withNetworkCreate);
+    const app = renderApp('/network/create');
+    expect(await screen.findByText('page /network/create')).toBeInTheDocument();
+    await app.router.navigate('/network/edit?network_number=N1');
+    expect(await screen.findByText(M.pageForbidden)).toBeInTheDocument();
+    expect(screen.queryByText('page /network/edit')).not.toBeInTheDocument();
+  });
+
+  it('shows neither the page nor the 403 page until the user is loaded, then decides', async () => {
+    let answer: (env: ReturnType<typeof ok<typeof ramUser>>) => void = () => {};
+    api(() => new Promise((resolve) => (answer = resolve)));
+    session.setToken('tok', HOUR);
+    renderApp('/ram/index');
+    expect(await screen.findByText(M.pageLoading)).toBeInTheDocument();
+    expect(screen.queryByText('page /ram/index')).not.toBeInTheDocument();
+    expect(screen.queryByText(M.pageForbidden)).not.toBeInTheDocument();
+    answer(ok(ramUser));
+    expect(await screen.findByText(M.pageForbidden)).toBeInTheDocument();
   });
 });

@@ -1,11 +1,14 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, useEffect, useMemo, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { session } from '../api/session';
+import { PageLoading } from '../components/PageLoading';
 import { AuthorizeByToken } from './AuthorizeByToken';
 import { useBrand } from './brand';
-import { decide } from './guard';
+import { decide, mayVisit, type PageAccess } from './guard';
 import { titleOf } from './routes';
-import { endSession } from './user';
+import { endSession, useUser } from './user';
+
+const ForbiddenPage = lazy(() => import('../features/errors/ForbiddenPage'));
 
 /** Forgets the current session, then goes on (a token in the query string forces a logout). */
 function LogoutAndGo({ to }: { to: string }) {
@@ -40,4 +43,15 @@ export function RouteGuard() {
   // Only the overlay: no layout underneath may load the user with the token being checked.
   if (decision.kind === 'authorize') return <AuthorizeByToken token={decision.token} />;
   return <Outlet />;
+}
+
+/**
+ * A page's own guard (the route table's `access`): the page, or the 403 page for a user who may not
+ * see it. The page is not rendered, so it makes no call, until the user is known (the layout loads it).
+ */
+export function PageGuard({ access, children }: { access?: PageAccess; children: ReactNode }) {
+  const user = useUser();
+  if (!access) return children;
+  if (!user) return <PageLoading />;
+  return mayVisit(access, user) ? children : <ForbiddenPage />;
 }

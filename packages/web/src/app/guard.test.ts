@@ -1,5 +1,8 @@
+import type { RoleAuth, UserMessage } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
-import { decide, OPEN_PATHS } from './guard';
+import { decide, mayVisit, OPEN_PATHS } from './guard';
+import { routeOf, ROUTES } from './routes';
+import { mainUser, ramUser } from './testing';
 
 describe('decide (route guard of spec 1 §2.2)', () => {
   it('sends a signed-in user away from the login paths to /', () => {
@@ -37,5 +40,59 @@ describe('decide (route guard of spec 1 §2.2)', () => {
   it('runs the authorised login on /login?token=…, signed in or not', () => {
     expect(decide('/login', '?token=abc', false)).toEqual({ kind: 'authorize', token: 'abc' });
     expect(decide('/login', '?token=abc', true)).toEqual({ kind: 'authorize', token: 'abc' });
+  });
+});
+
+describe('mayVisit (who may see a page: the route table’s access)', () => {
+  const role = (network: Partial<RoleAuth['easylink.network']> = {}): RoleAuth => ({
+    'easylink.router': { create: 0, edit: 0, delete: 0 },
+    'easylink.network': { create: 0, edit: 0, delete: 0, network: [], ...network },
+    monitor: { view: 1, create: 0, edit: 0, delete: 0 },
+  });
+  const sub = (r: RoleAuth): UserMessage => ({ ...ramUser, role: r });
+
+  it('opens a page without access to everyone, and nothing with access before the user is known', () => {
+    expect(mayVisit(undefined, null)).toBe(true);
+    expect(mayVisit('main', null)).toBe(false);
+    expect(mayVisit('easylink.network.create', null)).toBe(false);
+  });
+
+  it('opens every page to a main account', () => {
+    expect(mayVisit('main', mainUser)).toBe(true);
+    expect(mayVisit('easylink.network.create', mainUser)).toBe(true);
+  });
+
+  it('refuses main-account pages to a sub-account whatever its role', () => {
+    expect(mayVisit('main', sub(role({ create: 1, edit: 1, delete: 1 })))).toBe(false);
+  });
+
+  it('opens a permission page to a sub-account only when its role grants it; view is always on', () => {
+    expect(mayVisit('easylink.network.create', sub(role()))).toBe(false);
+    expect(mayVisit('easylink.network.create', sub(role({ create: 1 })))).toBe(true);
+    expect(mayVisit('easylink.network.edit', sub(role({ create: 1 })))).toBe(false);
+    expect(mayVisit('easylink.network.edit', sub(role({ edit: 1 })))).toBe(true);
+    expect(mayVisit('monitor.view', sub(role()))).toBe(true);
+  });
+});
+
+describe('the route table’s access mirrors the server', () => {
+  it('keeps the account, software login and sub-account pages for main accounts', () => {
+    const mainOnly = ROUTES.filter((r) => r.access === 'main').map((r) => r.path);
+    expect(mainOnly).toEqual([
+      '/account',
+      '/account/info',
+      '/account/password',
+      '/account/phone',
+      '/account/email',
+      '/logs/software_login',
+      '/ram/index',
+      '/ram/role',
+    ]);
+  });
+
+  it('asks the network permissions of the create and edit pages', () => {
+    expect(routeOf('/network/create')?.access).toBe('easylink.network.create');
+    expect(routeOf('/network/edit')?.access).toBe('easylink.network.edit');
+    expect(routeOf('/network/detail')?.access).toBeUndefined();
   });
 });

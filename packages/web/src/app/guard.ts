@@ -1,3 +1,4 @@
+import type { Permission, RoleAuth, UserMessage } from '@hublink/contract';
 import { HOME_PATH, LOGIN_PATH, normalizePath } from './paths';
 
 /** The sign-in pages: a signed-in user visiting them goes to the console (spec 1 §2.2). */
@@ -35,4 +36,34 @@ export function decide(pathname: string, search: string, signedIn: boolean): Gua
   // Another spelling of the login page needs no way back to itself.
   if (LOGIN_PATHS.includes(path)) return { kind: 'redirect', to: LOGIN_PATH };
   return { kind: 'redirect', to: `${LOGIN_PATH}?redirect=${encodeURIComponent(pathname + search)}` };
+}
+
+/**
+ * Who may see a page of the console, mirroring the server's `access` of the calls the page makes:
+ * main accounts only, or main accounts and the sub-accounts whose role grants a permission.
+ * A route without one is open to every signed-in account.
+ */
+export type PageAccess = 'main' | Permission;
+
+/** What a role grants, read like the server's guard: view is always on (spec 1 §6). */
+function granted(role: RoleAuth, permission: Permission): boolean {
+  const dot = permission.lastIndexOf('.');
+  const area = permission.slice(0, dot) as keyof RoleAuth;
+  const action = permission.slice(dot + 1);
+  if (action === 'view') return true;
+  const flags = role[area] as Record<string, unknown>;
+  return flags[action] === 1;
+}
+
+/**
+ * Whether this user may see a page. Unknown while the user is loading: false, so a sub-account
+ * never glimpses a main-account page (callers wait for the user before refusing).
+ */
+export function mayVisit(access: PageAccess | undefined, user: UserMessage | null): boolean {
+  if (!access) return true;
+  if (!user) return false;
+  if (user.ram !== 1) return true;
+  if (access === 'main') return false;
+  // A sub-account without a role: the console offers what networkRights offers it (everything).
+  return !user.role || granted(user.role, access);
 }

@@ -10,8 +10,10 @@ import {
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import type { Brand, UserMessage } from '@hublink/contract';
+import { M, type Brand, type UserMessage } from '@hublink/contract';
 import type { ReactNode } from 'react';
+import type { Crumb } from '../components/pageRoute';
+import { mayVisit } from './guard';
 import { routeOf, titleOf } from './routes';
 
 /** What the side menu's conditions look at (spec 1 §2.6). */
@@ -21,8 +23,6 @@ export interface MenuContext {
 }
 type Condition = (ctx: MenuContext) => boolean;
 
-/** Known to be a main account (hidden while the user is still loading, so sub-accounts never see it). */
-const mainAccountOnly: Condition = ({ user }) => user !== null && user.ram !== 1;
 const authSourceEnabled: Condition = ({ user }) => user?.config.software_auth_source === 1;
 const ownHost: Condition = ({ brand }) => brand.own;
 
@@ -52,10 +52,10 @@ export const MENU: MenuNode[] = [
   { path: '/dashboard', icon: <DashboardOutlined /> },
   {
     key: 'account',
-    label: '账号中心',
+    label: M.menuAccount,
     icon: <UserOutlined />,
     children: [
-      { path: '/account/info', show: mainAccountOnly },
+      { path: '/account/info' },
       { path: '/account/message' },
       { path: '/account/service' },
       { path: '/account/announcements' },
@@ -63,38 +63,41 @@ export const MENU: MenuNode[] = [
   },
   {
     key: 'network',
-    label: '智能组网',
+    label: M.menuNetwork,
     icon: <ApartmentOutlined />,
     children: [{ path: '/network/lists' }, { path: '/network/fr_lists' }, { path: '/network/ticket_lists' }],
   },
   { path: '/saas/router', icon: <CloudServerOutlined /> },
   {
     key: 'member',
-    label: '成员管理',
+    label: M.menuMembers,
     icon: <TeamOutlined />,
     children: [{ path: '/router/lists' }, { path: '/router/ldap' }, { path: '/router/auth_source', show: authSourceEnabled }],
   },
   { path: '/monitor/setting', icon: <AlertOutlined /> },
   {
     key: 'logs',
-    label: '日志管理',
+    label: M.menuLogs,
     icon: <FileSearchOutlined />,
-    children: [{ path: '/logs/software_login', show: mainAccountOnly }, { path: '/logs/online' }, { path: '/logs/connect' }],
+    children: [{ path: '/logs/software_login' }, { path: '/logs/online' }, { path: '/logs/connect' }],
   },
   {
     key: 'ram',
-    label: '子账号管理',
+    label: M.menuRam,
     icon: <SafetyCertificateOutlined />,
-    show: mainAccountOnly,
     children: [{ path: '/ram/index' }, { path: '/ram/role' }],
   },
   { path: '/ticket/lists', icon: <CustomerServiceOutlined /> },
   { path: '/handbook', icon: <QuestionCircleOutlined />, newTab: true, show: ownHost },
 ];
 
-const visible = (ctx: MenuContext) => (node: { show?: Condition }) => !node.show || node.show(ctx);
+const visible = (ctx: MenuContext) => (node: { show?: Condition; path?: string }) =>
+  (!node.show || node.show(ctx)) && (node.path === undefined || mayVisit(routeOf(node.path)?.access, ctx.user));
 
-/** The menu this user sees on this host; groups left without entries disappear. */
+/**
+ * The menu this user sees on this host; groups left without entries disappear. Who may see a page is
+ * the route table's `access` (the same rule the route guard applies), hidden while the user loads.
+ */
 export function visibleMenu(ctx: MenuContext, menu: MenuNode[] = MENU): MenuNode[] {
   return menu.filter(visible(ctx)).flatMap((node): MenuNode[] => {
     if (!isGroup(node)) return [node];
@@ -117,11 +120,6 @@ export const menuKeyOf = (pathname: string) => {
 /** The group that holds an entry, if any. */
 export const groupOf = (path: string, menu: MenuNode[] = MENU) =>
   menu.find((n): n is MenuGroup => isGroup(n) && n.children.some((c) => c.path === path));
-
-export interface Crumb {
-  title: string;
-  path?: string;
-}
 
 /** Where a page sits: menu group, the list it belongs to, the page itself. */
 export function breadcrumbOf(pathname: string): Crumb[] {

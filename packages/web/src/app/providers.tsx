@@ -1,14 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, theme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { useEffect, useState, type ReactNode } from 'react';
 import { bindNotifier } from '../api/notify';
 import { cspNonce } from './cspNonce';
 import { PrefsProvider, usePrefs } from './prefs';
-
-dayjs.locale('zh-cn');
+import { usePrefersReducedMotion } from './reducedMotion';
 
 /** One query client per app: envelope errors are final (the client already toasted them). */
 export const createQueryClient = () =>
@@ -34,12 +31,13 @@ const csp = { nonce: cspNonce() };
 
 function ThemedApp({ children }: { children: ReactNode }) {
   const { size } = usePrefs();
+  const reducedMotion = usePrefersReducedMotion();
   return (
     <ConfigProvider
       csp={csp}
       locale={zhCN}
       componentSize={size === 'middle' ? 'medium' : size}
-      theme={{ algorithm: theme.defaultAlgorithm, token: { borderRadius: 6 } }}
+      theme={{ algorithm: theme.defaultAlgorithm, token: { borderRadius: 6, motion: !reducedMotion } }}
     >
       <AntApp>
         <NotifierBinding />

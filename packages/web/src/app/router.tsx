@@ -1,16 +1,30 @@
+import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ComingSoon } from '../components/ComingSoon';
-import MainLayout from './layouts/MainLayout';
+import { browser } from '../api/client';
+import { clearStaleToasts } from '../api/notify';
+import { PageLoading } from '../components/PageLoading';
+import { leaveStalePage } from './leaveStalePage';
+import { lazy } from './lazyPage';
 import PublicLayout from './layouts/PublicLayout';
-import SecondPublicLayout from './layouts/SecondPublicLayout';
-import { RouteError } from './RouteError';
-import { RouteGuard } from './RouteGuard';
+import { PageRouteProvider } from './PageRouteProvider';
+import { PageGuard, RouteGuard } from './RouteGuard';
 import { DEFAULT_PATH, HOME_PATH, NOT_FOUND_PATH } from './paths';
 import { ROUTES, type LayoutKind, type PageRoute } from './routes';
 
+// Sign-in needs only the public layout: the console's frame, the placeholder and the error page load when shown.
+const MainLayout = lazy(() => import('./layouts/MainLayout'));
+const SecondPublicLayout = lazy(() => import('./layouts/SecondPublicLayout'));
+const ComingSoon = lazy(() => import('../components/ComingSoon'));
+const RouteError = lazy(() => import('./RouteError'));
+
+/** A route's page (or the placeholder), told which route it is on, for those who may see it. */
 function RoutePage({ route }: { route: PageRoute }) {
   const Page = route.page;
-  return Page ? <Page /> : <ComingSoon title={route.title} />;
+  return (
+    <PageRouteProvider path={route.path}>
+      <PageGuard access={route.access}>{Page ? <Page /> : <ComingSoon title={route.title} />}</PageGuard>
+    </PageRouteProvider>
+  );
 }
 
 const LAYOUTS: Record<LayoutKind, React.ComponentType> = {
@@ -24,14 +38,22 @@ export function toRouteObjects(table: PageRoute[]): RouteObject[] {
   const layouts = (Object.keys(LAYOUTS) as LayoutKind[]).map((kind) => {
     const Layout = LAYOUTS[kind];
     return {
-      element: <Layout />,
+      element: (
+        <Suspense fallback={<PageLoading />}>
+          <Layout />
+        </Suspense>
+      ),
       children: table.filter((r) => r.layout === kind).map((r) => ({ path: r.path, element: <RoutePage route={r} /> })),
     };
   });
   return [
     {
       element: <RouteGuard />,
-      errorElement: <RouteError />,
+      errorElement: (
+        <Suspense fallback={<PageLoading />}>
+          <RouteError />
+        </Suspense>
+      ),
       children: [
         { path: HOME_PATH, element: <Navigate to={DEFAULT_PATH} replace /> },
         ...layouts,
@@ -43,4 +65,20 @@ export function toRouteObjects(table: PageRoute[]): RouteObject[] {
 
 export const appRoutes = toRouteObjects(ROUTES);
 
-export const createAppRouter = () => createBrowserRouter(appRoutes);
+/** Clears the refusals of the page left behind whenever the page (not just its query) changes. */
+export function clearToastsOnNavigation(router: { state: { location: { pathname: string } }; subscribe: (fn: (state: { location: { pathname: string } }) => void) => () => void }) {
+  let pathname = router.state.location.pathname;
+  return router.subscribe((state) => {
+    if (state.location.pathname === pathname) return;
+    pathname = state.location.pathname;
+    clearStaleToasts();
+  });
+}
+
+/** The console's router: a 204 anywhere leaves the stale page through it, and a move clears the old page's refusals. */
+export function createAppRouter() {
+  const router = createBrowserRouter(appRoutes);
+  browser.back = () => leaveStalePage(router);
+  clearToastsOnNavigation(router);
+  return router;
+}

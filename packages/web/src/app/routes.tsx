@@ -1,10 +1,14 @@
-import { lazy, type ComponentType } from 'react';
+import { M } from '@hublink/contract';
+import type { ComponentType } from 'react';
+import type { PageAccess } from './guard';
+import { lazy } from './lazyPage';
 import { NOT_FOUND_PATH, normalizePath } from './paths';
 
 /**
  * The route table of spec 1 §2.1, in one place: every path, its title (document title, breadcrumb,
  * side menu label), its layout and its page. A route without a page shows the shared "coming soon"
- * placeholder with its title until the page is built.
+ * placeholder with its title until the page is built. `access` says who may see a page (mirroring the
+ * server's access of the calls it makes); the others get the 403 page and the page makes no call.
  */
 export type LayoutKind = 'public' | 'second' | 'main';
 
@@ -15,6 +19,8 @@ export interface PageRoute {
   page?: ComponentType;
   /** The side-menu entry this page highlights when it is not an entry itself (details → their list). */
   menu?: string;
+  /** Main accounts only, or the permission a sub-account needs; absent: every signed-in account. */
+  access?: PageAccess;
 }
 
 
@@ -28,66 +34,66 @@ const NotFoundPage = lazy(() => import('../features/errors/NotFoundPage'));
 
 export const ROUTES: PageRoute[] = [
   // public layout
-  { path: '/clause', title: '服务条款', layout: 'public', page: ClausePage },
-  { path: '/privacy', title: '隐私政策', layout: 'public', page: PrivacyPage },
-  { path: '/reset', title: '找回密码', layout: 'public', page: ResetPage },
-  { path: '/register', title: '注册账号', layout: 'public', page: RegisterPage },
-  { path: '/login', title: '登录', layout: 'public', page: LoginPage },
-  { path: '/login/index', title: '登录', layout: 'public', page: LoginPage },
+  { path: '/clause', title: M.routeClause, layout: 'public', page: ClausePage },
+  { path: '/privacy', title: M.routePrivacy, layout: 'public', page: PrivacyPage },
+  { path: '/reset', title: M.routeReset, layout: 'public', page: ResetPage },
+  { path: '/register', title: M.routeRegister, layout: 'public', page: RegisterPage },
+  { path: '/login', title: M.routeLogin, layout: 'public', page: LoginPage },
+  { path: '/login/index', title: M.routeLogin, layout: 'public', page: LoginPage },
   // second public layout
-  { path: '/handbook', title: '帮助文档', layout: 'second' },
-  { path: '/download', title: '下载客户端', layout: 'second' },
-  { path: '/validate/email', title: '邮箱验证', layout: 'second', page: lazy(() => import('../features/account/ValidateEmailPage')) },
+  { path: '/handbook', title: M.routeHandbook, layout: 'second' },
+  { path: '/download', title: M.routeDownload, layout: 'second' },
+  { path: '/validate/email', title: M.routeValidateEmail, layout: 'second', page: lazy(() => import('../features/account/ValidateEmailPage')) },
   // main layout: overview and account
-  { path: '/dashboard', title: '概览', layout: 'main', page: DashboardPage },
-  { path: '/account', title: '账号安全', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/AccountPage')) },
-  { path: '/account/info', title: '账号信息', layout: 'main', page: lazy(() => import('../features/account/AccountInfoPage')) },
-  { path: '/account/message', title: '消息中心', layout: 'main', page: lazy(() => import('../features/message/MessagePage')) },
-  { path: '/account/password', title: '修改密码', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/PasswordPage')) },
-  { path: '/account/phone', title: '修改手机', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/PhonePage')) },
-  { path: '/account/email', title: '修改邮箱', layout: 'main', menu: '/account/info', page: lazy(() => import('../features/account/EmailPage')) },
-  { path: '/account/service', title: '我的服务', layout: 'main', page: lazy(() => import('../features/service/ServicePage')) },
-  { path: '/account/announcements', title: '公告', layout: 'main', page: lazy(() => import('../features/announcement/AnnouncementsPage')) },
+  { path: '/dashboard', title: M.routeDashboard, layout: 'main', page: DashboardPage },
+  { path: '/account', title: M.routeAccount, layout: 'main', access: 'main', menu: '/account/info', page: lazy(() => import('../features/account/AccountPage')) },
+  { path: '/account/info', title: M.routeAccountInfo, layout: 'main', access: 'main', page: lazy(() => import('../features/account/AccountInfoPage')) },
+  { path: '/account/message', title: M.routeMessages, layout: 'main', page: lazy(() => import('../features/message/MessagePage')) },
+  { path: '/account/password', title: M.routePassword, layout: 'main', access: 'main', menu: '/account/info', page: lazy(() => import('../features/account/PasswordPage')) },
+  { path: '/account/phone', title: M.routePhone, layout: 'main', access: 'main', menu: '/account/info', page: lazy(() => import('../features/account/PhonePage')) },
+  { path: '/account/email', title: M.routeEmail, layout: 'main', access: 'main', menu: '/account/info', page: lazy(() => import('../features/account/EmailPage')) },
+  { path: '/account/service', title: M.routeServices, layout: 'main', page: lazy(() => import('../features/service/ServicePage')) },
+  { path: '/account/announcements', title: M.routeAnnouncements, layout: 'main', page: lazy(() => import('../features/announcement/AnnouncementsPage')) },
   {
     path: '/account/announcements/detail',
-    title: '公告详情',
+    title: M.routeAnnouncementDetail,
     layout: 'main',
     menu: '/account/announcements',
     page: lazy(() => import('../features/announcement/AnnouncementDetailPage')),
   },
   // networks (document 2)
-  { path: '/network/lists', title: '网络列表', layout: 'main', page: lazy(() => import('../features/network/NetworkListPage')) },
-  { path: '/network/detail', title: '网络详情', layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkDetailPage')) },
-  { path: '/network/create', title: '创建网络', layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
-  { path: '/network/edit', title: '管理成员', layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
-  { path: '/network/ticket_lists', title: '网络工单', layout: 'main' },
-  { path: '/network/ticket_detail', title: '网络工单详情', layout: 'main', menu: '/network/ticket_lists' },
-  { path: '/network/pop_edit', title: '接入POP', layout: 'main', menu: '/network/lists' },
-  { path: '/network/fr_lists', title: 'POP资源', layout: 'main' },
+  { path: '/network/lists', title: M.routeNetworks, layout: 'main', page: lazy(() => import('../features/network/NetworkListPage')) },
+  { path: '/network/detail', title: M.routeNetworkDetail, layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkDetailPage')) },
+  { path: '/network/create', title: M.routeNetworkCreate, layout: 'main', access: 'easylink.network.create', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
+  { path: '/network/edit', title: M.routeNetworkEdit, layout: 'main', access: 'easylink.network.edit', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
+  { path: '/network/ticket_lists', title: M.routeNetworkTickets, layout: 'main' },
+  { path: '/network/ticket_detail', title: M.routeNetworkTicketDetail, layout: 'main', menu: '/network/ticket_lists' },
+  { path: '/network/pop_edit', title: M.routeAccessPop, layout: 'main', menu: '/network/lists' },
+  { path: '/network/fr_lists', title: M.routePopResources, layout: 'main' },
   // own layout: a full-width form without the console's sidebar
-  { path: '/network/ticket_create', title: '提交网络工单', layout: 'second', menu: '/network/ticket_lists' },
+  { path: '/network/ticket_create', title: M.routeNetworkTicketCreate, layout: 'second', menu: '/network/ticket_lists' },
   // SaaS devices, members (document 3)
-  { path: '/saas/router', title: 'SaaS设备', layout: 'main' },
-  { path: '/saas/detail', title: 'SaaS设备详情', layout: 'main', menu: '/saas/router' },
-  { path: '/router/lists', title: '成员列表', layout: 'main', page: lazy(() => import('../features/router/RouterListPage')) },
-  { path: '/router/detail', title: '成员详情', layout: 'main', menu: '/router/lists' },
+  { path: '/saas/router', title: M.routeSaas, layout: 'main' },
+  { path: '/saas/detail', title: M.routeSaasDetail, layout: 'main', menu: '/saas/router' },
+  { path: '/router/lists', title: M.routeMembers, layout: 'main', page: lazy(() => import('../features/router/RouterListPage')) },
+  { path: '/router/detail', title: M.routeMemberDetail, layout: 'main', menu: '/router/lists' },
   { path: '/router/ldap', title: 'LDAP', layout: 'main' },
-  { path: '/router/ldap_edit', title: 'LDAP配置', layout: 'main', menu: '/router/ldap' },
-  { path: '/router/auth_source', title: '认证源', layout: 'main' },
+  { path: '/router/ldap_edit', title: M.routeLdapEdit, layout: 'main', menu: '/router/ldap' },
+  { path: '/router/auth_source', title: M.routeAuthSource, layout: 'main' },
   // monitoring, logs
-  { path: '/monitor/setting', title: '监控告警策略', layout: 'main' },
-  { path: '/logs/software_login', title: '软件登录记录', layout: 'main' },
-  { path: '/logs/online', title: '在线日志', layout: 'main' },
-  { path: '/logs/connect', title: '连接日志', layout: 'main' },
+  { path: '/monitor/setting', title: M.routeMonitor, layout: 'main' },
+  { path: '/logs/software_login', title: M.routeSoftwareLogins, layout: 'main', access: 'main' },
+  { path: '/logs/online', title: M.routeOnlineLogs, layout: 'main' },
+  { path: '/logs/connect', title: M.routeConnectLogs, layout: 'main' },
   // tickets
-  { path: '/ticket/lists', title: '工单列表', layout: 'main' },
-  { path: '/ticket/detail', title: '工单详情', layout: 'main', menu: '/ticket/lists' },
-  { path: '/ticket/create', title: '提交工单', layout: 'main', menu: '/ticket/lists' },
+  { path: '/ticket/lists', title: M.routeTickets, layout: 'main' },
+  { path: '/ticket/detail', title: M.routeTicketDetail, layout: 'main', menu: '/ticket/lists' },
+  { path: '/ticket/create', title: M.routeTicketCreate, layout: 'main', menu: '/ticket/lists' },
   // sub-accounts
-  { path: '/ram/index', title: '子账号', layout: 'main', page: lazy(() => import('../features/ram/RamPage')) },
-  { path: '/ram/role', title: '角色', layout: 'main', page: lazy(() => import('../features/ram/RolePage')) },
+  { path: '/ram/index', title: M.routeRam, layout: 'main', access: 'main', page: lazy(() => import('../features/ram/RamPage')) },
+  { path: '/ram/role', title: M.routeRoles, layout: 'main', access: 'main', page: lazy(() => import('../features/ram/RolePage')) },
   // not found
-  { path: NOT_FOUND_PATH, title: '页面不存在', layout: 'main', page: NotFoundPage },
+  { path: NOT_FOUND_PATH, title: M.pageNotFound, layout: 'main', page: NotFoundPage },
 ];
 
 const byPath = new Map(ROUTES.map((r) => [r.path, r]));

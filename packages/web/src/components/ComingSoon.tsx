@@ -6,7 +6,7 @@ import { DEFAULT_PATH } from '../app/paths';
 import { PageContainer } from './PageContainer';
 
 /** Placeholder for a route whose page is not built yet: the page's title and '该功能即将上线'. */
-export function ComingSoon({ title }: { title: string }) {
+export default function ComingSoon({ title }: { title: string }) {
   const navigate = useNavigate();
   return (
     <PageContainer title={title}>

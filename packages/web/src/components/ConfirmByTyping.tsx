@@ -1,6 +1,7 @@
 import { fmt, LIMITS, M } from '@hublink/contract';
 import { Input, Modal, Typography } from 'antd';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useGuardedBusy } from './useGuardedBusy';
 
 export interface ConfirmByTypingProps {
   open: boolean;
@@ -23,26 +24,18 @@ export interface ConfirmByTypingProps {
  */
 export function ConfirmByTyping({ open, title, phrase, description, okText, onConfirm, onClose, guardMs = LIMITS.submitGuardMs }: ConfirmByTypingProps) {
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const guard = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  useEffect(() => () => clearTimeout(guard.current), []);
+  const { busy, run } = useGuardedBusy(guardMs);
   useEffect(() => {
     if (!open) setTyped('');
   }, [open]);
 
   const matches = typed.trim() === phrase;
 
-  const confirm = async () => {
-    if (!matches || busy) return;
-    setBusy(true);
-    guard.current = setTimeout(() => setBusy(false), guardMs);
-    try {
+  const confirm = () => {
+    if (!matches) return;
+    void run(async () => {
       if ((await onConfirm()) !== false) onClose();
-    } finally {
-      clearTimeout(guard.current);
-      setBusy(false);
-    }
+    });
   };
 
   const placeholder = fmt(M.typeToConfirm, { phrase });
@@ -51,14 +44,15 @@ export function ConfirmByTyping({ open, title, phrase, description, okText, onCo
       title={title}
       open={open}
       onCancel={onClose}
-      onOk={() => void confirm()}
+      onOk={confirm}
       okText={okText}
+      cancelText={M.cancel}
       okButtonProps={{ danger: true, disabled: !matches }}
       confirmLoading={busy}
       destroyOnHidden
     >
       {description && <Typography.Paragraph>{description}</Typography.Paragraph>}
-      <Input value={typed} onChange={(e) => setTyped(e.target.value)} placeholder={placeholder} aria-label={placeholder} onPressEnter={() => void confirm()} autoFocus />
+      <Input value={typed} onChange={(e) => setTyped(e.target.value)} placeholder={placeholder} aria-label={placeholder} onPressEnter={confirm} autoFocus />
     </Modal>
   );
 }

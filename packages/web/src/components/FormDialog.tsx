@@ -1,6 +1,7 @@
-import { LIMITS } from '@hublink/contract';
+import { LIMITS, M } from '@hublink/contract';
 import { Form, Modal, type FormInstance } from 'antd';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useGuardedBusy } from './useGuardedBusy';
 
 export interface FormDialogProps<V> {
   title: ReactNode;
@@ -17,7 +18,10 @@ export interface FormDialogProps<V> {
   form?: FormInstance<V>;
 }
 
-/** antd Modal + Form with the submit guard and loading state every dialog of the console needs. */
+/**
+ * antd Modal + Form with the submit guard and loading state every dialog of the console needs. Its
+ * second button says 取消: leaving discards what was typed (read-only dialogs say 关闭, M.close).
+ */
 export function FormDialog<V extends object>({
   title,
   open,
@@ -32,25 +36,15 @@ export function FormDialog<V extends object>({
 }: FormDialogProps<V>) {
   const [own] = Form.useForm<V>();
   const form = given ?? own;
-  const [busy, setBusy] = useState(false);
-  const guard = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { busy, run } = useGuardedBusy(guardMs);
 
-  useEffect(() => () => clearTimeout(guard.current), []);
-
-  const submit = async (values: V) => {
-    if (busy) return;
-    setBusy(true);
-    guard.current = setTimeout(() => setBusy(false), guardMs);
-    try {
+  const submit = (values: V) =>
+    run(async () => {
       if (await onSubmit(values)) onClose();
-    } finally {
-      clearTimeout(guard.current);
-      setBusy(false);
-    }
-  };
+    });
 
   return (
-    <Modal title={title} open={open} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} destroyOnHidden width={width} okText={okText}>
+    <Modal title={title} open={open} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} destroyOnHidden width={width} okText={okText} cancelText={M.cancel}>
       <Form<V> form={form} layout="vertical" initialValues={initialValues} onFinish={(v) => void submit(v)} preserve={false} requiredMark={false}>
         {children}
       </Form>

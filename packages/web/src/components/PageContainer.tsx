@@ -1,8 +1,7 @@
 import { Breadcrumb, Card, Flex, Skeleton, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
-import { breadcrumbOf, type Crumb } from '../app/menu';
-import { titleOf } from '../app/routes';
+import { Link } from 'react-router';
+import { usePageRoute, type Crumb } from './pageRoute';
 
 export interface PageContainerProps {
   /** Defaults to the route's title. */
@@ -20,11 +19,14 @@ export interface PageContainerProps {
   children?: ReactNode;
 }
 
-/** The frame of a console page: breadcrumb, title with actions, then the content in a card. */
+/**
+ * The frame of a console page: breadcrumb, title with actions, then the content in a card. The title
+ * and breadcrumb come from the route the router layer provides (PageRouteContext).
+ */
 export function PageContainer({ title, description, extra, breadcrumb, loading, card = true, children }: PageContainerProps) {
-  const { pathname } = useLocation();
+  const route = usePageRoute();
   const { token } = theme.useToken();
-  const crumbs = breadcrumb ?? breadcrumbOf(pathname);
+  const crumbs = breadcrumb ?? route?.breadcrumb ?? [];
   const body = loading ? <Skeleton active paragraph={{ rows: 6 }} /> : children;
   return (
     <section style={{ display: 'flex', flexDirection: 'column', gap: token.marginMD }}>
@@ -37,7 +39,7 @@ export function PageContainer({ title, description, extra, breadcrumb, loading, 
         )}
         <Flex align="center" justify="space-between" gap={token.margin} wrap>
           <Typography.Title level={4} style={{ margin: 0 }}>
-            {title ?? titleOf(pathname)}
+            {title ?? route?.title}
           </Typography.Title>
           {extra && <Flex gap={token.marginXS} wrap>{extra}</Flex>}
         </Flex>

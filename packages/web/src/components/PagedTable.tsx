@@ -1,4 +1,4 @@
-import { LIMITS, M } from '@hublink/contract';
+import { fmt, LIMITS, M } from '@hublink/contract';
 import { Empty, Input, Flex, Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 
@@ -27,13 +27,13 @@ export interface PagedTableProps<T> extends Omit<TableProps<T>, 'pagination' | '
 
 /**
  * The list pattern of the console: optional search and toolbar, a table, and a pager of 5 buttons that
- * hides itself on a single page; empty lists say '好像没有什么东西哦！'.
+ * hides itself on a single page; empty lists say '好像没有什么东西哦！'. A wide table scrolls inside itself.
  */
 export function PagedTable<T extends object>({
   list,
   pageSize = LIMITS.pageSize,
   searchable,
-  searchPlaceholder = '请输入关键字搜索',
+  searchPlaceholder = M.searchPlaceholder,
   toolbar,
   smallPager,
   ...table
@@ -50,7 +50,7 @@ export function PagedTable<T extends object>({
               maxLength={LIMITS.searchMax}
               onSearch={(v) => onSearch(v.trim())}
               style={{ maxWidth: 320 }}
-              aria-label="搜索"
+              aria-label={M.searchLabel}
             />
           ) : (
             <span />
@@ -62,6 +62,7 @@ export function PagedTable<T extends object>({
       )}
       <Table<T>
         {...table}
+        scroll={table.scroll ?? { x: 'max-content' }}
         dataSource={list.rows ?? []}
         loading={list.loading}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}
@@ -73,7 +74,7 @@ export function PagedTable<T extends object>({
           hideOnSinglePage: true,
           showSizeChanger: false,
           showLessItems: true,
-          showTotal: (n) => `共 ${n} 条`,
+          showTotal: (n) => fmt(M.tableTotal, { n }),
           ...(smallPager ? { size: 'small' as const } : {}),
         }}
       />

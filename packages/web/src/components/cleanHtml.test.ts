@@ -36,6 +36,11 @@ describe('cleanHtml (the console’s second line behind the server’s sanitiser
     expect(cleanHtml('<p style="position: fixed">s</p>')).toBe('<p>s</p>');
   });
 
+  it('filters styles however they arrive, including under the attribute name the cleaner uses inside', () => {
+    expect(cleanHtml('<p data-hl-style="position: fixed; color: red">s</p>')).toBe('<p style="color: red;">s</p>');
+    expect(cleanHtml('<p STYLE="position: fixed" style="color: blue">s</p>')).toBe('<p>s</p>');
+  });
+
   it('keeps the text of unknown elements', () => {
     expect(cleanHtml('<blink>old</blink><marquee>news</marquee>')).toBe('oldnews');
   });

@@ -1,11 +1,26 @@
-import { Parser } from 'htmlparser2';
 import { isSafeUrl, RICH_TEXT } from '@hublink/contract';
+import DOMPurify, { type Config, type DOMPurify as Purifier } from 'dompurify';
+import { Parser } from 'htmlparser2';
 
-const allowedTags = new Set<string>(RICH_TEXT.tags);
-const dropTags = new Set<string>(RICH_TEXT.dropWithContent);
+/**
+ * Where a style attribute's text waits until the allowed declarations are set through the DOM. The
+ * browser never sees a style attribute in markup: applying one is what the console's Content Security
+ * Policy refuses (style-src-attr 'none') and reports, in any of its parsers (DOMParser included).
+ */
+const STYLE_CARRIER = 'data-hl-style';
+
 const everywhere = RICH_TEXT.attributes['*'] ?? [];
-
 const attrAllowed = (tag: string, name: string) => everywhere.includes(name) || (RICH_TEXT.attributes[tag] ?? []).includes(name);
+const allAttributes = [...new Set(Object.values(RICH_TEXT.attributes).flat())].filter((name) => name !== 'style');
+
+/** DOMPurify set up from the contract's rich-text rules (the server applies the same rules with sanitize-html). */
+const SETTINGS: Config & { RETURN_DOM_FRAGMENT: true } = {
+  ALLOWED_TAGS: [...RICH_TEXT.tags],
+  ALLOWED_ATTR: allAttributes,
+  FORBID_CONTENTS: [...RICH_TEXT.dropWithContent],
+  ALLOW_DATA_ATTR: false,
+  RETURN_DOM_FRAGMENT: true,
+};
 
 /**
  * The allowed declarations of a style attribute, parsed by a style object of the page (CSSOM, which
@@ -19,65 +34,60 @@ function allowedStyles(style: string): [string, string][] {
     .filter(([prop, value]) => RICH_TEXT.styles[prop]?.test(value));
 }
 
-/** An allowed element with its allowed attributes; styles are set through the DOM, never as markup. */
-function elementOf(tag: string, attribs: Record<string, string>): HTMLElement {
-  const el = document.createElement(tag);
-  for (const [raw, value] of Object.entries(attribs)) {
-    const name = raw.toLowerCase();
-    if (!attrAllowed(tag, name) || name === 'target' || name === 'rel') continue;
-    if (name === 'href' && !isSafeUrl(value, RICH_TEXT.linkSchemes)) continue;
-    if (name === 'src' && !isSafeUrl(value, RICH_TEXT.imageSchemes)) continue;
-    if (name === 'style') {
-      for (const [prop, v] of allowedStyles(value)) el.style.setProperty(prop, v);
-      continue;
+/** Our own DOMPurify instance (the shared default stays without hooks): per-tag attributes, URL schemes, styles, links. */
+function createPurifier(): Purifier {
+  const purifier = DOMPurify(window);
+  const styles = new WeakMap<Element, string>();
+  purifier.addHook('uponSanitizeAttribute', (node, data) => {
+    const tag = node.nodeName.toLowerCase();
+    const name = data.attrName;
+    if (name === STYLE_CARRIER) {
+      styles.set(node, data.attrValue);
+      data.keepAttr = false;
+    } else if (!attrAllowed(tag, name) || name === 'target' || name === 'rel') data.keepAttr = false;
+    else if (name === 'href' && !isSafeUrl(data.attrValue, RICH_TEXT.linkSchemes)) data.keepAttr = false;
+    else if (name === 'src' && !isSafeUrl(data.attrValue, RICH_TEXT.imageSchemes)) data.keepAttr = false;
+  });
+  purifier.addHook('afterSanitizeAttributes', (node) => {
+    const style = styles.get(node);
+    if (style !== undefined && node instanceof HTMLElement) for (const [prop, value] of allowedStyles(style)) node.style.setProperty(prop, value);
+    const href = node.getAttribute('href');
+    if (node.nodeName === 'A' && href && !href.startsWith('#')) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
     }
-    el.setAttribute(name, value);
-  }
-  const href = el.getAttribute('href');
-  if (tag === 'a' && href && !href.startsWith('#')) {
-    el.setAttribute('target', '_blank');
-    el.setAttribute('rel', 'noopener noreferrer');
-  }
-  return el;
+  });
+  return purifier;
 }
 
-/** What an open tag became: an element its children go into, a tag whose children go to its parent, or one dropped with them. */
-type Frame = 'keep' | 'unwrap' | 'drop';
+let purifier: Purifier | undefined;
 
 /**
- * Builds the nodes of rich HTML from what the contract's allow-list permits, and nothing else; the
- * server stored it sanitised already, this is the second line. The HTML is tokenised by htmlparser2,
- * not by the browser: the browser's parsers (DOMParser, template, innerHTML) apply style attributes,
- * which the console's Content Security Policy refuses (style-src-attr 'none') and reports. Every
- * node is made here: allowed elements with allowed attributes, their styles set through the DOM,
- * and text; unknown elements give their content, dropped ones (script, svg, …) give nothing.
+ * The markup as inert nodes, tokenised by htmlparser2 rather than by the browser (whose parsers apply
+ * style attributes): elements and text of a document without a browsing context, so nothing loads or
+ * runs, and each style attribute moved to STYLE_CARRIER. Nothing is filtered here; DOMPurify does that.
  */
-export function cleanHtmlNodes(html: string): DocumentFragment {
-  const root = document.createDocumentFragment();
-  // One frame per open tag; the elements kept so far, innermost last; how many dropped tags are open.
-  const frames: Frame[] = [];
+function inertNodes(html: string): DocumentFragment {
+  const inert = document.implementation.createHTMLDocument('');
+  const root = inert.createDocumentFragment();
+  // The elements open so far, innermost last; per open tag, whether it became an element.
   const parents: Node[] = [root];
-  let dropping = 0;
+  const opened: boolean[] = [];
   const parser = new Parser(
     {
       onopentag(name, attribs) {
-        if (dropping > 0 || dropTags.has(name)) {
-          frames.push('drop');
-          dropping++;
-        } else if (allowedTags.has(name)) {
-          const el = elementOf(name, attribs);
+        const el = inertElement(inert, name, attribs);
+        if (el) {
           parents.at(-1)!.appendChild(el);
           parents.push(el);
-          frames.push('keep');
-        } else frames.push('unwrap');
+        }
+        opened.push(el !== null);
       },
       onclosetag() {
-        const frame = frames.pop();
-        if (frame === 'keep') parents.pop();
-        else if (frame === 'drop') dropping--;
+        if (opened.pop()) parents.pop();
       },
       ontext(text) {
-        if (dropping === 0) parents.at(-1)!.appendChild(document.createTextNode(text));
+        parents.at(-1)!.appendChild(inert.createTextNode(text));
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
@@ -85,6 +95,34 @@ export function cleanHtmlNodes(html: string): DocumentFragment {
   parser.write(html);
   parser.end();
   return root;
+}
+
+/** An element with its attributes, or null for a name the DOM refuses (its content then goes to the parent). */
+function inertElement(doc: Document, name: string, attribs: Record<string, string>): Element | null {
+  let el: Element;
+  try {
+    el = doc.createElement(name);
+  } catch {
+    return null;
+  }
+  for (const [attr, value] of Object.entries(attribs)) {
+    try {
+      el.setAttribute(attr === 'style' ? STYLE_CARRIER : attr, value);
+    } catch {
+      // Not a valid attribute name: it cannot be allowed anyway.
+    }
+  }
+  return el;
+}
+
+/**
+ * The nodes of rich HTML that the contract's allow-list permits, and nothing else; the server stored
+ * it sanitised already, this is the second line. DOMPurify sanitises the inert nodes; the allowed
+ * inline styles are set through the DOM; links to other pages open in a new tab without the opener.
+ */
+export function cleanHtmlNodes(html: string): DocumentFragment {
+  purifier ??= createPurifier();
+  return purifier.sanitize(inertNodes(html), SETTINGS);
 }
 
 /** The cleaned HTML as a string. */

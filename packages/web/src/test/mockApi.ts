@@ -1,6 +1,20 @@
-import { CODE, type Envelope } from '@hublink/contract';
+import type * as contract from '@hublink/contract';
+import { CODE, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
 import { afterEach, vi } from 'vitest';
 import { API_BASE } from '../api/client';
+
+type Contract = typeof contract;
+
+/** Every endpoint of the contract by its path (e.g. '/network/info' → networkInfo). */
+type Endpoints = {
+  [K in keyof Contract as Contract[K] extends Endpoint ? Contract[K]['path'] : never]: Extract<Contract[K], Endpoint>;
+};
+
+/** A path under /api/v1 that the contract has a call for. */
+export type ApiPath = keyof Endpoints;
+
+/** The envelope a call answers: its data as the contract declares it, or a refusal without data. */
+export type EnvelopeOf<P extends ApiPath> = Envelope<DataOf<Endpoints[P]>>;
 
 /** One request the console made. */
 export interface ApiCall {
@@ -11,16 +25,21 @@ export interface ApiCall {
   body: Record<string, unknown> | undefined;
 }
 
-type Answer = Envelope | ((call: ApiCall) => Envelope | Promise<Envelope>);
+/** What the stub answers a call with: an envelope, or a function of the call giving one. */
+export type MockAnswer<P extends ApiPath> = EnvelopeOf<P> | ((call: ApiCall) => EnvelopeOf<P> | Promise<EnvelopeOf<P>>);
+
+/** Answers by path; each one's data is checked against its call's contract. */
+export type Answers = { [P in ApiPath]?: MockAnswer<P> };
 
 export const ok = <T>(data?: T, msg = 'ok'): Envelope<T> => ({ code: CODE.ok, msg, data });
-export const refused = (msg: string, code: number = CODE.invalid): Envelope => ({ code, msg });
+/** A refusal: a code and its message, no data (so it answers for any call). */
+export const refused = (msg: string, code: number = CODE.invalid): Envelope<never> => ({ code, msg });
 
 /**
  * Stands in for the network: answers each path under /api/v1 with an envelope (or a function of the
  * call), and records every call. A path without an answer gets a 500 envelope. Unstubbed after each test.
  */
-export function mockApi(answers: Record<string, Answer>) {
+export function mockApi(answers: Answers) {
   const calls: ApiCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), window.location.origin);
@@ -31,7 +50,7 @@ export function mockApi(answers: Record<string, Answer>) {
       body: typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined,
     };
     calls.push(call);
-    const answer = answers[call.path];
+    const answer = answers[call.path as ApiPath] as MockAnswer<ApiPath> | undefined;
     const env = answer === undefined ? { code: CODE.internal, msg: `no mock for ${call.path}` } : typeof answer === 'function' ? await answer(call) : answer;
     return new Response(JSON.stringify(env), { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
@@ -40,10 +59,10 @@ export function mockApi(answers: Record<string, Answer>) {
     calls,
     fetch: fetchMock,
     /** Calls made to one path, oldest first. */
-    callsTo: (path: string) => calls.filter((c) => c.path === path),
+    callsTo: (path: ApiPath) => calls.filter((c) => c.path === path),
     /** Replaces or adds an answer while the test runs. */
-    answer: (path: string, a: Answer) => {
-      answers[path] = a;
+    answer: <P extends ApiPath>(path: P, a: MockAnswer<P>) => {
+      answers[path] = a as Answers[P];
     },
   };
 }

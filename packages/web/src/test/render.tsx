@@ -1,12 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, type RenderResult } from '@testing-library/react';
+import { render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { expect } from 'vitest';
+import { PageRouteProvider } from '../app/PageRouteProvider';
 import { createQueryClient, Providers } from '../app/providers';
-
-// antd forms validate and animate asynchronously; on a busy machine a second is not always enough.
-configure({ asyncUtilTimeout: 5000 });
 
 export interface RenderOptions {
   /** The URL the router starts at, e.g. '/login?redirect=/network/lists'. */
@@ -28,7 +26,7 @@ function LocationProbe() {
 
 /**
  * Renders a page inside the console's own providers (antd App with zh_CN and toasts, TanStack Query,
- * preferences) and a memory router.
+ * preferences) and a memory router, with the route entry of `path` given to the page as the router layer does.
  * Navigations away from `path` leave the page; `location()` tells where the router went.
  */
 export function renderWithProviders(ui: ReactElement, { route = '/', path }: RenderOptions = {}): Rendered {
@@ -38,7 +36,7 @@ export function renderWithProviders(ui: ReactElement, { route = '/', path }: Ren
     <Providers queryClient={queryClient}>
       <MemoryRouter initialEntries={[route]}>
         <Routes>
-          <Route path={pattern} element={ui} />
+          <Route path={pattern} element={<PageRouteProvider path={pattern}>{ui}</PageRouteProvider>} />
           <Route path="*" element={null} />
         </Routes>
         <LocationProbe />

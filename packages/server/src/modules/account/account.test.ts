@@ -13,7 +13,6 @@ import {
   latestBirthday,
   M,
   type Endpoint,
-  type AccountData,
 } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn } from '../../../test/helpers';
@@ -25,7 +24,7 @@ const goodData = { nickname: '小林科技', birthday: '1990-05-20', industry: '
 describeEachDatabase('GET /account/data', (t) => {
   it('answers the account object of the caller', async () => {
     const a = await newAccount(t());
-    const res = await t().call<AccountData>(getAccountData, { token: a.token });
+    const res = await t().call(getAccountData, { token: a.token });
     expect(res.code).toBe(200);
     expect(res.data).toEqual({
       username: a.username,
@@ -45,7 +44,7 @@ describeEachDatabase('POST /account/edit_data', (t) => {
   it('saves nickname, birthday, industry and occupation', async () => {
     const a = await newAccount(t());
     expect(await t().call(editData, { token: a.token, body: goodData })).toMatchObject({ code: 200, msg: M.saved });
-    const res = await t().call<AccountData>(getAccountData, { token: a.token });
+    const res = await t().call(getAccountData, { token: a.token });
     expect(res.data).toMatchObject(goodData);
   });
 
@@ -89,7 +88,7 @@ describeEachDatabase('POST /account/edit_sign', (t) => {
     const a = await newAccount(t());
     const sign = `Ab${Date.now() % 1_000_000}`;
     expect(await t().call(editSign, { token: a.token, body: { sign } })).toMatchObject({ code: 200, msg: M.modified });
-    expect((await t().call<AccountData>(getAccountData, { token: a.token })).data!.sign).toBe(sign.toLowerCase());
+    expect((await t().call(getAccountData, { token: a.token })).data!.sign).toBe(sign.toLowerCase());
     // The same value again is accepted and changes nothing.
     const before = await t().snapshot();
     expect((await t().call(editSign, { token: a.token, body: { sign: sign.toUpperCase() } })).code).toBe(200);

@@ -1,10 +1,11 @@
-import { CODE, defaultEmail, defaultPhone, getAccountData, M, type AccountData } from '@hublink/contract';
+import { CODE, defaultEmail, defaultPhone, getAccountData, M } from '@hublink/contract';
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/helpers';
-import { accountWith, codeFor, freshEmail, freshMobile, proofOf, prove, snapshotIgnoringTries } from './fixtures';
+import { codeFor } from '../../../test/codes';
+import { accountWith, freshEmail, freshMobile, proofOf, prove, snapshotIgnoringTries } from './fixtures';
 
 describeEachDatabase('POST /account/default_phone', (t) => {
-  const phoneOf = async (token: string) => (await t().call<AccountData>(getAccountData, { token })).data!.phone;
+  const phoneOf = async (token: string) => (await t().call(getAccountData, { token })).data!.phone;
 
   it('binds a first phone with a bind_phone code (type 1)', async () => {
     const a = await accountWith(t(), { email: true });
@@ -121,7 +122,7 @@ describeEachDatabase('POST /account/default_phone', (t) => {
 });
 
 describeEachDatabase('POST /account/default_email', (t) => {
-  const emailOf = async (token: string) => (await t().call<AccountData>(getAccountData, { token })).data!.email;
+  const emailOf = async (token: string) => (await t().call(getAccountData, { token })).data!.email;
 
   it('binds a first email with a bind_email code', async () => {
     const a = await accountWith(t());

@@ -1,6 +1,7 @@
-import { sendCode, verifyCode, type SendType } from '@hublink/contract';
+import { verifyCode, type SendType } from '@hublink/contract';
+import { codeFor } from '../../../test/codes';
 import { newAccount, type TestApp } from '../../../test/helpers';
-import { proofKey } from '../auth/service';
+import { proofKey } from '../../core/proofs';
 
 // Shared by the account module's tests: fresh addresses, codes through the real calls, proofs.
 
@@ -20,15 +21,6 @@ export async function accountWith(t: TestApp, opts: { phone?: boolean; email?: b
     await t.db.updateTable('account').set({ email }).where('id', '=', a.account.id).execute();
   }
   return { ...a, phone: opts.phone ? phone : null, email: opts.email ? email : null };
-}
-
-/** Sends a code through /verify/send_code (skipping the resend cooldown) and returns it. */
-export async function codeFor(t: TestApp, token: string, type: SendType, value: string, verify_type: string): Promise<string> {
-  const destination = type === 'email' ? value.toLowerCase() : value;
-  await t.ageCodes(destination);
-  const res = await t.call(sendCode, { token, body: { send_type: type, send_value: value, verify_type }, ip: t.nextIp() });
-  if (res.code !== 200) throw new Error(`send_code ${verify_type}: ${res.msg}`);
-  return t.lastCode(destination);
 }
 
 /** Leaves the identity proof of /verify/verify for the account's own phone or email. */

@@ -13,7 +13,7 @@ import {
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
-import { confirmEmailValidation } from './emailValidation';
+import { confirmEmailValidation } from '../../core/emailValidation';
 import * as account from './service';
 
 export function accountRoutes(app: App, ctx: Ctx) {

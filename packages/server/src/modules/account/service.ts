@@ -1,5 +1,4 @@
 import {
-  CODE,
   M,
   phoneValue,
   type AccountData,
@@ -8,29 +7,21 @@ import {
   type EditDataBody,
   type SendType,
 } from '@hublink/contract';
+import { changeAccount, ensureContactFree, setAccountPassword } from '../../core/accounts';
 import type { Actor } from '../../core/actor';
+import { bindStep, type Binding } from '../../core/binding';
 import { destinationKey } from '../../core/codes';
 import type { Ctx } from '../../core/context';
-import { ApiError, invalid } from '../../core/errors';
-import { hashPassword } from '../../core/passwords';
+import { invalid } from '../../core/errors';
+import { hasProof, proofKey, takeProof } from '../../core/proofs';
 import { formatTime } from '../../core/time';
-import { proofKey, verifyCode } from '../auth/service';
-import { ensureContactFree } from '../auth/users';
 
 // The account owner's own data and credentials (spec 1 §2.8). Every route here is 'main' only.
 
 type Proof = 'verify_phone' | 'verify_email';
 
-const proofOf = (type: SendType): Proof => (type === 'phone' ? 'verify_phone' : 'verify_email');
-
-async function hasProof(ctx: Ctx, tenantId: number, type: Proof): Promise<boolean> {
-  return (await ctx.store.get(proofKey(tenantId, type))) !== null;
-}
-
-/** Uses up a proof; false when it is gone (expired, or used by a request that came first). */
-async function takeProof(ctx: Ctx, tenantId: number, type: Proof): Promise<boolean> {
-  return (await ctx.store.take(proofKey(tenantId, type))) !== null;
-}
+/** Where the identity proof of /verify/verify for one channel is kept. */
+const proofOf = (tenantId: number, type: Proof) => proofKey(tenantId, type);
 
 async function ownAccount(ctx: Ctx, actor: Actor) {
   return ctx.db.selectFrom('account').selectAll().where('id', '=', actor.tenantId).executeTakeFirstOrThrow();
@@ -52,11 +43,7 @@ export async function data(ctx: Ctx, actor: Actor): Promise<AccountData> {
 }
 
 export async function editData(ctx: Ctx, actor: Actor, input: EditDataBody) {
-  await ctx.db
-    .updateTable('account')
-    .set({ ...input, update_time: Date.now() })
-    .where('id', '=', actor.tenantId)
-    .execute();
+  await changeAccount(ctx.db, actor.tenantId, input);
 }
 
 /**
@@ -65,13 +52,9 @@ export async function editData(ctx: Ctx, actor: Actor, input: EditDataBody) {
  */
 async function setContact(ctx: Ctx, actor: Actor, type: SendType, key: string | null) {
   try {
-    await ctx.db
-      .updateTable('account')
-      .set({ [type]: key, update_time: Date.now() })
-      .where('id', '=', actor.tenantId)
-      .execute();
+    await changeAccount(ctx.db, actor.tenantId, { [type]: key });
   } catch (e) {
-    if (key) await ensureContactFree(ctx, actor.tenantId, type, key);
+    if (key) await ensureContactFree(ctx.db, actor.tenantId, type, key);
     throw e;
   }
 }
@@ -85,23 +68,14 @@ export async function editPassword(ctx: Ctx, actor: Actor, password: string) {
   if (!a.phone && !a.email) throw invalid(M.bindContactFirst);
   const proofs: Proof[] = [...(a.phone ? (['verify_phone'] as const) : []), ...(a.email ? (['verify_email'] as const) : [])];
   let proven = false;
-  for (const p of proofs) if (!proven && (await takeProof(ctx, actor.tenantId, p))) proven = true;
+  for (const p of proofs) if (!proven && (await takeProof(ctx.store, proofOf(actor.tenantId, p)))) proven = true;
   if (!proven) throw invalid(M.recoveryNotVerified);
-  const now = Date.now();
-  await ctx.db.updateTable('account').set({ password_hash: await hashPassword(password), update_time: now }).where('id', '=', actor.tenantId).execute();
-  await ctx.db
-    .updateTable('session')
-    .set({ revoked_at: now })
-    .where('tenant_id', '=', actor.tenantId)
-    .where('ram_id', 'is', null)
-    .where('id', '!=', actor.sessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await setAccountPassword(ctx.db, actor.tenantId, password, { except: actor.sessionId });
 }
 
 /** The proof (either channel) a change of phone or email needs; checked before anything is used up. */
 async function anyProof(ctx: Ctx, actor: Actor): Promise<Proof | null> {
-  for (const p of ['verify_phone', 'verify_email'] as const) if (await hasProof(ctx, actor.tenantId, p)) return p;
+  for (const p of ['verify_phone', 'verify_email'] as const) if (await hasProof(ctx.store, proofOf(actor.tenantId, p))) return p;
   return null;
 }
 
@@ -116,9 +90,9 @@ async function changeContact(ctx: Ctx, actor: Actor, type: SendType, value: stri
   const proof = await anyProof(ctx, actor);
   if (!proof) throw invalid(M.recoveryNotVerified);
   if (a[type] === key) throw invalid(type === 'phone' ? M.phoneSame : M.emailSame);
-  await ensureContactFree(ctx, actor.tenantId, type, key);
+  await ensureContactFree(ctx.db, actor.tenantId, type, key);
   await ctx.codes.consume(type, key, type === 'phone' ? 'edit_phone' : 'edit_email', code);
-  if (!(await takeProof(ctx, actor.tenantId, proof))) throw invalid(M.recoveryNotVerified);
+  if (!(await takeProof(ctx.store, proofOf(actor.tenantId, proof)))) throw invalid(M.recoveryNotVerified);
   await setContact(ctx, actor, type, key);
 }
 
@@ -128,46 +102,31 @@ export const editPhone = (ctx: Ctx, actor: Actor, area: string, phone: string, c
   changeContact(ctx, actor, 'phone', phoneValue(area, phone), code);
 
 const BIND_TEXT = {
-  phone: { boundVerify: M.phoneBoundVerify, unbindVerify: M.phoneUnbindVerify, notBound: M.phoneNotBound, same: M.phoneSame },
-  email: { boundVerify: M.emailBoundVerify, unbindVerify: M.emailUnbindVerify, notBound: M.emailNotBound, same: M.emailSame },
+  phone: { verified: M.bindVerified, boundVerify: M.phoneBoundVerify, unbindVerify: M.phoneUnbindVerify, notBound: M.phoneNotBound, same: M.phoneSame },
+  email: { verified: M.bindVerified, boundVerify: M.emailBoundVerify, unbindVerify: M.emailUnbindVerify, notBound: M.emailNotBound, same: M.emailSame },
 } as const;
 
 /**
- * The binding dialogs (docs/decisions.md, "Binding dialogs"). Answers the message for the console:
- * - type 2: a verify_phone / verify_email code for the bound value; leaves the proof (as /verify/verify).
- * - type 1 with a value: binds it with its bind_phone / bind_email code; when one is bound already,
- *   401 until the old one is proven, and the proof is used up.
- * - type 1 with nothing: unbinds; 403 until the old one is proven; the last contact stays.
+ * The binding dialogs of the account's phone and email (core/binding.ts): type 2 proves the bound
+ * value with its verify_phone / verify_email code, which leaves the identity proof of /verify/verify;
+ * a new value needs its bind_phone / bind_email code; the last contact stays.
  */
 async function bind(ctx: Ctx, actor: Actor, type: SendType, input: { type: number; value: string; code: string }): Promise<string> {
-  const text = BIND_TEXT[type];
   const a = await ownAccount(ctx, actor);
-  const current = a[type];
-  const proof = proofOf(type);
-
-  if (input.type === 2) {
-    if (!current) throw invalid(text.notBound);
-    await verifyCode(ctx, actor, { send_type: type, verify_type: proof, code: input.code });
-    return M.bindVerified;
-  }
-
-  if (!input.value && !input.code) {
-    if (!current) throw invalid(text.notBound);
-    const other = type === 'phone' ? a.email : a.phone;
-    if (!other) throw invalid(M.keepOneContact);
-    if (!(await takeProof(ctx, actor.tenantId, proof))) throw new ApiError(CODE.flow403, text.unbindVerify);
-    await setContact(ctx, actor, type, null);
-    return M.unbound;
-  }
-
-  const key = destinationKey(type, input.value);
-  if (current && !(await hasProof(ctx, actor.tenantId, proof))) throw new ApiError(CODE.flow401, text.boundVerify);
-  if (current === key) throw invalid(text.same);
-  await ensureContactFree(ctx, actor.tenantId, type, key);
-  await ctx.codes.consume(type, key, type === 'phone' ? 'bind_phone' : 'bind_email', input.code);
-  if (current && !(await takeProof(ctx, actor.tenantId, proof))) throw new ApiError(CODE.flow401, text.boundVerify);
-  await setContact(ctx, actor, type, key);
-  return M.bound;
+  const proof = type === 'phone' ? 'verify_phone' : 'verify_email';
+  const binding: Binding = {
+    channel: type,
+    current: a[type],
+    proof: proofOf(actor.tenantId, proof),
+    purposes: { verify: proof, bind: type === 'phone' ? 'bind_phone' : 'bind_email' },
+    text: BIND_TEXT[type],
+    ensureFree: (key) => ensureContactFree(ctx.db, actor.tenantId, type, key),
+    ensureMayUnbind: () => {
+      if (!(type === 'phone' ? a.email : a.phone)) throw invalid(M.keepOneContact);
+    },
+    write: (key) => setContact(ctx, actor, type, key),
+  };
+  return bindStep(ctx, binding, { ...input, value: input.value && destinationKey(type, input.value) });
 }
 
 export const bindPhone = (ctx: Ctx, actor: Actor, input: DefaultPhoneBody) =>
@@ -185,7 +144,7 @@ export async function editSign(ctx: Ctx, actor: Actor, sign: string) {
     ctx.db.selectFrom('account').select('id').where('sign', '=', key).where('id', '!=', actor.tenantId).executeTakeFirst();
   if (await taken()) throw invalid(M.signTaken);
   try {
-    await ctx.db.updateTable('account').set({ sign: key, update_time: Date.now() }).where('id', '=', actor.tenantId).execute();
+    await changeAccount(ctx.db, actor.tenantId, { sign: key });
   } catch (e) {
     if (await taken()) throw invalid(M.signTaken);
     throw e;

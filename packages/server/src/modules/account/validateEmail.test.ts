@@ -1,17 +1,17 @@
 import { M, validateEmail } from '@hublink/contract';
 import { expect, it } from 'vitest';
-import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
-import { issueEmailValidation, onEmailValidated } from './emailValidation';
+import { describeEachDatabase, newAccount, type BuiltApp, type TestApp } from '../../../test/helpers';
+import { cancelEmailValidations, issueEmailValidation } from '../../core/emailValidation';
 import { freshEmail } from './fixtures';
 
-// A subject of the test's own: a confirmed link records itself in `confirmed`; links of subject id
-// 'gone' no longer apply (as a contact deleted since the mail was sent).
+// A subject of the test's own: its module records each confirmed link (email.validated) in `confirmed`.
 const confirmed: string[] = [];
-onEmailValidated('test_subject', async (_trx, row) => {
-  if (row.subject_id === 'gone') return false;
-  confirmed.push(`${row.subject_id}:${row.email}`);
-  return true;
-});
+const subscribeTestSubject = (app: BuiltApp) =>
+  app.ctx.events.subscribe('test', {
+    'email.validated': async (e) => {
+      if (e.subject === 'test_subject') confirmed.push(`${e.subject_id}:${e.email}`);
+    },
+  });
 
 async function issue(t: TestApp, tenantId: number, subjectId: string, email = freshEmail()) {
   const token = await issueEmailValidation(t.ctx, {
@@ -36,6 +36,7 @@ describeEachDatabase('POST /contacts/validate_email', (t) => {
     expect(mail.code).toBe(token);
 
     expect(await t().call(validateEmail, { body: { s: token } })).toMatchObject({ code: 200, msg: M.emailValidated });
+    await t().ctx.events.settle();
     expect(confirmed).toContain(`c1:${email.toLowerCase()}`);
     const before = await rowsOf(t());
     expect(await t().call(validateEmail, { body: { s: token } })).toMatchObject({ code: 422, msg: M.validateLinkInvalid });
@@ -59,9 +60,10 @@ describeEachDatabase('POST /contacts/validate_email', (t) => {
     expect(await rowsOf(t())).toEqual(before);
   });
 
-  it('refuses a link whose subject no longer applies, leaving it unused', async () => {
+  it("refuses a link its subject's module cancelled (the address changed or the subject went)", async () => {
     const a = await newAccount(t());
     const { token } = await issue(t(), a.account.id, 'gone');
+    await cancelEmailValidations(t().db, { tenant_id: a.account.id, subject: 'test_subject', subject_id: 'gone' });
     const before = await rowsOf(t());
     expect(await t().call(validateEmail, { body: { s: token } })).toMatchObject({ code: 422, msg: M.validateLinkInvalid });
     expect(await rowsOf(t())).toEqual(before);
@@ -77,4 +79,4 @@ describeEachDatabase('POST /contacts/validate_email', (t) => {
     expect(await t().call(validateEmail, { body })).toMatchObject({ code: 422, msg: M.validateLinkInvalid });
     expect(await rowsOf(t())).toEqual(before);
   });
-});
+}, { beforeReady: subscribeTestSubject });

@@ -1,7 +1,8 @@
-import { accountInfo, editEmail, editPassword, editPhone, getAccountData, M, type AccountData } from '@hublink/contract';
+import { accountInfo, editEmail, editPassword, editPhone, getAccountData, M } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, signIn } from '../../../test/helpers';
-import { accountWith, codeFor, freshEmail, freshMobile, proofOf, prove, snapshotIgnoringTries } from './fixtures';
+import { codeFor } from '../../../test/codes';
+import { accountWith, freshEmail, freshMobile, proofOf, prove, snapshotIgnoringTries } from './fixtures';
 
 const newPassword = { new_password: 'newpass99', reset_password: 'newpass99' };
 
@@ -73,7 +74,7 @@ describeEachDatabase('POST /account/edit_email', (t) => {
     const email = freshEmail();
     const code = await codeFor(t(), a.token, 'email', email, 'edit_email');
     expect(await t().call(editEmail, { token: a.token, body: { email: email.toUpperCase(), code } })).toMatchObject({ code: 200, msg: M.modified });
-    expect((await t().call<AccountData>(getAccountData, { token: a.token })).data!.email).toBe(email);
+    expect((await t().call(getAccountData, { token: a.token })).data!.email).toBe(email);
     expect(await proofOf(t(), a.account.id, 'verify_phone')).toBeNull();
     // Code and proof are used up.
     const again = freshEmail();
@@ -152,7 +153,7 @@ describeEachDatabase('POST /account/edit_phone', (t) => {
     const mobile = freshMobile();
     const code = await codeFor(t(), a.token, 'phone', `+86 ${mobile}`, 'edit_phone');
     expect(await t().call(editPhone, { token: a.token, body: { area_code: '86', phone: mobile, code } })).toMatchObject({ code: 200, msg: M.modified });
-    expect((await t().call<AccountData>(getAccountData, { token: a.token })).data!.phone).toBe(`+86 ${mobile}`);
+    expect((await t().call(getAccountData, { token: a.token })).data!.phone).toBe(`+86 ${mobile}`);
     // The new phone signs in.
     expect((await signIn(t(), mobile, a.password)).code).toBe(200);
   });
@@ -163,7 +164,7 @@ describeEachDatabase('POST /account/edit_phone', (t) => {
     const mobile = String(Date.now()).slice(-8);
     const code = await codeFor(t(), a.token, 'phone', `+852 ${mobile}`, 'edit_phone');
     expect((await t().call(editPhone, { token: a.token, body: { area_code: '852', phone: mobile, code } })).code).toBe(200);
-    expect((await t().call<AccountData>(getAccountData, { token: a.token })).data!.phone).toBe(`+852 ${mobile}`);
+    expect((await t().call(getAccountData, { token: a.token })).data!.phone).toBe(`+852 ${mobile}`);
   });
 
   it('refuses an edit_email or verify_phone code in place of edit_phone', async () => {

@@ -1,4 +1,4 @@
-import { announcementInfo, CODE, listAnnouncements, M, type AnnouncementItem } from '@hublink/contract';
+import { announcementInfo, CODE, listAnnouncements, M } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn } from '../../../test/helpers';
 import { publish } from './service';
@@ -21,14 +21,14 @@ describeEachDatabase('GET /announcements/lists and /announcements/info', (t) => 
   });
 
   it('lists 10 per page, newest first, with the total count; later ones are not shown', async () => {
-    const p1 = await t().call<AnnouncementItem[]>(listAnnouncements, { token, query: { page: 1 } });
+    const p1 = await t().call(listAnnouncements, { token, query: { page: 1 } });
     expect(p1).toMatchObject({ code: 200, count: 12 });
     expect(p1.data!.map((a) => a.id)).toEqual([...ids].reverse().slice(0, 10));
     expect(p1.data![0]).toEqual({ id: ids[11], title: '公告11', tag: '通知', release_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
-    const p2 = await t().call<AnnouncementItem[]>(listAnnouncements, { token, query: { page: 2 } });
+    const p2 = await t().call(listAnnouncements, { token, query: { page: 2 } });
     expect(p2.data!.map((a) => a.id)).toEqual([ids[1], ids[0]]);
     expect(p2.count).toBe(12);
-    const five = await t().call<AnnouncementItem[]>(listAnnouncements, { token, query: { page: 1, limit: 5 } });
+    const five = await t().call(listAnnouncements, { token, query: { page: 1, limit: 5 } });
     expect(five.data).toHaveLength(5);
     expect(p1.data!.some((a) => a.id === future)).toBe(false);
   });
@@ -40,7 +40,7 @@ describeEachDatabase('GET /announcements/lists and /announcements/info', (t) => 
   });
 
   it('shows one announcement with its content; an unknown or later one is 204', async () => {
-    const res = await t().call<AnnouncementItem & { content: string }>(announcementInfo, { token, query: { id: ids[3]! } });
+    const res = await t().call(announcementInfo, { token, query: { id: ids[3]! } });
     expect(res.data).toMatchObject({ id: ids[3], title: '公告3', tag: '通知', content: '<p>内容3</p>' });
     expect(await t().call(announcementInfo, { token, query: { id: 999999 } })).toMatchObject({ code: CODE.notFound, msg: M.notFound, status: 200 });
     expect(await t().call(announcementInfo, { token, query: { id: future } })).toMatchObject({ code: CODE.notFound });

@@ -16,7 +16,7 @@ describeEachDatabase('publishing an announcement (service layer)', (t) => {
       tag: '通知',
       content: '<p onmouseover="x()">升级<script>fetch("//evil")</script>完成</p><a href="JaVaScRiPt:alert(1)">点此</a><img src="/files/a.png" onerror="x()">',
     });
-    const res = await t().call<{ content: string }>(announcementInfo, { token, query: { id } });
+    const res = await t().call(announcementInfo, { token, query: { id } });
     expect(res.data!.content).toBe('<p>升级完成</p><a>点此</a><img src="/files/a.png" />');
   });
 

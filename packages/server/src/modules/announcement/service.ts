@@ -1,33 +1,17 @@
 import { M, publishAnnouncementInput, type AnnouncementItem, type PublishAnnouncementInput } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
-import { offsetOf } from '../../core/paging';
+import { pageOf } from '../../core/paging';
 import { sanitizeRichText } from '../../core/richText';
 import { formatTime } from '../../core/time';
 
 /** Announcements are written by the operator (`hublink ops`) and read by every tenant. */
 export async function list(ctx: Ctx, page: number, limit: number): Promise<{ rows: AnnouncementItem[]; count: number }> {
-  const now = Date.now();
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .selectFrom('announcement')
-      .select(['id', 'title', 'tag', 'release_time'])
-      .where('release_time', '<=', now)
-      .orderBy('release_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offsetOf(page, limit))
-      .execute(),
-    ctx.db
-      .selectFrom('announcement')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('release_time', '<=', now)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return {
-    rows: rows.map((r) => ({ ...r, release_time: formatTime(r.release_time, ctx.config.timezone) })),
-    count: Number(total.n),
-  };
+  const released = ctx.db.selectFrom('announcement').where('release_time', '<=', Date.now());
+  const { rows, count } = await pageOf(released, { page, limit }, (qb) =>
+    qb.select(['id', 'title', 'tag', 'release_time']).orderBy('release_time', 'desc').orderBy('id', 'desc'),
+  );
+  return { rows: rows.map((r) => ({ ...r, release_time: formatTime(r.release_time, ctx.config.timezone) })), count };
 }
 
 export async function info(ctx: Ctx, id: number) {

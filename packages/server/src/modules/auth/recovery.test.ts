@@ -6,12 +6,10 @@ let seq = 0;
 const freshPhone = () => `+86 158${String(Date.now() % 10_000).padStart(4, '0')}${String(++seq).padStart(4, '0')}`;
 const freshEmail = () => `find${Date.now() % 100_000}n${++seq}@example.com`;
 
-type Masked = { phone?: string; email?: string };
-
 /** Step 1 with a fresh captcha; returns the envelope and the uniqid that names the recovery. */
 async function step1(t: TestApp, username: string, ip = t.nextIp()) {
   const cap = await t.captcha();
-  const res = await t.call<Masked>(findPassword, { body: { username, img_code: cap.text, uniqid: cap.uniqid }, ip });
+  const res = await t.call(findPassword, { body: { username, img_code: cap.text, uniqid: cap.uniqid }, ip });
   return { res, uniqid: cap.uniqid };
 }
 

@@ -27,8 +27,8 @@ export function authRoutes(app: App, ctx: Ctx) {
     await ctx.limiter.hit({ ...RATE_LIMITS.captchaPerIp, message: M.tooManyRequests }, ip);
     return ok(await ctx.captcha.create());
   });
-  route(app, ctx, login, async ({ body, ip }) => ok(await auth.login(ctx, body, ip), '登录成功'));
-  route(app, ctx, loginRam, async ({ body, ip }) => ok(await auth.loginRam(ctx, body, ip), '登录成功'));
+  route(app, ctx, login, async ({ body, ip }) => ok(await auth.login(ctx, body, ip), M.loginSuccess));
+  route(app, ctx, loginRam, async ({ body, ip }) => ok(await auth.loginRam(ctx, body, ip), M.loginSuccess));
   route(app, ctx, refreshToken, async ({ headers }) => ok(await auth.refresh(ctx, headers.authorization)));
   route(app, ctx, logout, async ({ actor }) => {
     await auth.logout(ctx, actor);
@@ -52,7 +52,7 @@ export function authRoutes(app: App, ctx: Ctx) {
   });
   route(app, ctx, authenticate, async ({ body }) => {
     await auth.authenticateRecovery(ctx, body.uniqid, body.send_type, body.code);
-    return ok(null, '验证成功');
+    return ok(null, M.verifySuccess);
   });
   route(app, ctx, resetPassword, async ({ body }) => {
     await auth.resetPassword(ctx, body.uniqid, body.password);
@@ -65,6 +65,6 @@ export function authRoutes(app: App, ctx: Ctx) {
   });
   route(app, ctx, verifyCode, async ({ actor, body }) => {
     await auth.verifyCode(ctx, actor, body);
-    return ok(null, '验证成功');
+    return ok(null, M.verifySuccess);
   });
 }

@@ -10,14 +10,16 @@ import {
   type SendType,
   type VerifyType,
 } from '@hublink/contract';
+import { ensureContactFree, insertAccount, setAccountPassword } from '../../core/accounts';
 import { authenticate as authenticateActor, type Actor } from '../../core/actor';
 import { destinationKey } from '../../core/codes';
 import type { Ctx } from '../../core/context';
 import { ApiError, forbidden, invalid } from '../../core/errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../core/passwords';
+import { leaveProof, proofKey } from '../../core/proofs';
 import { RATE_LIMITS } from '../../core/ratelimit';
 import type { Account } from '../../db/types';
-import { ensureContactFree, maskEmail, maskPhone, userMessage } from './users';
+import { maskEmail, maskPhone, userMessage } from './users';
 
 const loginLimits = {
   account: { ...RATE_LIMITS.loginPerAccount, message: M.tooManyLogins },
@@ -138,9 +140,8 @@ export function loginRam(ctx: Ctx, input: LoginBody, ip: string) {
         },
       ];
     },
-    async (c) => {
-      await ctx.db.updateTable('ram_account').set({ login_time: Date.now() }).where('id', '=', c.ramId!).execute();
-    },
+    // The ram module keeps the sub-account's last sign-in time from this event.
+    async (c) => ctx.events.emit(ctx.db, { type: 'account.signed_in', tenant_id: c.tenantId, ram_id: c.ramId! }),
   );
 }
 
@@ -219,22 +220,19 @@ async function createAccount(ctx: Ctx, input: RegisterBody): Promise<void> {
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await ctx.codes.use(codeId, trx);
-      await trx
-        .insertInto('account')
-        .values({
-          username: input.username,
-          username_key: key,
-          nickname: input.nickname,
-          password_hash: passwordHash,
-          phone: input.type === 'phone' ? destinationKey('phone', input.verify) : null,
-          email: input.type === 'email' ? destinationKey('email', input.verify) : null,
-          sign,
-          domain: key,
-          ...ctx.config.defaultPlan,
-          create_time: now,
-          update_time: now,
-        })
-        .execute();
+      await insertAccount(trx, {
+        username: input.username,
+        username_key: key,
+        nickname: input.nickname,
+        password_hash: passwordHash,
+        phone: input.type === 'phone' ? destinationKey('phone', input.verify) : null,
+        email: input.type === 'email' ? destinationKey('email', input.verify) : null,
+        sign,
+        domain: key,
+        ...ctx.config.defaultPlan,
+        create_time: now,
+        update_time: now,
+      });
     });
   } catch (e) {
     if (e instanceof ApiError) throw e;
@@ -298,13 +296,8 @@ export async function authenticateRecovery(ctx: Ctx, uniqid: string, type: SendT
 export async function resetPassword(ctx: Ctx, uniqid: string, password: string) {
   const r = await liveRecovery(ctx, uniqid);
   if (!r.verified_channel) throw invalid(M.recoveryNotVerified);
-  await ctx.db
-    .updateTable('account')
-    .set({ password_hash: await hashPassword(password), update_time: Date.now() })
-    .where('id', '=', r.account_id)
-    .execute();
+  await setAccountPassword(ctx.db, r.account_id, password);
   await ctx.db.deleteFrom('recovery').where('id', '=', r.id).execute();
-  await ctx.tokens.revokeAll(r.account_id, null);
 }
 
 // Codes for signed-in users (spec 1 §7 /verify/send_code and /verify/verify)
@@ -343,7 +336,7 @@ export async function sendCode(ctx: Ctx, actor: Actor, input: { send_type: SendT
   if (contact) {
     if (actor.ramId !== null) throw forbidden(M.deniedMainOnly);
     if (contact !== input.send_type) throw invalid(M.sendTypeMismatch);
-    await ensureContactFree(ctx, actor.tenantId, contact, destinationKey(contact, input.send_value));
+    await ensureContactFree(ctx.db, actor.tenantId, contact, destinationKey(contact, input.send_value));
   }
   const own = OWN_CHANNEL[input.verify_type];
   if (!own) return ctx.codes.send(input.send_type, input.send_value, input.verify_type, ip);
@@ -353,12 +346,10 @@ export async function sendCode(ctx: Ctx, actor: Actor, input: { send_type: SendT
   await ctx.codes.send(input.send_type, destination, input.verify_type, ip);
 }
 
-/** Where a verified code's proof is kept (per tenant and verify_type); account changes take it. */
-export const proofKey = (tenantId: number, verifyType: VerifyType) => `verified:${tenantId}:${verifyType}`;
-
 /** Checks a code sent to the caller's own phone or email and remembers the proof for 10 minutes. */
 export async function verifyCode(ctx: Ctx, actor: Actor, input: { send_type: SendType; verify_type: VerifyType; code: string }) {
   const destination = await ownDestination(ctx, actor, input.send_type);
   await ctx.codes.consume(input.send_type, destination, input.verify_type, input.code);
-  await ctx.store.set(proofKey(actor.tenantId, input.verify_type), String(Date.now()), LIMITS.codeTtlSeconds);
+  // Account changes take it (core/proofs.ts).
+  await leaveProof(ctx.store, proofKey(actor.tenantId, input.verify_type));
 }

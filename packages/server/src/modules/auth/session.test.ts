@@ -78,7 +78,7 @@ describeEachDatabase('GET /account/info (token checks)', (t) => {
 describeEachDatabase('POST /login/refresh', (t) => {
   it('returns a new token for the same account; the old token stops working', async () => {
     const a = await newAccount(t());
-    const res = await t().call<LoginData>(refreshToken, { token: a.token });
+    const res = await t().call(refreshToken, { token: a.token });
     expect(res).toMatchObject({ code: 200, status: 200 });
     expect(res.data!.token_expire_time).toBe(t().ctx.config.tokenTtlSeconds);
     expect(userMessage.strict().parse(res.data!.user)).toMatchObject({ username: a.username, ram: 0 });
@@ -93,7 +93,7 @@ describeEachDatabase('POST /login/refresh', (t) => {
     const a = await newAccount(t());
     const { jti } = decodeJwt(a.token);
     const expired = await t().tokenExpiringIn(a.token, -60);
-    const res = await t().call<LoginData>(refreshToken, { token: expired });
+    const res = await t().call(refreshToken, { token: expired });
     expect(res.code).toBe(200);
     const old = await t().db.selectFrom('session').selectAll().where('id', '=', jti!).executeTakeFirstOrThrow();
     const fresh = await t().db.selectFrom('session').selectAll().where('id', '=', decodeJwt(res.data!.access_token).jti!).executeTakeFirstOrThrow();
@@ -105,7 +105,7 @@ describeEachDatabase('POST /login/refresh', (t) => {
     const a = await newAccount(t());
     const ram = await newRamAccount(t(), a.account.id);
     const signed = await signIn(t(), ram.login, ram.password, { ram: true });
-    const res = await t().call<LoginData>(refreshToken, { token: (signed.data as LoginData).access_token });
+    const res = await t().call(refreshToken, { token: (signed.data as LoginData).access_token });
     expect(res.code).toBe(200);
     expect(res.data!.user).toMatchObject({ ram: 1, username: ram.login });
   });

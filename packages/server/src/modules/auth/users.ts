@@ -1,6 +1,5 @@
-import { M, type RoleAuth, type SendType, type UserMessage } from '@hublink/contract';
+import type { RoleAuth, UserMessage } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
-import { invalid } from '../../core/errors';
 
 /** The user message of spec 1 §3 for a main account or one of its sub-accounts. */
 export async function userMessage(ctx: Ctx, tenantId: number, ramId: number | null): Promise<UserMessage> {
@@ -60,9 +59,3 @@ export function maskPhone(phone: string): string {
 }
 /** 'ab***@example.com' */
 export const maskEmail = (email: string) => email.replace(/^(.{1,2})[^@]*@/, '$1***@');
-
-/** Refuses a phone or email (as stored: destinationKey) that another main account has bound. */
-export async function ensureContactFree(ctx: Ctx, tenantId: number, type: SendType, key: string) {
-  const other = await ctx.db.selectFrom('account').select('id').where(type, '=', key).where('id', '!=', tenantId).executeTakeFirst();
-  if (other) throw invalid(type === 'phone' ? M.phoneBoundElsewhere : M.emailBoundElsewhere);
-}

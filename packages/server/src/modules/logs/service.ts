@@ -2,6 +2,7 @@ import type { OnlineLogItem, onlineLog, SoftwareLoginItem, softwareLoginLog } fr
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
+import { allowedNetworks } from '../../core/networks';
 import { contains, pageOf } from '../../core/paging';
 import { dayRange, formatTime } from '../../core/time';
 
@@ -39,12 +40,12 @@ export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Pro
  */
 export async function onlineSessions(ctx: Ctx, actor: Actor, q: OnlineQuery): Promise<{ rows: OnlineLogItem[]; count: number }> {
   const { from, to } = range(ctx, q);
-  const allowed = actor.role?.['easylink.network']?.network ?? [];
+  const allowed = allowedNetworks(actor);
   const filtered = ctx.db
     .selectFrom('online_log')
     .where('tenant_id', '=', actor.tenantId)
     .where('mode', '=', q.mode)
-    .$if(q.mode === 'p2p' && allowed.length > 0, (qb) => qb.where('network_number', 'in', allowed))
+    .$if(q.mode === 'p2p' && allowed !== null, (qb) => qb.where('network_number', 'in', allowed!))
     .$if(!!q.router_name, (qb) => qb.where('router_name', '=', q.router_name!))
     .$if(from !== undefined, (qb) => qb.where('start_time', '>=', from!))
     .$if(to !== undefined, (qb) => qb.where('start_time', '<', to!))

@@ -8,8 +8,6 @@ import {
   M,
   markMessagesRead,
   messageInfo,
-  type MessageItem,
-  type UserMessage,
 } from '@hublink/contract';
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
@@ -33,7 +31,7 @@ describeEachDatabase('message centre: /message/lists, /message/info, /message/up
     (await t().db.selectFrom('message').select('id').where('tenant_id', '=', tenantId).where('status', '=', 0).orderBy('id').execute()).map((r) => r.id);
   const idsOf = async (tenantId: number) =>
     (await t().db.selectFrom('message').select('id').where('tenant_id', '=', tenantId).orderBy('id').execute()).map((r) => r.id);
-  const messageCount = async (token: string) => (await t().call<UserMessage>(accountInfo, { token })).data!.message_count;
+  const messageCount = async (token: string) => (await t().call(accountInfo, { token })).data!.message_count;
 
   /** Sends `n` messages a second apart (so their order is certain), oldest first. */
   async function fill(app: TestApp, tenantId: number, n: number, prefix: string) {
@@ -57,7 +55,7 @@ describeEachDatabase('message centre: /message/lists, /message/info, /message/up
   });
 
   it('lists 10 a page, newest first, with the total; each tenant sees only its own', async () => {
-    const p1 = await t().call<MessageItem[]>(listMessages, { token: a.token, query: { page: 1 } });
+    const p1 = await t().call(listMessages, { token: a.token, query: { page: 1 } });
     expect(p1).toMatchObject({ code: 200, count: 12 });
     expect(p1.data!.map((m) => m.message_id)).toEqual([...aIds].reverse().slice(0, LIMITS.pageSize));
     const row = await t().db.selectFrom('message').selectAll().where('id', '=', aIds[11]!).executeTakeFirstOrThrow();
@@ -69,12 +67,12 @@ describeEachDatabase('message centre: /message/lists, /message/info, /message/up
       status: 0,
     });
     expect(p1.data![0]).not.toHaveProperty('content');
-    const p2 = await t().call<MessageItem[]>(listMessages, { token: a.token, query: { page: 2 } });
+    const p2 = await t().call(listMessages, { token: a.token, query: { page: 2 } });
     expect(p2.data!.map((m) => m.message_id)).toEqual([aIds[1], aIds[0]]);
-    const pb = await t().call<MessageItem[]>(listMessages, { token: b.token, query: { page: 1 } });
+    const pb = await t().call(listMessages, { token: b.token, query: { page: 1 } });
     expect(pb).toMatchObject({ code: 200, count: 3 });
     expect(pb.data!.map((m) => m.message_id)).toEqual([...bIds].reverse());
-    const empty = await t().call<MessageItem[]>(listMessages, { token: a.token, query: { page: 9 } });
+    const empty = await t().call(listMessages, { token: a.token, query: { page: 9 } });
     expect(empty).toMatchObject({ code: 200, count: 12, data: [] });
   });
 
@@ -85,7 +83,7 @@ describeEachDatabase('message centre: /message/lists, /message/info, /message/up
 
   it('opens a message with its content and marks it read; the unread count drops', async () => {
     expect(await messageCount(a.token)).toBe(12);
-    const res = await t().call<MessageItem & { content: string }>(messageInfo, { token: a.token, query: { message_id: aIds[3]! } });
+    const res = await t().call(messageInfo, { token: a.token, query: { message_id: aIds[3]! } });
     expect(res).toMatchObject({ code: 200, data: { message_id: aIds[3], title: 'A消息3', content: '<p>A消息内容3</p>', status: 1, type: 'service' } });
     expect(await unreadOf(a.id)).not.toContain(aIds[3]);
     expect(await messageCount(a.token)).toBe(11);
@@ -162,7 +160,7 @@ describeEachDatabase('message centre: /message/lists, /message/info, /message/up
   });
 
   it("lets a sub-account read and mark its tenant's messages, but not delete them", async () => {
-    const list = await t().call<MessageItem[]>(listMessages, { token: ramToken, query: { page: 1 } });
+    const list = await t().call(listMessages, { token: ramToken, query: { page: 1 } });
     expect(list).toMatchObject({ code: 200, count: 12 });
     expect(await messageCount(ramToken)).toBe(12);
     expect((await t().call(messageInfo, { token: ramToken, query: { message_id: aIds[0]! } })).code).toBe(200);
@@ -197,7 +195,7 @@ describeEachDatabase('sending a message (service layer)', (t) => {
     token = acc.token;
   });
 
-  const contentOf = async (id: number) => (await t().call<{ content: string }>(messageInfo, { token, query: { message_id: id } })).data!.content;
+  const contentOf = async (id: number) => (await t().call(messageInfo, { token, query: { message_id: id } })).data!.content;
 
   it('stores the HTML without scripts, event handlers or javascript: URLs', async () => {
     const id = await send(t().ctx, tenantId, {
@@ -254,8 +252,8 @@ describeEachDatabase('sending a message (service layer)', (t) => {
 
   it("defaults to a system message and counts towards the tenant's unread count", async () => {
     const id = await send(t().ctx, tenantId, { title: '欢迎', content: '<p>欢迎使用</p>' });
-    const list = await t().call<MessageItem[]>(listMessages, { token, query: { page: 1 } });
+    const list = await t().call(listMessages, { token, query: { page: 1 } });
     expect(list.data).toEqual([expect.objectContaining({ message_id: id, type: 'system', status: 0 })]);
-    expect((await t().call<UserMessage>(accountInfo, { token })).data!.message_count).toBe(1);
+    expect((await t().call(accountInfo, { token })).data!.message_count).toBe(1);
   });
 });

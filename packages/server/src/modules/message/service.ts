@@ -2,7 +2,7 @@ import { M, MESSAGE_STATUS, sendMessageInput, type MessageItem, type MessageSele
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
-import { offsetOf } from '../../core/paging';
+import { pageOf } from '../../core/paging';
 import { sanitizeRichText } from '../../core/richText';
 import { formatTime } from '../../core/time';
 
@@ -20,23 +20,11 @@ const item = (ctx: Ctx, r: { id: number; title: string; create_time: number; typ
 });
 
 export async function list(ctx: Ctx, actor: Actor, page: number, limit: number): Promise<{ rows: MessageItem[]; count: number }> {
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .selectFrom('message')
-      .select(['id', 'title', 'create_time', 'type', 'status'])
-      .where('tenant_id', '=', actor.tenantId)
-      .orderBy('create_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offsetOf(page, limit))
-      .execute(),
-    ctx.db
-      .selectFrom('message')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('tenant_id', '=', actor.tenantId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => item(ctx, r)), count: Number(total.n) };
+  const filtered = ctx.db.selectFrom('message').where('tenant_id', '=', actor.tenantId);
+  const { rows, count } = await pageOf(filtered, { page, limit }, (qb) =>
+    qb.select(['id', 'title', 'create_time', 'type', 'status']).orderBy('create_time', 'desc').orderBy('id', 'desc'),
+  );
+  return { rows: rows.map((r) => item(ctx, r)), count };
 }
 
 /** One message with its content; opening it marks it read (spec 1 §4). Another tenant's is 204. */

@@ -14,12 +14,11 @@ import {
   renameNetwork,
   selectNetworks,
   type Endpoint,
-  type NetworkItem,
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../../test/helpers';
+import { createNetworkThroughApi, networkTables, seedFreshMembers } from '../../../test/networks';
 import type { RoleAuth } from '../../core/actor';
-import { createNetworkThroughApi, networkTables, seedFreshMembers } from './fixtures';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
 
@@ -63,9 +62,9 @@ describeEachDatabase("networks: one tenant never reaches another's", (t) => {
     }
     expect(await networkTables(t())).toEqual(before);
 
-    const lists = await t().call<NetworkItem[]>(listNetworks, { token: b.token, query: { page: 1, search: number } });
+    const lists = await t().call(listNetworks, { token: b.token, query: { page: 1, search: number } });
     expect(lists).toMatchObject({ code: 200, count: 0, data: [] });
-    const sel = await t().call<{ network_number: string }[]>(selectNetworks, { token: b.token });
+    const sel = await t().call(selectNetworks, { token: b.token });
     expect(sel.data!.map((n) => n.network_number)).not.toContain(number);
     expect((await t().call(networkConfig, { token: b.token })).data).toMatchObject({ network_router_use: 1 });
 
@@ -125,11 +124,11 @@ describeEachDatabase('networks: role permissions of sub-accounts', (t) => {
 
   it('limits a role with networks to them: lists and selects only those, 403 elsewhere, no create', async () => {
     const token = await ramToken(t(), main.account.id, role({ create: 1, edit: 1, delete: 1, network: [x] }));
-    const list = await t().call<NetworkItem[]>(listNetworks, { token, query: { page: 1 } });
+    const list = await t().call(listNetworks, { token, query: { page: 1 } });
     expect(list).toMatchObject({ code: 200, count: 1 });
     expect(list.data!.map((n) => n.network_number)).toEqual([x]);
-    expect((await t().call<NetworkItem[]>(listNetworks, { token, query: { page: 1, search: '网络Y' } })).count).toBe(0);
-    expect((await t().call<{ network_number: string }[]>(selectNetworks, { token })).data!.map((n) => n.network_number)).toEqual([x]);
+    expect((await t().call(listNetworks, { token, query: { page: 1, search: '网络Y' } })).count).toBe(0);
+    expect((await t().call(selectNetworks, { token })).data!.map((n) => n.network_number)).toEqual([x]);
 
     const before = await networkTables(t());
     for (const [e, input] of callsOn(y, h, h[2]!)) {

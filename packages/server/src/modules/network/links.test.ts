@@ -1,9 +1,9 @@
-import { listNetworks, networkInfo, networkStatus, ROUTER_TYPE, type Endpoint, type NetworkDetail, type NetworkLink } from '@hublink/contract';
+import { listNetworks, networkInfo, networkStatus, ROUTER_TYPE, type Endpoint, type NetworkLink } from '@hublink/contract';
 import { CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
+import { seedFreshMembers, seedLink, seedNetwork } from '../../../test/networks';
 import { formatTime } from '../../core/time';
-import { seedFreshMembers, seedLink, seedNetwork } from './fixtures';
 
 type Status = { network_status: number; link: NetworkLink[]; online: Record<string, number> };
 
@@ -40,10 +40,10 @@ describeEachDatabase('networks: links and the online map', (t) => {
       link(s1!, '', c1!, '中心一', { ip: '10.8.0.9', time: at + 1000 }),
       link(s1!, '', c2!, ''),
     ];
-    const status = await t().call<Status>(networkStatus, { token: main.token, query: { network_number: net.network_number } });
+    const status = await t().call(networkStatus, { token: main.token, query: { network_number: net.network_number } });
     expect(status).toMatchObject({ code: 200 });
     expect(status.data).toEqual({ network_status: 1, link: expected, online: { [c1!]: 1, [c2!]: 0, [p1!]: 1, [p2!]: 0, [s1!]: 0 } });
-    const info = await t().call<NetworkDetail>(networkInfo, { token: main.token, query: { network_number: net.network_number } });
+    const info = await t().call(networkInfo, { token: main.token, query: { network_number: net.network_number } });
     expect(info.data!.link).toEqual(expected);
     expect(info.data!.member.map((m) => [m.router_name, m.online])).toEqual([
       [c1, 1],

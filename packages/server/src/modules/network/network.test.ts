@@ -17,13 +17,11 @@ import {
   ROUTER_TYPE,
   selectNetworks,
   type Endpoint,
-  type NetworkDetail,
-  type NetworkItem,
   type NetworkMember,
 } from '@hublink/contract';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
-import { createNetworkThroughApi, networkTables, seedFreshMembers, seedNetwork } from './fixtures';
+import { createNetworkThroughApi, networkTables, seedFreshMembers, seedNetwork } from '../../../test/networks';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
 const TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -53,7 +51,7 @@ const member = (router_name: string, member_type: 'center' | 'point', router_typ
 });
 
 async function info(t: TestApp, main: Main, network_number: string) {
-  const res = await t.call<NetworkDetail>(networkInfo, { token: main.token, query: { network_number } });
+  const res = await t.call(networkInfo, { token: main.token, query: { network_number } });
   expect(res.code).toBe(200);
   return res.data!;
 }
@@ -70,7 +68,7 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
   it('builds a hub network of centers and points and shows it whole', async () => {
     const { main, h, s } = await tenantWith(t());
     await t().db.updateTable('member').set({ note: '总部', online_status: 1 }).where('router_key', '=', h[0]!.toLowerCase()).execute();
-    const res = await t().call<{ network_number: string }>(createNetwork, {
+    const res = await t().call(createNetwork, {
       token: main.token,
       body: { network_name: ' 华东网络 ', center: [h[0]], point: [h[1], s[0]!.toUpperCase()] },
     });
@@ -101,7 +99,7 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
       create_time: expect.stringMatching(TIME),
     });
 
-    const list = await t().call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 1 } });
+    const list = await t().call(listNetworks, { token: main.token, query: { page: 1 } });
     expect(list).toMatchObject({ code: 200, count: 1 });
     expect(list.data).toEqual([
       { network_number: number, network_name: '华东网络', network_type: 1, member_count: 3, fr_name: '', network_status: 1, create_time: expect.stringMatching(TIME) },
@@ -129,7 +127,7 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
     const { main, h, s } = await tenantWith(t());
     const number = await createNetworkThroughApi(t(), main.token, { center: [h[1]!, h[0]!], point: [s[0]!, h[2]!] });
     const names = async (query: Record<string, unknown>) => {
-      const res = await t().call<NetworkMember[]>(networkMembers, { token: main.token, query: { network_number: number, ...query } });
+      const res = await t().call(networkMembers, { token: main.token, query: { network_number: number, ...query } });
       expect(res.code).toBe(200);
       return res.data!.map((m) => `${m.member_type}:${m.router_name}`);
     };
@@ -151,24 +149,24 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
     const other = await tenantWith(t(), 1, 0);
     await createNetworkThroughApi(t(), other.main.token, { network_name: '网络0', point: other.h });
 
-    const p1 = await t().call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 1 } });
+    const p1 = await t().call(listNetworks, { token: main.token, query: { page: 1 } });
     expect(p1).toMatchObject({ code: 200, count: 12 });
     expect(p1.data!.map((n) => n.network_number)).toEqual([...numbers].reverse().slice(0, 10));
     expect(p1.data!.map((n) => n.member_count)).toEqual([3, 2, 1, 3, 2, 1, 3, 2, 1, 3]);
-    const p2 = await t().call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 2 } });
+    const p2 = await t().call(listNetworks, { token: main.token, query: { page: 2 } });
     expect(p2.data!.map((n) => n.network_number)).toEqual([numbers[1], numbers[0]]);
-    expect((await t().call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 3 } })).data).toEqual([]);
+    expect((await t().call(listNetworks, { token: main.token, query: { page: 3 } })).data).toEqual([]);
 
     const search = async (text: string) =>
-      (await t().call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 1, search: text } })).data!.map((n) => n.network_name).sort();
+      (await t().call(listNetworks, { token: main.token, query: { page: 1, search: text } })).data!.map((n) => n.network_name).sort();
     expect(await search('网络1')).toEqual(['网络1', '网络10', '网络11']);
     expect(await search('_')).toEqual(['财务_网络']);
     expect(await search('%')).toEqual([]);
     expect(await search(numbers[7]!.slice(2, 9).toLowerCase())).toEqual(['网络7']);
-    const found = await t().call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 1, search: '网络1' } });
+    const found = await t().call(listNetworks, { token: main.token, query: { page: 1, search: '网络1' } });
     expect(found.count).toBe(3);
 
-    const sel = await t().call<{ network_number: string; network_name: string }[]>(selectNetworks, { token: main.token });
+    const sel = await t().call(selectNetworks, { token: main.token });
     expect(sel.code).toBe(200);
     expect(sel.data!.map((n) => n.network_number).sort()).toEqual([...numbers].sort());
     expect(Object.keys(sel.data![0]!).sort()).toEqual(['network_name', 'network_number']);
@@ -351,7 +349,7 @@ describeEachDatabase('networks: /network/add_member and /network/remove_member',
     const number = await createNetworkThroughApi(t(), main.token, { point: [h[0]!] });
     await t().db.deleteFrom('member').where('router_key', '=', h[0]!.toLowerCase()).execute();
     expect(await info(t(), main, number)).toMatchObject({ member_count: 0, member: [], link: [] });
-    const list = await t().call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 1 } });
+    const list = await t().call(listNetworks, { token: main.token, query: { page: 1 } });
     expect(list.data![0]).toMatchObject({ network_number: number, member_count: 0 });
   });
 

@@ -11,30 +11,30 @@ import {
   networkInfo,
   networkStatus,
   removeNetworkMember,
-  type NetworkItem,
-  type NetworkQuota,
 } from '@hublink/contract';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
+import { until } from '../../../test/until';
+import { createNetworkThroughApi, networkTables, seedFreshMembers, seedNetwork } from '../../../test/networks';
 import type { Actor } from '../../core/actor';
-import { createNetworkThroughApi, networkTables, seedFreshMembers, seedNetwork } from './fixtures';
 import { lockTenant } from '../../core/tenantLock';
 import { countedRouterUse } from './quota';
 import * as networks from './service';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
 
-const quota = async (t: TestApp, main: Main) => (await t.call<NetworkQuota>(networkConfig, { token: main.token })).data!;
+const quota = async (t: TestApp, main: Main) => (await t.call(networkConfig, { token: main.token })).data!;
 const setPlan = (t: TestApp, main: Main, over: { network_router_count?: number; network_center_count?: number }) =>
   t.db.updateTable('account').set(over).where('id', '=', main.account.id).execute();
 
 /** network_status as every read of the tenant's networks gives it. */
 async function statuses(t: TestApp, main: Main, numbers: string[]) {
-  const list = await t.call<NetworkItem[]>(listNetworks, { token: main.token, query: { page: 1 } });
+  const list = await t.call(listNetworks, { token: main.token, query: { page: 1 } });
   const out = new Set(list.data!.map((n) => n.network_status));
   for (const network_number of numbers) {
-    out.add((await t.call<{ network_status: number }>(networkInfo, { token: main.token, query: { network_number } })).data!.network_status);
-    out.add((await t.call<{ network_status: number }>(networkStatus, { token: main.token, query: { network_number } })).data!.network_status);
+    out.add((await t.call(networkInfo, { token: main.token, query: { network_number } })).data!.network_status);
+    out.add((await t.call(networkStatus, { token: main.token, query: { network_number } })).data!.network_status);
   }
   return [...out];
 }
@@ -150,11 +150,13 @@ describeEachDatabase('networks: the member quota', (t) => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     let locked!: () => void;
+    let holderPid = 0;
     const isLocked = new Promise<void>((r) => (locked = r));
     const holder = t()
       .db.transaction()
       .execute(async (trx) => {
         await lockTenant(t().ctx, trx, main.account.id);
+        if (t().ctx.dialect === 'postgres') holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
         locked();
         await released;
         // The holder takes the last place just before it lets go.
@@ -165,8 +167,16 @@ describeEachDatabase('networks: the member quota', (t) => {
     const racing = t()
       .call(createNetwork, { token: main.token, body: { network_name: '等待', point: [h[10]] } })
       .finally(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(settled).toBe(false);
+    if (t().ctx.dialect === 'postgres') {
+      // The racing change is seen blocked by the holder, and has not answered.
+      await until(async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(t().db);
+        return rows[0]!.n > 0;
+      }, 'the racing change waits for the lock');
+      expect(settled).toBe(false);
+    }
+    // On SQLite the racing change waits for the one write transaction; on both, the answer below
+    // (quota full, 10 used) is only possible if it was judged after the holder's insert.
     release();
     await holder;
     expect(await racing).toMatchObject({ code: CODE.invalid, msg: fmt(M.networkQuotaFull, { n: 10 }) });

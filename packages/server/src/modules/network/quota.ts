@@ -1,5 +1,6 @@
 import { fmt, M, NETWORK_STATUS, type NetworkQuota } from '@hublink/contract';
 import { invalid } from '../../core/errors';
+import { planOf, type Plan } from '../../core/plan';
 import type { Db } from '../../db/connect';
 
 /*
@@ -7,21 +8,9 @@ import type { Db } from '../../db/connect';
  * members that are in at least one network; the plan's network_router_count bounds it. A change
  * that would raise the use beyond the plan is refused; one that does not raise it passes even while
  * the tenant is over (the operator lowered the plan), so the tenant can always get back under it.
- * The database keeps the use in account.network_router_use (triggers of migration 0007).
+ * The database keeps the use in account.network_router_use (triggers of migration 0007); the plan
+ * and the use are read with core/plan.ts.
  */
-
-export interface Plan extends NetworkQuota {
-  dns_quantity: number;
-}
-
-/** The tenant's plan and its current use: one row. */
-export async function planOf(db: Db, tenantId: number): Promise<Plan> {
-  return db
-    .selectFrom('account')
-    .select(['network_router_use', 'network_router_count', 'network_level', 'network_center_count', 'dns_quantity'])
-    .where('id', '=', tenantId)
-    .executeTakeFirstOrThrow();
-}
 
 /** The use counted from the member lists themselves (what the kept number must always equal). */
 export async function countedRouterUse(db: Db, tenantId: number): Promise<number> {

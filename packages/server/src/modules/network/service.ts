@@ -6,6 +6,8 @@ import {
   NETWORK_SERVICE,
   NETWORK_TYPE,
   ROUTER_TYPE,
+  ROUTING_LINE,
+  ROUTING_TYPE,
   type createNetwork,
   type editNetwork,
   type listNetworks,
@@ -19,13 +21,14 @@ import {
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { ApiError, invalid, notFound } from '../../core/errors';
+import { ApiError, forbidden, invalid, notFound } from '../../core/errors';
+import { allowedNetworks, ensureNetworkAllowed } from '../../core/networks';
+import { planOf } from '../../core/plan';
 import { contains, pageOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
-import { ensureCenters, ensureWithinQuota, networkStatusOf, planOf, quotaOf } from './quota';
-import { ensureMayCreate, ensureVisible, visibleNetworks } from './visibility';
+import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
 
 type ListQuery = z.output<typeof listNetworks.query>;
 type CreateInput = z.output<typeof createNetwork.body>;
@@ -33,8 +36,9 @@ type EditInput = z.output<typeof editNetwork.body>;
 
 /*
  * Networks of centers and points (spec 2). Every query is filtered by the tenant; reads also hide
- * the networks outside a sub-account's role list (visibility.ts). Changes run in one transaction
- * with the tenant locked, and the quota is checked on the result (quota.ts).
+ * the networks outside a sub-account's role list (core/networks.ts: the guard applies it to
+ * permission routes, but GET routes with access 'user' pass the guard). Changes run in one
+ * transaction with the tenant locked, and the quota is checked on the result (quota.ts).
  */
 
 // ---- network numbers ----
@@ -54,8 +58,8 @@ export function randomNetworkNumber(): string {
 // ---- reading ----
 
 /** The tenant's network by number; 403 outside the caller's role list, 204 when there is none. */
-async function networkOf(db: Db, actor: Actor, networkNumber: string) {
-  ensureVisible(actor, networkNumber);
+export async function networkOf(db: Db, actor: Actor, networkNumber: string) {
+  ensureNetworkAllowed(actor, networkNumber);
   const net = await db
     .selectFrom('network')
     .selectAll()
@@ -166,7 +170,7 @@ async function linksOf(ctx: Ctx, networkId: number, members: LinkEnd[]): Promise
 
 /** Search matches the name or the number; 10 a page, newest first; a role with networks sees those only. */
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: NetworkItem[]; count: number }> {
-  const allowed = visibleNetworks(actor);
+  const allowed = allowedNetworks(actor);
   const filtered = ctx.db
     .selectFrom('network')
     .where('tenant_id', '=', actor.tenantId)
@@ -208,7 +212,7 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
 
 /** Every network the caller may see, by name, for selects (roles, LDAP). */
 export async function select(ctx: Ctx, actor: Actor): Promise<{ network_number: string; network_name: string }[]> {
-  const allowed = visibleNetworks(actor);
+  const allowed = allowedNetworks(actor);
   return ctx.db
     .selectFrom('network')
     .select(['network_number', 'network_name'])
@@ -320,11 +324,24 @@ async function resolveMembers(db: Db, tenantId: number, center: string[], point:
   });
 }
 
-async function insertMembers(db: Db, tenantId: number, networkId: number, chosen: Chosen[], now: number): Promise<void> {
+/** The line a center joins on: in a main-backup network the main line is chosen, so a new center is a backup. */
+const lineOf = (routingType: number, memberType: MemberType) =>
+  memberType === 'center' && routingType === ROUTING_TYPE.mainBackup ? ROUTING_LINE.backup : ROUTING_LINE.main;
+
+async function insertMembers(db: Db, tenantId: number, networkId: number, chosen: Chosen[], now: number, routingType: number = ROUTING_TYPE.dual): Promise<void> {
   for (const part of chunks(chosen)) {
     await db
       .insertInto('network_member')
-      .values(part.map((c) => ({ tenant_id: tenantId, network_id: networkId, member_id: c.id, member_type: c.member_type, create_time: now })))
+      .values(
+        part.map((c) => ({
+          tenant_id: tenantId,
+          network_id: networkId,
+          member_id: c.id,
+          member_type: c.member_type,
+          routing: lineOf(routingType, c.member_type),
+          create_time: now,
+        })),
+      )
       .execute();
   }
 }
@@ -343,7 +360,7 @@ async function dropLinks(db: Db, networkId: number, notPoints: number[], notCent
 async function networkForChange(db: Db, actor: Actor, networkNumber: string) {
   const net = await db
     .selectFrom('network')
-    .select(['id'])
+    .select(['id', 'routing_type'])
     .where('tenant_id', '=', actor.tenantId)
     .where('network_number', '=', networkNumber)
     .executeTakeFirst();
@@ -356,7 +373,9 @@ async function networkForChange(db: Db, actor: Actor, networkNumber: string) {
  * another network in the meantime (the unique index says so) is replaced and the build retried.
  */
 export async function create(ctx: Ctx, actor: Actor, input: CreateInput, nextNumber: () => string = randomNetworkNumber): Promise<string> {
-  ensureMayCreate(actor);
+  // A role limited to networks cannot create one (spec 1 §5; the role form clears the flag, and
+  // this holds for a role stored any other way too).
+  if (allowedNetworks(actor)) throw forbidden(M.deniedPermission);
   ensureOnce(input.center, input.point);
   for (let attempt = 1; ; attempt++) {
     const number = nextNumber();
@@ -381,6 +400,7 @@ export async function create(ctx: Ctx, actor: Actor, input: CreateInput, nextNum
           .executeTakeFirstOrThrow();
         await insertMembers(trx, actor.tenantId, net.id, chosen, now);
         await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
+        await networkChanged(ctx, trx, actor.tenantId, net.id, 'created');
       });
       return number;
     } catch (e) {
@@ -416,10 +436,15 @@ export async function edit(ctx: Ctx, actor: Actor, input: EditInput): Promise<vo
     }
     for (const type of ['center', 'point'] as const) {
       for (const part of chunks(moved.filter((m) => m.member_type === type).map((m) => m.id))) {
-        await trx.updateTable('network_member').set({ member_type: type }).where('network_id', '=', net.id).where('member_id', 'in', part).execute();
+        await trx
+          .updateTable('network_member')
+          .set({ member_type: type, routing: lineOf(net.routing_type, type) })
+          .where('network_id', '=', net.id)
+          .where('member_id', 'in', part)
+          .execute();
       }
     }
-    await insertMembers(trx, actor.tenantId, net.id, added, Date.now());
+    await insertMembers(trx, actor.tenantId, net.id, added, Date.now(), net.routing_type);
     const leftPoints = current.filter((c) => c.member_type === 'point' && next.get(c.member_id) !== 'point').map((c) => c.member_id);
     const leftCenters = current.filter((c) => c.member_type === 'center' && next.get(c.member_id) !== 'center').map((c) => c.member_id);
     await dropLinks(trx, net.id, leftPoints, leftCenters);
@@ -430,23 +455,38 @@ export async function edit(ctx: Ctx, actor: Actor, input: EditInput): Promise<vo
       .where('tenant_id', '=', actor.tenantId)
       .execute();
     await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
+    await networkChanged(ctx, trx, actor.tenantId, net.id, removed.length + added.length + moved.length > 0 ? 'members' : 'edited');
   });
 }
 
 export async function rename(ctx: Ctx, actor: Actor, networkNumber: string, name: string): Promise<void> {
-  const r = await ctx.db
-    .updateTable('network')
-    .set({ network_name: name, update_time: Date.now() })
-    .where('tenant_id', '=', actor.tenantId)
-    .where('network_number', '=', networkNumber)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw notFound(M.networkNotFound);
+  await ctx.db.transaction().execute(async (trx) => {
+    const net = await trx
+      .updateTable('network')
+      .set({ network_name: name, update_time: Date.now() })
+      .where('tenant_id', '=', actor.tenantId)
+      .where('network_number', '=', networkNumber)
+      .returning('id')
+      .executeTakeFirst();
+    if (!net) throw notFound(M.networkNotFound);
+    await networkChanged(ctx, trx, actor.tenantId, net.id, 'edited');
+  });
+}
+
+/** network.changed, in the change's transaction (the compiler will rebuild the network's configs from it). */
+function networkChanged(ctx: Ctx, trx: Db, tenantId: number, networkId: number, change: 'created' | 'edited' | 'deleted' | 'members' | 'links') {
+  return ctx.events.emit(trx, { type: 'network.changed', tenant_id: tenantId, network_id: networkId, change });
 }
 
 /** Deletes a network with its member list and link state; roles naming it stay as they are. */
 export async function remove(ctx: Ctx, actor: Actor, networkNumber: string): Promise<void> {
-  const r = await ctx.db.deleteFrom('network').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirst();
-  if (Number(r.numDeletedRows) !== 1) throw notFound(M.networkNotFound);
+  await ctx.db.transaction().execute(async (trx) => {
+    // The member rows that cascade change the tenant's network use.
+    await lockTenant(ctx, trx, actor.tenantId);
+    const net = await trx.deleteFrom('network').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).returning('id').executeTakeFirst();
+    if (!net) throw notFound(M.networkNotFound);
+    await networkChanged(ctx, trx, actor.tenantId, net.id, 'deleted');
+  });
 }
 
 /** Adds one member at a position with the rules of create. */
@@ -460,8 +500,9 @@ export async function addMember(ctx: Ctx, actor: Actor, networkNumber: string, r
     if (current.some((c) => c.member_id === chosen!.id)) throw invalid(M.networkMemberExists);
     const centers = current.filter((c) => c.member_type === 'center').length;
     if (memberType === 'center') ensureCenters(plan, centers + 1, centers);
-    await insertMembers(trx, actor.tenantId, net.id, [chosen!], Date.now());
+    await insertMembers(trx, actor.tenantId, net.id, [chosen!], Date.now(), net.routing_type);
     await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
+    await networkChanged(ctx, trx, actor.tenantId, net.id, 'members');
   });
 }
 
@@ -487,5 +528,6 @@ export async function removeMember(ctx: Ctx, actor: Actor, networkNumber: string
     if (Number(left.n) <= 1) throw invalid(M.networkLastMember);
     await trx.deleteFrom('network_member').where('network_id', '=', net.id).where('member_id', '=', row.member_id).execute();
     await dropLinks(trx, net.id, [row.member_id], [row.member_id]);
+    await networkChanged(ctx, trx, actor.tenantId, net.id, 'members');
   });
 }

@@ -12,12 +12,10 @@ import {
   selectRoles,
   type Endpoint,
   type RoleAuth,
-  type RoleDetail,
-  type RoleItem,
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
-import { seedFreshMembers, seedNetwork } from '../network/fixtures';
+import { seedFreshMembers, seedNetwork } from '../../../test/networks';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
 
@@ -28,7 +26,7 @@ const NONE: RoleAuth = {
 };
 
 async function createThroughApi(t: TestApp, main: Main, name: string, auth: unknown = NONE, note = '') {
-  const res = await t.call<{ id: number }>(createRole, { token: main.token, body: { name, note, auth } });
+  const res = await t.call(createRole, { token: main.token, body: { name, note, auth } });
   if (res.code !== 200) throw new Error(`create role: ${res.msg}`);
   return res.data!.id;
 }
@@ -57,9 +55,9 @@ describeEachDatabase('roles: /ram_role/create, /ram_role/info, /ram_role/lists, 
       'easylink.network': { create: 1, edit: 1, delete: 1, network: [] },
       monitor: { view: 1, create: 1, edit: 0, delete: 1 },
     };
-    const res = await t().call<{ id: number }>(createRole, { token: main.token, body: { name: ' 网络管理员 ', note: '管理全部网络', auth } });
+    const res = await t().call(createRole, { token: main.token, body: { name: ' 网络管理员 ', note: '管理全部网络', auth } });
     expect(res).toMatchObject({ code: 200, msg: M.saved });
-    const info = await t().call<RoleDetail>(roleInfo, { token: main.token, query: { id: res.data!.id } });
+    const info = await t().call(roleInfo, { token: main.token, query: { id: res.data!.id } });
     expect(info).toMatchObject({ code: 200 });
     expect(info.data).toEqual({
       id: res.data!.id,
@@ -122,17 +120,17 @@ describeEachDatabase('roles: /ram_role/create, /ram_role/info, /ram_role/lists, 
     const other = await newAccount(t());
     await createThroughApi(t(), other, '别人的角色');
 
-    const p1 = await t().call<RoleItem[]>(listRoles, { token: owner.token, query: { page: 1 } });
+    const p1 = await t().call(listRoles, { token: owner.token, query: { page: 1 } });
     expect(p1).toMatchObject({ code: 200, count: 12 });
     expect(p1.data!.map((r) => r.id)).toEqual([...ids].reverse().slice(0, 10));
     expect(p1.data![0]).toEqual({ id: ids[11], name: '角色11', note: '备注11', create_time: expect.any(String), update_time: expect.any(String) });
-    const p2 = await t().call<RoleItem[]>(listRoles, { token: owner.token, query: { page: 2 } });
+    const p2 = await t().call(listRoles, { token: owner.token, query: { page: 2 } });
     expect(p2.data!.map((r) => r.id)).toEqual([ids[1], ids[0]]);
-    const found = await t().call<RoleItem[]>(listRoles, { token: owner.token, query: { page: 1, search: '角色1' } });
+    const found = await t().call(listRoles, { token: owner.token, query: { page: 1, search: '角色1' } });
     expect(found.data!.map((r) => r.name).sort()).toEqual(['角色1', '角色10', '角色11']);
-    expect((await t().call<RoleItem[]>(listRoles, { token: owner.token, query: { page: 1, search: '_' } })).data!.map((r) => r.name)).toEqual(['财务_审计']);
+    expect((await t().call(listRoles, { token: owner.token, query: { page: 1, search: '_' } })).data!.map((r) => r.name)).toEqual(['财务_审计']);
 
-    const sel = await t().call<{ id: number; name: string }[]>(selectRoles, { token: owner.token });
+    const sel = await t().call(selectRoles, { token: owner.token });
     expect(sel.code).toBe(200);
     expect(sel.data).toHaveLength(12);
     expect(sel.data!.map((r) => r.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
@@ -162,7 +160,7 @@ describeEachDatabase('roles: /ram_role/edit and /ram_role/delete', (t) => {
       body: { id, name: '新名', note: '新备注', auth: { 'easylink.network': { create: 1, delete: 1, network: ['N9', ''] }, monitor: { view: 0, edit: 1 } } },
     });
     expect(res).toMatchObject({ code: 200, msg: M.updated });
-    const info = await t().call<RoleDetail>(roleInfo, { token: main.token, query: { id } });
+    const info = await t().call(roleInfo, { token: main.token, query: { id } });
     expect(info.data).toMatchObject({
       name: '新名',
       note: '新备注',
@@ -274,14 +272,14 @@ describeEachDatabase("roles: network numbers name the tenant's networks", (t) =>
     await networkNumbered(t(), main, 'NGONE1', '将删除');
     await networkNumbered(t(), main, 'NLATER1', '后加的');
     const id = await createThroughApi(t(), main, '两张网', limitedTo(['NKEEP1', 'NGONE1']));
-    const info = await t().call<RoleDetail>(roleInfo, { token: main.token, query: { id } });
+    const info = await t().call(roleInfo, { token: main.token, query: { id } });
     expect(info.data!.networks).toEqual([
       { network_number: 'NKEEP1', network_name: '总部网络' },
       { network_number: 'NGONE1', network_name: '将删除' },
     ]);
 
     await t().db.deleteFrom('network').where('network_number', '=', 'NGONE1').execute();
-    const after = await t().call<RoleDetail>(roleInfo, { token: main.token, query: { id } });
+    const after = await t().call(roleInfo, { token: main.token, query: { id } });
     expect(after.data!.networks).toEqual([
       { network_number: 'NKEEP1', network_name: '总部网络' },
       { network_number: 'NGONE1', network_name: '' },
@@ -295,5 +293,51 @@ describeEachDatabase("roles: network numbers name the tenant's networks", (t) =>
       code: CODE.invalid,
       msg: fmt(M.roleNetworkMissing, { n: 'NGONE1' }),
     });
+  });
+});
+
+describeEachDatabase('roles: a name is unique in the tenant without regard to case', (t) => {
+  let main: Main;
+
+  beforeAll(async () => {
+    main = await newAccount(t());
+  });
+
+  const names = async () => (await t().db.selectFrom('ram_role').select('name').where('tenant_id', '=', main.account.id).orderBy('id').execute()).map((r) => r.name);
+
+  it('refuses a create with a name the tenant has, whatever its case and spaces, changing nothing', async () => {
+    await createThroughApi(t(), main, 'Ops 运维');
+    for (const name of ['Ops 运维', ' ops 运维 ', 'OPS 运维']) {
+      expect(await t().call(createRole, { token: main.token, body: { name, note: '', auth: NONE } })).toMatchObject({ code: CODE.invalid, msg: M.roleNameTaken });
+    }
+    expect(await names()).toEqual(['Ops 运维']);
+    const select = await t().call(selectRoles, { token: main.token });
+    expect(select.data!.map((r) => r.name)).toEqual(['Ops 运维']);
+  });
+
+  it("refuses an edit to another role's name, and accepts a role keeping or recasing its own", async () => {
+    const first = await createThroughApi(t(), main, '审计员');
+    const second = await createThroughApi(t(), main, '值班员', NONE, '夜班');
+    const refused = await t().call(editRole, { token: main.token, body: { id: second, name: '审计员', note: '改了', auth: NONE } });
+    expect(refused).toMatchObject({ code: CODE.invalid, msg: M.roleNameTaken });
+    expect((await t().call(roleInfo, { token: main.token, query: { id: second } })).data).toMatchObject({ name: '值班员', note: '夜班' });
+    expect(await t().call(editRole, { token: main.token, body: { id: first, name: '审计员', note: '同名保存', auth: NONE } })).toMatchObject({ code: 200 });
+    expect(await t().call(editRole, { token: main.token, body: { id: second, name: '值班员X', note: '', auth: NONE } })).toMatchObject({ code: 200 });
+    expect(await t().call(editRole, { token: main.token, body: { id: second, name: '值班员x', note: '', auth: NONE } })).toMatchObject({ code: 200 });
+    expect((await t().call(roleInfo, { token: main.token, query: { id: second } })).data).toMatchObject({ name: '值班员x' });
+  });
+
+  it('lets another tenant use the same name', async () => {
+    const other = await newAccount(t());
+    await createThroughApi(t(), main, '共用名');
+    expect(await t().call(createRole, { token: other.token, body: { name: '共用名', note: '', auth: NONE } })).toMatchObject({ code: 200 });
+  });
+
+  it('keeps one role when two creates with the same name race', async () => {
+    const body = { name: '赛跑', note: '', auth: NONE };
+    const answers = await Promise.all([t().call(createRole, { token: main.token, body }), t().call(createRole, { token: main.token, body: { ...body, name: '赛跑'.toUpperCase() } })]);
+    expect(answers.map((a) => a.code).sort()).toEqual([200, CODE.invalid]);
+    expect(answers.find((a) => a.code !== 200)).toMatchObject({ msg: M.roleNameTaken });
+    expect((await names()).filter((n) => n === '赛跑')).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import { fmt, M, type createRole, type editRole, type listRoles, type RoleAuth, 
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { invalid, notFound } from '../../core/errors';
+import { ApiError, invalid, notFound } from '../../core/errors';
 import { contains, pageOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
@@ -68,28 +68,65 @@ export async function select(ctx: Ctx, actor: Actor): Promise<{ id: number; name
   return roles(ctx, actor).select(['id', 'name']).orderBy('name').orderBy('id').execute();
 }
 
+/** 422 when another role of the tenant has this name, without regard to case. */
+async function ensureNameFree(db: Db, actor: Actor, nameKey: string, exceptId?: number): Promise<void> {
+  const other = await db
+    .selectFrom('ram_role')
+    .select('id')
+    .where('tenant_id', '=', actor.tenantId)
+    .where('name_key', '=', nameKey)
+    .$if(exceptId !== undefined, (qb) => qb.where('id', '!=', exceptId!))
+    .executeTakeFirst();
+  if (other) throw invalid(M.roleNameTaken);
+}
+
+/** Runs a write that sets a role's name; when the unique index refuses it (a race both checks passed), says so. */
+async function withNameRule<T>(ctx: Ctx, actor: Actor, nameKey: string, write: () => Promise<T>, exceptId?: number): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    await ensureNameFree(ctx.db, actor, nameKey, exceptId);
+    throw e;
+  }
+}
+
+/** The name (trimmed by the contract) is unique in the tenant, case-insensitively, like sub-account names. */
 export async function create(ctx: Ctx, actor: Actor, input: CreateRole): Promise<number> {
+  const nameKey = input.name.toLowerCase();
   await ensureNetworks(ctx.db, actor, input.auth);
+  await ensureNameFree(ctx.db, actor, nameKey);
   const now = Date.now();
-  const row = await ctx.db
-    .insertInto('ram_role')
-    .values({ tenant_id: actor.tenantId, name: input.name, note: input.note, auth: JSON.stringify(input.auth), create_time: now, update_time: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await withNameRule(ctx, actor, nameKey, () =>
+    ctx.db
+      .insertInto('ram_role')
+      .values({ tenant_id: actor.tenantId, name: input.name, name_key: nameKey, note: input.note, auth: JSON.stringify(input.auth), create_time: now, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  );
   return row.id;
 }
 
 /** A changed role applies to its sub-accounts from their next call. */
 export async function edit(ctx: Ctx, actor: Actor, input: EditRole): Promise<void> {
+  const nameKey = input.name.toLowerCase();
   const stored = await roles(ctx, actor).select('auth').where('id', '=', input.id).executeTakeFirst();
   if (!stored) throw notFound(M.roleNotFound);
   await ensureNetworks(ctx.db, actor, input.auth, (JSON.parse(stored.auth) as RoleAuth)['easylink.network'].network);
-  const r = await ctx.db
-    .updateTable('ram_role')
-    .set({ name: input.name, note: input.note, auth: JSON.stringify(input.auth), update_time: Date.now() })
-    .where('id', '=', input.id)
-    .where('tenant_id', '=', actor.tenantId)
-    .executeTakeFirst();
+  await ensureNameFree(ctx.db, actor, nameKey, input.id);
+  const r = await withNameRule(
+    ctx,
+    actor,
+    nameKey,
+    () =>
+      ctx.db
+        .updateTable('ram_role')
+        .set({ name: input.name, name_key: nameKey, note: input.note, auth: JSON.stringify(input.auth), update_time: Date.now() })
+        .where('id', '=', input.id)
+        .where('tenant_id', '=', actor.tenantId)
+        .executeTakeFirst(),
+    input.id,
+  );
   if (Number(r.numUpdatedRows) !== 1) throw notFound(M.roleNotFound);
 }
 

@@ -14,8 +14,6 @@ import {
   ramLog,
   ramQuantity,
   type Endpoint,
-  type RamItem,
-  type RamLogItem,
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
@@ -31,7 +29,7 @@ async function newRole(t: TestApp, tenantId: number, name = '运维') {
     'easylink.network': { create: 0, edit: 1, delete: 0, network: [] },
     monitor: { view: 1, create: 0, edit: 0, delete: 0 },
   });
-  const r = await t.db.insertInto('ram_role').values({ tenant_id: tenantId, name, note: '', auth, create_time: now, update_time: now }).returning('id').executeTakeFirstOrThrow();
+  const r = await t.db.insertInto('ram_role').values({ tenant_id: tenantId, name, name_key: name.toLowerCase(), note: '', auth, create_time: now, update_time: now }).returning('id').executeTakeFirstOrThrow();
   return r.id;
 }
 
@@ -41,7 +39,7 @@ const uniqueName = (prefix = 'sub') => `${prefix}${Date.now() % 100000}${++seq}`
 /** Creates a sub-account through POST /ram/create and returns its id and sign-in name. */
 async function createThroughApi(t: TestApp, main: Main, roleId: number, over: Partial<{ username: string; nickname: string; password: string }> = {}) {
   const body = { role_id: roleId, nickname: '张三', username: uniqueName(), password: 'pass1234', ...over };
-  const res = await t.call<{ id: number }>(createRam, { token: main.token, body });
+  const res = await t.call(createRam, { token: main.token, body });
   if (res.code !== 200) throw new Error(`create: ${res.msg}`);
   return { id: res.data!.id, ...body, login: `${body.username}@${main.account.domain}` };
 }
@@ -64,8 +62,8 @@ describeEachDatabase('sub-accounts: /ram/domain, /ram/quantity, /ram/create, /ra
   });
 
   it('creates a sub-account that signs in as name@domain and appears in the list, the info and the count', async () => {
-    const before = (await t().call<{ count: number }>(ramQuantity, { token: main.token })).data!.count;
-    const res = await t().call<{ id: number }>(createRam, {
+    const before = (await t().call(ramQuantity, { token: main.token })).data!.count;
+    const res = await t().call(createRam, {
       token: main.token,
       body: { role_id: roleId, nickname: '李四', username: 'OpsLi01', password: 'pass1234' },
     });
@@ -75,7 +73,7 @@ describeEachDatabase('sub-accounts: /ram/domain, /ram/quantity, /ram/create, /ra
     expect(row).toMatchObject({ tenant_id: main.account.id, username: 'OpsLi01', username_key: 'opsli01', nickname: '李四', role_id: roleId, status: 1, login_time: null });
     expect(row.password_hash).not.toContain('pass1234');
 
-    const info = await t().call<RamItem>(ramInfo, { token: main.token, query: { id } });
+    const info = await t().call(ramInfo, { token: main.token, query: { id } });
     expect(info.data).toEqual({
       id,
       username: 'OpsLi01',
@@ -85,12 +83,13 @@ describeEachDatabase('sub-accounts: /ram/domain, /ram/quantity, /ram/create, /ra
       create_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       login_time: null,
     });
-    expect((await t().call<{ count: number }>(ramQuantity, { token: main.token })).data!.count).toBe(before + 1);
+    expect((await t().call(ramQuantity, { token: main.token })).data!.count).toBe(before + 1);
 
     const login = await signIn(t(), `opsli01@${main.account.domain.toUpperCase()}`, 'pass1234', { ram: true });
     expect(login.code).toBe(200);
     expect(login.data!.user).toMatchObject({ ram: 1, nickname: '李四' });
-    const after = await t().call<RamItem>(ramInfo, { token: main.token, query: { id } });
+    await t().ctx.events.settle();
+    const after = await t().call(ramInfo, { token: main.token, query: { id } });
     expect(after.data!.login_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
@@ -169,23 +168,23 @@ describeEachDatabase('sub-accounts: /ram/domain, /ram/quantity, /ram/create, /ra
     const other = await newAccount(t());
     await createThroughApi(t(), other, await newRole(t(), other.account.id), { username: 'lister99' });
 
-    const p1 = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1 } });
+    const p1 = await t().call(listRam, { token: owner.token, query: { page: 1 } });
     expect(p1).toMatchObject({ code: 200, count: 12 });
     expect(p1.data!.map((r) => r.id)).toEqual([...ids].reverse().slice(0, 10));
     expect(p1.data![0]).toMatchObject({ username: 'lister11', role_id: role, role_name: '审计' });
-    const p2 = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 2 } });
+    const p2 = await t().call(listRam, { token: owner.token, query: { page: 2 } });
     expect(p2.data!.map((r) => r.id)).toEqual([ids[1], ids[0]]);
 
-    const byName = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: 'LISTER1' } });
+    const byName = await t().call(listRam, { token: owner.token, query: { page: 1, search: 'LISTER1' } });
     expect(byName.data!.map((r) => r.username).sort()).toEqual(['lister1', 'lister10', 'lister11']);
     expect(byName.count).toBe(3);
-    const bySignIn = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: `lister3@${owner.account.domain.toUpperCase()}` } });
+    const bySignIn = await t().call(listRam, { token: owner.token, query: { page: 1, search: `lister3@${owner.account.domain.toUpperCase()}` } });
     expect(bySignIn.data!.map((r) => r.username)).toEqual(['lister3']);
-    const byNick = await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: '小赵' } });
+    const byNick = await t().call(listRam, { token: owner.token, query: { page: 1, search: '小赵' } });
     expect(byNick.data!.map((r) => r.username)).toEqual(['lister3']);
     // % and _ are plain characters in a search.
-    expect((await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: '%' } })).count).toBe(0);
-    expect((await t().call<RamItem[]>(listRam, { token: owner.token, query: { page: 1, search: '_' } })).data!.map((r) => r.username)).toEqual(['lister3']);
+    expect((await t().call(listRam, { token: owner.token, query: { page: 1, search: '%' } })).count).toBe(0);
+    expect((await t().call(listRam, { token: owner.token, query: { page: 1, search: '_' } })).data!.map((r) => r.username)).toEqual(['lister3']);
     expect((await t().call(listRam, { token: owner.token, query: { page: 0 } })).code).toBe(CODE.invalid);
   });
 
@@ -216,7 +215,7 @@ describeEachDatabase('sub-accounts: /ram/edit and /ram/delete', (t) => {
       const res = await t().call(editRam, { token: main.token, body: { id: ram.id, role_id: roleB, nickname: '改名', username: 'hijacked1', ...(password === undefined ? {} : { password }) } });
       expect(res).toMatchObject({ code: 200, msg: M.updated });
     }
-    expect((await t().call<RamItem>(ramInfo, { token: main.token, query: { id: ram.id } })).data).toMatchObject({ username: ram.username, nickname: '改名', role_id: roleB, role_name: '角色B' });
+    expect((await t().call(ramInfo, { token: main.token, query: { id: ram.id } })).data).toMatchObject({ username: ram.username, nickname: '改名', role_id: roleB, role_name: '角色B' });
     expect((await t().call(accountInfo, { token })).code).toBe(200);
     expect((await signIn(t(), ram.login, ram.password, { ram: true })).code).toBe(200);
   });
@@ -262,13 +261,14 @@ describeEachDatabase('sub-accounts: /ram/edit and /ram/delete', (t) => {
     const token = await ramToken(t(), ram.login, ram.password);
     await t().call(changeRamPassword, { token, body: { old_password: ram.password, password: 'pass5678', reset_password: 'pass5678' } });
     const token2 = await ramToken(t(), ram.login, 'pass5678');
-    const count = (await t().call<{ count: number }>(ramQuantity, { token: main.token })).data!.count;
+    const count = (await t().call(ramQuantity, { token: main.token })).data!.count;
 
     expect(await t().call(deleteRam, { token: main.token, body: { id: ram.id } })).toMatchObject({ code: 200, msg: M.deleted });
     expect((await t().call(accountInfo, { token: token2 })).code).toBe(CODE.tokenInvalid);
     expect((await signIn(t(), ram.login, 'pass5678', { ram: true })).msg).toBe(M.loginFailed);
-    expect((await t().call<{ count: number }>(ramQuantity, { token: main.token })).data!.count).toBe(count - 1);
+    expect((await t().call(ramQuantity, { token: main.token })).data!.count).toBe(count - 1);
     expect(await t().call(ramInfo, { token: main.token, query: { id: ram.id } })).toMatchObject({ code: CODE.notFound });
+    await t().ctx.events.settle();
     const logs = await t().db.selectFrom('ram_log').select(['mode', 'action']).where('ram_id', '=', ram.id).execute();
     expect(logs).toEqual([{ mode: 'ram', action: 'password' }]);
     // The name is free again.
@@ -316,20 +316,20 @@ describeEachDatabase('sub-accounts: GET /ram/log', (t) => {
   });
 
   it('lists newest first with whole days of the time zone, both ends included', async () => {
-    const res = await t().call<RamLogItem[]>(ramLog, { token: main.token, query: { page: 1, ram_id: ramId, start_time: '2026-03-01', end_time: '2026-03-02' } });
+    const res = await t().call(ramLog, { token: main.token, query: { page: 1, ram_id: ramId, start_time: '2026-03-01', end_time: '2026-03-02' } });
     expect(res).toMatchObject({ code: 200, count: 3 });
     expect(res.data!.map((r) => r.action)).toEqual(['middle', 'late', 'first']);
     expect(res.data![0]).toEqual({ id: expect.any(Number), mode: 'network', action: 'middle', message: M.saved, create_time: '2026-03-02 12:00:00' });
-    const oneDay = await t().call<RamLogItem[]>(ramLog, { token: main.token, query: { page: 1, ram_id: ramId, start_time: '2026-03-03', end_time: '2026-03-03' } });
+    const oneDay = await t().call(ramLog, { token: main.token, query: { page: 1, ram_id: ramId, start_time: '2026-03-03', end_time: '2026-03-03' } });
     expect(oneDay.data!.map((r) => r.action)).toEqual(['last']);
   });
 
   it('pages (limit as asked, 10 by default) and works without dates', async () => {
-    const all = await t().call<RamLogItem[]>(ramLog, { token: main.token, query: { page: 1, ram_id: ramId } });
+    const all = await t().call(ramLog, { token: main.token, query: { page: 1, ram_id: ramId } });
     expect(all).toMatchObject({ code: 200, count: 15 });
     expect(all.data).toHaveLength(LIMITS.pageSize);
     expect(all.data![0]!.action).toBe('bulk10');
-    const p2 = await t().call<RamLogItem[]>(ramLog, { token: main.token, query: { page: 2, limit: 4, ram_id: ramId } });
+    const p2 = await t().call(ramLog, { token: main.token, query: { page: 2, limit: 4, ram_id: ramId } });
     expect(p2.data!.map((r) => r.action)).toEqual(['bulk6', 'bulk5', 'bulk4', 'bulk3']);
   });
 

@@ -5,6 +5,9 @@ import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
 import { contains, pageOf } from '../../core/paging';
 import { hashPassword, verifyPassword } from '../../core/passwords';
+import { planOf } from '../../core/plan';
+import { revokeSessions } from '../../core/sessions';
+import { lockTenant } from '../../core/tenantLock';
 import { dayRange, formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 
@@ -24,7 +27,7 @@ export async function changeOwnPassword(ctx: Ctx, actor: Actor, oldPassword: str
     .where('id', '=', actor.ramId)
     .where('tenant_id', '=', actor.tenantId)
     .execute();
-  await ctx.tokens.revokeAll(actor.tenantId, actor.ramId);
+  await revokeSessions(ctx.db, { tenantId: actor.tenantId, ramId: actor.ramId });
 }
 
 // ---- the main account manages its sub-accounts (spec 1 §2.11, §7) ----
@@ -68,11 +71,11 @@ export async function domainOf(ctx: Ctx, actor: Actor): Promise<{ domain: string
 }
 
 export async function quantity(ctx: Ctx, actor: Actor, db: Db = ctx.db): Promise<{ count: number; max: number }> {
-  const [a, used] = await Promise.all([
-    db.selectFrom('account').select('ram_quantity').where('id', '=', actor.tenantId).executeTakeFirstOrThrow(),
+  const [plan, used] = await Promise.all([
+    planOf(db, actor.tenantId),
     db.selectFrom('ram_account').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', actor.tenantId).executeTakeFirstOrThrow(),
   ]);
-  return { count: Number(used.n), max: a.ram_quantity };
+  return { count: Number(used.n), max: plan.ram_quantity };
 }
 
 /** Search matches the username or the nickname; a sign-in name 'name@domain' searches by its name. */
@@ -105,14 +108,8 @@ export async function create(ctx: Ctx, actor: Actor, input: CreateRam): Promise<
   const passwordHash = await hashPassword(input.password);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      // Two creates racing for the last place: the tenant's row is the lock (SQLite runs one
-      // transaction at a time anyway).
-      await trx
-        .selectFrom('account')
-        .select('id')
-        .where('id', '=', actor.tenantId)
-        .$if(ctx.dialect === 'postgres', (qb) => qb.forUpdate())
-        .execute();
+      // Two creates racing for the last place.
+      await lockTenant(ctx, trx, actor.tenantId);
       await ensureRole(trx, actor, input.role_id);
       const taken = await trx.selectFrom('ram_account').select('id').where('tenant_id', '=', actor.tenantId).where('username_key', '=', key).executeTakeFirst();
       if (taken) throw invalid(M.ramUsernameTaken);
@@ -157,24 +154,16 @@ export async function edit(ctx: Ctx, actor: Actor, input: EditRam): Promise<void
       .where('id', '=', input.id)
       .where('tenant_id', '=', actor.tenantId)
       .execute();
-    if (passwordHash) {
-      await trx
-        .updateTable('session')
-        .set({ revoked_at: Date.now() })
-        .where('tenant_id', '=', actor.tenantId)
-        .where('ram_id', '=', input.id)
-        .where('revoked_at', 'is', null)
-        .execute();
-    }
+    if (passwordHash) await revokeSessions(trx, { tenantId: actor.tenantId, ramId: input.id });
   });
 }
 
-/** Deletes a sub-account; its sessions end with it, its operation log stays. */
+/** Deletes a sub-account; its sessions go with it (session.ram_id cascades), its operation log stays. */
 export async function remove(ctx: Ctx, actor: Actor, id: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, actor.tenantId);
     const ram = await trx.selectFrom('ram_account').select('id').where('id', '=', id).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
     if (!ram) throw notFound(M.ramNotFound);
-    await trx.deleteFrom('session').where('tenant_id', '=', actor.tenantId).where('ram_id', '=', id).execute();
     await trx.deleteFrom('ram_account').where('id', '=', id).where('tenant_id', '=', actor.tenantId).execute();
   });
 }

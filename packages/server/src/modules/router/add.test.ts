@@ -1,4 +1,4 @@
-import { addRouter, CODE, fmt, listRouters, M, routerQuantity, type RouterItem } from '@hublink/contract';
+import { addRouter, CODE, fmt, listRouters, M, routerQuantity } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
 import { verifyPassword } from '../../core/passwords';
@@ -141,7 +141,7 @@ describeEachDatabase('POST /router/add with a phone', (t) => {
     const code = await memberCode(t(), a.token, `+86 ${mobile}`, 'app_bind_phone');
     const name = await addMember(t(), a.token, { area_code: '86', phone: mobile, code });
     expect(await rowOf(t(), a.account.id, name)).toMatchObject({ phone: `+86 ${mobile}`, area_number: '86' });
-    const list = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: mobile } });
+    const list = await t().call(listRouters, { token: a.token, query: { type: 2, search: mobile } });
     expect(list.data!.map((r) => [r.router_name, r.phone, r.area_number])).toEqual([[name, `+86 ${mobile}`, '86']]);
   });
 

@@ -9,12 +9,12 @@ import {
   fmt,
   IMPORT_COLUMNS,
   IMPORT_EXAMPLE,
+  IMPORT_SHEETS,
   LIMITS,
   M,
   MEMBER_FILES,
   softwareDeleteTemplate,
   softwareTemplate,
-  type BatchResult,
 } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deflatedRepeat, SHEET_HEAD, SHEET_TAIL, workbookWithSheet } from '../../../test/craftedZip';
@@ -34,25 +34,30 @@ const importFile = async (rows: (string | number | null)[][], filename = '成员
 const deleteFile = async (rows: (string | number | null)[][], filename = 'delete.xlsx') => ({ filename, body: await workbook(DELETE_COLUMNS, rows) });
 
 describeEachDatabase('GET /router/software_template and /router/software_delete_template', (t) => {
-  it('downloads the import template: a real .xlsx with the header and one example row', async () => {
+  it('downloads the import template: a real .xlsx, the header to fill in first, the example row on a second sheet', async () => {
     const a = await newAccount(t());
     const res = await t().call(softwareTemplate, { token: a.token });
     expect(res.file).toMatchObject({ filename: `${MEMBER_FILES.importTemplate}.xlsx`, contentType: XLSX });
-    expect(await readWorkbook(res.file!.body)).toEqual([[...IMPORT_COLUMNS], [...IMPORT_EXAMPLE]]);
+    expect(await readWorkbook(res.file!.body)).toEqual([[...IMPORT_COLUMNS]]);
+    expect(await readWorkbook(res.file!.body, IMPORT_SHEETS.example)).toEqual([[...IMPORT_COLUMNS], [...IMPORT_EXAMPLE]]);
   });
 
   it('downloads the delete template', async () => {
     const a = await newAccount(t());
     const res = await t().call(softwareDeleteTemplate, { token: a.token });
     expect(res.file).toMatchObject({ filename: `${MEMBER_FILES.deleteTemplate}.xlsx`, contentType: XLSX });
-    expect(await readWorkbook(res.file!.body)).toEqual([[...DELETE_COLUMNS], [...DELETE_EXAMPLE]]);
+    expect(await readWorkbook(res.file!.body)).toEqual([[...DELETE_COLUMNS]]);
+    expect(await readWorkbook(res.file!.body, IMPORT_SHEETS.example)).toEqual([[...DELETE_COLUMNS], [...DELETE_EXAMPLE]]);
   });
 
-  it('the filled-in import template is accepted as it is', async () => {
+  it('a template uploaded as downloaded adds and deletes nothing: its example is not read', async () => {
     const a = await newAccount(t());
+    await addMember(t(), a.token, { username: DELETE_EXAMPLE[0] });
     const tpl = (await t().call(softwareTemplate, { token: a.token })).file!.body;
-    const res = await upload(t(), batchAddRouters.path, a.token, { filename: 'template.xlsx', body: tpl });
-    expect(res).toMatchObject({ code: 200, msg: M.batchDone, data: { success: 1, fail: 0 } });
+    expect(await upload(t(), batchAddRouters.path, a.token, { filename: 'template.xlsx', body: tpl })).toMatchObject({ code: 422, msg: M.fileEmpty });
+    const del = (await t().call(softwareDeleteTemplate, { token: a.token })).file!.body;
+    expect(await upload(t(), batchDeleteRoutersFile.path, a.token, { filename: 'delete.xlsx', body: del })).toMatchObject({ code: 422, msg: M.fileEmpty });
+    expect(await membersOf(t(), a.account.id)).toHaveLength(1);
   });
 });
 
@@ -98,14 +103,15 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
     const boundMobile = freshMobile();
     await addMember(t(), a.token, { phone: boundMobile, code: await memberCode(t(), a.token, `+86 ${boundMobile}`, 'app_bind_phone') });
     const good = freshName('ok');
+    const dotted = freshName('w.u_');
     const twice = freshName('tw');
     const samePhone = freshMobile();
     const rows: [(string | number | null)[], string][] = [
-      [['ab', 'pass1234', '', '', ''], M.importAccountRule],
-      [['张三丰', 'pass1234', '', '', ''], M.importAccountRule],
-      [['a_b.c', 'pass1234', '', '', ''], M.importAccountRule],
-      [['a'.repeat(19), 'pass1234', '', '', ''], M.importAccountRule],
-      [['', 'pass1234', '', '', '备注'], M.importAccountRule],
+      // The add form's account rule and messages (memberNameField).
+      [['a b', 'pass1234', '', '', ''], M.memberAccountChars],
+      [['张三丰', 'pass1234', '', '', ''], M.memberAccountChars],
+      [['a'.repeat(19), 'pass1234', '', '', ''], M.memberAccountTooLong],
+      [['', 'pass1234', '', '', '备注'], M.memberAccountRequired],
       [[freshName('pw'), '12345', '', '', ''], M.importPasswordRule],
       [[freshName('pw'), 'pass-1234', '', '', ''], M.importPasswordRule],
       [[freshName('pw'), '', '', '', ''], M.importPasswordRule],
@@ -121,12 +127,13 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
       [[twice, 'pass1234', '', '', ''], M.importAdded],
       [[twice.toUpperCase(), 'pass1234', '', '', ''], M.importAccountRepeated],
       [[good, 'pass1234', '', '', ''], M.importAdded],
+      [[dotted, 'pass1234', '', '', ''], M.importAdded],
     ];
     const res = await upload(t(), batchAddRouters.path, a.token, await importFile(rows.map((r) => r[0])));
     expect(res.code).toBe(200);
     expect(res.data!.rows.map((r) => [r.row, r.msg])).toEqual(rows.map((r, i) => [i + 2, r[1]]));
     expect(res.data!.rows.map((r) => r.ok)).toEqual(rows.map((r) => r[1] === M.importAdded));
-    expect(res.data).toMatchObject({ success: 3, fail: rows.length - 3 });
+    expect(res.data).toMatchObject({ success: 4, fail: rows.length - 4 });
     expect(await rowOf(t(), a.account.id, good)).toBeDefined();
     expect(await rowOf(t(), a.account.id, '张三丰')).toBeUndefined();
   });
@@ -151,9 +158,9 @@ describeEachDatabase('POST /router/batch: the plan', (t) => {
     await setPlan(t(), a.account.id, 3);
     await addMember(t(), a.token, { router_type: 1 });
     const names = [freshName('q'), freshName('q'), freshName('q'), freshName('q')];
-    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[names[0]!, 'pass1234'], ['x', 'pass1234'], ...names.slice(1).map((n) => [n, 'pass1234'])]));
+    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[names[0]!, 'pass1234'], ['x-1', 'pass1234'], ...names.slice(1).map((n) => [n, 'pass1234'])]));
     const full = fmt(M.memberQuotaFull, { n: 3 });
-    expect(res.data!.rows.map((r) => r.msg)).toEqual([M.importAdded, M.importAccountRule, M.importAdded, full, full]);
+    expect(res.data!.rows.map((r) => r.msg)).toEqual([M.importAdded, M.memberAccountChars, M.importAdded, full, full]);
     expect(res.data).toMatchObject({ success: 2, fail: 3 });
     expect(await membersOf(t(), a.account.id)).toHaveLength(3);
     // Full: every valid row is refused; after the plan is lowered too.
@@ -274,7 +281,7 @@ describeEachDatabase('POST /router/batch_delete and /router/batch_delete_file', 
     const [s1, s2] = [await addMember(t(), a.token), await addMember(t(), a.token)];
     const hw = await addMember(t(), a.token, { router_type: 1 });
     const theirs = await addMember(t(), b.token);
-    const res = await t().call<BatchResult>(batchDeleteRouters, { token: a.token, body: { router_name: [s1.toUpperCase(), hw, 'nosuchname', s2, s1, theirs] } });
+    const res = await t().call(batchDeleteRouters, { token: a.token, body: { router_name: [s1.toUpperCase(), hw, 'nosuchname', s2, s1, theirs] } });
     expect(res).toMatchObject({ code: 200, msg: M.batchDone });
     expect(res.data).toEqual({
       success: 2,
@@ -333,12 +340,25 @@ describeEachDatabase('GET /router/export', (t) => {
     const created = async (n: string) => formatTime(Number((await rowOf(t(), a.account.id, n))!.create_time), t().ctx.config.timezone);
     expect(rows).toEqual([
       [...EXPORT_COLUMNS],
-      [s2, '财务二', '', M.memberStatusDisabled, M.memberOnline, 'windows', '2.1.0', await created(s2)],
-      [s1, '财务', `+86 ${mobile}`, M.memberStatusEnabled, M.memberOffline, '', '', await created(s1)],
+      [s2, '财务二', '', M.memberStatusOff, M.memberOnline, 'windows', '2.1.0', await created(s2)],
+      [s1, '财务', `+86 ${mobile}`, M.memberStatusNormal, M.memberOffline, '', '', await created(s1)],
     ]);
     // The hardware tab.
     const hw = await t().call(exportRouters, { token: a.token, query: { type: 1 } });
     expect(await readWorkbook(hw.file!.body)).toHaveLength(2);
+  });
+
+  it('an exported member imports back under the same name, dots and underscores included', async () => {
+    const a = await newAccount(t());
+    const name = freshName('wang.wu_');
+    await addMember(t(), a.token, { username: name, note: '研发部' });
+    const exported = await readWorkbook((await t().call(exportRouters, { token: a.token, query: { type: 2 } })).file!.body);
+    const [account, note] = exported[1]!;
+    expect(account).toBe(name);
+    await t().db.deleteFrom('member').where('tenant_id', '=', a.account.id).execute();
+    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[account!, 'pass1234', '', '', note!]]));
+    expect(res.data).toMatchObject({ success: 1, rows: [{ router_name: name, ok: true, msg: M.importAdded }] });
+    expect(await rowOf(t(), a.account.id, name)).toMatchObject({ router_name: name, note: '研发部' });
   });
 
   it('answers the envelope with 数据为空 when nothing matches', async () => {

@@ -1,10 +1,10 @@
 import {
   DELETE_COLUMNS,
   fmt,
-  IMPORT_ACCOUNT_PATTERN,
   IMPORT_COLUMNS,
   IMPORT_NOTE_PATTERN,
   IMPORT_PASSWORD_PATTERN,
+  importAccountField,
   LIMITS,
   M,
   memberPhoneError,
@@ -19,19 +19,12 @@ import type { Upload } from '../../core/http';
 import { hashPassword } from '../../core/passwords';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
+import { chunks } from './chunks';
+import { membersCreated, membersDeleted } from './events';
 import { exclusive } from '../../core/turns';
 import type { SheetRow } from '../../core/xlsxSheet';
 import { keyOf, placesLeft } from './service';
 import { readSheet } from './xlsx';
-
-/** Rows per IN (…) list, well under SQLite's and PostgreSQL's parameter limits. */
-const CHUNK = 500;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 const resultOf = (rows: BatchResultRow[]): BatchResult => ({
   success: rows.filter((r) => r.ok).length,
@@ -59,8 +52,9 @@ function checkRows(rows: SheetRow[]): { results: BatchResultRow[]; candidates: C
   for (const { row, cells } of rows) {
     const [name = '', password = '', areaCell = '', mobile = '', note = ''] = cells;
     const refuse = (msg: string) => results.push({ row, router_name: name, ok: false, msg });
-    if (!IMPORT_ACCOUNT_PATTERN.test(name)) {
-      refuse(M.importAccountRule);
+    const account = importAccountField.safeParse(name);
+    if (!account.success) {
+      refuse(account.error.issues[0]!.message);
       continue;
     }
     const key = keyOf(name);
@@ -166,7 +160,7 @@ async function addRows(ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchRes
     const { refused, accepted } = await checkTenant(trx, actor, first.accepted);
     const now = Date.now();
     for (const part of chunks(accepted)) {
-      await trx
+      const added = await trx
         .insertInto('member')
         .values(
           part.map((c) => ({
@@ -183,7 +177,9 @@ async function addRows(ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchRes
             update_time: now,
           })),
         )
+        .returning(['id', 'router_type'])
         .execute();
+      await membersCreated(ctx, trx, actor.tenantId, added.map((m) => ({ id: Number(m.id), router_type: m.router_type })));
     }
     for (const [row, msg] of first.refused) refused.set(row, msg);
     return refused;
@@ -198,10 +194,12 @@ async function addRows(ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchRes
 
 /**
  * Deletes software members by name, each name its own result row: unknown names and hardware
- * members are refused, a name given twice is refused the second time. One transaction.
+ * members are refused, a name given twice is refused the second time. One transaction, under the
+ * tenant's lock.
  */
 async function deleteNames(ctx: Ctx, actor: Actor, names: { row: number; name: string }[]): Promise<BatchResult> {
   return ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, actor.tenantId);
     const found = new Map<string, { id: number; router_type: number }>();
     for (const part of chunks([...new Set(names.map((n) => keyOf(n.name)))])) {
       const rows = await trx.selectFrom('member').select(['id', 'router_key', 'router_type']).where('tenant_id', '=', actor.tenantId).where('router_key', 'in', part).execute();
@@ -220,6 +218,7 @@ async function deleteNames(ctx: Ctx, actor: Actor, names: { row: number; name: s
       ids.push(m.id);
       return { row, router_name: name, ok: true, msg: M.importRemoved };
     });
+    await membersDeleted(ctx, trx, actor.tenantId, ids);
     for (const part of chunks(ids)) await trx.deleteFrom('member').where('tenant_id', '=', actor.tenantId).where('id', 'in', part).execute();
     return resultOf(rows);
   });

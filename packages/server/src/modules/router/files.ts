@@ -4,18 +4,20 @@ import {
   EXPORT_COLUMNS,
   IMPORT_COLUMNS,
   IMPORT_EXAMPLE,
+  IMPORT_SHEETS,
   M,
   MEMBER_FILES,
+  XLSX_TYPE,
   type exportRouters,
 } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
-import { FileAnswer, XLSX_TYPE } from '../../core/http';
+import { FileAnswer } from '../../core/http';
 import { formatTime } from '../../core/time';
 import { filtered } from './service';
-import { buildSheet } from './xlsx';
+import { buildSheet, buildSheets } from './xlsx';
 
 type ExportQuery = z.output<typeof exportRouters.query>;
 
@@ -36,7 +38,7 @@ export async function exportMembers(ctx: Ctx, actor: Actor, q: ExportQuery): Pro
       r.router_name,
       r.note,
       r.phone ?? '',
-      r.status === 1 ? M.memberStatusEnabled : M.memberStatusDisabled,
+      r.status === 1 ? M.memberStatusNormal : M.memberStatusOff,
       r.online_status === 1 ? M.memberOnline : M.memberOffline,
       r.os,
       r.version,
@@ -48,11 +50,17 @@ export async function exportMembers(ctx: Ctx, actor: Actor, q: ExportQuery): Pro
 }
 
 export async function importTemplate(): Promise<FileAnswer> {
-  const body = await buildSheet(IMPORT_COLUMNS, [IMPORT_EXAMPLE], { textColumns: IMPORT_TEXT_COLUMNS });
+  const body = await buildSheets([
+    { name: IMPORT_SHEETS.data, columns: IMPORT_COLUMNS, rows: [], textColumns: IMPORT_TEXT_COLUMNS },
+    { name: IMPORT_SHEETS.example, columns: IMPORT_COLUMNS, rows: [IMPORT_EXAMPLE], textColumns: IMPORT_TEXT_COLUMNS },
+  ]);
   return new FileAnswer(`${MEMBER_FILES.importTemplate}.xlsx`, XLSX_TYPE, body);
 }
 
 export async function deleteTemplate(): Promise<FileAnswer> {
-  const body = await buildSheet(DELETE_COLUMNS, [DELETE_EXAMPLE], { textColumns: [0] });
+  const body = await buildSheets([
+    { name: IMPORT_SHEETS.data, columns: DELETE_COLUMNS, rows: [], textColumns: [0] },
+    { name: IMPORT_SHEETS.example, columns: DELETE_COLUMNS, rows: [DELETE_EXAMPLE], textColumns: [0] },
+  ]);
   return new FileAnswer(`${MEMBER_FILES.deleteTemplate}.xlsx`, XLSX_TYPE, body);
 }

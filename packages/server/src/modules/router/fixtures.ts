@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
-import { addRouter, type BatchResult, type Envelope } from '@hublink/contract';
-import type { TestApp } from '../../../test/helpers';
-import { codeFor } from '../account/fixtures';
+import { addRouter, CODE, type BatchResult, type Envelope } from '@hublink/contract';
+import { codeFor } from '../../../test/codes';
+import { checkAnswer, type TestApp } from '../../../test/helpers';
 
 // Shared by the member module's tests: members through the real call, codes, uploads, workbooks.
 
@@ -41,12 +41,13 @@ export async function workbook(header: readonly string[], rows: (string | number
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-/** The rows of the first sheet of an .xlsx, as text. */
-export async function readWorkbook(body: Buffer): Promise<string[][]> {
+/** The rows of the first sheet of an .xlsx (or the sheet of this name), as text. */
+export async function readWorkbook(body: Buffer, sheet?: string): Promise<string[][]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(body as unknown as ArrayBuffer);
   const out: string[][] = [];
-  wb.worksheets[0]!.eachRow((r) => {
+  const ws = sheet === undefined ? wb.worksheets[0] : wb.getWorksheet(sheet);
+  ws!.eachRow((r) => {
     out.push((r.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v))));
   });
   return out;
@@ -79,5 +80,8 @@ export async function upload(
     payload: Buffer.concat(parts),
     headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
   });
-  return res.json();
+  const env = res.json<Envelope<BatchResult>>();
+  const called = t.app.endpoints.find((e) => e.url === `/api/v1${path}`);
+  if (called && env.code === CODE.ok) checkAnswer(called.endpoint, env);
+  return env;
 }

@@ -10,9 +10,6 @@ import {
   routerQuantity,
   routerSoftware,
   updateRouterStatus,
-  type MemberOption,
-  type RouterDetail,
-  type RouterItem,
 } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
@@ -51,43 +48,43 @@ describeEachDatabase('members: /router/lists, /router/member, /router/quantity, 
   });
 
   it('lists one tab, newest first, 10 a page, with the count', async () => {
-    const first = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, page: 1 } });
+    const first = await t().call(listRouters, { token: a.token, query: { type: 2, page: 1 } });
     expect(first).toMatchObject({ code: 200, count: 12 });
     expect(first.data!.map((r) => r.router_name)).toEqual([...software].reverse().slice(0, 10));
-    const second = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, page: 2 } });
+    const second = await t().call(listRouters, { token: a.token, query: { type: 2, page: 2 } });
     expect(second.data!.map((r) => r.router_name)).toEqual([...software].reverse().slice(10));
     expect(second.count).toBe(12);
-    const past = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, page: 3 } });
+    const past = await t().call(listRouters, { token: a.token, query: { type: 2, page: 3 } });
     expect(past).toMatchObject({ code: 200, data: [], count: 12 });
 
-    const hw = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 1 } });
+    const hw = await t().call(listRouters, { token: a.token, query: { type: 1 } });
     expect(hw.count).toBe(3);
     expect(hw.data![0]).toMatchObject({ router_name: hardware[2], router_type: 1, note: '机房2', phone: '', area_number: '', online_status: 0, status: 1, source: 'console' });
     expect(hw.data![0]!.create_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
   it('searches the name (any case), the note and the phone; % and _ are taken literally', async () => {
-    const byName = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: software[3]!.toUpperCase() } });
+    const byName = await t().call(listRouters, { token: a.token, query: { type: 2, search: software[3]!.toUpperCase() } });
     expect(byName.data!.map((r) => r.router_name)).toEqual([software[3]]);
     expect(byName.count).toBe(1);
-    const byNote = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: '财务' } });
+    const byNote = await t().call(listRouters, { token: a.token, query: { type: 2, search: '财务' } });
     expect(byNote.data!.map((r) => r.router_name)).toEqual([software[4]]);
-    const wild = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: '%' } });
+    const wild = await t().call(listRouters, { token: a.token, query: { type: 2, search: '%' } });
     expect(wild).toMatchObject({ data: [], count: 0 });
     // A full page: the total is counted; a last page tells it.
-    expect(await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 1 } })).toMatchObject({ count: 12 });
-    const many = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 2 } });
+    expect(await t().call(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 1 } })).toMatchObject({ count: 12 });
+    const many = await t().call(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 2 } });
     expect(many).toMatchObject({ count: 12 });
     expect(many.data).toHaveLength(2);
-    const beyond = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 5 } });
+    const beyond = await t().call(listRouters, { token: a.token, query: { type: 2, search: 'sw', page: 5 } });
     expect(beyond).toMatchObject({ data: [], count: 12 });
     // The hardware tab does not show software members.
-    const other = await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 1, search: software[3]! } });
+    const other = await t().call(listRouters, { token: a.token, query: { type: 1, search: software[3]! } });
     expect(other).toMatchObject({ data: [], count: 0 });
   });
 
   it('finds members by any part of 3 characters or more, and follows changes of note and phone', async () => {
-    const names = async (search: string) => (await t().call<RouterItem[]>(listRouters, { token: a.token, query: { type: 2, search } })).data!.map((r) => r.router_name);
+    const names = async (search: string) => (await t().call(listRouters, { token: a.token, query: { type: 2, search } })).data!.map((r) => r.router_name);
     const name = await addMember(t(), a.token, { username: freshName('Find'), note: '市场部-华东区' });
     expect(await names(name.slice(2, 9).toUpperCase())).toEqual([name]);
     expect(await names('部-华东')).toEqual([name]);
@@ -110,16 +107,16 @@ describeEachDatabase('members: /router/lists, /router/member, /router/quantity, 
   });
 
   it('answers every member for the pickers, hardware and software apart', async () => {
-    const res = await t().call<{ router: MemberOption[]; app: MemberOption[] }>(routerMembers, { token: a.token });
+    const res = await t().call(routerMembers, { token: a.token });
     expect(res.data!.router.map((r) => r.router_name).sort()).toEqual([...hardware].sort());
     expect(res.data!.app.map((r) => r.router_name).sort()).toEqual([...software].sort());
     expect(res.data!.router[0]).toEqual({ router_name: hardware[2], note: '机房2', router_type: 1, online: 0 });
   });
 
   it('answers one kind for selects, with a search', async () => {
-    const sw = await t().call<MemberOption[]>(routerSoftware, { token: a.token });
+    const sw = await t().call(routerSoftware, { token: a.token });
     expect(sw.data!.map((r) => r.router_name).sort()).toEqual([...software].sort());
-    const hw = await t().call<MemberOption[]>(routerHardware, { token: a.token, query: { search: hardware[1]! } });
+    const hw = await t().call(routerHardware, { token: a.token, query: { search: hardware[1]! } });
     expect(hw.data!.map((r) => r.router_name)).toEqual([hardware[1]]);
   });
 
@@ -173,7 +170,7 @@ describeEachDatabase('members: /router/info, /router/note, /router/update_status
     const n1 = await newNetwork(t(), a.account.id, '总部网络', [hw, sw1, sw2]);
     const n2 = await newNetwork(t(), a.account.id, '分部网络', [hw]);
     await newNetwork(t(), a.account.id, '无关网络', [sw1]);
-    const res = await t().call<RouterDetail>(routerInfo, { token: a.token, query: { router_name: hw.toLowerCase() } });
+    const res = await t().call(routerInfo, { token: a.token, query: { router_name: hw.toLowerCase() } });
     expect(res).toMatchObject({
       code: 200,
       data: {
@@ -198,11 +195,11 @@ describeEachDatabase('members: /router/info, /router/note, /router/update_status
     await newNetwork(t(), a.account.id, '不可见网络', [hw]);
     const limited = await newRamAccount(t(), a.account.id, { auth: { ...FULL_ROLE, 'easylink.network': { ...FULL_ROLE['easylink.network'], network: [n1.network_number] } } });
     const token = (await signIn(t(), limited.login, limited.password, { ram: true })).data!.access_token;
-    const seen = await t().call<RouterDetail>(routerInfo, { token, query: { router_name: hw } });
+    const seen = await t().call(routerInfo, { token, query: { router_name: hw } });
     expect(seen.data!.network.map((n) => n.network_name)).toEqual(['可见网络']);
     const all = await newRamAccount(t(), a.account.id);
     const allToken = (await signIn(t(), all.login, all.password, { ram: true })).data!.access_token;
-    expect((await t().call<RouterDetail>(routerInfo, { token: allToken, query: { router_name: hw } })).data!.network).toHaveLength(2);
+    expect((await t().call(routerInfo, { token: allToken, query: { router_name: hw } })).data!.network).toHaveLength(2);
   });
 
   it('answers 204 for an unknown member', async () => {
@@ -212,7 +209,7 @@ describeEachDatabase('members: /router/info, /router/note, /router/update_status
   it('saves a note of at most 24 characters', async () => {
     const name = await addMember(t(), a.token);
     expect(await t().call(noteRouter, { token: a.token, body: { router_name: name, note: '  研发部-张三  ' } })).toMatchObject({ code: 200, msg: M.saved });
-    expect((await t().call<RouterDetail>(routerInfo, { token: a.token, query: { router_name: name } })).data!.note).toBe('研发部-张三');
+    expect((await t().call(routerInfo, { token: a.token, query: { router_name: name } })).data!.note).toBe('研发部-张三');
     const before = await membersOf(t(), a.account.id);
     expect(await t().call(noteRouter, { token: a.token, body: { router_name: name, note: 'x'.repeat(25) } })).toMatchObject({ code: 422, msg: M.memberNoteTooLong });
     expect(await t().call(noteRouter, { token: a.token, body: { router_name: 'nosuch', note: 'x' } })).toMatchObject({ code: 204, msg: M.memberNotFound });
@@ -222,7 +219,7 @@ describeEachDatabase('members: /router/info, /router/note, /router/update_status
   it('toggles a software member between enabled and disabled; hardware refused', async () => {
     const name = await addMember(t(), a.token);
     expect(await t().call(updateRouterStatus, { token: a.token, body: { router_name: name } })).toMatchObject({ code: 200, msg: M.memberStatusDisabled, data: { status: 0 } });
-    expect((await t().call<RouterDetail>(routerInfo, { token: a.token, query: { router_name: name } })).data!.status).toBe(0);
+    expect((await t().call(routerInfo, { token: a.token, query: { router_name: name } })).data!.status).toBe(0);
     expect(await t().call(updateRouterStatus, { token: a.token, body: { router_name: name } })).toMatchObject({ code: 200, msg: M.memberStatusEnabled, data: { status: 1 } });
     const hw = await addMember(t(), a.token, { router_type: 1, username: freshName('hw') });
     expect(await t().call(updateRouterStatus, { token: a.token, body: { router_name: hw } })).toMatchObject({ code: 422, msg: M.memberSoftwareOnly });

@@ -16,9 +16,12 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { lockTenant } from '../../core/tenantLock';
 import { ApiError, invalid, notFound } from '../../core/errors';
-import { contains, countOf, offsetOf, totalOf } from '../../core/paging';
+import { allowedNetworks } from '../../core/networks';
+import { planOf } from '../../core/plan';
+import { lockTenant } from '../../core/tenantLock';
+import { memberChanged, membersCreated, membersDeleted } from './events';
+import { contains, pageOf } from '../../core/paging';
 import { hashPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
@@ -119,14 +122,8 @@ export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string) 
  * without a search, and a count of the matches with one.
  */
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: RouterItem[]; count: number }> {
-  const offset = offsetOf(q.page, q.limit);
-  const matching = filtered(ctx, actor, q.type, q.search);
-  const rows = await matching.select(ITEM_COLUMNS).orderBy('id', 'desc').limit(q.limit).offset(offset).execute();
-  const count = await totalOf(rows.length, offset, q.limit, async () =>
-    q.search
-      ? countOf(matching)
-      : (await countByType(ctx.db, actor.tenantId))[q.type === ROUTER_TYPE.hardware ? 'hardware' : 'software'],
-  );
+  const kept = async () => (await countByType(ctx.db, actor.tenantId))[q.type === ROUTER_TYPE.hardware ? 'hardware' : 'software'];
+  const { rows, count } = await pageOf(filtered(ctx, actor, q.type, q.search), q, (qb) => qb.select(ITEM_COLUMNS).orderBy('id', 'desc'), q.search ? undefined : kept);
   return { rows: rows.map((r) => toItem(ctx, r)), count };
 }
 
@@ -161,10 +158,7 @@ export async function options(ctx: Ctx, actor: Actor, type: number, search: stri
 }
 
 /** The tenant's plan limit on members (hardware and software together). */
-async function memberLimit(db: Db, tenantId: number): Promise<number> {
-  const a = await db.selectFrom('account').select('network_router_count').where('id', '=', tenantId).executeTakeFirstOrThrow();
-  return a.network_router_count;
-}
+const memberLimit = async (db: Db, tenantId: number): Promise<number> => (await planOf(db, tenantId)).network_router_count;
 
 /** Members of the tenant by kind, from the counts the database keeps (migration 0006). */
 async function countByType(db: Db, tenantId: number): Promise<{ hardware: number; software: number }> {
@@ -199,12 +193,9 @@ export async function findSoftware(db: Db, actor: Actor, name: string) {
   return m;
 }
 
-/** The networks a sub-account may see: its role's list, or all when the list is empty (or a main account). */
-export const visibleNetworks = (actor: Actor): string[] => actor.role?.['easylink.network']?.network ?? [];
-
 export async function info(ctx: Ctx, actor: Actor, name: string): Promise<RouterDetail> {
   const m = await findMember(ctx.db, actor, name);
-  const allowed = visibleNetworks(actor);
+  const allowed = allowedNetworks(actor);
   const networks = await ctx.db
     .selectFrom('network_member as mine')
     .innerJoin('network', 'network.id', 'mine.network_id')
@@ -213,7 +204,7 @@ export async function info(ctx: Ctx, actor: Actor, name: string): Promise<Router
     .where('mine.member_id', '=', m.id)
     .where('mine.tenant_id', '=', actor.tenantId)
     .where('network.tenant_id', '=', actor.tenantId)
-    .$if(allowed.length > 0, (qb) => qb.where('network.network_number', 'in', allowed))
+    .$if(allowed !== null, (qb) => qb.where('network.network_number', 'in', allowed!))
     .groupBy(['network.id', 'network.network_name', 'network.network_number'])
     .orderBy('network.id')
     .execute();
@@ -229,13 +220,23 @@ export async function info(ctx: Ctx, actor: Actor, name: string): Promise<Router
 
 export async function setNote(ctx: Ctx, actor: Actor, name: string, note: string) {
   const m = await findMember(ctx.db, actor, name);
-  await ctx.db.updateTable('member').set({ note, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('member').set({ note, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+    await memberChanged(ctx, trx, actor.tenantId, m.id, 'note');
+  });
 }
 
-/** Deletes a member; it leaves every network with it (network_member and member_link rows cascade). */
+/**
+ * Deletes a member; it leaves every network with it (network_member and member_link rows cascade),
+ * which changes the tenant's kept counts, so under the tenant's lock.
+ */
 export async function remove(ctx: Ctx, actor: Actor, name: string) {
-  const m = await findMember(ctx.db, actor, name);
-  await ctx.db.deleteFrom('member').where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, actor.tenantId);
+    const m = await findMember(trx, actor, name);
+    await membersDeleted(ctx, trx, actor.tenantId, [m.id]);
+    await trx.deleteFrom('member').where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+  });
 }
 
 /** Enables a disabled software member or disables an enabled one; answers the new status. */
@@ -244,6 +245,7 @@ export async function toggleStatus(ctx: Ctx, actor: Actor, name: string): Promis
     const m = await findSoftware(trx, actor, name);
     const status = m.status === 1 ? 0 : 1;
     await trx.updateTable('member').set({ status, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+    await memberChanged(ctx, trx, actor.tenantId, m.id, 'status');
     return { status };
   });
 }
@@ -251,7 +253,10 @@ export async function toggleStatus(ctx: Ctx, actor: Actor, name: string): Promis
 export async function setPassword(ctx: Ctx, actor: Actor, name: string, password: string) {
   const m = await findSoftware(ctx.db, actor, name);
   const hash = await hashPassword(password);
-  await ctx.db.updateTable('member').set({ secret_hash: hash, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('member').set({ secret_hash: hash, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+    await memberChanged(ctx, trx, actor.tenantId, m.id, 'password');
+  });
 }
 
 /** Refuses a name in use: a hardware name anywhere (a device says only its name), any name in the tenant. */
@@ -313,8 +318,9 @@ export async function add(ctx: Ctx, actor: Actor, input: AddInput): Promise<void
       const from = await checkAdd(trx, actor, check);
       if (from) {
         await trx.updateTable('member').set({ phone: null, area_number: null, update_time: now }).where('id', '=', from.id).where('tenant_id', '=', actor.tenantId).execute();
+        await memberChanged(ctx, trx, actor.tenantId, from.id, 'phone');
       }
-      await trx
+      const added = await trx
         .insertInto('member')
         .values({
           tenant_id: actor.tenantId,
@@ -329,7 +335,9 @@ export async function add(ctx: Ctx, actor: Actor, input: AddInput): Promise<void
           create_time: now,
           update_time: now,
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await membersCreated(ctx, trx, actor.tenantId, [{ id: Number(added.id), router_type: input.router_type }]);
     });
   } catch (e) {
     if (e instanceof ApiError) throw e;

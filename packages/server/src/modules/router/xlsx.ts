@@ -47,17 +47,31 @@ export async function buildSheet(
   rows: readonly (readonly (string | number)[])[],
   opts: { sheetName?: string; textColumns?: number[] } = {},
 ): Promise<Buffer> {
+  return buildSheets([{ name: opts.sheetName ?? 'Sheet1', columns, rows, textColumns: opts.textColumns }]);
+}
+
+export interface SheetSpec {
+  name: string;
+  columns: readonly string[];
+  rows: readonly (readonly (string | number)[])[];
+  textColumns?: number[] | undefined;
+}
+
+/** A workbook of several sheets in this order, each built as buildSheet builds its one. */
+export async function buildSheets(sheets: readonly SheetSpec[]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.created = new Date();
-  const ws = wb.addWorksheet(opts.sheetName ?? 'Sheet1');
   // Wide enough for the longest value (a CJK character takes about two widths), within bounds.
   const widthOf = (v: string | number) => Math.min(40, String(v).length * 2 + 2);
-  ws.columns = columns.map((header, i) => {
-    let width = Math.max(12, widthOf(header));
-    for (const r of rows) width = Math.max(width, widthOf(r[i] ?? ''));
-    return { header, width, ...(opts.textColumns?.includes(i) ? { style: { numFmt: '@' } } : {}) };
-  });
-  ws.getRow(1).font = { bold: true };
-  for (const r of rows) ws.addRow([...r]);
+  for (const { name, columns, rows, textColumns } of sheets) {
+    const ws = wb.addWorksheet(name);
+    ws.columns = columns.map((header, i) => {
+      let width = Math.max(12, widthOf(header));
+      for (const r of rows) width = Math.max(width, widthOf(r[i] ?? ''));
+      return { header, width, ...(textColumns?.includes(i) ? { style: { numFmt: '@' } } : {}) };
+    });
+    ws.getRow(1).font = { bold: true };
+    for (const r of rows) ws.addRow([...r]);
+  }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

@@ -1,4 +1,4 @@
-import { CODE, fmt, LIMITS, listServices, M, type ServiceItem } from '@hublink/contract';
+import { CODE, fmt, LIMITS, listServices, M } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn } from '../../../test/helpers';
 import { formatTime } from '../../core/time';
@@ -31,7 +31,7 @@ describeEachDatabase('GET /account/service and granting a service', (t) => {
 
   it('lists the tenant’s services 10 a page, newest first, with the total', async () => {
     const tz = t().ctx.config.timezone;
-    const p1 = await t().call<ServiceItem[]>(listServices, { token: a.token, query: { page: 1 } });
+    const p1 = await t().call(listServices, { token: a.token, query: { page: 1 } });
     expect(p1).toMatchObject({ code: 200, count: 12 });
     expect(p1.data!.map((s) => s.id)).toEqual([...aIds].reverse().slice(0, LIMITS.pageSize));
     expect(p1.data![0]).toEqual({
@@ -41,12 +41,12 @@ describeEachDatabase('GET /account/service and granting a service', (t) => {
       start_time: formatTime(base + 11 * DAY, tz),
       expired_time: formatTime(base + 376 * DAY, tz),
     });
-    const p2 = await t().call<ServiceItem[]>(listServices, { token: a.token, query: { page: 2 } });
+    const p2 = await t().call(listServices, { token: a.token, query: { page: 2 } });
     expect(p2.data!.map((s) => s.id)).toEqual([aIds[1], aIds[0]]);
   });
 
   it('shows another tenant none of them', async () => {
-    const pb = await t().call<ServiceItem[]>(listServices, { token: b.token, query: { page: 1 } });
+    const pb = await t().call(listServices, { token: b.token, query: { page: 1 } });
     expect(pb).toMatchObject({ code: 200, count: 1 });
     expect(pb.data!.map((s) => s.id)).toEqual([bId]);
     const fresh = await newAccount(t());
@@ -54,7 +54,7 @@ describeEachDatabase('GET /account/service and granting a service', (t) => {
   });
 
   it("shows a sub-account its tenant's services", async () => {
-    const res = await t().call<ServiceItem[]>(listServices, { token: ramToken, query: { page: 1 } });
+    const res = await t().call(listServices, { token: ramToken, query: { page: 1 } });
     expect(res).toMatchObject({ code: 200, count: 12 });
     expect(res.data!.map((s) => s.id)).toEqual([...aIds].reverse().slice(0, LIMITS.pageSize));
   });

@@ -2,31 +2,19 @@ import { grantServiceInput, M, type GrantServiceInput, type ServiceItem } from '
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
-import { offsetOf } from '../../core/paging';
+import { pageOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 
 /** The tenant's services (spec 1 §2.10), newest first. Services are granted by the operator. */
 export async function list(ctx: Ctx, actor: Actor, page: number, limit: number): Promise<{ rows: ServiceItem[]; count: number }> {
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .selectFrom('service')
-      .select(['id', 'service_name', 'quantity', 'start_time', 'expired_time'])
-      .where('tenant_id', '=', actor.tenantId)
-      .orderBy('start_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offsetOf(page, limit))
-      .execute(),
-    ctx.db
-      .selectFrom('service')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('tenant_id', '=', actor.tenantId)
-      .executeTakeFirstOrThrow(),
-  ]);
+  const filtered = ctx.db.selectFrom('service').where('tenant_id', '=', actor.tenantId);
+  const { rows, count } = await pageOf(filtered, { page, limit }, (qb) =>
+    qb.select(['id', 'service_name', 'quantity', 'start_time', 'expired_time']).orderBy('start_time', 'desc').orderBy('id', 'desc'),
+  );
   const tz = ctx.config.timezone;
   return {
     rows: rows.map((r) => ({ ...r, start_time: formatTime(r.start_time, tz), expired_time: formatTime(r.expired_time, tz) })),
-    count: Number(total.n),
+    count,
   };
 }
 

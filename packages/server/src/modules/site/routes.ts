@@ -1,11 +1,10 @@
 import { siteInfo } from '@hublink/contract';
-import type { Config } from '../../config';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
 
 /** The brand of a host: an exact entry, then its parent domains, then a neutral non-own default. */
-export function brandOf(config: Config, hostname: string) {
+export function brandOf(config: Ctx['config'], hostname: string) {
   const host = hostname.replace(/:\d+$/, '').toLowerCase();
   if (host === '127.0.0.1' || host === '[::1]') return config.brands.localhost!;
   for (let h = host; h; h = h.includes('.') ? h.slice(h.indexOf('.') + 1) : '') {

@@ -1,5 +1,5 @@
 import { M, fmt } from '@hublink/contract';
-import { Flex, Layout, Typography, theme } from 'antd';
+import { Flex, Layout, theme } from 'antd';
 import { Link } from 'react-router';
 import { useBrand } from '../brand';
 
@@ -16,16 +16,16 @@ export function AppFooter() {
       <Flex vertical gap={4} align="center">
         {brand.own && (
           <Flex gap={16} wrap justify="center">
-            <Typography.Text type="secondary">{fmt(M.copyright, { year, name: brand.name })}</Typography.Text>
+            <span style={{ color: token.colorTextSecondary }}>{fmt(M.copyright, { year, name: brand.name })}</span>
             <Link to="/clause">{M.clauseLink}</Link>
             <Link to="/privacy">{M.privacyLink}</Link>
             <Link to="/handbook">{M.handbookLink}</Link>
           </Flex>
         )}
         {brand.filing && (
-          <Typography.Link href={FILING_URL} target="_blank" rel="noopener noreferrer" type="secondary">
+          <a href={FILING_URL} target="_blank" rel="noopener noreferrer" style={{ color: token.colorTextSecondary }}>
             {brand.filing}
-          </Typography.Link>
+          </a>
         )}
       </Flex>
     </Layout.Footer>

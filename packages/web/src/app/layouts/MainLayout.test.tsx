@@ -1,7 +1,7 @@
 import { M, fmt } from '@hublink/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prefs, session } from '../../api/session';
 import { mockApi, ok, refused } from '../../test/mockApi';
 import { mainUser, otherBrand, ownBrand, ramUser, renderApp } from '../testing';
@@ -174,5 +174,37 @@ describe('footer', () => {
     expect(await within(footer).findByRole('link', { name: otherBrand.filing })).toBeInTheDocument();
     expect(within(footer).queryByRole('link', { name: M.clauseLink })).not.toBeInTheDocument();
     expect(within(footer).queryByText(/Copyright/)).not.toBeInTheDocument();
+  });
+});
+
+describe('phone width (below md)', () => {
+  const wide = window.matchMedia;
+  beforeEach(() => {
+    window.matchMedia = (query: string) => ({ ...wide(query), matches: /max-width: 767px/.test(query) });
+  });
+  afterEach(() => {
+    window.matchMedia = wide;
+  });
+
+  it('shows icons only for download and tickets and the avatar without the name', async () => {
+    open();
+    await screen.findByText('page /dashboard');
+    expect(screen.getByRole('link', { name: M.navDownload })).toHaveTextContent(/^$/);
+    expect(screen.getByRole('link', { name: M.navTickets })).toHaveTextContent(/^$/);
+    expect(screen.queryByText(mainUser.nickname)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: mainUser.nickname }));
+    expect(await screen.findByText(M.myMessages)).toBeInTheDocument();
+  });
+
+  it('has no sidebar but a menu drawer that the top bar opens and a chosen page closes', async () => {
+    const { app } = open(mainUser, ownBrand, '/account/info');
+    await screen.findByText('page /account/info');
+    expect(sider()).toBeNull();
+    const button = screen.getByRole('button', { name: M.openMenu });
+    await userEvent.click(button);
+    const menu = await screen.findByRole('menu', { name: M.sideMenu });
+    await userEvent.click(within(menu).getByText(M.routeDashboard));
+    await waitFor(() => expect(app.location()).toBe('/dashboard'));
+    expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 });

@@ -1,4 +1,4 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
+import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { M } from '@hublink/contract';
 import { Button, Flex, Layout, Tooltip } from 'antd';
 import { Suspense, useState } from 'react';
@@ -7,11 +7,13 @@ import { prefs } from '../../api/session';
 import { PageLoading } from '../../components/PageLoading';
 import { AppFooter } from './AppFooter';
 import { FRAME } from './dimensions';
+import { MenuDrawer } from './MenuDrawer';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { TopBarActions } from './TopBarActions';
 import { useEnsureUser } from './useEnsureUser';
+import { usePhone } from './usePhone';
 
 /** The console frame: sidebar, top bar, page, footer, settings panel (spec 1 §2.6). */
 export default function MainLayout() {
@@ -23,24 +25,35 @@ export default function MainLayout() {
     prefs.setSidebarOpened(next);
     setOpenedState(next);
   };
+  const phone = usePhone();
+  const [drawerOpen, setDrawerOpen] = useState(false);
   const toggleLabel = opened ? M.collapseSidebar : M.expandSidebar;
+  const menuButton = phone ? (
+    <Button type="text" aria-label={M.openMenu} aria-expanded={drawerOpen} icon={<MenuOutlined />} onClick={() => setDrawerOpen(true)} />
+  ) : (
+    <Tooltip title={toggleLabel}>
+      <Button
+        type="text"
+        aria-label={toggleLabel}
+        aria-expanded={opened}
+        icon={opened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+        onClick={() => setOpened(!opened)}
+      />
+    </Tooltip>
+  );
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      {/* Narrow screens fold the sidebar without changing the saved choice; wide ones restore it. */}
-      <Sidebar collapsed={!opened} onBreakpoint={(narrow) => setOpenedState(narrow ? false : prefs.sidebarOpened())} />
-      <Layout>
+      {phone ? (
+        <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+      ) : (
+        // Narrow screens fold the sidebar without changing the saved choice; wide ones restore it.
+        <Sidebar collapsed={!opened} onBreakpoint={(narrow) => setOpenedState(narrow ? false : prefs.sidebarOpened())} />
+      )}
+      <Layout className="hl-main">
         <TopBar>
-          <Flex align="center" justify="space-between" style={{ height: '100%' }}>
-            <Tooltip title={toggleLabel}>
-              <Button
-                type="text"
-                aria-label={toggleLabel}
-                aria-expanded={opened}
-                icon={opened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
-                onClick={() => setOpened(!opened)}
-              />
-            </Tooltip>
+          <Flex align="center" justify="space-between" gap={8} style={{ height: '100%' }}>
+            {menuButton}
             <Flex align="center" gap={4}>
               <TopBarActions />
               <Tooltip title={M.settingsTitle}>
@@ -49,7 +62,7 @@ export default function MainLayout() {
             </Flex>
           </Flex>
         </TopBar>
-        <Layout.Content style={{ padding: FRAME.contentPadding }}>
+        <Layout.Content style={{ padding: phone ? FRAME.phoneContentPadding : FRAME.contentPadding }}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>

@@ -15,7 +15,7 @@ const entryItem = (entry: MenuEntry) => ({
 });
 
 /** The side menu of spec 1 §2.6 for the current user and host. */
-export function SideMenu({ collapsed }: { collapsed: boolean }) {
+export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const user = useUser();
   const brand = useBrand();
   const navigate = useNavigate();
@@ -41,6 +41,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const newTab = new Set(nodes.flatMap((n) => (isGroup(n) ? n.children : [n])).filter((e) => e.newTab).map((e) => e.path));
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
+    onNavigate?.();
     if (newTab.has(key)) {
       window.open(key, '_blank', 'noopener');
       return;

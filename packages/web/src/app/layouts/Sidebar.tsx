@@ -1,15 +1,12 @@
-import { Layout, theme } from 'antd';
-import { Link } from 'react-router';
-import { Logo } from '../../components/Logo';
-import { useBrand } from '../brand';
-import { HOME_PATH } from '../paths';
+import { Layout } from 'antd';
 import { FRAME } from './dimensions';
-import { SideMenu } from './SideMenu';
+import { SidebarContent } from './SidebarContent';
 
-/** The console's light, collapsible sidebar: the logo (to '/') above the side menu. */
+/**
+ * The console's light, collapsible sidebar. The sider itself stretches to the page's full height (its
+ * background and border never stop part way down a long page); its content sticks to the window.
+ */
 export function Sidebar({ collapsed, onBreakpoint }: { collapsed: boolean; onBreakpoint: (narrow: boolean) => void }) {
-  const brand = useBrand();
-  const { token } = theme.useToken();
   return (
     <Layout.Sider
       theme="light"
@@ -19,29 +16,11 @@ export function Sidebar({ collapsed, onBreakpoint }: { collapsed: boolean; onBre
       trigger={null}
       breakpoint={FRAME.mobileBreakpoint}
       onBreakpoint={onBreakpoint}
-      style={{
-        borderInlineEnd: `1px solid ${token.colorBorderSecondary}`,
-        position: 'sticky',
-        top: 0,
-        height: '100vh',
-        overflow: 'auto',
-      }}
+      className="hl-sider"
     >
-      <Link
-        to={HOME_PATH}
-        aria-label={brand.name}
-        style={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: collapsed ? 'center' : 'flex-start',
-          height: FRAME.headerHeight,
-          paddingInline: collapsed ? 0 : token.paddingLG,
-          borderBlockEnd: `1px solid ${token.colorBorderSecondary}`,
-        }}
-      >
-        <Logo variant={brand.logo} name={brand.name} compact={collapsed} />
-      </Link>
-      <SideMenu collapsed={collapsed} />
+      <div className="hl-sider-inner">
+        <SidebarContent collapsed={collapsed} />
+      </div>
     </Layout.Sider>
   );
 }

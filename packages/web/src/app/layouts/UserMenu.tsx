@@ -6,11 +6,12 @@ import { useNavigate } from 'react-router';
 import { useSignOut } from '../signOut';
 import { useUser } from '../user';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { usePhone } from './usePhone';
 
 const MESSAGES_PATH = '/account/message';
 
 /** The signed-in user's menu in the top bar (spec 1 §2.6): messages, password (sub-accounts), log out. */
-export function UserMenu() {
+export default function UserMenu() {
   const user = useUser();
   const navigate = useNavigate();
   const signOut = useSignOut();
@@ -18,6 +19,8 @@ export function UserMenu() {
   const { token } = theme.useToken();
   const [changingPassword, setChangingPassword] = useState(false);
   const unread = user?.message_count ?? 0;
+  const phone = usePhone();
+  const name = user?.nickname || user?.username || '…';
 
   const confirmLogout = () =>
     modal.confirm({
@@ -51,13 +54,19 @@ export function UserMenu() {
   return (
     <>
       <Dropdown menu={{ items, onClick }} trigger={['hover', 'click']} placement="bottomRight">
-        <Button type="text" aria-haspopup="menu" style={{ height: 'auto', paddingInline: 8 }}>
+        <Button type="text" aria-haspopup="menu" aria-label={phone ? name : undefined} style={{ height: 'auto', paddingInline: phone ? 4 : 8 }}>
           <Flex align="center" gap={8}>
             <Badge dot={unread > 0} offset={[-2, 2]}>
               <Avatar size="small" icon={<UserOutlined />} style={{ backgroundColor: token.colorPrimary }} />
             </Badge>
-            <span>{user?.nickname || user?.username || '…'}</span>
-            <DownOutlined style={{ fontSize: 10 }} />
+            {!phone && (
+              <>
+                <span className="hl-user-name" title={name}>
+                  {name}
+                </span>
+                <DownOutlined style={{ fontSize: 10 }} />
+              </>
+            )}
           </Flex>
         </Button>
       </Dropdown>

@@ -1,12 +1,14 @@
-import { BIND_TYPE, bindCodeField, bindEmailField, defaultEmail, defaultPhone, LIMITS, M, phoneValue } from '@hublink/contract';
+import { BIND_TYPE, bindCodeField, bindEmailField, defaultEmail, defaultPhone, fmt, LIMITS, M, phoneValue } from '@hublink/contract';
 import { Button, Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { browser, call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
-import { CodeInput, MobileInput, mobileRule, sendCodeTo } from './fields';
-import { useVerifyMode } from './useVerifyMode';
+import { sendCodeTo } from '../../api/sendCodeTo';
+import { useVerifyMode } from '../../api/useVerifyMode';
+import { CodeInput } from '../../components/CodeInput';
+import { MobileInput, mobileRule } from './fields';
 
 export type BindKind = 'phone' | 'email';
 
@@ -30,8 +32,8 @@ const rules = {
 };
 
 const TEXT = {
-  phone: { title: '绑定手机', verifyTitle: '验证原手机号码', current: '原手机号码', endpoint: defaultPhone, bindCode: 'bind_phone', verifyCode: 'verify_phone' },
-  email: { title: '绑定邮箱', verifyTitle: '验证原邮箱', current: '原邮箱', endpoint: defaultEmail, bindCode: 'bind_email', verifyCode: 'verify_email' },
+  phone: { title: M.bindPhoneTitle, verifyTitle: M.verifyOldPhone, current: M.oldPhone, endpoint: defaultPhone, bindCode: 'bind_phone', verifyCode: 'verify_phone' },
+  email: { title: M.bindEmailTitle, verifyTitle: M.verifyOldEmail, current: M.oldEmail, endpoint: defaultEmail, bindCode: 'bind_email', verifyCode: 'verify_email' },
 } as const;
 
 export interface BindDialogProps {
@@ -97,17 +99,17 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
     ...(current && !verifying
       ? [
           <Button key="unbind" danger onClick={unbind} disabled={busy}>
-            解绑
+            {M.unbindAction}
           </Button>,
         ]
       : []),
     <Button key="cancel" onClick={close}>
-      取消
+      {M.cancel}
     </Button>,
     // Keyed by mode: a fresh button when the dialog switches to verify mode, so antd's own loading
     // state cannot outlive the request that switched it (seen stuck in Chromium otherwise).
     <Button key={verifying ? 'verify' : 'bind'} type="primary" loading={busy} onClick={() => form.submit()}>
-      {verifying ? '验证' : '绑定'}
+      {verifying ? M.verifyAction : M.bindAction}
     </Button>,
   ];
 
@@ -123,7 +125,7 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
       >
         {verifying ? (
           <>
-            <Typography.Paragraph type="secondary">为保障账号安全，请先验证{text.current}。</Typography.Paragraph>
+            <Typography.Paragraph type="secondary">{fmt(M.verifyOldFirst, { target: text.current })}</Typography.Paragraph>
             <Form.Item label={text.current}>
               <Input value={current} disabled aria-label={text.current} />
             </Form.Item>
@@ -138,10 +140,10 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
         ) : (
           <>
             {kind === 'phone' ? (
-              <MobileInput label="手机号码" rules={rules.phone} />
+              <MobileInput label={M.accountPhone} rules={rules.phone} />
             ) : (
-              <Form.Item name="email" label="邮箱" rules={rules.email}>
-                <Input placeholder="请输入邮箱" aria-label="邮箱" maxLength={LIMITS.emailMax} autoComplete="email" />
+              <Form.Item name="email" label={M.accountEmail} rules={rules.email}>
+                <Input placeholder={M.bindEmailRequired} aria-label={M.accountEmail} maxLength={LIMITS.emailMax} autoComplete="email" />
               </Form.Item>
             )}
             <CodeInput key="bind" rules={rules.code} sendKey="bind" onSend={() => sendCodeTo(kind, text.bindCode, newTarget)} />

@@ -1,8 +1,9 @@
-import { editEmail, editEmailBody, LIMITS } from '@hublink/contract';
+import { editEmail, editEmailBody, LIMITS, M } from '@hublink/contract';
 import { Button, Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
-import { CodeInput, sendCodeTo } from './fields';
+import { sendCodeTo } from '../../api/sendCodeTo';
+import { CodeInput } from '../../components/CodeInput';
 import { VerifyStep } from './VerifyStep';
 import { DoneStep, useWizard, Wizard, WizardActions } from './Wizard';
 
@@ -31,12 +32,12 @@ export default function EmailPage() {
   };
 
   return (
-    <Wizard step={step} titles={['身份验证', '新邮箱', '修改成功']}>
+    <Wizard step={step} titles={[M.wizardIdentity, M.wizardNewEmail, M.wizardDone]}>
       {step === 0 && <VerifyStep onVerified={() => setStep(1)} />}
       {step === 1 && (
         <Form<Values> form={form} name="account-email" layout="vertical" requiredMark={false} style={{ maxWidth: 480 }} onFinish={(v) => void submit(v)}>
-          <Form.Item name="email" label="新邮箱" rules={rules.email}>
-            <Input placeholder="请输入新邮箱" aria-label="新邮箱" maxLength={LIMITS.emailMax} autoComplete="email" />
+          <Form.Item name="email" label={M.wizardNewEmail} rules={rules.email}>
+            <Input placeholder={M.newEmailPrompt} aria-label={M.wizardNewEmail} maxLength={LIMITS.emailMax} autoComplete="email" />
           </Form.Item>
           <CodeInput rules={rules.code} onSend={() => sendCodeTo('email', 'edit_email', target)} />
           <WizardActions busy={busy} onBack={toAccount} />
@@ -44,11 +45,11 @@ export default function EmailPage() {
       )}
       {step === 2 && (
         <DoneStep
-          title="邮箱修改成功"
+          title={M.emailChanged}
           onBack={() => setStep(1)}
           extra={
             <Button key="done" type="primary" onClick={toAccount}>
-              完成
+              {M.done}
             </Button>
           }
         />

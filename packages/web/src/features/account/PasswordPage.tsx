@@ -19,20 +19,20 @@ export default function PasswordPage() {
   const { step, setStep, busy, submit, toAccount } = useWizard(editPassword);
 
   return (
-    <Wizard step={step} titles={['身份验证', '设置新密码', '修改成功']}>
+    <Wizard step={step} titles={[M.wizardIdentity, M.wizardNewPassword, M.wizardDone]}>
       {step === 0 && <VerifyStep noContact={M.bindContactFirst} onVerified={() => setStep(1)} />}
       {step === 1 && (
         <Form<Values> name="account-password" layout="vertical" requiredMark={false} style={{ maxWidth: 480 }} onFinish={(v) => void submit(v)}>
-          <Form.Item name="new_password" label="新密码" rules={rules.new_password}>
-            <Input.Password aria-label="新密码" maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+          <Form.Item name="new_password" label={M.newPassword} rules={rules.new_password}>
+            <Input.Password aria-label={M.newPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
           </Form.Item>
-          <Form.Item name="reset_password" label="重复密码" rules={rules.reset_password} dependencies={['new_password']}>
-            <Input.Password aria-label="重复密码" maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+          <Form.Item name="reset_password" label={M.repeatPassword} rules={rules.reset_password} dependencies={['new_password']}>
+            <Input.Password aria-label={M.repeatPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
           </Form.Item>
           <WizardActions busy={busy} onBack={toAccount} />
         </Form>
       )}
-      {step === 2 && <DoneStep title="密码修改成功" onBack={toAccount} />}
+      {step === 2 && <DoneStep title={M.passwordChanged} onBack={toAccount} />}
     </Wizard>
   );
 }

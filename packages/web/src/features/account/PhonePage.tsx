@@ -2,7 +2,9 @@ import { editPhone, editPhoneBody, LIMITS, M, phoneValue } from '@hublink/contra
 import { Button, Form } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
-import { CodeInput, MobileInput, mobileRule, sendCodeTo } from './fields';
+import { sendCodeTo } from '../../api/sendCodeTo';
+import { CodeInput } from '../../components/CodeInput';
+import { MobileInput, mobileRule } from './fields';
 import { VerifyStep } from './VerifyStep';
 import { DoneStep, useWizard, Wizard, WizardActions } from './Wizard';
 
@@ -40,7 +42,7 @@ export default function PhonePage() {
   };
 
   return (
-    <Wizard step={step} titles={['身份验证', '新手机号码', '修改成功']}>
+    <Wizard step={step} titles={[M.wizardIdentity, M.wizardNewPhone, M.wizardDone]}>
       {step === 0 && <VerifyStep onVerified={() => setStep(1)} />}
       {step === 1 && (
         <Form<Values>
@@ -52,18 +54,18 @@ export default function PhonePage() {
           initialValues={EMPTY}
           onFinish={(v) => void submit(v)}
         >
-          <MobileInput label="新手机号码" rules={rules.phone} />
+          <MobileInput label={M.wizardNewPhone} rules={rules.phone} />
           <CodeInput rules={rules.code} onSend={() => sendCodeTo('phone', 'edit_phone', target)} />
           <WizardActions busy={busy} onBack={toAccount} />
         </Form>
       )}
       {step === 2 && (
         <DoneStep
-          title="手机号码修改成功"
+          title={M.phoneChanged}
           onBack={restart}
           extra={
             <Button key="done" type="primary" onClick={toAccount}>
-              完成
+              {M.done}
             </Button>
           }
         />

@@ -1,9 +1,10 @@
-import { CODE, editData, editDataBody, editSign, getAccountData, INDUSTRIES, latestBirthday, LIMITS, type AccountData } from '@hublink/contract';
+import { CODE, editData, editDataBody, editSign, getAccountData, INDUSTRIES, latestBirthday, LIMITS, M, type AccountData } from '@hublink/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../../components/dayjs';
 import { useState } from 'react';
 import { call } from '../../api/client';
+import { toast } from '../../api/notify';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
 
@@ -40,12 +41,16 @@ export function ProfileForm({ account }: { account: AccountData }) {
     if (busy) return;
     setBusy(true);
     try {
-      const saved = await call(editData, {
-        body: { nickname: v.nickname.trim(), birthday: v.birthday, industry: v.industry, occupation: v.occupation.trim() },
-      });
+      // One save, one success toast: the profile's, once the suffix (when it changed) is saved too.
+      const saved = await call(
+        editData,
+        { body: { nickname: v.nickname.trim(), birthday: v.birthday, industry: v.industry, occupation: v.occupation.trim() } },
+        { successToast: false },
+      );
       if (saved.code !== CODE.ok) return;
       const sign = v.sign.trim();
-      if (sign.toLowerCase() !== account.sign.toLowerCase()) await call(editSign, { body: { sign } });
+      const signed = sign.toLowerCase() === account.sign.toLowerCase() ? saved : await call(editSign, { body: { sign } }, { successToast: false });
+      if (signed.code === CODE.ok) toast.success(saved.msg);
       await client.invalidateQueries({ queryKey: [getAccountData.path] });
       void reloadUser();
     } finally {
@@ -68,37 +73,37 @@ export function ProfileForm({ account }: { account: AccountData }) {
       }}
       onFinish={(v) => void submit(v)}
     >
-      <Form.Item label="用户名">
-        <Input value={account.username} disabled aria-label="用户名" />
+      <Form.Item label={M.profileUsername}>
+        <Input value={account.username} disabled aria-label={M.profileUsername} />
       </Form.Item>
-      <Form.Item name="nickname" label="昵称" rules={rules.nickname}>
-        <Input aria-label="昵称" maxLength={LIMITS.nicknameMax} />
+      <Form.Item name="nickname" label={M.profileNickname} rules={rules.nickname}>
+        <Input aria-label={M.profileNickname} maxLength={LIMITS.nicknameMax} />
       </Form.Item>
       <Form.Item
         name="birthday"
-        label="生日"
+        label={M.profileBirthday}
         rules={rules.birthday}
         getValueProps={(v: string) => ({ value: v ? dayjs(v, DATE_FORMAT) : undefined })}
         normalize={(d: Dayjs | null) => (d ? d.format(DATE_FORMAT) : '')}
       >
         <DatePicker
-          aria-label="生日"
+          aria-label={M.profileBirthday}
           format={DATE_FORMAT}
           style={{ width: '100%' }}
           disabledDate={(d) => d.format(DATE_FORMAT) > latestBirthday()}
         />
       </Form.Item>
-      <Form.Item name="industry" label="行业" rules={rules.industry}>
-        <Select aria-label="行业" placeholder="请选择行业" options={INDUSTRY_OPTIONS} showSearch={{ optionFilterProp: 'label' }} />
+      <Form.Item name="industry" label={M.profileIndustry} rules={rules.industry}>
+        <Select aria-label={M.profileIndustry} placeholder={M.industryPlaceholder} options={INDUSTRY_OPTIONS} showSearch={{ optionFilterProp: 'label' }} />
       </Form.Item>
-      <Form.Item name="occupation" label="职业" rules={rules.occupation}>
-        <Input aria-label="职业" maxLength={LIMITS.occupationMax} />
+      <Form.Item name="occupation" label={M.profileOccupation} rules={rules.occupation}>
+        <Input aria-label={M.profileOccupation} maxLength={LIMITS.occupationMax} />
       </Form.Item>
-      <Form.Item name="sign" label="成员后缀" rules={rules.sign} extra="软件成员以“用户名@后缀”登录客户端">
-        <Input aria-label="成员后缀" maxLength={LIMITS.signMax} />
+      <Form.Item name="sign" label={M.profileSign} rules={rules.sign} extra={M.profileSignHint}>
+        <Input aria-label={M.profileSign} maxLength={LIMITS.signMax} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={busy}>
-        保存
+        {M.save}
       </Button>
     </Form>
   );

@@ -65,11 +65,11 @@ export function SecurityCards() {
     <>
       {value && (
         <Button type="link" onClick={() => void navigate(kind === 'phone' ? '/account/phone' : '/account/email')}>
-          修改
+          {M.changeAction}
         </Button>
       )}
       <Button type="link" onClick={() => setDialog(kind)}>
-        {value ? '绑定/解绑' : '立即绑定'}
+        {value ? M.bindOrUnbind : M.bindNow}
       </Button>
     </>
   );
@@ -80,11 +80,11 @@ export function SecurityCards() {
         <Col xs={24} md={12} xl={6}>
           <InfoCard
             icon={<LockOutlined />}
-            title="登录密码"
-            rows={<StatusRow label="密码" value={M.isSet} />}
+            title={M.loginPasswordTitle}
+            rows={<StatusRow label={M.accountPassword} value={M.isSet} />}
             actions={
               <Button type="link" onClick={() => void navigate('/account/password')}>
-                修改
+                {M.changeAction}
               </Button>
             }
           />
@@ -92,18 +92,18 @@ export function SecurityCards() {
         <Col xs={24} md={12} xl={6}>
           <InfoCard
             icon={<IdcardOutlined />}
-            title="基本资料"
+            title={M.accountProfile}
             rows={
               <>
-                <StatusRow label="昵称" value={account.nickname} />
-                <StatusRow label="生日" value={account.birthday} />
-                <StatusRow label="行业" value={industryLabel(account.industry)} />
-                <StatusRow label="职业" value={account.occupation} />
+                <StatusRow label={M.profileNickname} value={account.nickname} />
+                <StatusRow label={M.profileBirthday} value={account.birthday} />
+                <StatusRow label={M.profileIndustry} value={industryLabel(account.industry)} />
+                <StatusRow label={M.profileOccupation} value={account.occupation} />
               </>
             }
             actions={
               <Button type="link" onClick={() => void navigate('/account/info')}>
-                编辑
+                {M.edit}
               </Button>
             }
           />
@@ -111,16 +111,16 @@ export function SecurityCards() {
         <Col xs={24} md={12} xl={6}>
           <InfoCard
             icon={<MobileOutlined />}
-            title="手机号码"
-            rows={<StatusRow label="手机" value={account.phone} />}
+            title={M.accountPhone}
+            rows={<StatusRow label={M.accountPhoneShort} value={account.phone} />}
             actions={contact('phone', account.phone)}
           />
         </Col>
         <Col xs={24} md={12} xl={6}>
           <InfoCard
             icon={<MailOutlined />}
-            title="邮箱"
-            rows={<StatusRow label="邮箱" value={account.email} />}
+            title={M.accountEmail}
+            rows={<StatusRow label={M.accountEmail} value={account.email} />}
             actions={contact('email', account.email)}
           />
         </Col>

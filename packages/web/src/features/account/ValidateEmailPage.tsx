@@ -13,7 +13,7 @@ const NOT_YET = 404;
 export default function ValidateEmailPage() {
   const [params] = useSearchParams();
   const s = params.get('s') ?? '';
-  const [answer, setAnswer] = useState<{ code: number; msg: string }>({ code: NOT_YET, msg: s ? '正在验证…' : M.validateLinkInvalid });
+  const [answer, setAnswer] = useState<{ code: number; msg: string }>({ code: NOT_YET, msg: s ? M.validating : M.validateLinkInvalid });
   const posted = useRef<string | null>(null);
 
   useEffect(() => {
@@ -27,11 +27,11 @@ export default function ValidateEmailPage() {
     <Card variant="borderless" style={{ maxWidth: 640, margin: '48px auto' }}>
       <Result
         status={status}
-        title="验证信息"
+        title={M.validateResultTitle}
         subTitle={answer.msg}
         extra={
           <Link to="/">
-            <Button type="primary">返回首页</Button>
+            <Button type="primary">{M.backHome}</Button>
           </Link>
         }
       />

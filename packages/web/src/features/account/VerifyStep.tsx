@@ -1,11 +1,12 @@
-import { CODE, M, verifyCode, type SendType } from '@hublink/contract';
+import { CODE, fmt, M, verifyCode, type SendType } from '@hublink/contract';
 import { Alert, Button, Flex, Form, Radio, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
 import { useUser } from '../../app/user';
-import { CodeInput, sendCodeTo } from './fields';
+import { sendCodeTo } from '../../api/sendCodeTo';
+import { CodeInput } from '../../components/CodeInput';
 
 const codeRules = rulesOf(verifyCode.body, 'code');
 const PROOF = { phone: 'verify_phone', email: 'verify_email' } as const;
@@ -30,9 +31,9 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
       <Flex vertical gap={16} align="flex-start">
         <Alert type="warning" showIcon title={noContact} />
         <Flex gap={8}>
-          <Button onClick={() => void navigate('/account')}>返回</Button>
+          <Button onClick={() => void navigate('/account')}>{M.back}</Button>
           <Button type="primary" onClick={() => void navigate('/account')}>
-            去绑定
+            {M.goBind}
           </Button>
         </Flex>
       </Flex>
@@ -40,8 +41,8 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
   }
 
   const options = [
-    { value: 'phone' as const, label: phone ? `手机 ${phone}` : `手机（${M.notBound}）`, disabled: !phone },
-    ...(email ? [{ value: 'email' as const, label: `邮箱 ${email}` }] : []),
+    { value: 'phone' as const, label: phone ? fmt(M.channelPhone, { phone }) : fmt(M.channelPhoneState, { state: M.notBound }), disabled: !phone },
+    ...(email ? [{ value: 'email' as const, label: fmt(M.channelEmail, { email }) }] : []),
   ];
 
   const submit = async (v: { send_type: SendType; code: string }) => {
@@ -62,7 +63,7 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
       initialValues={{ send_type: phone ? 'phone' : 'email' }}
       onFinish={(v) => void submit(v)}
     >
-      <Form.Item name="send_type" label="验证方式">
+      <Form.Item name="send_type" label={M.resetChannel}>
         <Radio.Group options={options} />
       </Form.Item>
       <CodeInput
@@ -76,12 +77,12 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
         }}
       />
       <Flex gap={8} align="center" wrap>
-        <Button onClick={() => void navigate('/account')}>返回</Button>
+        <Button onClick={() => void navigate('/account')}>{M.back}</Button>
         <Button type="primary" htmlType="submit" loading={busy}>
-          下一步
+          {M.nextStep}
         </Button>
         <Typography.Text type="secondary">
-          无法接收验证码？<Link to="/ticket/lists">提交工单</Link>
+          {M.cannotReceiveCode}<Link to="/ticket/lists">{M.submitTicket}</Link>
         </Typography.Text>
       </Flex>
     </Form>

@@ -30,9 +30,9 @@ export function useWizard<E extends Endpoint>(endpoint: E, onDone?: () => void) 
 export function WizardActions({ busy, onBack }: { busy: boolean; onBack: () => void }) {
   return (
     <Flex gap={8}>
-      <Button onClick={onBack}>返回</Button>
+      <Button onClick={onBack}>{M.back}</Button>
       <Button type="primary" htmlType="submit" loading={busy}>
-        确认修改
+        {M.confirmChange}
       </Button>
     </Flex>
   );
@@ -56,7 +56,7 @@ export function DoneStep({ title, onBack, extra }: { title: string; onBack: () =
       title={title}
       extra={[
         <Button key="back" onClick={onBack}>
-          返回
+          {M.back}
         </Button>,
         extra,
       ]}

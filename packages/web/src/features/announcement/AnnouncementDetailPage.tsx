@@ -9,7 +9,7 @@ const LIST_PATH = '/account/announcements';
 
 /**
  * One announcement (spec 1 §2.10): title, release time and rich content; clicking an image opens it
- * full size. An unknown id answers 204, which the shared client handles by going back.
+ * full size. An unknown id answers 204: the shared client shows the message and leaves (back, or the list).
  */
 export default function AnnouncementDetailPage() {
   const [params] = useSearchParams();

@@ -3,9 +3,8 @@ import { Tag, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { usePagedList } from '../../api/usePagedList';
 import { PageContainer } from '../../components/PageContainer';
+import { announcementDetailPath } from '../../components/pageLinks';
 import { PagedTable } from '../../components/PagedTable';
-
-export const announcementDetailPath = (id: number) => `/account/announcements/detail?id=${id}`;
 
 /** The announcement list (spec 1 §2.10): title, tag, release time; 10 a page, small pager hidden on one page. */
 export default function AnnouncementsPage() {

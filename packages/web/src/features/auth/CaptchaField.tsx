@@ -1,5 +1,5 @@
-import { LIMITS } from '@hublink/contract';
-import { Flex, Form, Input, Skeleton } from 'antd';
+import { LIMITS, M } from '@hublink/contract';
+import { Flex, Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { SafetyOutlined } from '@ant-design/icons';
 import type { Captcha } from './useCaptcha';
@@ -18,7 +18,7 @@ export interface CaptchaFieldProps {
 }
 
 /** A 4-character image captcha: the input, and the image beside it; clicking the image loads a new one. */
-export function CaptchaField({ name, rules, captcha, placeholder = '验证码', onPressEnter }: CaptchaFieldProps) {
+export function CaptchaField({ name, rules, captcha, placeholder = M.codeLabel, onPressEnter }: CaptchaFieldProps) {
   return (
     <Form.Item required>
       <Flex gap={8} align="center">
@@ -36,15 +36,15 @@ export function CaptchaField({ name, rules, captcha, placeholder = '验证码', 
         {captcha.content ? (
           <img
             src={captcha.content}
-            alt="图形验证码"
-            title="看不清？点击换一张"
+            alt={M.captchaImageAlt}
+            title={M.captchaRefreshHint}
             width={IMAGE_WIDTH}
             height={IMAGE_HEIGHT}
             onClick={() => void captcha.refresh()}
             style={{ cursor: 'pointer', flex: 'none', borderRadius: 6, border: '1px solid #d9d9d9', background: '#fff' }}
           />
         ) : (
-          <Skeleton.Button active style={{ width: IMAGE_WIDTH, height: IMAGE_HEIGHT }} />
+          <div className="hl-captcha-loading" role="status" aria-label={M.pageLoading} style={{ width: IMAGE_WIDTH, height: IMAGE_HEIGHT }} />
         )}
       </Flex>
     </Form.Item>

@@ -1,9 +1,9 @@
-import { M, type Envelope } from '@hublink/contract';
+import { M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
-import { mockApi, ok, refused } from '../../test/mockApi';
+import { mockApi, ok, refused, type MockAnswer } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import LoginPage from './LoginPage';
 
@@ -17,10 +17,11 @@ const user = {
   sign: 'abc123',
   config: { software_auth_source: 0 },
   auth: { quagga: 0, quagga_advanced: 0, default_route: 0 },
+  role: null,
 };
 
 /** Each captcha request gets a new image and uniqid. */
-function api(answerLogin: () => Envelope = () => ok({ access_token: 'tok-1', token_expire_time: 7200, user })) {
+function api(answerLogin: MockAnswer<'/login/authorization'> = () => ok({ access_token: 'tok-1', token_expire_time: 7200, user })) {
   let n = 0;
   return mockApi({
     '/verify/code': () => {
@@ -122,14 +123,39 @@ describe('LoginPage', () => {
     expect(m.callsTo('/verify/code')).toHaveLength(2);
   });
 
-  it('switches to sub-account login and back', async () => {
+  it('switches to sub-account login and back in the URL, keeping the redirect', async () => {
     api();
-    renderWithProviders(<LoginPage />, { route: '/login' });
+    const r = renderWithProviders(<LoginPage />, { route: '/login?redirect=%2Fnetwork%2Flists' });
     expect(screen.getByRole('heading', { name: M.loginTitle })).toBeInTheDocument();
     await userEvent.click(screen.getByText(M.ramLoginTitle));
     expect(screen.getByRole('heading', { name: M.ramLoginTitle })).toBeInTheDocument();
+    expect(r.location()).toBe('/login?redirect=%2Fnetwork%2Flists&mode=ram');
     await userEvent.click(screen.getByText('主账号登录'));
     expect(screen.getByRole('heading', { name: M.loginTitle })).toBeInTheDocument();
+    expect(r.location()).toBe('/login?redirect=%2Fnetwork%2Flists');
+  });
+
+  it('opens in sub-account mode at /login?mode=ram (a reload stays there), without recovery or registration', async () => {
+    api();
+    renderWithProviders(<LoginPage />, { route: '/login?mode=ram' });
+    expect(screen.getByRole('heading', { name: M.ramLoginTitle })).toBeInTheDocument();
+    expect(screen.getByText(M.ramLoginHint)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: M.forgotPassword })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: M.registerTitle })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByText('主账号登录'));
+    expect(screen.getByRole('link', { name: M.forgotPassword })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: M.registerTitle })).toBeInTheDocument();
+  });
+
+  it('signs a sub-account in from /login?mode=ram and follows the redirect', async () => {
+    const m = api();
+    const r = renderWithProviders(<LoginPage />, { route: '/login?mode=ram&redirect=%2Frouter%2Flists' });
+    await waitFor(() => expect(screen.getByAltText('图形验证码')).toBeInTheDocument());
+    const u = await fill('ops@acme', 'secret123', 'Ab12');
+    await u.click(submitButton());
+    await waitFor(() => expect(r.location()).toBe('/router/lists'));
+    expect(m.callsTo('/login/ram')).toHaveLength(1);
+    expect(m.callsTo('/login/authorization')).toHaveLength(0);
   });
 
   it('posts a sub-account login to /login/ram', async () => {

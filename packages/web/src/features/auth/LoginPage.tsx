@@ -1,6 +1,6 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { CODE, LIMITS, login, loginRam, M } from '@hublink/contract';
-import { Button, Card, Col, Flex, Form, Input, Row, Typography } from 'antd';
+import { Button, Flex, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
@@ -12,9 +12,12 @@ import { ProductPanel } from './ProductPanel';
 import { safeRedirect } from './redirect';
 import { useCaptcha } from './useCaptcha';
 
-/** Login modes of spec 1 §2.3: 1 main account (default), 2 sub-account. */
-const LOGIN_MODE = { main: 1, ram: 2 } as const;
-type LoginMode = (typeof LOGIN_MODE)[keyof typeof LOGIN_MODE];
+/**
+ * Sign-in modes of spec 1 §2.3: the main account (default), or a sub-account at /login?mode=ram, so
+ * a reload or a shared link stays in sub-account mode. The other parameters (redirect) are kept.
+ */
+const MODE_PARAM = 'mode';
+const RAM_MODE = 'ram';
 
 interface LoginValues {
   username: string;
@@ -28,21 +31,21 @@ const loginRules = {
   code: rulesOf(login.body, 'code'),
 };
 
-const PANEL_WIDTH = 960;
-
 /** /login: main or sub-account sign-in with an image captcha (spec 1 §2.3). */
 export default function LoginPage() {
-  const [mode, setMode] = useState<LoginMode>(LOGIN_MODE.main);
   const [form] = Form.useForm<LoginValues>();
   const [submitting, setSubmitting] = useState(false);
   const captcha = useCaptcha();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const isRam = mode === LOGIN_MODE.ram;
+  const isRam = params.get(MODE_PARAM) === RAM_MODE;
 
-  const switchMode = (next: LoginMode) => {
-    setMode(next);
-    form.setFields([{ name: 'username', errors: [] }]);
+  /** The same address in the other mode (the redirect and other parameters kept). */
+  const modeSearch = (ram: boolean) => {
+    const next = new URLSearchParams(params);
+    if (ram) next.set(MODE_PARAM, RAM_MODE);
+    else next.delete(MODE_PARAM);
+    return `?${next.toString()}`;
   };
 
   const submit = async (v: LoginValues) => {
@@ -65,58 +68,50 @@ export default function LoginPage() {
 
   return (
     <Flex justify="center" style={{ padding: '48px 16px' }}>
-      <Card style={{ width: '100%', maxWidth: PANEL_WIDTH, overflow: 'hidden' }} styles={{ body: { padding: 0 } }}>
-        <Row>
-          <Col xs={0} lg={12}>
-            <ProductPanel />
-          </Col>
-          <Col xs={24} lg={12}>
-            <div style={{ padding: '44px 40px 32px' }}>
-              <Flex justify="space-between" align="baseline" style={{ marginBottom: 28 }}>
-                <Typography.Title level={3} style={{ margin: 0 }}>
-                  {isRam ? M.ramLoginTitle : M.loginTitle}
-                </Typography.Title>
-                <Typography.Link onClick={() => switchMode(isRam ? LOGIN_MODE.main : LOGIN_MODE.ram)}>
-                  {isRam ? '主账号登录' : M.ramLoginTitle}
-                </Typography.Link>
-              </Flex>
-              <Form form={form} name="login" size="large" onFinish={(v) => void submit(v)} autoComplete="on" requiredMark={false}>
-                <Form.Item
-                  name="username"
-                  rules={loginRules.username}
-                  extra={isRam ? '子账号请使用“账号@企业域名”登录，域名可向主账号管理员获取' : undefined}
-                >
-                  <Input
-                    prefix={<UserOutlined />}
-                    placeholder={isRam ? '子账号@企业域名' : '用户名/手机号/邮箱'}
-                    aria-label="账号"
-                    autoComplete="username"
-                  />
-                </Form.Item>
-                <Form.Item name="password" rules={loginRules.password}>
-                  <Input.Password
-                    prefix={<LockOutlined />}
-                    placeholder="密码"
-                    aria-label="密码"
-                    maxLength={LIMITS.passwordMax}
-                    autoComplete="current-password"
-                  />
-                </Form.Item>
-                <CaptchaField name="code" rules={loginRules.code} captcha={captcha} />
-                <Form.Item style={{ marginBottom: 16 }}>
-                  <Button type="primary" htmlType="submit" block loading={submitting}>
-                    登录
-                  </Button>
-                </Form.Item>
-              </Form>
-              <Flex justify="space-between">
-                <Link to="/reset">忘记密码</Link>
-                <Link to="/register">注册账号</Link>
-              </Flex>
-            </div>
-          </Col>
-        </Row>
-      </Card>
+      {/* A plain panel, not antd's Card (which brings Tabs, Dropdown and Menu into the sign-in route). */}
+      <section className="hl-login-panel">
+        <ProductPanel />
+        <div className="hl-login-form">
+        <Flex justify="space-between" align="baseline" style={{ marginBottom: 28 }}>
+          <h1 className="hl-login-title">{isRam ? M.ramLoginTitle : M.loginTitle}</h1>
+          <Link to={{ search: modeSearch(!isRam) }} replace onClick={() => form.setFields([{ name: 'username', errors: [] }])}>
+            {isRam ? M.mainLoginTitle : M.ramLoginTitle}
+          </Link>
+        </Flex>
+        <Form form={form} name="login" size="large" onFinish={(v) => void submit(v)} autoComplete="on" requiredMark={false}>
+          <Form.Item name="username" rules={loginRules.username} extra={isRam ? M.ramLoginHint : undefined}>
+            <Input
+              prefix={<UserOutlined />}
+              placeholder={isRam ? M.ramLoginPlaceholder : M.loginPlaceholder}
+              aria-label={M.loginAccountLabel}
+              autoComplete="username"
+            />
+          </Form.Item>
+          <Form.Item name="password" rules={loginRules.password}>
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder={M.loginPasswordLabel}
+              aria-label={M.loginPasswordLabel}
+              maxLength={LIMITS.passwordMax}
+              autoComplete="current-password"
+            />
+          </Form.Item>
+          <CaptchaField name="code" rules={loginRules.code} captcha={captcha} />
+          <Form.Item style={{ marginBottom: 16 }}>
+            <Button type="primary" htmlType="submit" block loading={submitting}>
+              {M.loginButton}
+            </Button>
+          </Form.Item>
+        </Form>
+        {/* A sub-account neither registers nor recovers its password: its main account manages it. */}
+        {!isRam && (
+          <Flex justify="space-between">
+            <Link to="/reset">{M.forgotPassword}</Link>
+            <Link to="/register">{M.registerTitle}</Link>
+          </Flex>
+        )}
+        </div>
+      </section>
     </Flex>
   );
 }

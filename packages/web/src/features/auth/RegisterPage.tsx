@@ -1,11 +1,11 @@
-import { CODE, LIMITS, M, phoneValue, register, registerBody, sendRegisterCode, type SendType } from '@hublink/contract';
+import { CODE, fmt, LIMITS, M, phoneValue, register, registerBody, sendRegisterCode, type SendType } from '@hublink/contract';
 import { Button, Checkbox, Flex, Form, Input, Space, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { call } from '../../api/client';
 import { rulesOf, sameAs } from '../../api/rules';
 import CodeButton from '../../components/CodeButton';
-import { AreaCodeSelect } from './AreaCodeSelect';
+import { AreaCodeSelect } from '../../components/AreaCodeSelect';
 import { AuthCard } from './AuthCard';
 import { ToLoginResult } from './ToLoginResult';
 import { emailRule, phoneRule } from './contactRules';
@@ -40,8 +40,8 @@ const rules = {
 };
 
 const TABS: { key: SendType; label: string }[] = [
-  { key: 'phone', label: '手机注册' },
-  { key: 'email', label: '邮箱注册' },
+  { key: 'phone', label: M.registerByPhone },
+  { key: 'email', label: M.registerByEmail },
 ];
 
 const CARD_WIDTH = 480;
@@ -88,7 +88,7 @@ export default function RegisterPage() {
 
   if (done) {
     return (
-      <AuthCard title="注册账号" width={CARD_WIDTH}>
+      <AuthCard title={M.registerTitle} width={CARD_WIDTH}>
         <ToLoginResult title={M.registerSuccess} />
       </AuthCard>
     );
@@ -96,11 +96,11 @@ export default function RegisterPage() {
 
   return (
     <AuthCard
-      title="注册账号"
+      title={M.registerTitle}
       width={CARD_WIDTH}
       extra={
         <Typography.Text type="secondary">
-          已有账号？<Link to="/login">立即登录</Link>
+          {M.haveAccount}<Link to="/login">{M.loginNow}</Link>
         </Typography.Text>
       }
     >
@@ -113,57 +113,57 @@ export default function RegisterPage() {
         initialValues={{ area: LIMITS.defaultAreaCode, terms: false }}
         onFinish={(v) => void submit(v)}
       >
-        <Form.Item name="nickname" label="昵称" rules={rules.nickname}>
-          <Input placeholder={`${LIMITS.nicknameMin}-${LIMITS.nicknameMax}个字符，中文、英文或数字`} maxLength={LIMITS.nicknameMax} />
+        <Form.Item name="nickname" label={M.nicknameLabel} rules={rules.nickname}>
+          <Input placeholder={fmt(M.nicknamePlaceholder, { min: LIMITS.nicknameMin, max: LIMITS.nicknameMax })} maxLength={LIMITS.nicknameMax} />
         </Form.Item>
-        <Form.Item name="username" label="用户名" rules={rules.username}>
-          <Input placeholder={`${LIMITS.usernameMin}-${LIMITS.usernameMax}位数字和字母，用于登录`} maxLength={LIMITS.usernameMax} autoComplete="username" />
+        <Form.Item name="username" label={M.usernameLabel} rules={rules.username}>
+          <Input placeholder={fmt(M.usernamePlaceholder, { min: LIMITS.usernameMin, max: LIMITS.usernameMax })} maxLength={LIMITS.usernameMax} autoComplete="username" />
         </Form.Item>
-        <Form.Item name="password" label="密码" rules={rules.password}>
-          <Input.Password placeholder={`${LIMITS.passwordMin}-${LIMITS.passwordMax}位密码`} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        <Form.Item name="password" label={M.passwordLabel} rules={rules.password}>
+          <Input.Password placeholder={fmt(M.passwordPlaceholder, { min: LIMITS.passwordMin, max: LIMITS.passwordMax })} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
         </Form.Item>
-        <Form.Item name="newPassword" label="确认密码" rules={rules.newPassword} dependencies={['password']}>
-          <Input.Password placeholder="再次输入密码" maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        <Form.Item name="newPassword" label={M.confirmPasswordLabel} rules={rules.newPassword} dependencies={['password']}>
+          <Input.Password placeholder={M.confirmPasswordPlaceholder} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
         </Form.Item>
         {type === 'phone' ? (
-          <Form.Item label="手机号码" required>
+          <Form.Item label={M.phoneLabel} required>
             <Space.Compact block>
               <Form.Item name="area" noStyle>
                 <AreaCodeSelect />
               </Form.Item>
               <Form.Item name="phone" noStyle rules={rules.phone} dependencies={['area']}>
-                <Input placeholder="请输入手机号码" aria-label="手机号码" inputMode="tel" autoComplete="tel-national" />
+                <Input placeholder={M.bindPhoneRequired} aria-label={M.phoneLabel} inputMode="tel" autoComplete="tel-national" />
               </Form.Item>
             </Space.Compact>
           </Form.Item>
         ) : (
-          <Form.Item name="email" label="邮箱" rules={rules.email}>
-            <Input placeholder="请输入邮箱" maxLength={LIMITS.emailMax} inputMode="email" autoComplete="email" />
+          <Form.Item name="email" label={M.emailLabel} rules={rules.email}>
+            <Input placeholder={M.bindEmailRequired} maxLength={LIMITS.emailMax} inputMode="email" autoComplete="email" />
           </Form.Item>
         )}
-        <Form.Item label="验证码" required>
+        <Form.Item label={M.codeLabel} required>
           <Flex gap={8}>
             <Form.Item name="code" noStyle rules={rules.code}>
-              <Input placeholder={M.codeMin} aria-label="验证码" maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
+              <Input placeholder={M.codeMin} aria-label={M.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
             </Form.Item>
             <CodeButton key={type} onSend={sendCode} style={{ flex: 'none' }} />
           </Flex>
         </Form.Item>
         <Form.Item name="terms" valuePropName="checked" rules={rules.terms}>
           <Checkbox>
-            我已阅读并同意
+            {M.termsAgree}
             <Link to="/clause" target="_blank">
-              《服务条款》
+              {M.termsClause}
             </Link>
-            和
+            {M.termsAnd}
             <Link to="/privacy" target="_blank">
-              《隐私政策》
+              {M.termsPrivacy}
             </Link>
           </Checkbox>
         </Form.Item>
         <Form.Item style={{ marginBottom: 0 }}>
           <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
-            注册
+            {M.registerButton}
           </Button>
         </Form.Item>
       </Form>

@@ -1,15 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import {
-  authenticate,
-  CODE,
-  findPassword,
-  findPasswordCode,
-  LIMITS,
-  M,
-  resetPassword,
-  resetPasswordBody,
-  type SendType,
-} from '@hublink/contract';
+import { authenticate, CODE, findPassword, findPasswordCode, fmt, LIMITS, M, resetPassword, resetPasswordBody, type SendType } from '@hublink/contract';
 import { Button, Flex, Form, Input, Radio, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -29,7 +19,7 @@ interface Recovery {
   email?: string;
 }
 
-const STEPS = [{ title: '验证账号' }, { title: '验证身份' }, { title: '设置新密码' }];
+const STEPS = [{ title: M.resetStepAccount }, { title: M.resetStepIdentity }, { title: M.resetStepPassword }];
 const DONE = STEPS.length;
 const CARD_WIDTH = 560;
 
@@ -65,12 +55,12 @@ function AccountStep({ onFound }: { onFound: (r: Recovery) => void }) {
   return (
     <Form form={form} name="reset-account" size="large" requiredMark={false} onFinish={(v) => void submit(v)}>
       <Form.Item name="username" rules={rules.username}>
-        <Input prefix={<UserOutlined />} placeholder="请输入用户名" aria-label="用户名" autoComplete="username" />
+        <Input prefix={<UserOutlined />} placeholder={M.usernamePrompt} aria-label={M.usernameLabel} autoComplete="username" />
       </Form.Item>
       <CaptchaField name="img_code" rules={rules.img_code} captcha={captcha} />
       <Form.Item style={{ marginBottom: 0 }}>
         <Button type="primary" htmlType="submit" block loading={submitting}>
-          下一步
+          {M.nextStep}
         </Button>
       </Form.Item>
     </Form>
@@ -83,8 +73,8 @@ function IdentityStep({ recovery, onVerified, onRestart }: { recovery: Recovery;
   const [submitting, setSubmitting] = useState(false);
   const sendType = Form.useWatch('send_type', form) ?? (recovery.phone ? 'phone' : 'email');
   const channels = [
-    ...(recovery.phone ? [{ value: 'phone' as const, label: `手机 ${recovery.phone}` }] : []),
-    ...(recovery.email ? [{ value: 'email' as const, label: `邮箱 ${recovery.email}` }] : []),
+    ...(recovery.phone ? [{ value: 'phone' as const, label: fmt(M.channelPhone, { phone: recovery.phone }) }] : []),
+    ...(recovery.email ? [{ value: 'email' as const, label: fmt(M.channelEmail, { email: recovery.email }) }] : []),
   ];
 
   const sendCode = async () => {
@@ -112,27 +102,27 @@ function IdentityStep({ recovery, onVerified, onRestart }: { recovery: Recovery;
       initialValues={{ send_type: channels[0]?.value }}
       onFinish={(v) => void submit(v)}
     >
-      <Form.Item name="send_type" label="验证方式">
+      <Form.Item name="send_type" label={M.resetChannel}>
         <Radio.Group options={channels} />
       </Form.Item>
       <Form.Item
-        label="验证码"
+        label={M.codeLabel}
         required
-        extra="验证码可能需要几分钟才能送达，若长时间未收到，请尝试其他验证方式。"
+        extra={M.resetCodeHint}
       >
         <Flex gap={8}>
           <Form.Item name="code" noStyle rules={rules.code}>
-            <Input placeholder="请输入验证码" aria-label="验证码" maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
+            <Input placeholder={M.codeMin} aria-label={M.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
           </Form.Item>
           <CodeButton key={sendType} onSend={sendCode} size="large" style={{ flex: 'none' }} />
         </Flex>
       </Form.Item>
       <Flex gap={12}>
         <Button onClick={onRestart} style={{ flex: 1 }}>
-          上一步
+          {M.previousStep}
         </Button>
         <Button type="primary" htmlType="submit" loading={submitting} style={{ flex: 1 }}>
-          下一步
+          {M.nextStep}
         </Button>
       </Flex>
     </Form>
@@ -157,18 +147,18 @@ function PasswordStep({ recovery, onReset }: { recovery: Recovery; onReset: () =
       <Form.Item name="password" rules={rules.password}>
         <Input.Password
           prefix={<LockOutlined />}
-          placeholder={`新密码（${LIMITS.passwordMin}-${LIMITS.passwordMax}位）`}
-          aria-label="新密码"
+          placeholder={fmt(M.newPasswordPlaceholder, { min: LIMITS.passwordMin, max: LIMITS.passwordMax })}
+          aria-label={M.newPassword}
           maxLength={LIMITS.passwordMax}
           autoComplete="new-password"
         />
       </Form.Item>
       <Form.Item name="reset_password" rules={rules.reset_password} dependencies={['password']}>
-        <Input.Password prefix={<LockOutlined />} placeholder="重复新密码" aria-label="重复密码" maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        <Input.Password prefix={<LockOutlined />} placeholder={M.repeatNewPassword} aria-label={M.repeatPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
       </Form.Item>
       <Form.Item style={{ marginBottom: 0 }}>
         <Button type="primary" htmlType="submit" block loading={submitting}>
-          确认修改
+          {M.confirmChange}
         </Button>
       </Form.Item>
     </Form>
@@ -187,11 +177,11 @@ export default function ResetPage() {
 
   return (
     <AuthCard
-      title="找回密码"
+      title={M.resetTitle}
       width={CARD_WIDTH}
       extra={
         <Typography.Text type="secondary">
-          想起密码了？<Link to="/login">去登录</Link>
+          {M.rememberPassword}<Link to="/login">{M.goLogin}</Link>
         </Typography.Text>
       }
     >

@@ -20,7 +20,7 @@ export function ToLoginResult({ title }: { title: string }) {
       subTitle={fmt(M.redirectingToLogin, { n: LIMITS.registerRedirectMs / SECOND_MS })}
       extra={
         <Button type="primary" onClick={() => navigate(LOGIN_PATH)}>
-          立即登录
+          {M.loginNow}
         </Button>
       }
     />

@@ -1,9 +1,10 @@
 import { NotificationOutlined } from '@ant-design/icons';
-import { LIMITS, listAnnouncements } from '@hublink/contract';
+import { LIMITS, listAnnouncements, M } from '@hublink/contract';
 import { Card, Flex, Tag, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
+import { announcementDetailPath } from '../../components/pageLinks';
 
 /**
  * The latest announcements, one at a time, rotating every `intervalMs` (spec 1 §9: 3000 ms by default,
@@ -26,12 +27,12 @@ export function AnnouncementTicker({ intervalMs = LIMITS.tickerDefaultMs }: { in
   if (!current) return null;
 
   return (
-    <Card size="small" variant="borderless" role="region" aria-label="公告">
+    <Card size="small" variant="borderless" role="region" aria-label={M.tickerLabel}>
       <Flex align="center" gap={token.marginSM}>
         <NotificationOutlined style={{ color: token.colorPrimary, fontSize: token.fontSizeLG }} />
         <Flex flex={1} align="center" gap={token.marginXS} style={{ minWidth: 0 }} aria-live="polite">
           {current.tag && <Tag color="blue">{current.tag}</Tag>}
-          <Link to={`/account/announcements/detail?id=${current.id}`} style={{ minWidth: 0 }}>
+          <Link to={announcementDetailPath(current.id)} style={{ minWidth: 0 }}>
             <Typography.Text ellipsis style={{ color: 'inherit' }}>
               {current.title}
             </Typography.Text>
@@ -41,7 +42,7 @@ export function AnnouncementTicker({ intervalMs = LIMITS.tickerDefaultMs }: { in
           </Typography.Text>
         </Flex>
         <Link to="/account/announcements" style={{ flex: 'none' }}>
-          更多公告
+          {M.tickerMore}
         </Link>
       </Flex>
     </Card>

@@ -24,10 +24,10 @@ interface Tile {
 
 /** Shortcut tiles of spec 1 §2.7. */
 const TILES: Tile[] = [
-  { path: '/network/lists', title: '智能组网', text: '创建和管理企业网络，连接分支与云', icon: <ApartmentOutlined />, color: '#1677ff' },
-  { path: '/router/lists', title: '成员管理', text: '管理硬件与软件成员，查看在线状态', icon: <TeamOutlined />, color: '#13a8a8' },
-  { path: '/account/message', title: '我的消息', text: '查看系统通知与服务消息', icon: <MessageOutlined />, color: '#fa8c16' },
-  { path: '/ticket/lists', title: '工单服务', text: '提交问题，获取专业技术支持', icon: <CustomerServiceOutlined />, color: '#722ed1' },
+  { path: '/network/lists', title: M.dashboardNetworks, text: M.dashboardNetworksText, icon: <ApartmentOutlined />, color: '#1677ff' },
+  { path: '/router/lists', title: M.dashboardMembers, text: M.dashboardMembersText, icon: <TeamOutlined />, color: '#13a8a8' },
+  { path: '/account/message', title: M.dashboardMessages, text: M.dashboardMessagesText, icon: <MessageOutlined />, color: '#fa8c16' },
+  { path: '/ticket/lists', title: M.dashboardTickets, text: M.dashboardTicketsText, icon: <CustomerServiceOutlined />, color: '#722ed1' },
 ];
 
 const AVATAR_SIZE = 64;
@@ -69,7 +69,7 @@ function UserCard() {
               key: 'phone',
               label: (
                 <span>
-                  <MobileOutlined /> 手机
+                  <MobileOutlined /> {M.dashboardPhone}
                 </span>
               ),
               children: user.user_phone || <Typography.Text type="secondary">{M.notBound}</Typography.Text>,
@@ -78,7 +78,7 @@ function UserCard() {
               key: 'email',
               label: (
                 <span>
-                  <MailOutlined /> 邮箱
+                  <MailOutlined /> {M.dashboardEmail}
                 </span>
               ),
               children: user.user_email || <Typography.Text type="secondary">{M.notBound}</Typography.Text>,

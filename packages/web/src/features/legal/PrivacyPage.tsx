@@ -1,93 +1,93 @@
+import { fmt, M } from '@hublink/contract';
 import { Space } from 'antd';
 import { Link } from 'react-router';
+import { withLinks } from '../../components/withLinks';
 import { LegalDocument, type LegalSection } from './LegalDocument';
 
 /** The date the policy was last updated and took effect (spec 1 §2.12). */
-export const PRIVACY_POLICY_DATE = '2021年3月23日';
+export const PRIVACY_POLICY_DATE = M.privacyPolicyDate;
 
 const INTRO = [
-  '我们深知个人信息对您的重要性，并会尽全力保护您的个人信息安全。本隐私政策说明我们在您使用智能组网服务（以下简称“本服务”）时，如何收集、使用、存储、共享和保护您的信息，以及您享有的权利。',
-  <>
-    请您在使用本服务前仔细阅读并理解本政策。本政策是<Link to="/clause">《服务条款》</Link>的组成部分；您注册或使用本服务，即表示您同意我们按照本政策处理您的信息。
-  </>,
+  M.privacyIntro1,
+  withLinks(M.privacyIntro2, { clause: <Link to="/clause">{M.legalClauseLink}</Link> }),
 ];
 
 const SECTIONS: LegalSection[] = [
   {
-    title: '我们收集的信息',
+    title: M.privacySection1,
     clauses: [
-      '注册与账号信息：您注册时提供的昵称、用户名、密码，以及用于验证身份的手机号码或电子邮箱。我们仅保存密码经不可逆加密处理后的结果，不保存密码明文。',
-      '资料信息：您在账号信息中自愿填写的生日、所属行业、职业等资料。',
-      '服务配置信息：您在控制台中创建的网络、成员、子账号、角色、监控策略、告警联系人、目录（LDAP）连接配置等为提供服务所必需的数据。',
-      '设备与运行信息：接入本服务的路由器和客户端的设备名称、型号、操作系统及版本、网络接口、虚拟网络地址、在线状态、连接与会话记录，以及流量统计和应用流量分析数据。',
-      '日志信息：您登录和使用控制台时的登录时间、IP地址、浏览器类型以及子账号的操作记录，用于安全审计与问题排查。',
-      '支持与沟通信息：您提交工单时填写的内容、上传的附件，以及与我们沟通的记录。',
+      M.privacySection1Item1,
+      M.privacySection1Item2,
+      M.privacySection1Item3,
+      M.privacySection1Item4,
+      M.privacySection1Item5,
+      M.privacySection1Item6,
     ],
   },
   {
-    title: '我们如何使用信息',
+    title: M.privacySection2,
     clauses: [
-      '为您提供、维护和改进本服务，包括下发网络配置、维持设备连接、展示运行状态与流量图表。',
-      '验证您的身份，发送验证码、服务通知、告警消息和账单提醒。',
-      '保障账号与网络安全，识别和处置异常登录、攻击行为及其他安全风险。',
-      '处理您的工单与咨询，履行我们在《服务条款》下的义务。',
-      '遵守法律法规的要求，配合有权机关依法开展的调查。',
-      '我们如需将信息用于本政策未载明的其他用途，将事先征得您的同意。',
+      M.privacySection2Item1,
+      M.privacySection2Item2,
+      M.privacySection2Item3,
+      M.privacySection2Item4,
+      M.privacySection2Item5,
+      M.privacySection2Item6,
     ],
   },
   {
-    title: 'Cookie 与同类技术',
+    title: M.privacySection3,
     clauses: [
-      '为保持您的登录状态，我们会在您的浏览器中使用 Cookie 和会话存储（Session Storage）保存登录令牌、令牌有效期及界面偏好（如侧边栏状态、语言和字号）。',
-      '我们不会将 Cookie 用于本政策所述目的之外的任何用途，也不使用 Cookie 进行跨站追踪或投放广告。',
-      '您可以通过浏览器设置清除或拒绝 Cookie，但这可能导致您无法登录或正常使用控制台的部分功能。',
+      M.privacySection3Item1,
+      M.privacySection3Item2,
+      M.privacySection3Item3,
     ],
   },
   {
-    title: '信息的共享、转让与公开披露',
+    title: M.privacySection4,
     clauses: [
-      '我们不会向任何第三方出售您的个人信息。',
-      '为向您发送短信和电子邮件，我们会将接收号码或邮箱地址及消息内容提供给受委托的短信和邮件服务商。我们会要求其仅为完成发送之目的处理信息，并承担相应的保密和安全义务。',
-      '除以下情形外，我们不会与第三方共享、转让或公开披露您的信息：事先获得您的明确同意；根据法律法规、诉讼或有权机关的要求；为保护您、我们或公众的人身财产安全所必需；因合并、收购或资产转让等原因需要转移信息的，我们将要求新的持有方继续受本政策约束。',
+      M.privacySection4Item1,
+      M.privacySection4Item2,
+      M.privacySection4Item3,
     ],
   },
   {
-    title: '信息的存储与保留',
+    title: M.privacySection5,
     clauses: [
-      '我们在中华人民共和国境内收集和产生的信息，存储于中华人民共和国境内。',
-      '我们仅在实现本政策所述目的所必需的期限内保留您的信息。您注销账号或服务终止后，我们将在合理期限内删除您的信息或对其进行匿名化处理，法律法规要求保留更长期限的（如网络日志）除外。',
-      '我们采取加密传输、访问控制、最小权限和操作审计等措施保护所存储的信息。如不幸发生个人信息安全事件，我们将按照法律法规的要求及时告知您，并采取补救措施。',
+      M.privacySection5Item1,
+      M.privacySection5Item2,
+      M.privacySection5Item3,
     ],
   },
   {
-    title: '未成年人保护',
+    title: M.privacySection6,
     clauses: [
-      '本服务主要面向企业和组织用户。若您是未满18周岁的未成年人，应在父母或其他监护人的同意和指导下阅读本政策并使用本服务。',
-      '如果我们发现在未事先获得监护人同意的情况下收集了未成年人的个人信息，将尽快删除相关信息。监护人如对此有疑问，可通过本政策所列方式联系我们。',
+      M.privacySection6Item1,
+      M.privacySection6Item2,
     ],
   },
   {
-    title: '您的权利',
+    title: M.privacySection7,
     clauses: [
-      '查阅和更正：您可以在控制台的账号信息页面查阅和修改昵称、资料、手机号码、电子邮箱和密码。',
-      '删除：在法律法规规定的情形下，或我们违反约定处理您的信息时，您可以要求我们删除相关信息。',
-      '撤回同意：您可以通过解绑联系方式、关闭告警通知等方式撤回部分授权；撤回不影响此前基于您的同意已进行的处理。',
-      '注销账号：您可以按照《服务条款》的规定申请注销账号，注销后我们将停止为您提供服务并处理您的信息。',
-      '获取副本与解释：您可以要求获取您的个人信息副本，或要求我们就信息处理规则作出解释说明。',
-      '您可以通过控制台提交工单行使上述权利。为保障安全，我们可能需要先验证您的身份，并将在收到请求之日起15日内答复。',
+      M.privacySection7Item1,
+      M.privacySection7Item2,
+      M.privacySection7Item3,
+      M.privacySection7Item4,
+      M.privacySection7Item5,
+      M.privacySection7Item6,
     ],
   },
   {
-    title: '本政策的更新',
+    title: M.privacySection8,
     clauses: [
-      '我们可能适时修订本政策。修订后的政策将在本页面公布并更新日期；对于重大变更，我们还会通过站内消息、短信或邮件等方式另行通知您。',
-      '未经您的明确同意，我们不会削减您依据本政策所享有的权利。',
+      M.privacySection8Item1,
+      M.privacySection8Item2,
     ],
   },
   {
-    title: '联系我们',
+    title: M.privacySection9,
     clauses: [
-      '如您对本政策或个人信息的处理有任何疑问、意见或投诉，可通过控制台提交工单与我们联系。人工支持时间为周一至周五9:00-18:00（法定节假日除外），我们将在15日内答复您的请求。',
+      M.privacySection9Item1,
     ],
   },
 ];
@@ -96,11 +96,11 @@ const SECTIONS: LegalSection[] = [
 export default function PrivacyPage() {
   return (
     <LegalDocument
-      title="隐私政策"
+      title={M.privacyTitle}
       meta={
         <Space size="large" wrap>
-          <span>{`更新日期：${PRIVACY_POLICY_DATE}`}</span>
-          <span>{`生效日期：${PRIVACY_POLICY_DATE}`}</span>
+          <span>{fmt(M.privacyUpdated, { date: PRIVACY_POLICY_DATE })}</span>
+          <span>{fmt(M.privacyEffective, { date: PRIVACY_POLICY_DATE })}</span>
         </Space>
       }
       intro={INTRO}

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
-import { mockApi, ok, refused, type ApiCall } from '../../test/mockApi';
+import { mockApi, ok, refused, type Answers, type ApiCall } from '../../test/mockApi';
 import { renderWithProviders } from '../../test/render';
 import MessagePage from './MessagePage';
 
@@ -28,7 +28,7 @@ const rows: MessageItem[] = [
 
 const page = (data: MessageItem[], count = data.length): Envelope<MessageItem[]> => ({ code: CODE.ok, msg: 'success', data, count });
 
-function setup(opts: { as?: UserMessage; answers?: Record<string, Envelope | ((c: ApiCall) => Envelope)> } = {}) {
+function setup(opts: { as?: UserMessage; answers?: Answers } = {}) {
   session.setUser(opts.as ?? user);
   const m = mockApi({
     '/message/lists': page(rows),

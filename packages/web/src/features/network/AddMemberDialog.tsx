@@ -1,10 +1,11 @@
-import { CODE, M, ROUTER_TYPE, addNetworkMember, fmt, routerMembers, type MemberType, type NetworkDetail } from '@hublink/contract';
+import { CODE, M, addNetworkMember, fmt, routerMembers, type MemberType, type NetworkDetail } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
 import { positionLabel } from './labels';
+import { canBeCenter } from './memberPicker';
 
 interface Values {
   router_name: string;
@@ -22,7 +23,8 @@ export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDeta
     return data ? [...data.router, ...data.app].filter((m) => !inNetwork.has(m.router_name)) : [];
   }, [all.data, inNetwork]);
   const chosen = Form.useWatch('router_name', form);
-  const software = candidates.find((m) => m.router_name === chosen)?.router_type === ROUTER_TYPE.software;
+  const picked = candidates.find((m) => m.router_name === chosen);
+  const software = picked !== undefined && !canBeCenter(picked);
   useEffect(() => {
     if (software) form.setFieldValue('member_type', 'point');
   }, [software, form]);
@@ -42,7 +44,7 @@ export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDeta
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={M.networkMemberPick}
           loading={all.isLoading}
-          options={candidates.map((m) => ({ value: m.router_name, label: m.note ? `${m.router_name}（${m.note}）` : m.router_name }))}
+          options={candidates.map((m) => ({ value: m.router_name, label: m.note ? fmt(M.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
         />
       </Form.Item>
       <Form.Item

@@ -1,8 +1,9 @@
 import { LIMITS, M, type MemberOption, type MemberType } from '@hublink/contract';
-import { Button, Card, Empty, Input, List, Space, Typography } from 'antd';
+import { Button, Card, Empty, Input, List, Space } from 'antd';
 import { useState } from 'react';
-import { shortNote } from './labels';
-import { matches } from './memberPicker';
+import { canBeCenter, matches } from './memberPicker';
+import { NoteLine } from './NoteLine';
+import './memberPicker.css';
 
 export interface CandidatePanelProps {
   title: string;
@@ -25,9 +26,10 @@ export function CandidatePanel({ title, members, onAdd }: CandidatePanelProps) {
         pagination={shown.length > LIMITS.pageSize ? { pageSize: LIMITS.pageSize, size: 'small', showSizeChanger: false, simple: true } : false}
         renderItem={(m) => (
           <List.Item
+            className="hl-member-candidate"
             actions={[
               <Space key="add" size={0}>
-                <Button size="small" type="link" aria-label={`${M.networkPositionCenter} ${m.router_name}`} onClick={() => onAdd(m, 'center')}>
+                <Button size="small" type="link" aria-label={`${M.networkPositionCenter} ${m.router_name}`} disabled={!canBeCenter(m)} title={canBeCenter(m) ? undefined : M.networkSoftwareCenter} onClick={() => onAdd(m, 'center')}>
                   {M.networkPositionCenter}
                 </Button>
                 <Button size="small" type="link" aria-label={`${M.networkPositionPoint} ${m.router_name}`} onClick={() => onAdd(m, 'point')}>
@@ -36,10 +38,7 @@ export function CandidatePanel({ title, members, onAdd }: CandidatePanelProps) {
               </Space>,
             ]}
           >
-            <List.Item.Meta
-              title={m.router_name}
-              description={m.note ? <Typography.Text type="secondary">{shortNote(m.note)}</Typography.Text> : undefined}
-            />
+            <List.Item.Meta title={m.router_name} description={m.note ? <NoteLine note={m.note} secondary /> : undefined} />
           </List.Item>
         )}
       />

@@ -1,8 +1,8 @@
-import { LIMITS, M, type NetworkLink } from '@hublink/contract';
+import { fmt, LIMITS, M, type NetworkLink } from '@hublink/contract';
 import { Badge, Empty, Table } from 'antd';
 import { orDash } from './labels';
 
-const nameWithNote = (name: string, note: string) => (note ? `${name}（${note}）` : name);
+const nameWithNote = (name: string, note: string) => (note ? fmt(M.networkNameWithNote, { name, note }) : name);
 
 /** The links of the network as a list: point, center, virtual IP, status and since when. */
 export function LinkTable({ links, loading }: { links: readonly NetworkLink[]; loading?: boolean }) {

@@ -1,38 +1,51 @@
-import { M, removeNetworkMember, type NetworkMember } from '@hublink/contract';
-import { Button, Popconfirm, Space, Tooltip } from 'antd';
+import { M, fmt, killUser, removeNetworkMember, resetRespawn, type NetworkMember } from '@hublink/contract';
+import { Button, Popconfirm, Space } from 'antd';
 import { useNetworkMutation } from './api';
-import { routerDetailPath } from './labels';
+import { routerDetailPath } from '../../components/pageLinks';
+
+export interface MemberActionsProps {
+  networkNumber: string;
+  member: NetworkMember;
+  /** The edit right: remove. */
+  canEdit: boolean;
+  /** The edit right on a usable network: kick offline and restart service. */
+  canSet: boolean;
+}
 
 /**
- * A member's actions: remove (with the edit right); view details, kick offline and restart service only
- * while it is online. Kick and restart need the device gateway and are not offered yet (即将上线).
+ * A member's actions: remove (with the edit right); view details while it is online; kick offline and
+ * restart service while it is online, on a usable network, with the edit right, each after a confirmation
+ * (the server answers that the command is queued for the device).
  */
-export function MemberActions({ networkNumber, member, canEdit }: { networkNumber: string; member: NetworkMember; canEdit: boolean }) {
+export function MemberActions({ networkNumber, member, canEdit, canSet }: MemberActionsProps) {
   const remove = useNetworkMutation(removeNetworkMember);
+  const kick = useNetworkMutation(killUser);
+  const respawn = useNetworkMutation(resetRespawn);
   const online = member.online !== 0;
+  const target = { network_number: networkNumber, router_name: member.router_name };
   return (
-    <Space size={0} wrap>
+    <Space size={0} wrap={false}>
       {online && (
         <Button type="link" size="small" href={routerDetailPath(member.router_name)} target="_blank" rel="noopener noreferrer">
           {M.networkMemberDetail}
         </Button>
       )}
-      {online && (
-        <Tooltip title={M.networkSoon}>
-          <Button type="link" size="small" disabled>
+      {online && canSet && (
+        <Popconfirm title={fmt(M.netSetKickConfirm, { name: member.router_name })} onConfirm={() => kick.mutateAsync(target)}>
+          <Button type="link" size="small" aria-label={`${M.networkKick} ${member.router_name}`}>
             {M.networkKick}
           </Button>
-        </Tooltip>
+        </Popconfirm>
       )}
-      {online && (
-        <Tooltip title={M.networkSoon}>
-          <Button type="link" size="small" disabled>
+      {online && canSet && (
+        <Popconfirm title={fmt(M.netSetRespawnConfirm, { name: member.router_name })} onConfirm={() => respawn.mutateAsync(target)}>
+          <Button type="link" size="small" aria-label={`${M.networkRespawn} ${member.router_name}`}>
             {M.networkRespawn}
           </Button>
-        </Tooltip>
+        </Popconfirm>
       )}
       {canEdit && (
-        <Popconfirm title={M.networkConfirmRemove} onConfirm={() => remove.mutateAsync({ network_number: networkNumber, router_name: member.router_name })}>
+        <Popconfirm title={M.networkConfirmRemove} onConfirm={() => remove.mutateAsync(target)}>
           <Button type="link" size="small" danger aria-label={`${M.networkRemove} ${member.router_name}`}>
             {M.networkRemove}
           </Button>

@@ -1,9 +1,14 @@
-import { LIMITS, M, ROUTER_TYPE, type NetworkMember } from '@hublink/contract';
-import { Badge, Card, Empty, Flex, Table, Tag } from 'antd';
-import type { ReactNode } from 'react';
+import { LIMITS, M, type NetworkMember } from '@hublink/contract';
+import { EditOutlined } from '@ant-design/icons';
+import { Badge, Button, Card, Empty, Flex, Table, Tag } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useUser } from '../../app/user';
-import { defaultRouteLabel, onOffLabel, orDash, positionLabel, routerDetailPath, shortNote } from './labels';
+import { shortNote } from '../../components/shortNote';
+import { defaultRouteLabel, onOffLabel, orDash, positionLabel } from './labels';
+import { DefaultRouteDialog } from './DefaultRouteDialog';
 import { MemberActions } from './MemberActions';
+import { QuaggaAllButtons } from './QuaggaAllButtons';
+import { QuaggaSwitch } from './QuaggaSwitch';
 
 /** Main and backup lines are told apart from two centers on. */
 const LINES_FROM_CENTERS = 2;
@@ -12,13 +17,20 @@ export interface MemberTableProps {
   networkNumber: string;
   members: NetworkMember[];
   canEdit: boolean;
+  /** The edit right on a usable network (status 1): default route, dynamic routing, member commands. */
+  canSet: boolean;
   /** Toolbar at the right of the card's title (add member). */
   extra?: ReactNode;
 }
 
-/** The members of a network (spec 2 §2) with the optional default-route and dynamic-routing columns. */
-export function MemberTable({ networkNumber, members, canEdit, extra }: MemberTableProps) {
+/**
+ * The members of a network (spec 2 §2) with the optional default-route column (edited in a dialog) and
+ * dynamic-routing column (a switch per member, one-click enable and disable above the table).
+ */
+export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: MemberTableProps) {
   const auth = useUser()?.auth;
+  const [routeOf, setRouteOf] = useState<NetworkMember | null>(null);
+  const quagga = auth?.quagga === 1;
   const lines = members.filter((m) => m.member_type === 'center').length >= LINES_FROM_CENTERS;
   const columns = [
     {
@@ -27,13 +39,8 @@ export function MemberTable({ networkNumber, members, canEdit, extra }: MemberTa
       render: (_: unknown, m: NetworkMember) => (
         <Flex gap={6} align="center">
           <Badge status={m.online !== 0 ? 'success' : 'default'} />
-          {m.router_type === ROUTER_TYPE.hardware ? (
-            <a href={routerDetailPath(m.router_name)} target="_blank" rel="noopener noreferrer">
-              {m.router_name}
-            </a>
-          ) : (
-            m.router_name
-          )}
+          {/* Plain text until the router detail page exists (the gateway issue makes hardware names links). */}
+          {m.router_name}
         </Flex>
       ),
     },
@@ -53,17 +60,50 @@ export function MemberTable({ networkNumber, members, canEdit, extra }: MemberTa
     { title: M.networkPopMain, key: 'pop_main', render: (_: unknown, m: NetworkMember) => orDash(m.ov_id.main_name) },
     { title: M.networkPopBackup, key: 'pop_backup', render: (_: unknown, m: NetworkMember) => orDash(m.ov_id.backup_name) },
     ...(auth?.default_route === 1
-      ? [{ title: M.networkDefaultRoute, key: 'default_route', render: (_: unknown, m: NetworkMember) => defaultRouteLabel(m.default_route, m.metric) }]
+      ? [
+          {
+            title: M.networkDefaultRoute,
+            key: 'default_route',
+            render: (_: unknown, m: NetworkMember) => (
+              <Flex gap={4} align="center" wrap={false}>
+                {defaultRouteLabel(m.default_route, m.metric)}
+                {canSet && (
+                  <Button
+                    type="link"
+                    size="small"
+                    icon={<EditOutlined />}
+                    aria-label={`${M.netSetRouteEdit} ${M.networkDefaultRoute} ${m.router_name}`}
+                    onClick={() => setRouteOf(m)}
+                  />
+                )}
+              </Flex>
+            ),
+          },
+        ]
       : []),
-    ...(auth?.quagga === 1 ? [{ title: M.networkQuagga, dataIndex: 'quagga', key: 'quagga', render: onOffLabel }] : []),
+    ...(quagga
+      ? [
+          {
+            title: M.networkQuagga,
+            key: 'quagga',
+            render: (_: unknown, m: NetworkMember) => (canSet ? <QuaggaSwitch networkNumber={networkNumber} member={m} /> : onOffLabel(m.quagga)),
+          },
+        ]
+      : []),
     {
       title: M.networkColActions,
       key: 'actions',
-      render: (_: unknown, m: NetworkMember) => <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} />,
+      fixed: 'right' as const,
+      render: (_: unknown, m: NetworkMember) => <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} canSet={canSet} />,
     },
   ];
   return (
     <Card variant="borderless" title={M.networkMembers} extra={extra} role="region" aria-label={M.networkMembers}>
+      {quagga && canSet && (
+        <Flex justify="end" wrap style={{ marginBottom: 8 }}>
+          <QuaggaAllButtons networkNumber={networkNumber} />
+        </Flex>
+      )}
       <Table<NetworkMember>
         size="small"
         rowKey="router_name"
@@ -73,6 +113,7 @@ export function MemberTable({ networkNumber, members, canEdit, extra }: MemberTa
         pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false }}
         scroll={{ x: 'max-content' }}
       />
+      {canSet && <DefaultRouteDialog networkNumber={networkNumber} member={routeOf} onClose={() => setRouteOf(null)} />}
     </Card>
   );
 }

@@ -22,6 +22,13 @@ function setup(over: Parameters<typeof detail>[0] = {}, user = mainUser) {
     '/network/status': ok({ network_status: over.network_status ?? 1, link: [link({ router_name: 'A1', center_router_name: 'R1', vpn_online: 1 })], online: { R1: 1, R2: 0, A1: 1 } }),
     '/network/remove_member': ok(null, '移除成功'),
     '/network/add_member': ok(null, '添加成功'),
+    '/network/kill_user': ok(null, '指令已下发'),
+    '/network/reset_respawn': ok(null, '指令已下发'),
+    '/network/re_send_config': ok(null, '配置已下发，设备上线后生效'),
+    '/network/quagga': ok(null, '设置成功'),
+    '/network/quagga_enable': ok(null, '设置成功'),
+    '/network/quagga_disable': ok(null, '设置成功'),
+    '/network/ciphers': ok(null, '修改成功'),
     '/router/member': ok({
       router: [
         { router_name: 'R1', note: '', router_type: 1, online: 1 },
@@ -37,18 +44,17 @@ function setup(over: Parameters<typeof detail>[0] = {}, user = mainUser) {
 const membersCard = () => within(screen.getByLabelText(M.networkMembers));
 const row = (name: string) => membersCard().getByText(name).closest('tr') as HTMLElement;
 
-describe('NetworkDetailPage', { timeout: 60_000 }, () => {
+describe('NetworkDetailPage', () => {
   it('shows the summary and the members with their positions, lines, POP areas and online-only actions', async () => {
     const { m } = setup({ network_service: 2, ncp_ciphers: 'sm', mode: 3, network_center_link: 1, network_fr: { network_fr_id: 1, shortname: 'POP-华东' } });
     await shows('R1');
     expect(m.callsTo('/network/info')[0]!.query).toEqual({ network_number: 'N1' });
     for (const text of [M.networkLevelStandard, M.networkCiphersSm, M.networkModePop, 'POP-华东', M.networkOn]) expect(screen.getByText(text)).toBeInTheDocument();
 
-    // Hardware names open the router detail in a new tab; software names are plain text.
-    const r1 = membersCard().getByText('R1').closest('a')!;
-    expect(r1).toHaveAttribute('href', '/router/detail?router_name=R1');
-    expect(r1).toHaveAttribute('target', '_blank');
+    // Member names are plain text until the router detail page exists; the actions stay fixed on the right.
+    expect(membersCard().getByText('R1').closest('a')).toBeNull();
     expect(membersCard().getByText('A1').closest('a')).toBeNull();
+    expect(membersCard().getByRole('columnheader', { name: M.networkColActions }).className).toMatch(/ant-table-cell-fix-(right|end)/);
 
     expect(within(row('R1')).getByText('上海总部的核心路由器一号机柜第三层左…')).toBeInTheDocument();
     expect(within(row('R1')).getByText(M.networkLineMain)).toBeInTheDocument();
@@ -131,5 +137,95 @@ describe('NetworkDetailPage', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!);
     await waitFor(() => expect(m.callsTo('/network/add_member')).toHaveLength(1));
     expect(m.callsTo('/network/add_member')[0]!.body).toEqual({ network_number: 'N1', router_name: 'R3', member_type: 'point' });
+  });
+
+  const confirm = async () => {
+    const buttons = await screen.findAllByText(/确\s*定|OK/);
+    await userEvent.click(buttons.at(-1)!.closest('button')!);
+  };
+
+  it('kicks an online member offline and restarts its service after confirmations, showing the queued message', async () => {
+    const { m } = setup();
+    await shows('R1');
+    expect(within(row('R2')).queryByText(M.networkKick)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText(`${M.networkKick} R1`));
+    await shows('是否将R1踢下线?');
+    expect(m.callsTo('/network/kill_user')).toHaveLength(0);
+    await confirm();
+    await waitFor(() => expect(m.callsTo('/network/kill_user')).toHaveLength(1));
+    expect(m.callsTo('/network/kill_user')[0]!.body).toEqual({ network_number: 'N1', router_name: 'R1' });
+    await shows('指令已下发');
+
+    const infoCalls = m.callsTo('/network/info').length;
+    await userEvent.click(screen.getByLabelText(`${M.networkRespawn} A1`));
+    await shows('是否重启A1的服务?');
+    await confirm();
+    await waitFor(() => expect(m.callsTo('/network/reset_respawn')).toHaveLength(1));
+    expect(m.callsTo('/network/reset_respawn')[0]!.body).toEqual({ network_number: 'N1', router_name: 'A1' });
+    // The detail reloads after a change.
+    await waitFor(() => expect(m.callsTo('/network/info').length).toBeGreaterThan(infoCalls));
+  });
+
+  it('a sub-account without the edit right gets no commands, switches or live config entries', async () => {
+    const role = {
+      'easylink.router': { create: 0, edit: 0, delete: 0 },
+      'easylink.network': { create: 0, edit: 0, delete: 0, network: [] },
+      monitor: { view: 1, create: 0, edit: 0, delete: 0 },
+    };
+    setup({}, { ...mainUser, ram: 1, role, auth: { quagga: 1, quagga_advanced: 0, default_route: 1 } } as typeof mainUser);
+    await shows('R1');
+    expect(screen.queryByLabelText(`${M.networkKick} R1`)).not.toBeInTheDocument();
+    expect(screen.queryByText(M.netSetQuaggaAllOn)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(`${M.netSetRouteEdit} ${M.networkDefaultRoute} R1`)).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+  });
+
+  it('toggles a member’s dynamic routing and all of them after confirmations; edits the default route', async () => {
+    const { m } = setup({}, { ...mainUser, auth: { quagga: 1, quagga_advanced: 0, default_route: 1 } });
+    await shows('R2');
+    await userEvent.click(screen.getByLabelText('R2的动态路由'));
+    await shows('是否关闭R2的动态路由?');
+    await confirm();
+    await waitFor(() => expect(m.callsTo('/network/quagga')).toHaveLength(1));
+    expect(m.callsTo('/network/quagga')[0]!.body).toEqual({ network_number: 'N1', router_name: 'R2', enable: 0 });
+
+    await userEvent.click(screen.getByText(M.netSetQuaggaAllOn).closest('button')!);
+    await shows(M.netSetQuaggaAllOnConfirm);
+    await confirm();
+    await waitFor(() => expect(m.callsTo('/network/quagga_enable')).toHaveLength(1));
+    expect(m.callsTo('/network/quagga_enable')[0]!.body).toEqual({ network_number: 'N1' });
+
+    await userEvent.click(screen.getByText(M.netSetQuaggaAllOff).closest('button')!);
+    await shows(M.netSetQuaggaAllOffConfirm);
+    await confirm();
+    await waitFor(() => expect(m.callsTo('/network/quagga_disable')).toHaveLength(1));
+
+    await userEvent.click(screen.getByLabelText(`${M.netSetRouteEdit} ${M.networkDefaultRoute} R2`));
+    await shows('默认路由：R2');
+    expect(screen.getByRole('radio', { name: M.networkRouteAdvertise })).toBeChecked();
+  });
+
+  it('the config menu opens the built dialogs, keeps the others for later and resends the config after a confirmation', async () => {
+    const { m } = setup();
+    await shows('R1');
+    await userEvent.click(screen.getByText(M.networkConfig).closest('button')!);
+    const entry = async (label: string) => (await screen.findByText(label, { selector: '.ant-dropdown-menu-title-content span' })).closest('li')!;
+    expect(await entry(M.networkMenuRouting)).not.toHaveClass('ant-dropdown-menu-item-disabled');
+    expect(await entry(M.networkMenuDns)).not.toHaveClass('ant-dropdown-menu-item-disabled');
+    expect(await entry(M.networkMenuInterconnect)).toHaveClass('ant-dropdown-menu-item-disabled');
+
+    await userEvent.click(await entry(M.netSetResend));
+    await shows(M.netSetResendConfirm);
+    expect(m.callsTo('/network/re_send_config')).toHaveLength(0);
+    await confirm();
+    await waitFor(() => expect(m.callsTo('/network/re_send_config')).toHaveLength(1));
+    expect(m.callsTo('/network/re_send_config')[0]!.body).toEqual({ network_number: 'N1' });
+    await shows('配置已下发，设备上线后生效');
+
+    await userEvent.click(screen.getByText(M.networkConfig).closest('button')!);
+    await userEvent.click(await entry(M.networkMenuCiphers));
+    await userEvent.click(await screen.findByLabelText(M.netSetCiphersSm));
+    await confirm();
+    await waitFor(() => expect(m.callsTo('/network/ciphers')).toHaveLength(1));
   });
 });

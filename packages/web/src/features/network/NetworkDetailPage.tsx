@@ -16,7 +16,8 @@ import { useNetworkStatus } from './useNetworkStatus';
 
 /**
  * /network/detail?network_number (spec 2 §2): the summary, the members and the links of one network, with
- * online flags and links polled every 10 s. A network that is gone (204) sends the browser back.
+ * online flags and links polled every 10 s. A network that is gone (204) leaves for the page before,
+ * or for the list when the tab has none (app/leaveStalePage.ts).
  */
 export default function NetworkDetailPage() {
   const [params] = useSearchParams();
@@ -33,13 +34,14 @@ export default function NetworkDetailPage() {
   const live = liveView(detail, status.data?.data);
   const usable = live.network_status !== NETWORK_STATUS.disabled;
   return (
-    <PageContainer title={detail.network_name} card={false} extra={usable && <ConfigMenu detail={detail} />}>
+    <PageContainer title={detail.network_name} card={false} extra={usable && <ConfigMenu detail={detail} canEdit={rights.edit} />}>
       {!usable && <Alert type="warning" showIcon title={M.networkDisabledBanner} />}
       <NetworkSummary detail={detail} />
       <MemberTable
         networkNumber={detail.network_number}
         members={live.member}
         canEdit={rights.edit}
+        canSet={usable && rights.edit}
         extra={
           usable &&
           rights.edit && (

@@ -3,13 +3,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
+import { shortNote } from '../../components/shortNote';
 import { renderWithProviders, shows } from '../../test/render';
 import { detail, member, quota } from './fixtures';
 import NetworkEditPage from './NetworkEditPage';
 
+const LONG_NOTE = '上海浦东新区张江高科技园区机房二楼';
 const option = (router_name: string, router_type: number, note = '') => ({ router_name, note, router_type, online: 0 });
 const candidates = ok({
-  router: [option('R1', 1, '上海'), option('R2', 1), option('R3', 1)],
+  router: [option('R1', 1, '上海'), option('R2', 1), option('R3', 1, LONG_NOTE)],
   app: [option('A1', 2), option('A2', 2)],
 });
 
@@ -29,8 +31,18 @@ const saveButton = () => screen.getByText(/保\s*存/).closest('button') as HTML
 const selected = () => within(screen.getByLabelText(M.networkSelected));
 const counter = (text: string) => waitFor(() => expect(screen.getByLabelText(M.networkUsage)).toHaveTextContent(text));
 
-describe('NetworkEditPage', { timeout: 60_000 }, () => {
-  it('moves members in and out with the counter, and refuses a second center and software as a center', async () => {
+describe('NetworkEditPage', () => {
+  it('shows a note on one line, cut, with the whole note on hover, among the candidates and the picked', async () => {
+    setup();
+    const inCandidates = await screen.findByText(shortNote(LONG_NOTE));
+    expect(inCandidates).toHaveClass('hl-note-line');
+    await userEvent.hover(inCandidates);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(LONG_NOTE);
+    await add('R3', M.networkPositionPoint);
+    expect(selected().getByText(shortNote(LONG_NOTE))).toHaveClass('hl-note-line');
+  });
+
+  it('moves members in and out with the counter, and refuses a second center and never offers software as one', async () => {
     setup();
     await screen.findByLabelText(`${M.networkPositionPoint} R1`);
     await counter('已用 1 / 3');
@@ -44,9 +56,9 @@ describe('NetworkEditPage', { timeout: 60_000 }, () => {
     await shows('中心点仅支持1个');
     expect(selected().queryByText('R2')).not.toBeInTheDocument();
 
-    await add('A1', M.networkPositionCenter);
-    await shows(M.networkSoftwareCenter);
-    expect(selected().queryByText('A1')).not.toBeInTheDocument();
+    // Software is never offered as a center (the detail page's add dialog follows the same rule).
+    expect(screen.getByLabelText(`${M.networkPositionCenter} A1`)).toBeDisabled();
+    expect(screen.getByLabelText(`${M.networkPositionCenter} R2`)).toBeEnabled();
 
     await add('A1', M.networkPositionPoint);
     await counter('已用 3 / 3');

@@ -6,7 +6,7 @@ import { toast } from '../../api/notify';
 import { rulesOf } from '../../api/rules';
 import { useNetworkMutation } from './api';
 import { CandidatePanel } from './CandidatePanel';
-import { detailPath } from './labels';
+import { networkDetailPath } from '../../components/pageLinks';
 import { bodyOf, refusalOf, repositionRefusal, usedCount, type PickerBase, type Picked } from './memberPicker';
 import { SelectedMembers } from './SelectedMembers';
 import { useShowRefusal } from './useRefusal';
@@ -61,10 +61,10 @@ export function NetworkEditor({ quota, candidates, network }: NetworkEditorProps
     const body = { network_name: network_name.trim(), ...bodyOf(picked) };
     if (network) {
       const env = await edit.mutateAsync({ network_number: network.network_number, ...body });
-      if (env.code === CODE.ok) void navigate(detailPath(network.network_number));
+      if (env.code === CODE.ok) void navigate(networkDetailPath(network.network_number));
     } else {
       const env = await create.mutateAsync(body);
-      if (env.code === CODE.ok && env.data) void navigate(detailPath(env.data.network_number));
+      if (env.code === CODE.ok && env.data) void navigate(networkDetailPath(env.data.network_number));
     }
   };
 

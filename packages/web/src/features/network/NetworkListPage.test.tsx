@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, type Answers } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { item, quota } from './fixtures';
 import NetworkListPage from './NetworkListPage';
@@ -15,7 +15,7 @@ const rows = [
   item({ network_number: 'N3', network_name: '海外', network_type: 3, member_count: 7, network_status: 1 }),
 ];
 
-function setup(extra: Record<string, Parameters<typeof mockApi>[0][string]> = {}) {
+function setup(extra: Answers = {}) {
   session.setUser(mainUser);
   const m = mockApi({
     '/network/lists': { ...ok(rows), count: rows.length },
@@ -28,7 +28,7 @@ function setup(extra: Record<string, Parameters<typeof mockApi>[0][string]> = {}
 
 const row = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
 
-describe('NetworkListPage', { timeout: 60_000 }, () => {
+describe('NetworkListPage', () => {
   it('shows the quota cards, the types and the statuses (disabled in red)', async () => {
     setup();
     await shows('华东总部');

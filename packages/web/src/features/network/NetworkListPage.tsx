@@ -7,9 +7,10 @@ import { usePagedList } from '../../api/usePagedList';
 import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
-import { useStepBackWhenEmpty } from '../ram/api';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
 import { useNetworkMutation } from './api';
-import { detailPath, editPath, networkTypeLabel, orDash } from './labels';
+import { networkDetailPath, networkEditPath } from '../../components/pageLinks';
+import { networkTypeLabel, orDash } from './labels';
 import { useNetworkRights } from './permissions';
 import { QuotaCards } from './QuotaCards';
 import { RenameDialog } from './RenameDialog';
@@ -30,7 +31,7 @@ export default function NetworkListPage() {
       key: 'network_name',
       render: (name: string, r: NetworkItem) => (
         <Flex gap={4} align="center">
-          <Link to={detailPath(r.network_number)}>{name}</Link>
+          <Link to={networkDetailPath(r.network_number)}>{name}</Link>
           {rights.edit && (
             <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${M.networkRename} ${name}`} onClick={() => setRenaming(r)} />
           )}
@@ -49,13 +50,14 @@ export default function NetworkListPage() {
     {
       title: M.networkColActions,
       key: 'actions',
+      fixed: 'right' as const,
       render: (_: unknown, r: NetworkItem) => (
-        <Space size={0} wrap>
-          <Button type="link" size="small" onClick={() => void navigate(detailPath(r.network_number))}>
+        <Space size={0} wrap={false}>
+          <Button type="link" size="small" onClick={() => void navigate(networkDetailPath(r.network_number))}>
             {M.networkActionDetail}
           </Button>
           {rights.edit && (
-            <Button type="link" size="small" onClick={() => void navigate(editPath(r.network_number))}>
+            <Button type="link" size="small" onClick={() => void navigate(networkEditPath(r.network_number))}>
               {M.networkActionMembers}
             </Button>
           )}

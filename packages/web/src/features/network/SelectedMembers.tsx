@@ -1,7 +1,8 @@
-import { LIMITS, M, ROUTER_TYPE, type MemberType } from '@hublink/contract';
+import { LIMITS, M, type MemberType } from '@hublink/contract';
 import { Button, Card, Empty, Select, Table } from 'antd';
-import { positionLabel, shortNote } from './labels';
-import type { Picked } from './memberPicker';
+import { positionLabel } from './labels';
+import { canBeCenter, type Picked } from './memberPicker';
+import { NoteLine } from './NoteLine';
 
 export interface SelectedMembersProps {
   picked: Picked[];
@@ -15,7 +16,7 @@ const POSITIONS: MemberType[] = ['center', 'point'];
 export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMembersProps) {
   const columns = [
     { title: M.networkMemberName, dataIndex: 'router_name', key: 'router_name' },
-    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', ellipsis: true, render: shortNote },
+    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', ellipsis: { showTitle: false }, render: (note: string) => <NoteLine note={note} /> },
     {
       title: M.networkPosition,
       key: 'position',
@@ -23,7 +24,7 @@ export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMember
         <Select<MemberType>
           size="small"
           value={p.member_type}
-          disabled={p.router_type === ROUTER_TYPE.software}
+          disabled={!canBeCenter(p)}
           onChange={(v) => onPosition(p.router_name, v)}
           options={POSITIONS.map((v) => ({ value: v, label: positionLabel(v) }))}
           aria-label={`${M.networkPosition} ${p.router_name}`}

@@ -1,17 +1,20 @@
 import { Flex, Typography } from 'antd';
-import { LEGEND } from './topology';
+import { LEGEND, type LegendItem } from './topology';
 
-/** The six legend items of spec 2 §2 under the graph: center, connection, POP, not logged in, online, offline. */
+function Swatch({ item }: { item: LegendItem }) {
+  if ('line' in item) {
+    return <span className={`topology-swatch-line topology-line-${item.line.tone}${item.line.dashed ? ' topology-line-dashed' : ''}${item.line.thin ? ' topology-line-thin' : ''}`} aria-hidden />;
+  }
+  return <span className={`topology-swatch topology-node-${item.node}`} aria-hidden />;
+}
+
+/** The graph's one legend (spec 2 §2's six items, then the main and backup lines), drawn with the chart's shapes. */
 export function TopologyLegend() {
   return (
-    <Flex gap={16} wrap justify="center" role="list">
+    <Flex wrap justify="center" role="list" className="topology-legend">
       {LEGEND.map((item) => (
         <Flex key={item.label} gap={6} align="center" role="listitem">
-          {item.line ? (
-            <span style={{ width: 24, borderTop: `2px ${item.dashed ? 'dashed' : 'solid'} ${item.color}` }} />
-          ) : (
-            <span style={{ width: 12, height: 12, borderRadius: '50%', background: item.color }} />
-          )}
+          <Swatch item={item} />
           <Typography.Text type="secondary">{item.label}</Typography.Text>
         </Flex>
       ))}

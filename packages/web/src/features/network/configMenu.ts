@@ -1,5 +1,8 @@
 import { M, type NetworkDetail, type UserMessage } from '@hublink/contract';
 
+/** The entries that open a dialog (or a confirmation) today; the others are not built yet (即将上线). */
+export const LIVE_ENTRIES: ReadonlySet<string> = new Set(['routing', 'ciphers', 'mode', 'dns', 'resend']);
+
 export interface ConfigEntry {
   key: string;
   label: string;
@@ -11,7 +14,8 @@ const LINE_MIN_CENTERS = 2;
 /**
  * The network's configuration dialogs offered in the 配置 menu, by the availability conditions of spec 2
  * §2: line main/backup with two or more centers, twin-center link when network_center_link_show is 1,
- * POP config with a network_fr, segment config with a center or a POP, route prefixes with auth.quagga.
+ * POP config with a network_fr, segment config with a center or a POP, route prefixes with auth.quagga;
+ * last, resending the config to every member.
  */
 export function configEntries(detail: Pick<NetworkDetail, 'member' | 'network_fr' | 'network_center_link_show'>, auth: UserMessage['auth'] | undefined): ConfigEntry[] {
   const centers = detail.member.filter((m) => m.member_type === 'center').length;
@@ -27,6 +31,7 @@ export function configEntries(detail: Pick<NetworkDetail, 'member' | 'network_fr
     { key: 'mode', label: M.networkMenuMode },
     auth?.quagga === 1 && { key: 'prefix', label: M.networkMenuPrefix },
     { key: 'dns', label: M.networkMenuDns },
+    { key: 'resend', label: M.netSetResend },
   ];
   return entries.filter((e): e is ConfigEntry => e !== false);
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { mainUser, ramUser } from '../../app/testing';
 import { configEntries } from './configMenu';
 import { detail, link, member } from './fixtures';
-import { defaultRouteLabel, networkTypeLabel, priorityOf, shortNote } from './labels';
+import { shortNote } from '../../components/shortNote';
+import { defaultRouteLabel, networkTypeLabel, priorityOf } from './labels';
 import { liveView } from './liveView';
 import { networkRights } from './permissions';
 
@@ -37,14 +38,14 @@ describe('network helpers', () => {
   it('offers the config dialogs by the conditions of spec 2', () => {
     const keys = (d: Parameters<typeof configEntries>[0], quagga = 0) => configEntries(d, { quagga, quagga_advanced: 0, default_route: 0 }).map((e) => e.key);
     const one = detail({ member: [member({ member_type: 'center' }), member({ router_name: 'R2' })] });
-    expect(keys(one)).toEqual(['access_pop', 'segment', 'interconnect', 'ciphers', 'mode', 'dns']);
+    expect(keys(one)).toEqual(['access_pop', 'segment', 'interconnect', 'ciphers', 'mode', 'dns', 'resend']);
     expect(keys(detail({ member: [member()] }))).not.toContain('segment');
     const two = detail({
       member: [member({ member_type: 'center' }), member({ router_name: 'R2', member_type: 'center' })],
       network_center_link_show: 1,
       network_fr: { network_fr_id: 1, shortname: 'POP-1' },
     });
-    expect(keys(two, 1)).toEqual(['routing', 'center_link', 'fr', 'access_pop', 'segment', 'interconnect', 'ciphers', 'mode', 'prefix', 'dns']);
+    expect(keys(two, 1)).toEqual(['routing', 'center_link', 'fr', 'access_pop', 'segment', 'interconnect', 'ciphers', 'mode', 'prefix', 'dns', 'resend']);
     expect(keys(detail({ member: [member()], network_fr: { network_fr_id: 1, shortname: 'POP-1' } }))).toContain('segment');
   });
 

@@ -29,14 +29,7 @@ export function defaultRouteLabel(route: number, metric: number): string {
   return route === 2 ? M.networkRouteReceive : M.networkRouteOff;
 }
 
-/** Notes are shown cut to 18 characters plus an ellipsis (spec 2 §5). */
-export const shortNote = (note: string) => ([...note].length > LIMITS.memberNoteShown ? `${[...note].slice(0, LIMITS.memberNoteShown).join('')}…` : note);
 
 /** '-' for an empty value. */
 export const orDash = (v: string | null | undefined) => (v ? v : '-');
 
-/** The detail page of a network. */
-export const detailPath = (networkNumber: string) => `/network/detail?network_number=${encodeURIComponent(networkNumber)}`;
-export const editPath = (networkNumber: string) => `/network/edit?network_number=${encodeURIComponent(networkNumber)}`;
-/** The hardware router detail, opened in a new tab. */
-export const routerDetailPath = (routerName: string) => `/router/detail?router_name=${encodeURIComponent(routerName)}`;

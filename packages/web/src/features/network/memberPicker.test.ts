@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOf, refusalOf, repositionRefusal, usedCount, type PickerBase, type Picked } from './memberPicker';
+import { bodyOf, canBeCenter, refusalOf, repositionRefusal, usedCount, type PickerBase, type Picked } from './memberPicker';
 
 const hw = (name: string) => ({ router_name: name, router_type: 1 });
 const sw = (name: string) => ({ router_name: name, router_type: 2 });
@@ -18,6 +18,11 @@ describe('member picker', () => {
     expect(refusalOf(base(), [], sw('A1'), 'point')).toBeNull();
     expect(refusalOf(base(), [picked('R1', 'center')], hw('R2'), 'center')).toEqual({ kind: 'center', n: 1 });
     expect(refusalOf(base(), [picked('R1', 'center'), picked('R2', 'point')], hw('R3'), 'point')).toEqual({ kind: 'quota', n: 3 });
+  });
+
+  it('offers software only as a point, hardware as either', () => {
+    expect(canBeCenter(sw('A1'))).toBe(false);
+    expect(canBeCenter(hw('R1'))).toBe(true);
   });
 
   it('lets a member of this network move back in at a full quota', () => {

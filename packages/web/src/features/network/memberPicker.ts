@@ -20,6 +20,9 @@ export interface PickerBase {
   original: ReadonlySet<string>;
 }
 
+/** Software clients are only ever points (spec 2 §5); every picker offers 中心点 through this rule. */
+export const canBeCenter = (member: { router_type: number }) => member.router_type !== ROUTER_TYPE.software;
+
 /** Why a move is refused (spec 2 §5), or null when it is allowed. */
 export type Refusal = { kind: 'quota'; n: number } | { kind: 'center'; n: number } | { kind: 'softwareCenter' };
 
@@ -34,7 +37,7 @@ const centersOf = (picked: readonly Picked[]) => picked.filter((p) => p.member_t
 
 /** Whether a candidate may move in at a position: software only as a point, centers and members within limits. */
 export function refusalOf(base: PickerBase, picked: readonly Picked[], candidate: { router_name: string; router_type: number }, position: MemberType): Refusal | null {
-  if (position === 'center' && candidate.router_type === ROUTER_TYPE.software) return { kind: 'softwareCenter' };
+  if (position === 'center' && !canBeCenter(candidate)) return { kind: 'softwareCenter' };
   if (position === 'center' && centersOf(picked) >= base.centers) return { kind: 'center', n: base.centers };
   if (!base.original.has(candidate.router_name) && usedCount(base, picked) >= base.count) return { kind: 'quota', n: base.count };
   return null;
@@ -44,7 +47,7 @@ export function refusalOf(base: PickerBase, picked: readonly Picked[], candidate
 export function repositionRefusal(base: PickerBase, picked: readonly Picked[], name: string, position: MemberType): Refusal | null {
   const member = picked.find((p) => p.router_name === name);
   if (!member || member.member_type === position || position === 'point') return null;
-  if (member.router_type === ROUTER_TYPE.software) return { kind: 'softwareCenter' };
+  if (!canBeCenter(member)) return { kind: 'softwareCenter' };
   return centersOf(picked) >= base.centers ? { kind: 'center', n: base.centers } : null;
 }
 

@@ -1,16 +1,11 @@
 import { LIMITS, M, ramLog, type RamItem, type RamLogItem } from '@hublink/contract';
 import { DatePicker, Flex, Modal } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from '../../components/dayjs';
 import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
+import { DAY_FORMAT, defaultLogRange } from '../../components/logRange';
 import { PagedTable } from '../../components/PagedTable';
 import { actionLabel, areaLabel } from './logLabels';
-
-/** The day format of the log date ranges (the server's start_time and end_time). */
-export const DAY_FORMAT = 'YYYY-MM-DD';
-
-/** The default range of the log dialog: the last LIMITS.logRangeDays days to today (spec 1 §9). */
-export const defaultLogRange = (today: Dayjs = dayjs()): [Dayjs, Dayjs] => [today.subtract(LIMITS.logRangeDays, 'day').startOf('day'), today.startOf('day')];
 
 const columns = [
   { title: M.ramLogMode, dataIndex: 'mode', key: 'mode', width: 120, render: (v: string) => <span title={v}>{areaLabel(v)}</span> },

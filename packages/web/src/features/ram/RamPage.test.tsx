@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import RamPage from './RamPage';
-import { defaultLogRange } from './RamLogDialog';
+import { defaultLogRange } from '../../components/logRange';
 
 const rows: RamItem[] = [
   { id: 2, username: 'ops02', nickname: '小王', role_id: 7, role_name: '运维', create_time: '2026-01-02 10:00:00', login_time: '2026-01-03 09:00:00' },

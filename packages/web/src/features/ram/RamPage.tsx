@@ -7,7 +7,8 @@ import { usePagedList } from '../../api/usePagedList';
 import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
-import { useRamMutation, useStepBackWhenEmpty } from './api';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
+import { useRamMutation } from './api';
 import { RamDialog } from './RamDialog';
 import { RamLogDialog } from './RamLogDialog';
 
@@ -30,8 +31,9 @@ export default function RamPage() {
     {
       title: M.ramActions,
       key: 'actions',
+      fixed: 'right' as const,
       render: (_: unknown, r: RamItem) => (
-        <Space size={0} wrap>
+        <Space size={0} wrap={false}>
           <Button type="link" size="small" onClick={() => setEditing({ record: r })}>
             {M.ramActionEdit}
           </Button>

@@ -2,7 +2,7 @@ import { M, type RoleDetail, type RoleItem } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, refused } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { RoleDialog } from './RoleDialog';
 
@@ -46,7 +46,7 @@ const removeTag = async (text: string) => {
 const item: RoleItem = { id: 3, name: stored.name, note: stored.note, create_time: stored.create_time, update_time: stored.update_time };
 
 // antd forms in jsdom are slow on a busy machine; these tests click through the whole editor.
-describe('RoleDialog', { timeout: 60_000 }, () => {
+describe('RoleDialog', () => {
   it('asks for a name before any call; view is always on and locked', async () => {
     const m = mockApi({ '/ram_role/create': ok({ id: 1 }, M.saved) });
     renderWithProviders(<RoleDialog open onClose={() => {}} />);
@@ -99,6 +99,17 @@ describe('RoleDialog', { timeout: 60_000 }, () => {
       },
     });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it("shows the server's refusal of a name the tenant has under the name field, and stays open", async () => {
+    const m = mockApi({ '/ram_role/create': refused(M.roleNameTaken), '/network/select': networks });
+    const onClose = vi.fn();
+    renderWithProviders(<RoleDialog open onClose={onClose} />);
+    await userEvent.type(screen.getByPlaceholderText(M.roleNameRequired), '网络运维');
+    await userEvent.click(okButton());
+    await waitFor(() => expect(m.callsTo('/ram_role/create')).toHaveLength(1));
+    await waitFor(() => expect(screen.getByPlaceholderText(M.roleNameRequired).closest('.ant-form-item')).toHaveTextContent(M.roleNameTaken));
+    expect(onClose).not.toHaveBeenCalled();
   });
 
   it('edits a stored role: its permissions and networks (by name) are shown, and the change is sent with its id', async () => {

@@ -146,6 +146,8 @@ export function RoleDialog({ open, record, onClose }: RoleDialogProps) {
     });
     const body = { name: values.name, note: values.note ?? '', auth };
     const env = editing ? await edit.mutateAsync({ id: record.id, ...body }) : await create.mutateAsync(body);
+    // The name is the one field the server can refuse after the form passed: say it where it was typed.
+    if (env.msg === M.roleNameTaken) form.setFields([{ name: 'name', errors: [env.msg] }]);
     return env.code === CODE.ok;
   };
 

@@ -6,7 +6,8 @@ import { usePagedList } from '../../api/usePagedList';
 import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
-import { useRamMutation, useStepBackWhenEmpty } from './api';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
+import { useRamMutation } from './api';
 import { RoleDialog } from './RoleDialog';
 
 /** /ram/role: the tenant's roles and their permissions (spec 1 §2.11). */
@@ -24,8 +25,9 @@ export default function RolePage() {
     {
       title: M.ramActions,
       key: 'actions',
+      fixed: 'right' as const,
       render: (_: unknown, r: RoleItem) => (
-        <Space size={0} wrap>
+        <Space size={0} wrap={false}>
           <Button type="link" size="small" onClick={() => setEditing({ record: r })}>
             {M.ramActionEdit}
           </Button>

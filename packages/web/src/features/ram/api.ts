@@ -1,5 +1,4 @@
-import { LIMITS, type Endpoint } from '@hublink/contract';
-import { useEffect } from 'react';
+import { type Endpoint } from '@hublink/contract';
 import { useApiMutation } from '../../api/hooks';
 
 /** Every list, count and select of the area: a change to sub-accounts or roles refreshes them all. */
@@ -7,11 +6,3 @@ const AREA = ['/ram/', '/ram_role/'];
 
 /** A POST of the area; its success toast shows and the area's queries reload. */
 export const useRamMutation = <E extends Endpoint>(endpoint: E) => useApiMutation(endpoint, { invalidates: AREA });
-
-/** After the last row of a later page is deleted, the list steps back to the page that still has rows. */
-export function useStepBackWhenEmpty(list: { rows: unknown[] | undefined; total: number; page: number; setPage: (p: number) => void }) {
-  const { rows, total, page, setPage } = list;
-  useEffect(() => {
-    if (rows && rows.length === 0 && total > 0 && page > 1) setPage(Math.max(1, Math.ceil(total / LIMITS.pageSize)));
-  }, [rows, total, page, setPage]);
-}

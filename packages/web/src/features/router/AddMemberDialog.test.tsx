@@ -2,11 +2,11 @@ import { CODE, M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, ok, refused, type ApiCall } from '../../test/mockApi';
+import { mockApi, ok, refused, type MockAnswer } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { AddMemberDialog } from './AddMemberDialog';
 
-function setup(type: 1 | 2, answer: (c: ApiCall) => ReturnType<typeof ok> = () => ok(null, M.saved)) {
+function setup(type: 1 | 2, answer: MockAnswer<'/router/add'> = () => ok(null, M.saved)) {
   const m = mockApi({ '/router/add': answer, '/verify/send_code': ok(null, M.codeSent) });
   const onClose = vi.fn();
   renderWithProviders(<AddMemberDialog type={type} open onClose={onClose} />);

@@ -3,7 +3,8 @@ import { Alert, Form, Input } from 'antd';
 import { useState } from 'react';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
-import { CodeInput, sendCodeTo } from '../account/fields';
+import { sendCodeTo } from '../../api/sendCodeTo';
+import { CodeInput } from '../../components/CodeInput';
 import { useRouterMutation } from './api';
 import { bindCodeRule, MemberPhoneInput, memberPhoneRule, typedPhone } from './fields';
 

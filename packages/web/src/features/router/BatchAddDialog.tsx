@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { download, upload } from '../../api/files';
 import { useReloadMembers } from './api';
 import { BatchResultView } from './BatchResultView';
-import { useGuardedBusy } from './useGuardedBusy';
+import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { XlsxDragger } from './XlsxDragger';
 
 /** Bulk import takes a password hash per row, so it may run longer than an ordinary call. */
@@ -43,12 +43,12 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
   const footer = result
     ? [
         <Button key="close" type="primary" onClick={close}>
-          {M.memberClose}
+          {M.close}
         </Button>,
       ]
     : [
         <Button key="cancel" onClick={close}>
-          {M.memberClose}
+          {M.cancel}
         </Button>,
         <Button key="submit" type="primary" loading={busy} disabled={!file} onClick={submit}>
           {M.memberUploadSubmit}
@@ -56,7 +56,7 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
       ];
 
   return (
-    <Modal title={M.memberBatchAdd} open={open} onCancel={close} footer={footer} width={720} destroyOnHidden maskClosable={!busy}>
+    <Modal title={M.memberBatchAdd} open={open} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
       {result ? (
         <BatchResultView result={result} />
       ) : (

@@ -8,8 +8,8 @@ import { toast } from '../../api/notify';
 import { ConfirmByTyping } from '../../components/ConfirmByTyping';
 import { useReloadMembers } from './api';
 import { BatchResultView } from './BatchResultView';
-import { shortNote } from './format';
-import { useGuardedBusy } from './useGuardedBusy';
+import { shortNote } from '../../components/shortNote';
+import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { XlsxDragger } from './XlsxDragger';
 
 type Mode = 'list' | 'file';
@@ -73,12 +73,12 @@ export function BatchDeleteDialog({ open, rows, onClose }: BatchDeleteDialogProp
   const footer = result
     ? [
         <Button key="close" type="primary" onClick={close}>
-          {M.memberClose}
+          {M.close}
         </Button>,
       ]
     : [
         <Button key="cancel" onClick={close}>
-          {M.memberClose}
+          {M.cancel}
         </Button>,
         <Button key="submit" type="primary" danger loading={busy} disabled={mode === 'file' && !file} onClick={submit}>
           {M.memberBatchDeleteSubmit}
@@ -98,7 +98,7 @@ export function BatchDeleteDialog({ open, rows, onClose }: BatchDeleteDialogProp
         }}
         onClose={close}
       />
-      <Modal title={M.memberBatchDelete} open={open && confirmed} onCancel={close} footer={footer} width={720} destroyOnHidden maskClosable={!busy}>
+      <Modal title={M.memberBatchDelete} open={open && confirmed} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
         {result ? (
           <BatchResultView result={result} />
         ) : (

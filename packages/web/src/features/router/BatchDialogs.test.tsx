@@ -18,7 +18,7 @@ const result: BatchResult = {
   fail: 1,
   rows: [
     { row: 2, router_name: 'zhangsan01', ok: true, msg: M.importAdded },
-    { row: 3, router_name: 'li', ok: false, msg: M.importAccountRule },
+    { row: 3, router_name: 'li', ok: false, msg: M.memberAccountChars },
   ],
 };
 
@@ -51,6 +51,8 @@ describe('BatchAddDialog', () => {
     await shows('second.xlsx');
     expect(screen.queryByText('first.xlsx')).not.toBeInTheDocument();
     expect(m.calls).toHaveLength(0);
+    // Leaving before the upload discards the chosen file: 取消; the result is read-only: 关闭.
+    expect(screen.getByRole('button', { name: /^取\s*消$/ })).toBeInTheDocument();
     await u().click(screen.getByRole('button', { name: M.memberUploadSubmit }));
     await waitFor(() => expect(m.callsTo('/router/batch')).toHaveLength(1));
     expect(m.callsTo('/router/batch')[0]!.method).toBe('POST');
@@ -59,8 +61,11 @@ describe('BatchAddDialog', () => {
     await shows('成功 1 条，失败 1 条');
     const refusedRow = screen.getByText('li').closest('tr')!;
     expect(within(refusedRow).getByText(M.memberResultFail)).toBeInTheDocument();
-    expect(within(refusedRow).getByText(M.importAccountRule)).toBeInTheDocument();
+    expect(within(refusedRow).getByText(M.memberAccountChars)).toBeInTheDocument();
     expect(within(screen.getByText('zhangsan01').closest('tr')!).getByText(M.memberResultOk)).toBeInTheDocument();
+    // The footer's button (the corner's × is named 关闭 as well).
+    expect(screen.getAllByRole('button', { name: /^关\s*闭$/ }).filter((b) => b.classList.contains('ant-btn'))).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: /^取\s*消$/ })).not.toBeInTheDocument();
     expect(save).not.toHaveBeenCalled();
   }, LONG);
 

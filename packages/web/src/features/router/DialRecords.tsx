@@ -1,11 +1,11 @@
 import { LIMITS, M, ONLINE_MODES, onlineLog, type OnlineLogItem } from '@hublink/contract';
 import { DatePicker, Flex, Radio, type TableColumnsType } from 'antd';
-import type { Dayjs } from 'dayjs';
+import type { Dayjs } from '../../components/dayjs';
 import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
 import { PagedTable } from '../../components/PagedTable';
-import { DAY_FORMAT, defaultLogRange } from '../ram/RamLogDialog';
-import { useStepBackWhenEmpty } from '../ram/api';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
+import { DAY_FORMAT, defaultLogRange } from '../../components/logRange';
 import { duration } from './format';
 
 type Mode = (typeof ONLINE_MODES)[number];

@@ -1,7 +1,7 @@
 import { M, softwareLoginLog, type SoftwareLoginItem } from '@hublink/contract';
 import { usePagedList } from '../../api/usePagedList';
 import { PagedTable } from '../../components/PagedTable';
-import { useStepBackWhenEmpty } from '../ram/api';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
 
 const columns = [
   { title: M.memberLogIp, dataIndex: 'ip', key: 'ip' },

@@ -19,7 +19,7 @@ import { toast } from '../../api/notify';
 import { usePagedList } from '../../api/usePagedList';
 import { useUser } from '../../app/user';
 import { PagedTable } from '../../components/PagedTable';
-import { useStepBackWhenEmpty } from '../ram/api';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
 import { AddMemberDialog } from './AddMemberDialog';
 import { useRouterMutation } from './api';
 import { BatchAddDialog } from './BatchAddDialog';

@@ -2,7 +2,7 @@ import { CODE, M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, ok, refused, type ApiCall } from '../../test/mockApi';
+import { mockApi, ok, refused, type MockAnswer } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { PhoneDialog } from './PhoneDialog';
 import { member } from './testData';
@@ -10,7 +10,7 @@ import { member } from './testData';
 const withPhone = member({ router_name: 'alice01', phone: '+86 13800000001', area_number: '86' });
 const verifyHint = /请先验证原手机号码/;
 
-function setup(m0: typeof withPhone, answer: (c: ApiCall) => ReturnType<typeof ok>) {
+function setup(m0: typeof withPhone, answer: MockAnswer<'/router/phone'>) {
   const m = mockApi({ '/router/phone': answer, '/verify/send_code': ok(null, M.codeSent) });
   const onClose = vi.fn();
   renderWithProviders(<PhoneDialog member={m0} onClose={onClose} />);

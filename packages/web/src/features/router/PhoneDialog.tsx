@@ -2,8 +2,9 @@ import { BIND_TYPE, fmt, LIMITS, M, phoneValue, routerPhone, type RouterItem } f
 import { Alert, Button, Form, Modal } from 'antd';
 import { useEffect, useRef } from 'react';
 import { call } from '../../api/client';
-import { CodeInput, sendCodeTo } from '../account/fields';
-import { useVerifyMode } from '../account/useVerifyMode';
+import { sendCodeTo } from '../../api/sendCodeTo';
+import { useVerifyMode } from '../../api/useVerifyMode';
+import { CodeInput } from '../../components/CodeInput';
 import { useReloadMembers } from './api';
 import { bindCodeRule, MemberPhoneInput, memberPhoneRule, typedPhone } from './fields';
 import { splitPhone } from './format';
@@ -84,7 +85,7 @@ function PhoneForm({ member, onClose, onDone }: { member: RouterItem; onClose: (
         ]
       : []),
     <Button key="cancel" onClick={onClose}>
-      {M.memberClose}
+      {M.cancel}
     </Button>,
     // A fresh button per mode, so antd's loading state cannot outlive the request that switched it.
     <Button key={verifying ? 'verify' : 'bind'} type="primary" loading={busy} onClick={() => form.submit()}>

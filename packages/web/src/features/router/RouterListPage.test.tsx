@@ -1,4 +1,4 @@
-import { LIMITS, M, type RoleAuth } from '@hublink/contract';
+import { LIMITS, M, type RoleAuth, type RouterItem } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,7 @@ import { renderWithProviders, shows } from '../../test/render';
 import RouterListPage from './RouterListPage';
 import { hardwareRows, softwareRows } from './testData';
 
-function api(lists?: (type: string, search?: string) => { data: unknown[]; count: number }) {
+function api(lists?: (type: string, search?: string) => { data: RouterItem[]; count: number }) {
   return mockApi({
     '/router/lists': (c) => {
       const r = lists ? lists(c.query.type!, c.query.search) : c.query.type === '2' ? { data: softwareRows, count: 2 } : { data: hardwareRows, count: 1 };
@@ -43,6 +43,15 @@ describe('RouterListPage', () => {
     await shows('alice01');
     expect(m.callsTo('/router/lists').at(-1)!.query).toEqual({ page: '1', type: '2' });
     expect(r.location()).toBe('/router/lists?type=2');
+  }, LONG);
+
+  it('shows hardware member names as plain text until their detail page exists; the actions stay fixed on the right', async () => {
+    session.setUser(mainUser);
+    api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists' });
+    await shows('gw-beijing');
+    expect(screen.queryByRole('link', { name: 'gw-beijing' })).not.toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: M.memberColActions }).className).toMatch(/ant-table-cell-fix-(right|end)/);
   }, LONG);
 
   it('the software tab has its own buttons and searches', async () => {

@@ -1,8 +1,7 @@
 import { EditOutlined } from '@ant-design/icons';
 import { M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
 import { Badge, Button, Space, Switch, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { Link } from 'react-router';
-import { shortNote } from './format';
+import { shortNote } from '../../components/shortNote';
 import type { MemberRights } from './rights';
 
 /** What a row's controls open or do. */
@@ -44,7 +43,8 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
       software ? (
         <Typography.Link onClick={() => act.detail(r)}>{r.router_name}</Typography.Link>
       ) : (
-        <Link to={`/router/detail?router_name=${encodeURIComponent(r.router_name)}`}>{r.router_name}</Link>
+        // Plain text until the router detail page exists (the gateway issue makes it a link).
+        <span>{r.router_name}</span>
       ),
   };
   const note = {
@@ -78,8 +78,9 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
   const actions = {
     title: M.memberColActions,
     key: 'actions',
+    fixed: 'right' as const,
     render: (_: unknown, r: RouterItem) => (
-      <Space size={0} wrap>
+      <Space size={0} wrap={false}>
         {software && rights.edit && (
           <>
             <Button type="link" size="small" onClick={() => act.phone(r)}>

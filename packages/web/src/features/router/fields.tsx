@@ -1,7 +1,7 @@
 import { bindCodeField, LIMITS, M, memberPhoneError, phoneValue } from '@hublink/contract';
 import { Form, Input, Space, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { AreaCodeSelect } from '../auth/AreaCodeSelect';
+import { AreaCodeSelect } from '../../components/AreaCodeSelect';
 
 // The phone and code fields of the member forms, with the contract's member phone rule
 // (mainland 1[34578] plus 9 digits, spec 3 §5) and the binding code rule.

@@ -1,11 +1,5 @@
 import { fmt, LIMITS, M } from '@hublink/contract';
 
-/** A note as the list shows it: cut to LIMITS.memberNoteShown characters plus '…'. */
-export const shortNote = (note: string) => {
-  const chars = [...note];
-  return chars.length > LIMITS.memberNoteShown ? `${chars.slice(0, LIMITS.memberNoteShown).join('')}…` : note;
-};
-
 /** '+86 13800000000' → { area: '86', phone: '13800000000' }; a bare number keeps the default area. */
 export function splitPhone(value: string, area = ''): { area: string; phone: string } {
   const m = /^\+?(\d{1,4})\s+(\S+)$/.exec(value.trim());

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Domain events: what happened, written in the transaction that made it happen and delivered to the
+ * modules that subscribe after commit (server core/events.ts). Payloads carry ids and the facts a
+ * subscriber needs, never secrets; a subscriber that needs more reads the current rows.
+ * Every event belongs to one tenant (tenant_id); events of one tenant reach each subscriber in order.
+ */
+const tenant = { tenant_id: z.number().int().nonnegative() };
+const id = z.number().int().positive();
+
+/** What a network.changed event says changed. */
+export const NETWORK_CHANGES = ['created', 'edited', 'deleted', 'members', 'links', 'settings'] as const;
+export type NetworkChange = (typeof NETWORK_CHANGES)[number];
+
+export const EVENTS = {
+  /** A member (hardware router or software client) was added, one by one or in a batch. */
+  'member.created': z.object({ ...tenant, member_id: id, router_type: z.number().int() }),
+  /** A member's settings changed; `fields` names what changed (e.g. 'password', 'note', 'phone'). */
+  'member.changed': z.object({ ...tenant, member_id: id, fields: z.array(z.string()).min(1) }),
+  /** The member is gone with its network rows; `network_ids` are the networks it was in (read before the delete). */
+  'member.deleted': z.object({ ...tenant, member_id: id, network_ids: z.array(id) }),
+  /**
+   * A network was created, edited, deleted, its members or links changed, or one of its detail settings
+   * (routing, DNS, default route, ciphers, dial mode, dynamic routing); `change` says which.
+   */
+  'network.changed': z.object({
+    ...tenant,
+    network_id: id,
+    change: z.enum(NETWORK_CHANGES),
+  }),
+  /** A command was queued for a member's device (member_command, state queued): the device gateway delivers it. */
+  'member.command_queued': z.object({ ...tenant, member_id: id, network_id: id, command_id: id, kind: z.string() }),
+  /** A main account (ram_id null) or a sub-account signed in. */
+  'account.signed_in': z.object({ ...tenant, ram_id: id.nullable() }),
+  /** A main account or a sub-account (ram_id) can no longer sign in. */
+  'account.disabled': z.object({ ...tenant, ram_id: id.nullable() }),
+  /** A sub-account's mutating call succeeded (its operation log). */
+  'operation.performed': z.object({
+    ...tenant,
+    ram_id: id,
+    path: z.string(),
+    msg: z.string(),
+  }),
+  /**
+   * A network work order reached status 3 (completed). For an access-POP order (type 1001) the pop module
+   * creates the POP resource with the ordered areas and gives it to the network; `attributes` is the
+   * order's { bandwidth, pop, expired_time, pop_conf } as stored.
+   */
+  'network_ticket.completed': z.object({
+    ...tenant,
+    ticket_id: id,
+    network_number: z.string(),
+    network_ticket_type: z.number().int(),
+    attributes: z.record(z.string(), z.unknown()),
+  }),
+  /** A POP resource was created (by a completed access-POP order); the network module makes it the network's when it has none. */
+  'pop.created': z.object({ ...tenant, network_fr_id: id, network_number: z.string().nullable() }),
+  /** An emailed validation link was confirmed: the address is proven for `subject` / `subject_id`. */
+  'email.validated': z.object({ ...tenant, subject: z.string(), subject_id: z.string(), email: z.string() }),
+} as const;
+
+export type EventType = keyof typeof EVENTS;
+export type EventPayload<T extends EventType> = z.output<(typeof EVENTS)[T]>;
+/** One event: its type and its payload. */
+export type DomainEvent<T extends EventType = EventType> = { [K in T]: { type: K } & EventPayload<K> }[T];
+
+export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];
+export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENTS, t);

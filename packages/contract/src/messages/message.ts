@@ -1,0 +1,27 @@
+/** The message centre (spec 1 §2.9). */
+export const messageMessages = {
+  // messages, announcements, services (spec 1 §2.9, §2.10; ours where the spec is silent)
+  messageNotFound: '消息不存在',
+  messageTitleRequired: '请输入消息标题',
+  messageTitleTooLong: '消息标题不能超过{n}个字符',
+  messageContentRequired: '请输入消息内容',
+  messageContentTooLong: '消息内容过长',
+  messageTypeInvalid: '消息类型错误',
+  messageSelectionTooLarge: '一次最多选择{n}条消息',
+  messageTypeSystem: '系统消息',
+  messageTypeService: '服务消息',
+  messageTypeNetwork: '网络消息',
+  messageTypeTicket: '工单消息',
+  messageTypeAlert: '告警消息',
+  messageColTitle: '标题',
+  messageColDate: '时间',
+  messageColType: '类型',
+  messageUnread: '未读',
+  messageDeleteSelected: '删除选中',
+  messageMarkSelectedRead: '标为已读',
+  messageMarkAllRead: '全部已读',
+  messageDeleteAll: '全部删除',
+  confirmMarkRead: '是否确定将选中的消息标为已读?',
+  confirmMarkAllRead: '是否确定将全部消息标为已读?',
+  confirmDeleteAll: '是否确定删除全部消息?',
+} as const;

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { accountMessages } from './account';
+import { announcementMessages } from './announcement';
+import { authMessages } from './auth';
+import { commonMessages } from './common';
+import { M } from './index';
+import { legalMessages } from './legal';
+import { mailMessages } from './mail';
+import { messageMessages } from './message';
+import { networkMessages } from './network';
+import { networkSettingsUiMessages } from './networkSettingsUi';
+import { ramMessages } from './ram';
+import { routerMessages } from './router';
+import { serviceMessages } from './service';
+import { shellMessages } from './shell';
+
+const AREAS: Record<string, Record<string, string>> = {
+  common: commonMessages,
+  shell: shellMessages,
+  auth: authMessages,
+  account: accountMessages,
+  message: messageMessages,
+  announcement: announcementMessages,
+  service: serviceMessages,
+  ram: ramMessages,
+  router: routerMessages,
+  network: networkMessages,
+  networkSettingsUi: networkSettingsUiMessages,
+  legal: legalMessages,
+  mail: mailMessages,
+};
+
+describe('messages, one file per area', () => {
+  it('names each text in one area only, so no area silently replaces another area’s text in M', () => {
+    const owners = new Map<string, string[]>();
+    for (const [area, texts] of Object.entries(AREAS)) for (const key of Object.keys(texts)) owners.set(key, [...(owners.get(key) ?? []), area]);
+    expect([...owners].filter(([, areas]) => areas.length > 1)).toEqual([]);
+  });
+
+  it('puts every text of every area into M', () => {
+    const all = Object.values(AREAS).reduce((sum, texts) => sum + Object.keys(texts).length, 0);
+    expect(Object.keys(M)).toHaveLength(all);
+  });
+});

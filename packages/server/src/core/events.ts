@@ -1,0 +1,245 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { EVENTS, type DomainEvent, type EventType } from '@hublink/contract';
+import type { Db } from '../db/connect';
+
+/** Which event a delivery carries (its id is unique: a handler can use it to act once) and when it was written. */
+export interface EventMeta {
+  eventId: number;
+  at: number;
+}
+
+/** What a module does when an event happens: runs after commit, at least once, so it must be idempotent. */
+export type EventHandler<T extends EventType, C> = (event: DomainEvent<T>, ctx: C, meta: EventMeta) => Promise<void>;
+export type Subscriptions<C> = { [T in EventType]?: EventHandler<T, C> };
+
+export interface EventBusOptions {
+  /** How often an idle dispatcher looks for due deliveries (the backstop; emit wakes it at once). */
+  pollMs?: number;
+  /** How long one instance holds a delivery before another may take it (a crashed holder's lease runs out). */
+  leaseMs?: number;
+  /** Attempts before a delivery is given up (state 'dead', logged as an error). */
+  maxAttempts?: number;
+  /** Wait before attempt n+1, doubling from this up to maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  batch?: number;
+}
+
+interface Subscriber {
+  name: string;
+  handle: (event: DomainEvent, ctx: unknown, meta: EventMeta) => Promise<void>;
+}
+
+const ERROR_MAX = 1000;
+/** Events (and deliveries) per insert: 500 rows of 5 to 6 values stay under every parameter limit. */
+const EMIT_CHUNK = 500;
+/** After a wake that found nothing (the emitting transaction had not committed yet), look again after these. */
+const WAKE_RETRIES_MS = [20, 100, 400];
+
+/**
+ * Domain events through a transactional outbox. emit() writes the event and one delivery row per
+ * subscriber in the caller's transaction, so a rolled-back change announces nothing and a committed
+ * one is never lost. A dispatcher in every instance takes due deliveries under a lease and runs the
+ * subscriber; one tenant's events reach a subscriber in order (a delivery waits while an earlier one of
+ * the same subscriber and tenant is pending), and a failing subscriber is retried with backoff without
+ * holding back the other subscribers or the request that emitted.
+ */
+export class EventBus<C = unknown> {
+  private readonly subscribers = new Map<EventType, Subscriber[]>();
+  private readonly byName = new Map<string, Subscriber>();
+  private readonly opts: Required<EventBusOptions>;
+  private ctx: C | undefined;
+  private running = false;
+  private pass: Promise<number> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    opts: EventBusOptions = {},
+  ) {
+    this.opts = { pollMs: 1000, leaseMs: 60_000, maxAttempts: 12, backoffMs: 1000, maxBackoffMs: 10 * 60_000, batch: 50, ...opts };
+  }
+
+  /** Registers a module's handlers (before start); the subscriber is named module:event. */
+  subscribe(moduleName: string, subscriptions: Subscriptions<C>) {
+    for (const [type, handler] of Object.entries(subscriptions) as [EventType, EventHandler<EventType, C>][]) {
+      const sub: Subscriber = { name: `${moduleName}:${type}`, handle: handler as Subscriber['handle'] };
+      if (this.byName.has(sub.name)) throw new Error(`event subscriber ${sub.name} registered twice`);
+      this.byName.set(sub.name, sub);
+      this.subscribers.set(type, [...(this.subscribers.get(type) ?? []), sub]);
+    }
+  }
+
+  /** Writes an event in the caller's transaction (or alone, given the database); delivered after commit. */
+  emit(trx: Db, event: DomainEvent): Promise<void> {
+    return this.emitAll(trx, [event]);
+  }
+
+  /** Writes several events in the caller's transaction, a few statements for any number (bulk changes). */
+  async emitAll(trx: Db, events: DomainEvent[]): Promise<void> {
+    const now = Date.now();
+    for (let i = 0; i < events.length; i += EMIT_CHUNK) {
+      const part = events.slice(i, i + EMIT_CHUNK).map(({ type, ...payload }) => ({ type, data: EVENTS[type].parse(payload) as { tenant_id: number } }));
+      const rows = await trx
+        .insertInto('event')
+        .values(part.map((e) => ({ tenant_id: e.data.tenant_id, type: e.type, payload: JSON.stringify(e.data), create_time: now })))
+        .returning(['id', 'tenant_id', 'type'])
+        .execute();
+      // RETURNING promises no order; ids follow the order of the values, and deliveries follow the ids.
+      rows.sort((a, b) => Number(a.id) - Number(b.id));
+      const deliveries = rows.flatMap((r) =>
+        (this.subscribers.get(r.type as EventType) ?? []).map((s) => ({ event_id: Number(r.id), tenant_id: r.tenant_id, subscriber: s.name, next_at: now, error: null, done_at: null })),
+      );
+      for (let k = 0; k < deliveries.length; k += EMIT_CHUNK) await trx.insertInto('event_delivery').values(deliveries.slice(k, k + EMIT_CHUNK)).execute();
+      if (deliveries.length > 0) this.wake();
+    }
+  }
+
+  start(ctx: C) {
+    this.ctx = ctx;
+    this.running = true;
+    this.wake();
+  }
+
+  /** Stops taking deliveries and waits for the handlers that are running. */
+  async stop() {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.pass;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Runs passes until nothing is due and no handler runs (tests wait for the effects of their calls with it). */
+  async settle(): Promise<void> {
+    for (;;) {
+      await this.pass;
+      const taken = await this.runPass();
+      await Promise.allSettled([...this.inFlight]);
+      if (taken === 0 && this.inFlight.size === 0) return;
+    }
+  }
+
+  /** Looks for due deliveries now (and a few times soon, for a transaction still committing). */
+  wake() {
+    if (!this.running) return;
+    if (this.pass) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    void this.loop(0);
+  }
+
+  private async loop(retry: number) {
+    if (!this.running) return;
+    let taken = 0;
+    try {
+      taken = await this.runPass();
+    } catch (err) {
+      this.log.error({ err }, 'events: dispatch pass failed');
+    }
+    if (!this.running) return;
+    const again = this.again || taken >= this.opts.batch;
+    this.again = false;
+    if (again) return void this.loop(0);
+    const delay = taken === 0 && retry < WAKE_RETRIES_MS.length ? WAKE_RETRIES_MS[retry]! : this.opts.pollMs;
+    const next = taken === 0 && retry < WAKE_RETRIES_MS.length ? retry + 1 : WAKE_RETRIES_MS.length;
+    this.timer = setTimeout(() => void this.loop(next), delay);
+    this.timer.unref();
+  }
+
+  private runPass(): Promise<number> {
+    if (this.pass) return this.pass;
+    this.pass = this.takeDue().finally(() => (this.pass = undefined));
+    return this.pass;
+  }
+
+  /** Takes the due deliveries (each the oldest pending of its subscriber and tenant) and starts them. */
+  private async takeDue(): Promise<number> {
+    const names = [...this.byName.keys()];
+    if (names.length === 0 || this.ctx === undefined) return 0;
+    const now = Date.now();
+    const due = await this.db
+      .selectFrom('event_delivery as d')
+      .innerJoin('event as e', 'e.id', 'd.event_id')
+      .select(['d.id', 'd.subscriber', 'd.attempts', 'e.id as event_id', 'e.type', 'e.payload', 'e.create_time'])
+      .where('d.state', '=', 'pending')
+      .where('d.next_at', '<=', now)
+      .where('d.lease_until', '<=', now)
+      .where('d.subscriber', 'in', names)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('event_delivery as p')
+              .select(sql`1`.as('one'))
+              .whereRef('p.subscriber', '=', 'd.subscriber')
+              .whereRef('p.tenant_id', '=', 'd.tenant_id')
+              .where('p.state', '=', 'pending')
+              .whereRef('p.id', '<', 'd.id'),
+          ),
+        ),
+      )
+      .orderBy('d.id')
+      .limit(this.opts.batch)
+      .execute();
+    let taken = 0;
+    for (const d of due) {
+      const claimed = await this.db
+        .updateTable('event_delivery')
+        .set({ lease_until: now + this.opts.leaseMs })
+        .where('id', '=', d.id)
+        .where('state', '=', 'pending')
+        .where('lease_until', '<=', now)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      taken++;
+      const event = { type: d.type, ...JSON.parse(d.payload) } as DomainEvent;
+      const run = this.deliver(Number(d.id), d.subscriber, Number(d.attempts), event, { eventId: Number(d.event_id), at: Number(d.create_time) });
+      this.inFlight.add(run);
+      void run.finally(() => this.inFlight.delete(run));
+    }
+    return taken;
+  }
+
+  private async deliver(id: number, subscriber: string, attempts: number, event: DomainEvent, meta: EventMeta): Promise<void> {
+    const sub = this.byName.get(subscriber)!;
+    try {
+      await sub.handle(event, this.ctx, meta);
+      await this.db.updateTable('event_delivery').set({ state: 'done', done_at: Date.now(), lease_until: 0, error: null }).where('id', '=', id).execute();
+    } catch (err) {
+      const tries = attempts + 1;
+      const error = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_MAX);
+      const dead = tries >= this.opts.maxAttempts;
+      const wait = Math.min(this.opts.backoffMs * 2 ** (tries - 1), this.opts.maxBackoffMs);
+      const log = { err, subscriber, eventType: event.type, tenantId: event.tenant_id, attempts: tries };
+      if (dead) this.log.error(log, 'events: subscriber failed for the last time; delivery given up');
+      else this.log.warn({ ...log, retryInMs: wait }, 'events: subscriber failed; will retry');
+      await this.db
+        .updateTable('event_delivery')
+        .set({ attempts: tries, error, lease_until: 0, next_at: Date.now() + wait, ...(dead ? { state: 'dead' as const } : {}) })
+        .where('id', '=', id)
+        .execute()
+        .catch((e: unknown) => this.log.error({ err: e, subscriber }, 'events: could not record a failed delivery (its lease will run out)'));
+    }
+  }
+
+  /**
+   * Deletes events older than `olderThanMs` whose deliveries are all finished (done or given up),
+   * and returns how many went; the housekeeping job calls it.
+   */
+  async trim(olderThanMs: number): Promise<number> {
+    const before = Date.now() - olderThanMs;
+    const res = await this.db
+      .deleteFrom('event')
+      .where('create_time', '<', before)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('event_delivery as d').select(sql`1`.as('one')).whereRef('d.event_id', '=', 'event.id').where('d.state', '=', 'pending'))),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}

@@ -1,0 +1,39 @@
+import type { SwaggerTransform } from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { isFileResponse, type Endpoint } from '@hublink/contract';
+
+/** Any answer but a success: a code of spec 1 §8 and its message (DESIGN.md §4). */
+const refusal = z.object({ code: z.number(), msg: z.string() });
+
+/** The refusals that change the HTTP status too. */
+const failure = refusal.describe('A refusal: HTTP 401 for codes 2001–2003, 429 for too many requests, 500 for an internal error');
+
+/** HTTP 200 carries the success and every other refusal (204 not found, 422 invalid, 423, 401/403 of a flow). */
+function envelopeOf(endpoint: Endpoint, data: z.ZodType) {
+  const success = z.object({ code: z.literal(200), msg: z.string(), data, ...(endpoint.paged ? { count: z.number() } : {}) });
+  const answer = endpoint.paged ? 'a page of the list in data, its total in count' : 'the answer in data';
+  return z.union([success, refusal]).describe(`code 200: ${answer}; otherwise a refusal`);
+}
+
+/**
+ * The swagger transform: a call's request schemas as fastify-type-provider-zod writes them, and its
+ * answers from its contract endpoint. The answer schemas reach the document only: a response schema on
+ * the route itself would have Fastify serialize (validate, strip) every answer at runtime.
+ */
+export const openApiTransform: SwaggerTransform = (input) => {
+  const endpoint = input.route.config?.endpoint;
+  if (!endpoint) return jsonSchemaTransform(input);
+  const { response } = endpoint;
+  const answers = isFileResponse(response) ? { default: failure } : { 200: envelopeOf(endpoint, response), default: failure };
+  const out = jsonSchemaTransform({ ...input, schema: { ...input.schema, response: answers } });
+  if (!isFileResponse(response)) return out;
+  // A download answers the file; a refusal still comes as an envelope with HTTP 200.
+  const documented = out.schema.response as { default: { description?: string } };
+  const { description: _, ...envelope } = documented.default;
+  const file = {
+    description: 'The file; a refusal comes as an envelope',
+    content: { [response.file]: { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: envelope } },
+  };
+  return { ...out, schema: { ...out.schema, response: { 200: file, ...documented } } };
+};

@@ -1,0 +1,29 @@
+import type { Module } from '../core/module';
+import { accountModule } from './account';
+import { announcementModule } from './announcement';
+import { authModule } from './auth';
+import { devModule } from './dev';
+import { logsModule } from './logs';
+import { messageModule } from './message';
+import { networkModule } from './network';
+import { ramModule } from './ram';
+import { ramRoleModule } from './ram-role';
+import { routerModule } from './router';
+import { serviceModule } from './service';
+import { siteModule } from './site';
+
+/** Every module of the server, in start order (app.ts stops them in reverse); the CLI uses the same list. */
+export const MODULES: Module[] = [
+  siteModule,
+  authModule,
+  accountModule,
+  announcementModule,
+  messageModule,
+  serviceModule,
+  ramModule,
+  ramRoleModule,
+  routerModule,
+  networkModule,
+  logsModule,
+  devModule,
+];

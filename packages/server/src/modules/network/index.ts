@@ -1,0 +1,11 @@
+import { defineModule } from '../../core/module';
+import { networkRoutes } from './routes';
+import { settingsRoutes } from './settingsRoutes';
+
+export const networkModule = defineModule({
+  name: 'network',
+  routes: (app, ctx) => {
+    networkRoutes(app, ctx);
+    settingsRoutes(app, ctx);
+  },
+});

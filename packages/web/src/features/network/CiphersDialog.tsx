@@ -1,0 +1,28 @@
+import { CODE, M, NCP_CIPHERS, setCiphers, type NcpCiphers, type NetworkDetail } from '@hublink/contract';
+import { Form, Radio } from 'antd';
+import { rulesOf } from '../../api/rules';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+
+interface Values {
+  ncp_ciphers: NcpCiphers;
+}
+
+const LABEL: Record<NcpCiphers, string> = { default: M.networkCiphersDefault, sm: M.netSetCiphersSm };
+
+/** 加密方式: default or sm, the national crypto standard (spec 2 §3). */
+export function CiphersDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const set = useNetworkMutation(setCiphers);
+  const current = (NCP_CIPHERS as readonly string[]).includes(detail.ncp_ciphers) ? (detail.ncp_ciphers as NcpCiphers) : 'default';
+  const submit = async (v: Values) => {
+    const env = await set.mutateAsync({ network_number: detail.network_number, ncp_ciphers: v.ncp_ciphers });
+    return env.code === CODE.ok;
+  };
+  return (
+    <FormDialog<Values> title={M.networkMenuCiphers} open={open} onClose={onClose} onSubmit={submit} initialValues={{ ncp_ciphers: current }}>
+      <Form.Item name="ncp_ciphers" label={M.networkCiphers} rules={rulesOf(setCiphers.body, 'ncp_ciphers')}>
+        <Radio.Group options={NCP_CIPHERS.map((c) => ({ value: c, label: LABEL[c] }))} />
+      </Form.Item>
+    </FormDialog>
+  );
+}

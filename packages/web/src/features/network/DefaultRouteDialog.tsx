@@ -1,0 +1,65 @@
+import { CODE, DEFAULT_ROUTE, LIMITS, M, fmt, metricOf, setDefaultRoute, type NetworkMember } from '@hublink/contract';
+import { Form, Radio, Select } from 'antd';
+import { rulesOf } from '../../api/rules';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+
+interface Values {
+  model: number;
+  metric?: number;
+}
+
+const MODELS = [
+  { value: DEFAULT_ROUTE.off, label: M.networkRouteOff },
+  { value: DEFAULT_ROUTE.advertise, label: M.networkRouteAdvertise },
+  { value: DEFAULT_ROUTE.receive, label: M.networkRouteReceive },
+];
+
+/** Priority 1 to 5 is metric 30 to 150 (spec 2 §3, §9). */
+const PRIORITIES = LIMITS.defaultRouteMetrics.map((metric, i) => ({ value: metric, label: fmt(M.netSetRoutePriorityN, { n: i + 1 }) }));
+
+/**
+ * A member's default route (spec 2 §4): off, advertise or receive; the priority choice only for
+ * advertise, where it is required. The metric is sent only to advertise.
+ */
+export function DefaultRouteDialog({ networkNumber, member, onClose }: { networkNumber: string; member: NetworkMember | null; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const set = useNetworkMutation(setDefaultRoute);
+  const model = Form.useWatch('model', form);
+  const submit = async (v: Values) => {
+    if (!member) return false;
+    const body = { network_number: networkNumber, router_name: member.router_name, model: v.model };
+    const env = await set.mutateAsync(v.model === DEFAULT_ROUTE.advertise ? { ...body, metric: v.metric } : body);
+    return env.code === CODE.ok;
+  };
+  return (
+    <FormDialog<Values>
+      key={member?.router_name ?? 'none'}
+      form={form}
+      title={fmt(M.netSetRouteTitle, { name: member?.router_name ?? '' })}
+      open={member !== null}
+      onClose={onClose}
+      onSubmit={submit}
+      initialValues={{ model: member?.default_route ?? DEFAULT_ROUTE.off, metric: member ? metricOf(member.metric) : undefined }}
+    >
+      <Form.Item name="model" label={M.netSetRouteModel} rules={rulesOf(setDefaultRoute.body, 'model')}>
+        <Radio.Group options={MODELS} />
+      </Form.Item>
+      {model === DEFAULT_ROUTE.advertise && (
+        <Form.Item
+          name="metric"
+          label={M.netSetRoutePriority}
+          rules={[
+            {
+              validator: async (_, v: unknown) => {
+                if (metricOf(v) === undefined) throw new Error(M.networkRouteMetricInvalid);
+              },
+            },
+          ]}
+        >
+          <Select options={PRIORITIES} placeholder={M.networkRouteMetricInvalid} />
+        </Form.Item>
+      )}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,42 @@
+import { CODE, DIAL_MODE, M, fmt, setSoftwareMode, type NetworkDetail } from '@hublink/contract';
+import { Form, Radio, Select } from 'antd';
+import { rulesOf } from '../../api/rules';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+import { modeLabel } from './labels';
+
+interface Values {
+  router_name?: string;
+  mode?: number;
+}
+
+const MODES = [DIAL_MODE.default, DIAL_MODE.centerFirst, DIAL_MODE.popFirst];
+
+/** 拨号模式 of one member (spec 2 §3): 1 default, 2 center first, 3 POP first; picking a member shows its mode. */
+export function DialModeDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const set = useNetworkMutation(setSoftwareMode);
+  const pick = (name: string) => {
+    const m = detail.member.find((x) => x.router_name === name);
+    if (m && (MODES as number[]).includes(m.mode)) form.setFieldValue('mode', m.mode);
+  };
+  const submit = async (v: Values) => {
+    const env = await set.mutateAsync({ network_number: detail.network_number, router_name: v.router_name ?? '', mode: v.mode ?? 0 });
+    return env.code === CODE.ok;
+  };
+  return (
+    <FormDialog<Values> form={form} title={M.netSetModeTitle} open={open} onClose={onClose} onSubmit={submit}>
+      <Form.Item name="router_name" label={M.netSetModeMember} rules={[{ required: true, message: M.netSetModeMemberPick }]}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={M.netSetModeMemberPick}
+          onChange={pick}
+          options={detail.member.map((m) => ({ value: m.router_name, label: m.note ? fmt(M.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
+        />
+      </Form.Item>
+      <Form.Item name="mode" label={M.netSetMode} rules={rulesOf(setSoftwareMode.body, 'mode')}>
+        <Radio.Group options={MODES.map((mode) => ({ value: mode, label: modeLabel(mode) }))} />
+      </Form.Item>
+    </FormDialog>
+  );
+}

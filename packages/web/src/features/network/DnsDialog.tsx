@@ -1,0 +1,74 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { CODE, M, dnsRowField, fmt, setDns, type NetworkDetail } from '@hublink/contract';
+import { Button, Flex, Form, Input, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { toast } from '../../api/notify';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+
+interface Values {
+  dns?: string[];
+}
+
+const clean = (rows: string[] | undefined) => (rows ?? []).map((r) => (r ?? '').trim());
+
+/** One row: required and a valid address, with the contract's messages (dnsRowField). */
+const rowRule: Rule = {
+  validator: async (_, v: unknown) => {
+    const r = dnsRowField.safeParse(v ?? '');
+    if (!r.success) throw new Error(r.error.issues[0]?.message);
+  },
+};
+
+/** No two rows alike. */
+const uniqueRule: Rule = ({ getFieldValue }) => ({
+  validator: async (_, v: unknown) => {
+    const value = typeof v === 'string' ? v.trim() : '';
+    if (value !== '' && clean(getFieldValue('dns') as string[]).filter((r) => r === value).length > 1) throw new Error(M.networkDnsRepeat);
+  },
+});
+
+/**
+ * DNS配置 (spec 2 §5): editable rows, at most network_config.dns_quantity of them (DNS仅支持 N 个), each
+ * required, valid and unique. An unchanged list closes the dialog without a call; an empty one clears it.
+ */
+export function DnsDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const set = useNetworkMutation(setDns);
+  const max = detail.network_config.dns_quantity;
+  const submit = async (v: Values) => {
+    const rows = clean(v.dns);
+    if (rows.length === detail.network_dns.length && rows.every((r, i) => r === detail.network_dns[i])) return true;
+    const env = await set.mutateAsync({ network_number: detail.network_number, dns: rows });
+    return env.code === CODE.ok;
+  };
+  return (
+    <FormDialog<Values> form={form} title={M.networkMenuDns} open={open} onClose={onClose} onSubmit={submit} initialValues={{ dns: detail.network_dns }}>
+      <Form.List name="dns">
+        {(fields, { add, remove }) => (
+          <>
+            {fields.length === 0 && <Typography.Paragraph type="secondary">{M.netSetDnsEmpty}</Typography.Paragraph>}
+            {fields.map((field, i) => (
+              <Form.Item key={field.key} label={`${M.netSetDnsRow} ${i + 1}`} required={false}>
+                <Flex gap={8}>
+                  <Form.Item name={field.name} noStyle rules={[rowRule, uniqueRule]} validateTrigger={['onChange', 'onBlur']}>
+                    <Input placeholder={M.networkDnsInvalid} inputMode="decimal" aria-label={`${M.netSetDnsRow} ${i + 1}`} />
+                  </Form.Item>
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${M.netSetDnsRemove} ${M.netSetDnsRow} ${i + 1}`} onClick={() => remove(field.name)} />
+                </Flex>
+              </Form.Item>
+            ))}
+            <Button
+              type="dashed"
+              block
+              icon={<PlusOutlined />}
+              onClick={() => (fields.length >= max ? toast.warning(fmt(M.networkDnsLimit, { n: max })) : add(''))}
+            >
+              {M.netSetDnsAdd}
+            </Button>
+          </>
+        )}
+      </Form.List>
+    </FormDialog>
+  );
+}

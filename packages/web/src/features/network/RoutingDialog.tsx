@@ -1,0 +1,92 @@
+import { CODE, M, ROUTING_TYPE, editRouting, getRouting, type NetworkDetail } from '@hublink/contract';
+import { Form, Radio, Select } from 'antd';
+import { useApiQuery } from '../../api/hooks';
+import { rulesOf } from '../../api/rules';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+
+interface Values {
+  type: number;
+  main_router?: string;
+  secondary_router?: string;
+}
+
+type Line = 'main_router' | 'secondary_router';
+const OTHER: Record<Line, Line> = { main_router: 'secondary_router', secondary_router: 'main_router' };
+
+/**
+ * 线路主备 (spec 2 §4): dual primary (1) or main-backup (2) with a main and a backup center. Picking one
+ * line sets the other to another center when it is empty or the same (with two centers: the other one).
+ * Opens once GET /network/routing has answered, with what is saved.
+ */
+export function RoutingDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const routing = useApiQuery(getRouting, { network_number: detail.network_number }, { enabled: open });
+  const edit = useNetworkMutation(editRouting);
+  const type = Form.useWatch('type', form);
+  const centers = detail.member.filter((m) => m.member_type === 'center').map((m) => m.router_name);
+  const options = centers.map((c) => ({ value: c, label: c }));
+  const saved = routing.data?.data;
+
+  const pick = (line: Line, value: string) => {
+    const other = OTHER[line];
+    const current = form.getFieldValue(other) as string | undefined;
+    if (current && current !== value && centers.length > 2) return;
+    const next = centers.find((c) => c !== value);
+    if (next !== undefined) form.setFieldValue(other, next);
+    void form.validateFields([other]).catch(() => undefined);
+  };
+
+  const submit = async (v: Values) => {
+    const body =
+      v.type === ROUTING_TYPE.mainBackup
+        ? { network_number: detail.network_number, type: v.type, main_router: v.main_router, secondary_router: v.secondary_router }
+        : { network_number: detail.network_number, type: v.type };
+    const env = await edit.mutateAsync(body);
+    return env.code === CODE.ok;
+  };
+
+  return (
+    <FormDialog<Values>
+      form={form}
+      title={M.networkMenuRouting}
+      open={open && saved !== undefined}
+      onClose={onClose}
+      onSubmit={submit}
+      initialValues={{
+        type: saved?.type === ROUTING_TYPE.mainBackup ? ROUTING_TYPE.mainBackup : ROUTING_TYPE.dual,
+        main_router: saved?.main_router || undefined,
+        secondary_router: saved?.secondary_router || undefined,
+      }}
+    >
+      <Form.Item name="type" label={M.netSetRoutingType} rules={rulesOf(editRouting.body, 'type')}>
+        <Radio.Group>
+          <Radio value={ROUTING_TYPE.dual}>{M.netSetRoutingDual}</Radio>
+          <Radio value={ROUTING_TYPE.mainBackup}>{M.netSetRoutingMainBackup}</Radio>
+        </Radio.Group>
+      </Form.Item>
+      {type === ROUTING_TYPE.mainBackup && (
+        <>
+          <Form.Item name="main_router" label={M.netSetRoutingMain} rules={[{ required: true, message: M.networkRoutingMainRequired }]}>
+            <Select options={options} placeholder={M.networkRoutingMainRequired} onChange={(v: string) => pick('main_router', v)} />
+          </Form.Item>
+          <Form.Item
+            name="secondary_router"
+            label={M.netSetRoutingBackup}
+            dependencies={['main_router']}
+            rules={[
+              { required: true, message: M.networkRoutingBackupRequired },
+              ({ getFieldValue }) => ({
+                validator: async (_, v: string | undefined) => {
+                  if (v && v === getFieldValue('main_router')) throw new Error(M.networkRoutingSame);
+                },
+              }),
+            ]}
+          >
+            <Select options={options} placeholder={M.networkRoutingBackupRequired} onChange={(v: string) => pick('secondary_router', v)} />
+          </Form.Item>
+        </>
+      )}
+    </FormDialog>
+  );
+}
