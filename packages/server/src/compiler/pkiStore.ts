@@ -149,20 +149,38 @@ export interface Revocation {
  * written first, so two revocations in one network take turns and neither CRL misses the other's serial.
  */
 export async function revokeMemberCertificate(db: Db, box: SecretBox, tenantId: number, networkId: number, memberId: number, now: Date): Promise<Revocation> {
+  return revokeCertificates(db, box, tenantId, networkId, [{ memberId }], now);
+}
+
+/** Which of a member's certificates in force to revoke: all of them, all but those of one role, or one serial. */
+export interface RevokeTarget {
+  memberId: number;
+  /** Keep the certificates of this role (a member whose position changed keeps its new one). */
+  exceptRole?: MemberRole;
+  /** Only this certificate. */
+  serial?: string;
+}
+
+/** revokeMemberCertificate for several members or narrower targets at once: one transaction, one CRL. */
+export async function revokeCertificates(db: Db, box: SecretBox, tenantId: number, networkId: number, targets: readonly RevokeTarget[], now: Date): Promise<Revocation> {
   return db.transaction().execute(async (trx) => {
     if (!(await lockPki(trx, tenantId, networkId))) return { serials: [], crlPem: null };
-    const revoked = await trx
-      .updateTable('member_certificate')
-      .set({ revoked_at: now.getTime() })
-      .where('tenant_id', '=', tenantId)
-      .where('network_id', '=', networkId)
-      .where('member_id', '=', memberId)
-      .where('revoked_at', 'is', null)
-      .returning('serial')
-      .execute();
+    const serials: string[] = [];
+    for (const target of targets) {
+      let update = trx
+        .updateTable('member_certificate')
+        .set({ revoked_at: now.getTime() })
+        .where('tenant_id', '=', tenantId)
+        .where('network_id', '=', networkId)
+        .where('member_id', '=', target.memberId)
+        .where('revoked_at', 'is', null);
+      if (target.exceptRole) update = update.where('role', '<>', target.exceptRole);
+      if (target.serial) update = update.where('serial', '=', target.serial);
+      serials.push(...(await update.returning('serial').execute()).map((r) => r.serial));
+    }
     const caRow = await readCa(trx, tenantId, networkId);
-    if (revoked.length === 0) return { serials: [], crlPem: caRow!.crl };
-    return { serials: revoked.map((r) => r.serial), crlPem: await rebuildCrl(trx, box, caRow!, now) };
+    if (serials.length === 0) return { serials, crlPem: caRow!.crl };
+    return { serials, crlPem: await rebuildCrl(trx, box, caRow!, now) };
   });
 }
 

@@ -11,6 +11,7 @@ import { ramRoleModule } from './ram-role';
 import { routerModule } from './router';
 import { serviceModule } from './service';
 import { siteModule } from './site';
+import { pkiModule } from '../compiler/pkiModule';
 
 /** Every module of the server, in start order (app.ts stops them in reverse); the CLI uses the same list. */
 export const MODULES: Module[] = [
@@ -26,4 +27,6 @@ export const MODULES: Module[] = [
   networkModule,
   logsModule,
   devModule,
+  // The compiler's PKI (not a module folder): it follows the network and member events.
+  pkiModule,
 ];

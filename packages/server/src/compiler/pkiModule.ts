@@ -1,0 +1,34 @@
+import type { NetworkChange } from '@hublink/contract';
+import { defineModule } from '../core/module';
+import { renewCertificates, revokeDeletedMember, syncNetworkCertificates } from './certificates';
+
+/** The changes that can change who is in a network or at which position ('deleted' takes the PKI along by cascade). */
+const MEMBERSHIP_CHANGES: readonly NetworkChange[] = ['created', 'edited', 'members'];
+
+/**
+ * The per-network PKI as a module of the backbone: certificates follow the members through the
+ * network and member events, and a daily job renews what nears its end. It serves no routes.
+ */
+export const pkiModule = defineModule({
+  name: 'pki',
+  on: {
+    'network.changed': async (e, ctx) => {
+      if (MEMBERSHIP_CHANGES.includes(e.change)) await syncNetworkCertificates(ctx, e.tenant_id, e.network_id, new Date());
+    },
+    'member.deleted': async (e, ctx) => {
+      await revokeDeletedMember(ctx, e.tenant_id, e.member_id, e.network_ids, new Date());
+    },
+  },
+  jobs: [
+    {
+      name: 'pki.renew-certificates',
+      schedule: '43 3 * * *',
+      run: async ({ ctx }) => {
+        const r = await renewCertificates(ctx, new Date());
+        ctx.log.info({ renewed: r.renewed.length, crls: r.crls.length, failed: r.failures.length }, 'pki: certificates and CRLs renewed');
+        // A failed network makes the run fail, so the job is tried again (what succeeded is not redone).
+        if (r.failures.length > 0) throw new Error(`pki renewal failed for networks ${r.failures.map((f) => `${f.networkId} (${f.error})`).join(', ')}`);
+      },
+    },
+  ],
+});
