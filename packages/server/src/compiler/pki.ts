@@ -14,7 +14,9 @@ import { randomBytes, webcrypto } from 'node:crypto';
 
 // Node 20's WebCrypto, by name, so nothing depends on a global `crypto` (Node 22's) being there.
 // (The server compiles without the DOM library, so WebCrypto's types are node:crypto's.)
-type X509Crypto = Parameters<typeof x509.cryptoProvider.set>[0];
+// (ReturnType of get, not Parameters of set: set's last overload takes a name first, which is what
+// Parameters<> picks when the DOM library is in, as in the e2e project that compiles this file too.)
+type X509Crypto = ReturnType<typeof x509.cryptoProvider.get>;
 const crypto = webcrypto as unknown as X509Crypto;
 const subtle = webcrypto.subtle;
 x509.cryptoProvider.set(crypto);
@@ -202,7 +204,7 @@ export interface RevokedEntry {
 }
 
 /** A DER INTEGER of a non-negative safe integer (the CRL number). */
-function derInteger(n: number): Uint8Array {
+function derInteger(n: number): Uint8Array<ArrayBuffer> {
   let hex = n.toString(16);
   if (hex.length % 2) hex = `0${hex}`;
   if (parseInt(hex[0]!, 16) >= 8) hex = `00${hex}`;
