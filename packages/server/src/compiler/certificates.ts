@@ -1,7 +1,18 @@
 import type { Ctx } from '../core/context';
+import { lockTenant } from '../core/tenantLock';
 import type { Db } from '../db/connect';
 import { PKI_VALIDITY, type MemberRole } from './pki';
-import { dueForRenewal, ensureMemberCertificate, ensureNetworkCa, refreshCrl, revokeCertificates, revokeMemberCertificate, type RevokeTarget } from './pkiStore';
+import {
+  dueForRenewal,
+  ensureMemberCertificate,
+  ensureNetworkCa,
+  refreshCrl,
+  revokeCertificates,
+  revokeMemberCertificate,
+  type MemberCertificate,
+  type MemberCertificateRequest,
+  type RevokeTarget,
+} from './pkiStore';
 
 /**
  * Keeps each network's PKI in step with its members (docs/architecture.md, "PKI and secrets"): a CA per
@@ -14,6 +25,26 @@ import { dueForRenewal, ensureMemberCertificate, ensureNetworkCa, refreshCrl, re
  * still and finds the new certificate. network.changed reaches this module in order per tenant, so two
  * syncs of one network never overlap.
  */
+
+/**
+ * A PKI write that inserts a row takes the tenant lock first, as every network change does. The
+ * insert's foreign keys lock the network and account rows; in another order than a network delete's
+ * (account, then network) the two deadlock on PostgreSQL. Revocations and CRL rebuilds insert nothing.
+ */
+function underTenantLock<T>(ctx: Ctx, tenantId: number, work: (trx: Db) => Promise<T>): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, tenantId);
+    return work(trx);
+  });
+}
+
+/** ensureMemberCertificate under the tenant lock; null when the network was deleted meanwhile. */
+function issueUnderLock(ctx: Ctx, req: MemberCertificateRequest): Promise<MemberCertificate | null> {
+  return underTenantLock(ctx, req.tenantId, async (trx) => {
+    const net = await trx.selectFrom('network').select('id').where('id', '=', req.networkId).where('tenant_id', '=', req.tenantId).executeTakeFirst();
+    return net ? ensureMemberCertificate(trx, ctx.secretBox, req) : null;
+  });
+}
 
 export const roleOf = (memberType: string): MemberRole => (memberType === 'center' ? 'server' : 'client');
 
@@ -49,13 +80,17 @@ export interface SyncResult {
  */
 export async function syncNetworkCertificates(ctx: Ctx, tenantId: number, networkId: number, now: Date): Promise<SyncResult | null> {
   const { db, secretBox: box } = ctx;
-  const net = await db.selectFrom('network').select('network_number').where('id', '=', networkId).where('tenant_id', '=', tenantId).executeTakeFirst();
-  if (!net) return null;
-  await ensureNetworkCa(db, box, tenantId, networkId, net.network_number, now);
+  const exists = await underTenantLock(ctx, tenantId, async (trx) => {
+    const net = await trx.selectFrom('network').select('network_number').where('id', '=', networkId).where('tenant_id', '=', tenantId).executeTakeFirst();
+    if (net) await ensureNetworkCa(trx, box, tenantId, networkId, net.network_number, now);
+    return net !== undefined;
+  });
+  if (!exists) return null;
 
   const issued: number[] = [];
   for (const p of (await positionsOf(db, tenantId, networkId)).values()) {
-    const cert = await ensureMemberCertificate(db, box, { tenantId, networkId, memberId: p.memberId, commonName: p.routerName, role: p.role, now });
+    const cert = await issueUnderLock(ctx, { tenantId, networkId, memberId: p.memberId, commonName: p.routerName, role: p.role, now });
+    if (!cert) return null;
     if (cert.issued) issued.push(p.memberId);
   }
 
@@ -120,7 +155,7 @@ export async function renewCertificates(ctx: Ctx, now: Date): Promise<RenewalRes
     await attempt(c.networkId, async () => {
       const p = (await positionsOf(db, c.tenantId, c.networkId, c.memberId)).get(c.memberId);
       if (!p) return;
-      const cert = await ensureMemberCertificate(db, box, {
+      const cert = await issueUnderLock(ctx, {
         tenantId: c.tenantId,
         networkId: c.networkId,
         memberId: c.memberId,
@@ -129,7 +164,7 @@ export async function renewCertificates(ctx: Ctx, now: Date): Promise<RenewalRes
         now,
         windowDays: PKI_VALIDITY.renewalWindowDays,
       });
-      if (!cert.issued) return;
+      if (!cert?.issued) return;
       // The member may have left or moved while this ran; then the new certificate goes at once.
       const after = (await positionsOf(db, c.tenantId, c.networkId, c.memberId)).get(c.memberId);
       if (after?.role === p.role) result.renewed.push(cert.serial);
