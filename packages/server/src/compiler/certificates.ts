@@ -27,9 +27,9 @@ import {
  */
 
 /**
- * A PKI write that inserts a row takes the tenant lock first, as every network change does. The
- * insert's foreign keys lock the network and account rows; in another order than a network delete's
- * (account, then network) the two deadlock on PostgreSQL. Revocations and CRL rebuilds insert nothing.
+ * Every PKI write takes the tenant lock first, as every network change does. An insert's foreign keys
+ * lock the network and account rows, and a network delete cascades into the PKI's rows; in any other
+ * order than the network module's (account first) the two deadlock on PostgreSQL.
  */
 function underTenantLock<T>(ctx: Ctx, tenantId: number, work: (trx: Db) => Promise<T>): Promise<T> {
   return ctx.db.transaction().execute(async (trx) => {
@@ -110,7 +110,7 @@ export async function syncNetworkCertificates(ctx: Ctx, tenantId: number, networ
     if (!p) targets.set(c.member_id, { memberId: c.member_id });
     else if (p.role !== c.role) targets.set(c.member_id, { memberId: c.member_id, exceptRole: p.role });
   }
-  const revoked = targets.size > 0 ? (await revokeCertificates(db, box, tenantId, networkId, [...targets.values()], now)).serials : [];
+  const revoked = targets.size > 0 ? (await underTenantLock(ctx, tenantId, (trx) => revokeCertificates(trx, box, tenantId, networkId, [...targets.values()], now))).serials : [];
   return { issued, revoked };
 }
 
@@ -118,7 +118,8 @@ export async function syncNetworkCertificates(ctx: Ctx, tenantId: number, networ
 export async function revokeDeletedMember(ctx: Ctx, tenantId: number, memberId: number, networkIds: readonly number[], now: Date): Promise<string[]> {
   const serials: string[] = [];
   for (const networkId of networkIds) {
-    serials.push(...(await revokeMemberCertificate(ctx.db, ctx.secretBox, tenantId, networkId, memberId, now)).serials);
+    const revocation = await underTenantLock(ctx, tenantId, (trx) => revokeMemberCertificate(trx, ctx.secretBox, tenantId, networkId, memberId, now));
+    serials.push(...revocation.serials);
   }
   return serials;
 }
@@ -168,12 +169,12 @@ export async function renewCertificates(ctx: Ctx, now: Date): Promise<RenewalRes
       // The member may have left or moved while this ran; then the new certificate goes at once.
       const after = (await positionsOf(db, c.tenantId, c.networkId, c.memberId)).get(c.memberId);
       if (after?.role === p.role) result.renewed.push(cert.serial);
-      else await revokeCertificates(db, box, c.tenantId, c.networkId, [{ memberId: c.memberId, serial: cert.serial }], now);
+      else await underTenantLock(ctx, c.tenantId, (trx) => revokeCertificates(trx, box, c.tenantId, c.networkId, [{ memberId: c.memberId, serial: cert.serial }], now));
     });
   }
   for (const n of due.crls) {
     await attempt(n.networkId, async () => {
-      if ((await refreshCrl(db, box, n.tenantId, n.networkId, now)) !== null) result.crls.push(n.networkId);
+      if ((await underTenantLock(ctx, n.tenantId, (trx) => refreshCrl(trx, box, n.tenantId, n.networkId, now))) !== null) result.crls.push(n.networkId);
     });
   }
   return result;

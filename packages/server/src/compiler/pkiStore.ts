@@ -161,9 +161,12 @@ export interface RevokeTarget {
   serial?: string;
 }
 
-/** revokeMemberCertificate for several members or narrower targets at once: one transaction, one CRL. */
+/**
+ * revokeMemberCertificate for several members or narrower targets at once: one transaction, one CRL.
+ * Given a transaction (these and refreshCrl), they run in it: the caller's locks come first.
+ */
 export async function revokeCertificates(db: Db, box: SecretBox, tenantId: number, networkId: number, targets: readonly RevokeTarget[], now: Date): Promise<Revocation> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     if (!(await lockPki(trx, tenantId, networkId))) return { serials: [], crlPem: null };
     const serials: string[] = [];
     for (const target of targets) {
@@ -186,10 +189,15 @@ export async function revokeCertificates(db: Db, box: SecretBox, tenantId: numbe
 
 /** Rebuilds the network's CRL (the renewal job, before the stored one reaches its next update). */
 export async function refreshCrl(db: Db, box: SecretBox, tenantId: number, networkId: number, now: Date): Promise<string | null> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     if (!(await lockPki(trx, tenantId, networkId))) return null;
     return rebuildCrl(trx, box, (await readCa(trx, tenantId, networkId))!, now);
   });
+}
+
+/** Runs `work` in the caller's transaction when given one (one that holds the tenant lock), else in a new one. */
+function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 /** Writes the PKI row without changing it: a row lock on PostgreSQL, the write lock on SQLite. */
