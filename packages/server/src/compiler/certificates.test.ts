@@ -48,9 +48,9 @@ describeEachDatabase('the PKI follows the network members', (t) => {
   });
 
   /**
-   * Until no event of the tenant waits for a subscriber. One settle() is not enough: a dispatch pass
-   * that emit() woke before the change committed can still be running, and settle() waits for that pass
-   * instead of starting one that sees the new deliveries.
+   * Until no event of the tenant waits for a subscriber. One settle() is not enough: it returns after a
+   * pass that took nothing, even when the delivery it waited for held back the next one of the same
+   * subscriber and tenant (docs/decisions.md).
    */
   const settle = (tenantId = tenant) =>
     expect
