@@ -11,6 +11,7 @@ import { ramRoleModule } from './ram-role';
 import { routerModule } from './router';
 import { serviceModule } from './service';
 import { siteModule } from './site';
+import { compilerModule } from '../compiler';
 
 /** Every module of the server, in start order (app.ts stops them in reverse); the CLI uses the same list. */
 export const MODULES: Module[] = [
@@ -26,4 +27,5 @@ export const MODULES: Module[] = [
   networkModule,
   logsModule,
   devModule,
+  compilerModule,
 ];
