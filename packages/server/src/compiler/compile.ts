@@ -10,6 +10,7 @@ import type {
   PointConfig,
   PrefixListEntry,
   Remote,
+  ServiceClient,
   ServiceConfig,
   Tunnel,
 } from './model';
@@ -38,19 +39,83 @@ const DEFAULT_ROUTE_MODES = ['off', 'advertise', 'receive'] as const;
 
 const cidr = (network: string, mask: number) => `${network}/${mask}`;
 
-export function compileNetwork(input: NetworkInput): CompiledNetwork {
+/**
+ * The results of an earlier compile of the same network, each under a key made of everything it was
+ * built from: the points' configurations and the client entries of the centers' configurations. Given
+ * one, compileNetwork reuses whatever's key is unchanged (the same objects, so their stored form is
+ * not written out again either); the output is the same as without.
+ */
+export class CompileMemo {
+  /** What every point's result reads besides its own settings, prefixes and addresses, last time. */
+  context = '';
+  points = new Map<string, { key: string; config: MemberConfig }>();
+  /** By center and point name. */
+  clients = new Map<string, ClientEntry>();
+  readonly inputKeys = new WeakMap<MemberInput, string>();
+}
+
+interface ClientEntry {
+  center: string;
+  point: string;
+  client: ServiceClient;
+}
+
+/** How a center gets a point's client entry: made afresh, or the remembered one when nothing it reads changed. */
+type ClientSource = (center: MemberInput, point: MemberInput, make: () => ServiceClient) => ServiceClient;
+const fresh: ClientSource = (_c, _p, make) => make();
+
+export function compileNetwork(input: NetworkInput, memo?: CompileMemo): CompiledNetwork {
   const centers = input.members.filter((m) => m.member_type === 'center');
   const points = input.members.filter((m) => m.member_type !== 'center');
   const plan = planAddresses(input, centers, points);
   const shared = sharedParts(input, centers);
-  const members: MemberConfig[] = input.members.map((m) => {
-    const json = m.member_type === 'center' ? centerConfig(input, m, centers, points, plan, shared) : pointConfig(input, m, plan, shared);
+  const build = (m: MemberInput, clients: ClientSource): MemberConfig => {
+    const json = m.member_type === 'center' ? centerConfig(input, m, centers, points, plan, shared, clients) : pointConfig(input, m, plan, shared);
     return { router_name: m.router_name, role: m.member_type === 'center' ? 'server' : 'client', json, openvpn: renderMember(json) };
+  };
+  if (!memo) return { network_number: input.network_number, members: input.members.map((m) => build(m, fresh)) };
+
+  const context = JSON.stringify([input.network_number, input.routing_type, input.ncp_ciphers, input.mode, input.dns, input.pop_areas, shared.centerOrder, shared.advertisers]);
+  const previous = context === memo.context ? memo : null;
+  memo.context = context;
+  const inputKey = (m: MemberInput) => {
+    let key = memo.inputKeys.get(m);
+    if (key === undefined) memo.inputKeys.set(m, (key = JSON.stringify(m)));
+    return key;
+  };
+  const pointKeys = new Map<string, string>();
+  for (const p of points) {
+    const own = shared.prefixLists.get(p.router_name.toLowerCase()) ?? null;
+    pointKeys.set(p.router_name, `${inputKey(p)}\n${JSON.stringify(own)}\n${shared.centerOrder.map((c) => plan.addressOf(p, c)).join(',')}`);
+  }
+
+  const clients = new Map<string, ClientEntry>();
+  const reuse: ClientSource = (c, p, make) => {
+    const name = `${c.router_name}\n${p.router_name}`;
+    const center = inputKey(c);
+    const point = pointKeys.get(p.router_name)!;
+    const hit = previous?.clients.get(name);
+    const entry = hit && hit.center === center && hit.point === point ? hit : { center, point, client: make() };
+    clients.set(name, entry);
+    return entry.client;
+  };
+  const kept = new Map<string, { key: string; config: MemberConfig }>();
+  const members = input.members.map((m) => {
+    if (m.member_type === 'center') return build(m, reuse);
+    const key = pointKeys.get(m.router_name)!;
+    const hit = previous?.points.get(m.router_name);
+    const entry = hit && hit.key === key ? hit : { key, config: build(m, fresh) };
+    kept.set(m.router_name, entry);
+    return entry.config;
   });
+  memo.points = kept;
+  memo.clients = clients;
   return { network_number: input.network_number, members };
 }
 
 interface Shared {
+  /** The input's list copied: outputs never share an array with the input. */
+  dns: string[];
   /** Permit prefixes by owner (lower-cased name), as CIDR. */
   lans: Map<string, string[]>;
   prefixLists: Map<string, PrefixListEntry[]>;
@@ -83,6 +148,7 @@ function sharedParts(input: NetworkInput, centers: MemberInput[]): Shared {
     .sort((a, b) => a.metric - b.metric || (a.router_name < b.router_name ? -1 : a.router_name > b.router_name ? 1 : 0));
   const centerOrder = input.routing_type === 2 ? [...centers.filter((c) => c.routing === 1), ...centers.filter((c) => c.routing !== 1)] : centers;
   return {
+    dns: [...input.dns],
     lans,
     prefixLists,
     ciphers: {
@@ -104,7 +170,7 @@ function common(input: NetworkInput, m: MemberInput, shared: Shared): CommonConf
     router_name: m.router_name,
     router_type: m.router_type,
     ciphers: shared.ciphers,
-    dns: input.dns,
+    dns: shared.dns,
     lan: lanOf(shared, m),
     quagga: { enabled: m.quagga === 1, prefix_list: shared.prefixLists.get(m.router_name.toLowerCase()) ?? [] },
     default_route: {
@@ -158,7 +224,15 @@ function pointConfig(input: NetworkInput, p: MemberInput, plan: AddressPlan, sha
   };
 }
 
-function centerConfig(input: NetworkInput, c: MemberInput, centers: MemberInput[], points: MemberInput[], plan: AddressPlan, shared: Shared): CenterConfig {
+function centerConfig(
+  input: NetworkInput,
+  c: MemberInput,
+  centers: MemberInput[],
+  points: MemberInput[],
+  plan: AddressPlan,
+  shared: Shared,
+  clientOf: ClientSource,
+): CenterConfig {
   const subnets = plan.subnets.get(c.router_name)!;
   const peer = plan.link && (plan.link.server === c ? plan.link.client : plan.link.client === c ? plan.link.server : null);
   const pointLans = points.flatMap((p) => lanOf(shared, p));
@@ -174,24 +248,25 @@ function centerConfig(input: NetworkInput, c: MemberInput, centers: MemberInput[
       subnet: cidr(subnet.network, subnet.mask),
       address: centerAddressOf(subnet),
       public: { host: remote.host, port: remote.port },
-      push_routes: pushRoutes,
-      routes: own.flatMap((p) => lanOf(shared, p)),
-      clients: own.map((p) => {
-        const fixed = p.fixed_port[service];
-        return {
-          router_name: p.router_name,
-          address: plan.addressOf(p, c),
-          lan: lanOf(shared, p),
-          dial_mode: dialModeOf(input, p),
-          endpoint: fixed ? { public_ip: fixed.public_ip, public_port: fixed.public_port } : null,
-          redirect_gateway: advertises && p.default_route === 2,
-        };
-      }),
+      clients: own.map((p) =>
+        clientOf(c, p, () => {
+          const fixed = p.fixed_port[service];
+          return {
+            router_name: p.router_name,
+            address: plan.addressOf(p, c),
+            lan: lanOf(shared, p),
+            dial_mode: dialModeOf(input, p),
+            endpoint: fixed ? { public_ip: fixed.public_ip, public_port: fixed.public_port } : null,
+            redirect_gateway: advertises && p.default_route === 2,
+          };
+        }),
+      ),
     };
   });
   return {
     ...common(input, c, shared),
     member_type: 'center',
+    push_routes: pushRoutes,
     services,
     center_link: peer && plan.link ? linkConfig(plan, c, peer, shared) : null,
     warnings: centers.length > 0 ? plan.warnings : [],

@@ -3,15 +3,28 @@ import type { Segment } from './model';
 /** IPv4 arithmetic on unsigned 32-bit numbers: what the address plan needs, nothing more. */
 
 export function ipToInt(ip: string): number {
-  const parts = ip.split('.');
-  if (parts.length !== 4) throw new Error(`not an IPv4 address: ${ip}`);
+  // A hand-rolled parse: the plan converts thousands of addresses per compile.
   let n = 0;
-  for (const p of parts) {
-    const octet = Number(p);
-    if (!/^\d{1,3}$/.test(p) || octet > 255) throw new Error(`not an IPv4 address: ${ip}`);
-    n = n * 256 + octet;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || ++dots > 3) throw new Error(`not an IPv4 address: ${ip}`);
+      n = n * 256 + octet;
+      octet = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57 && digits < 3) {
+      octet = octet * 10 + (c - 48);
+      digits++;
+      if (octet > 255) throw new Error(`not an IPv4 address: ${ip}`);
+    } else {
+      throw new Error(`not an IPv4 address: ${ip}`);
+    }
   }
-  return n;
+  if (dots !== 3 || digits === 0) throw new Error(`not an IPv4 address: ${ip}`);
+  return n * 256 + octet;
 }
 
 export const intToIp = (n: number) => `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;

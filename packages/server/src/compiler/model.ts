@@ -133,10 +133,7 @@ export interface ServiceConfig {
   address: string;
   /** Where points dial it. */
   public: { host: string; port: number };
-  /** Routes the center sends every client of this service. */
-  push_routes: string[];
-  /** Routes into this instance (its clients' LANs). */
-  routes: string[];
+  /** Its clients; their LANs are routed into this instance. */
   clients: ServiceClient[];
 }
 
@@ -155,6 +152,8 @@ export interface LinkConfig {
 
 export interface CenterConfig extends CommonConfig {
   member_type: 'center';
+  /** Routes the center sends every client of both services: its own LAN, its twin's, every point's. */
+  push_routes: string[];
   services: ServiceConfig[];
   center_link: LinkConfig | null;
   /** What the address plan could not honour (a user segment overlapping another, a full subnet). */

@@ -95,6 +95,7 @@ export function planAddresses(input: NetworkInput, centers: MemberInput[], point
     }
     return found;
   };
+  const starts = new Map([...subnets].map(([name, s]) => [name, { router: rangeOf(s.router).start, software: rangeOf(s.software).start }]));
   const full = new Set<string>();
   return {
     subnets,
@@ -109,7 +110,7 @@ export function planAddresses(input: NetworkInput, centers: MemberInput[], point
         full.add(note);
         return null;
       }
-      return intToIp(rangeOf(subnet).start + slot);
+      return intToIp(starts.get(center.router_name)![serviceOf(point)] + slot);
     },
   };
 }

@@ -1,15 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileNetwork } from './compile';
+import { CompileMemo, compileNetwork } from './compile';
 import { networkOf, type MemberSketch } from './fixtures';
 import { overlaps, parseCidr, rangeOf } from './ip';
-import type { CenterConfig, NetworkInput, PointConfig } from './model';
+import type { CenterConfig, MemberInput, NetworkInput, PointConfig } from './model';
+import { storedForm } from './versions';
 
 /*
  * Properties of compileNetwork over random networks (members of both kinds, centers with and without
  * their own segments, set or default pools, a twin-center link, POP areas, dial modes, prefixes):
  * the subnets it hands out never overlap, every point can dial at least one center, every point
- * address lies in its center's subnet and is unique there, and compiling twice gives the same bytes.
+ * address lies in its center's subnet and is unique there, compiling twice gives the same bytes, and
+ * a compile that reuses an earlier one's memo gives what a compile from scratch gives.
  */
 
 // Few distinct first octets (100 is the compiler's own space) and close second ones, so segments often collide.
@@ -111,6 +113,35 @@ describe('compileNetwork properties', () => {
         expect(JSON.stringify(compileNetwork(copy))).toBe(JSON.stringify(compileNetwork(input)));
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  /** Small changes a settings dialog makes to one member, or the network's DNS. */
+  const tweaks: ((m: MemberInput) => MemberInput)[] = [
+    (m) => ({ ...m, mode: (m.mode % 3) + 1 }),
+    (m) => ({ ...m, default_route: (m.default_route + 1) % 3 }),
+    (m) => ({ ...m, fixed_port: { ...m.fixed_port, router: m.fixed_port.router ? null : { public_ip: '', public_port: 40000, static_port: 40001 } } }),
+    (m) => ({ ...m, quagga: 1 - m.quagga }),
+  ];
+  const tweaked = fc.tuple(network, fc.nat(), fc.nat({ max: tweaks.length + 1 })).map(([input, at, kind]): [NetworkInput, NetworkInput] => {
+    const i = at % input.members.length;
+    if (kind === tweaks.length) return [input, { ...input, dns: [...input.dns, '114.114.114.114'] }];
+    if (kind === tweaks.length + 1) return [input, { ...input, members: input.members.filter((_, j) => j !== i || input.members[j]!.member_type === 'center') }];
+    return [input, { ...input, members: input.members.map((m, j) => (j === i ? tweaks[kind]!(m) : m)) }];
+  });
+
+  it('gives the same result with an earlier compile\'s memo as from scratch', () => {
+    fc.assert(
+      fc.property(tweaked, network, ([before, after], unrelated) => {
+        const memo = new CompileMemo();
+        for (const input of [before, after, unrelated, after]) {
+          const reused = compileNetwork(input, memo);
+          const scratch = JSON.parse(JSON.stringify(compileNetwork(input))) as ReturnType<typeof compileNetwork>;
+          expect(JSON.stringify(reused)).toBe(JSON.stringify(scratch));
+          expect(reused.members.map((m) => storedForm(m).hash)).toEqual(scratch.members.map((m) => storedForm(m).hash));
+        }
+      }),
+      { numRuns: RUNS / 2 },
     );
   });
 });

@@ -1,5 +1,5 @@
 import { maskToDotted } from './ip';
-import type { CenterConfig, CommonConfig, LinkConfig, MemberJson, PointConfig, ServiceConfig, Tunnel } from './model';
+import type { CenterConfig, CommonConfig, LinkConfig, MemberJson, PointConfig, ServiceClient, ServiceConfig, Tunnel } from './model';
 
 /*
  * The OpenVPN 2.6 files of one member, rendered from its structured configuration alone (so the two
@@ -9,11 +9,18 @@ import type { CenterConfig, CommonConfig, LinkConfig, MemberJson, PointConfig, S
 
 const KEEPALIVE = 'keepalive 10 60';
 
-/** `a.b.c.d/m` → `a.b.c.d 255.…` as OpenVPN writes a route. */
-const route = (prefix: string) => {
-  const [ip, mask] = prefix.split('/');
-  return `${ip} ${maskToDotted(Number(mask))}`;
-};
+/** `a.b.c.d/m` → `a.b.c.d 255.…` as OpenVPN writes a route (remembered: every center writes every LAN). */
+const routes = new Map<string, string>();
+function route(prefix: string): string {
+  let text = routes.get(prefix);
+  if (text === undefined) {
+    const [ip, mask] = prefix.split('/');
+    text = `${ip} ${maskToDotted(Number(mask))}`;
+    if (routes.size >= 100_000) routes.clear();
+    routes.set(prefix, text);
+  }
+  return text;
+}
 
 const header = (json: CommonConfig, what: string) => `# HubLink network ${json.network_number}, ${json.router_name}: ${what}. Generated; do not edit.`;
 
@@ -56,8 +63,8 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
     'persist-key',
     'persist-tun',
     ...json.dns.map((d) => `push "dhcp-option DNS ${d}"`),
-    ...s.push_routes.map((r) => `push "route ${route(r)}"`),
-    ...s.routes.map((r) => `route ${route(r)}`),
+    ...json.push_routes.map((r) => `push "route ${route(r)}"`),
+    ...s.clients.flatMap((c) => c.lan.map((r) => `route ${route(r)}`)),
     ...CERTS,
     'crl-verify crl.pem',
     'dh none',
@@ -66,7 +73,18 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
   ]);
 }
 
-function renderCcd(c: ServiceConfig['clients'][number], mask: string): string {
+/** A client entry is never changed once made (see canonical.ts), so its file is written once per mask. */
+const ccdTexts = new WeakMap<ServiceClient, { mask: string; text: string }>();
+
+function renderCcd(c: ServiceClient, mask: string): string {
+  const known = ccdTexts.get(c);
+  if (known?.mask === mask) return known.text;
+  const text = ccdText(c, mask);
+  ccdTexts.set(c, { mask, text });
+  return text;
+}
+
+function ccdText(c: ServiceClient, mask: string): string {
   if (!c.address) return lines(['disable']);
   return lines([
     `ifconfig-push ${c.address} ${mask}`,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect';
+import { canonicalJson } from './canonical';
 import { compileNetwork } from './compile';
 import { loadNetwork } from './load';
 import type { CompiledNetwork, MemberConfig } from './model';
@@ -18,12 +19,19 @@ export interface StoredForm {
   openvpn: string;
 }
 
-/** The stored texts of a member's result and their hash; JSON.stringify is canonical here since the compiler fixes every key order. */
+/** The stored texts of a member's result and their hash; JSON.stringify's text is canonical here since the compiler fixes every key order. */
 export function storedForm(m: MemberConfig): StoredForm {
-  const config = JSON.stringify(m.json);
-  const openvpn = JSON.stringify(m.openvpn);
-  return { hash: createHash('sha256').update(config).update('\n').update(openvpn).digest('hex'), config, openvpn };
+  const known = forms.get(m);
+  if (known) return known;
+  const config = canonicalJson(m.json);
+  const openvpn = canonicalJson(m.openvpn);
+  const form = { hash: createHash('sha256').update(config).update('\n').update(openvpn).digest('hex'), config, openvpn };
+  forms.set(m, form);
+  return form;
 }
+
+/** A compiled member is never changed after the fact, so its stored form is worked out once (a memo hands the same object back). */
+const forms = new WeakMap<MemberConfig, StoredForm>();
 
 export interface ConfigDiff {
   /** Members new to the network, and members whose hash changed, by router_name in the network's order. */
