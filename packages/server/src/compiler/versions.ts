@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect';
 import { canonicalJson } from './canonical';
-import { compileNetwork } from './compile';
+import { CompileMemo, compileNetwork } from './compile';
 import { loadNetwork } from './load';
 import type { CompiledNetwork, MemberConfig } from './model';
 
@@ -58,6 +58,22 @@ export function diffConfigs(previous: ReadonlyMap<string, string>, compiled: Com
   return { added, changed, removed, forms };
 }
 
+/**
+ * The last compile of the networks recompiled most recently in this process, so a change of one member
+ * rebuilds little; a memo only ever saves work (its keys hold everything a result was built from).
+ */
+const memos = new Map<string, CompileMemo>();
+const MEMOS_MAX = 16;
+
+function memoOf(tenantId: number, networkId: number): CompileMemo {
+  const key = `${tenantId}:${networkId}`;
+  const memo = memos.get(key) ?? new CompileMemo();
+  memos.delete(key);
+  memos.set(key, memo);
+  if (memos.size > MEMOS_MAX) memos.delete(memos.keys().next().value!);
+  return memo;
+}
+
 /** Rows per insert: well under the bound parameters SQLite and PostgreSQL allow in one statement. */
 const INSERT_BATCH = 200;
 
@@ -91,7 +107,7 @@ export async function recompileNetwork(db: Db, tenantId: number, networkId: numb
       const row = byMember.get(id);
       if (row) previous.set(name, row.hash);
     }
-    const diff = diffConfigs(previous, compileNetwork(loaded.input));
+    const diff = diffConfigs(previous, compileNetwork(loaded.input, memoOf(tenantId, networkId)));
     for (let i = 0; i < diff.added.length; i += INSERT_BATCH) {
       const rows = diff.added.slice(i, i + INSERT_BATCH).map((name) => ({
         tenant_id: tenantId,
