@@ -1,6 +1,6 @@
 /**
  * Compiler benchmark (issue 12): a network of 1,000 members — two centers in main-backup routing,
- * 800 hardware points each with a /24 LAN, 198 software clients, two DNS servers and set pools.
+ * 799 hardware points each with a /24 LAN, 199 software clients, two DNS servers and set pools.
  * - full compile: compileNetwork of the whole network (configs and OpenVPN files);
  * - one-member change: a point's dial mode flips, the network is compiled again with the previous
  *   compile's memo (unchanged points are reused) and every member's hash is compared with the previous

@@ -63,7 +63,7 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
     'persist-key',
     'persist-tun',
     ...json.dns.map((d) => `push "dhcp-option DNS ${d}"`),
-    ...json.push_routes.map((r) => `push "route ${route(r)}"`),
+    ...(json.push_routes.length > 0 ? [pushBlock(json.push_routes)] : []),
     ...s.clients.flatMap((c) => c.lan.map((r) => `route ${route(r)}`)),
     ...CERTS,
     'crl-verify crl.pem',
@@ -75,6 +75,14 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
 
 /** A client entry is never changed once made (see canonical.ts), so its file is written once per mask. */
 const ccdTexts = new WeakMap<ServiceClient, { mask: string; text: string }>();
+
+/** The `push "route …"` lines of a list of routes, as one block (every service of every center pushes the same list). */
+let lastPush: { key: string; text: string } = { key: '', text: '' };
+function pushBlock(routes: string[]): string {
+  const key = routes.join(',');
+  if (key !== lastPush.key) lastPush = { key, text: routes.map((r) => `push "route ${route(r)}"`).join('\n') };
+  return lastPush.text;
+}
 
 function renderCcd(c: ServiceClient, mask: string): string {
   const known = ccdTexts.get(c);
