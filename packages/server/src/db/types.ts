@@ -152,6 +152,7 @@ export interface Database {
   network_fr: NetworkFrTable;
   network_fr_area: NetworkFrAreaTable;
   network_ticket: NetworkTicketTable;
+  member_config: MemberConfigTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -449,5 +450,21 @@ export interface MemberCommandTable {
   payload: Generated<string>;
   state: Generated<string>;
   create_time: number;
+  update_time: number;
+}
+
+/** A member's compiled configuration in a network (migration 0017); version grows when hash changes. */
+export interface MemberConfigTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_id: number;
+  member_id: number;
+  version: number;
+  /** sha256 (hex) of the canonical config and openvpn texts. */
+  hash: string;
+  /** JSON text of the structured configuration. */
+  config: string;
+  /** JSON text of the OpenVPN files by relative path. */
+  openvpn: string;
   update_time: number;
 }

@@ -12,6 +12,7 @@ import { routerModule } from './router';
 import { serviceModule } from './service';
 import { siteModule } from './site';
 import { pkiModule } from '../compiler/pkiModule';
+import { compilerModule } from '../compiler';
 
 /** Every module of the server, in start order (app.ts stops them in reverse); the CLI uses the same list. */
 export const MODULES: Module[] = [
@@ -29,4 +30,5 @@ export const MODULES: Module[] = [
   devModule,
   // The compiler's PKI (not a module folder): it follows the network and member events.
   pkiModule,
+  compilerModule,
 ];

@@ -1,0 +1,112 @@
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, newAccount, type TestApp } from '../../test/helpers';
+import { seedFreshMembers, seedNetwork } from '../../test/networks';
+import { loadNetwork } from './load';
+
+/** loadNetwork: one network of a tenant as the compiler's input, JSON columns read defensively. */
+describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
+  let tenantId: number;
+  let otherTenant: number;
+  let net: { id: number; network_number: string };
+  let c: string;
+  let p: string;
+  let s: string;
+
+  beforeAll(async () => {
+    tenantId = (await newAccount(t())).account.id;
+    otherTenant = (await newAccount(t())).account.id;
+    [c, p] = (await seedFreshMembers(t(), tenantId, 2)) as [string, string];
+    [s] = (await seedFreshMembers(t(), tenantId, 1, { router_type: 2 })) as [string];
+    net = await seedNetwork(t(), tenantId, { center: [c], point: [p, s] });
+    const now = Date.now();
+    const fr = await t()
+      .db.insertInto('network_fr')
+      .values({ tenant_id: tenantId, name: 'POP', create_time: now, expire_time: now + 1e9 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t()
+      .db.insertInto('network_fr_area')
+      .values([
+        { tenant_id: tenantId, network_fr_id: fr.id, region: 'south', name: '华南', bandwidth: 10, host: 'pop1.example.net', port: 1194 },
+        { tenant_id: tenantId, network_fr_id: fr.id, region: 'north', name: '华北', bandwidth: 10, host: '', port: 1195 },
+      ])
+      .execute();
+    await t()
+      .db.updateTable('network')
+      .set({
+        network_fr_id: fr.id,
+        routing_type: 2,
+        ncp_ciphers: 'sm',
+        mode: 3,
+        dns: JSON.stringify(['223.5.5.5', 7]),
+        ip_pool: JSON.stringify({ center_network: '100.70.0.9/16', center_link_network: '', pop: 'nonsense', pop_software: '100.96.0.0/12' }),
+      })
+      .where('id', '=', net.id)
+      .execute();
+    await t().db.updateTable('member').set({ router_ipv4: '198.51.100.7' }).where('router_name', '=', c).execute();
+    const centerRow = t().db.updateTable('network_member').where('network_id', '=', net.id).where('member_type', '=', 'center');
+    await centerRow
+      .set({
+        gateway: JSON.stringify({ router: { gateway: '10.8.1.1', mask: 24 }, software: { gateway: 'x', mask: 24 } }),
+        fixed_port: JSON.stringify({ router: { public_ip: '203.0.113.1', public_port: 30000, static_port: 11194 }, software: { public_port: 'a' } }),
+        default_route: 1,
+        metric: 60,
+      })
+      .execute();
+    await t().db.updateTable('network_member').set({ fixed_port: '{broken', ov_main: 1, mode: 2 }).where('network_id', '=', net.id).where('member_type', '=', 'point').execute();
+  });
+
+  it('reads the network, its members in joining order and its POP areas', async () => {
+    const loaded = await loadNetwork(t().db, tenantId, net.id);
+    const areas = await t().db.selectFrom('network_fr_area').select('id').where('tenant_id', '=', tenantId).orderBy('id').execute();
+    expect(loaded!.input).toEqual({
+      network_number: net.network_number,
+      routing_type: 2,
+      ncp_ciphers: 'sm',
+      mode: 3,
+      dns: ['223.5.5.5'],
+      prefixes: [],
+      members: [
+        {
+          router_name: c,
+          public_host: '198.51.100.7',
+          router_type: 1,
+          member_type: 'center',
+          routing: 1,
+          default_route: 1,
+          metric: 60,
+          quagga: 0,
+          mode: 1,
+          fixed_port: { router: { public_ip: '203.0.113.1', public_port: 30000, static_port: 11194 }, software: null },
+          gateway: { router: { network: '10.8.1.0', mask: 24 }, software: null },
+          ov: { main: 0, backup: 0, priority: 3 },
+        },
+        ...[p, s].map((name, i) => ({
+          router_name: name,
+          public_host: '',
+          router_type: i + 1,
+          member_type: 'point',
+          routing: 1,
+          default_route: 0,
+          metric: 30,
+          quagga: 0,
+          mode: 2,
+          fixed_port: { router: null, software: null },
+          gateway: { router: null, software: null },
+          ov: { main: 1, backup: 0, priority: 3 },
+        })),
+      ],
+      pools: { center_network: { network: '100.70.0.0', mask: 16 }, center_link_network: null, pop: null, pop_software: { network: '100.96.0.0', mask: 12 } },
+      center_link: null,
+      pop_areas: [
+        { id: areas[0]!.id, name: '华南', host: 'pop1.example.net', port: 1194 },
+        { id: areas[1]!.id, name: '华北', host: '', port: 1195 },
+      ],
+    });
+    expect([...loaded!.memberIds.keys()]).toEqual([c, p, s]);
+  });
+
+  it("reads nothing of another tenant's network", async () => {
+    expect(await loadNetwork(t().db, otherTenant, net.id)).toBeNull();
+  });
+});

@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CompileMemo, compileNetwork } from './compile';
+import { networkOf, type MemberSketch } from './fixtures';
+import { overlaps, parseCidr, rangeOf } from './ip';
+import type { CenterConfig, MemberInput, NetworkInput, PointConfig } from './model';
+import { storedForm } from './versions';
+
+/*
+ * Properties of compileNetwork over random networks (members of both kinds, centers with and without
+ * their own segments, set or default pools, a twin-center link, POP areas, dial modes, prefixes):
+ * the subnets it hands out never overlap, every point can dial at least one center, every point
+ * address lies in its center's subnet and is unique there, compiling twice gives the same bytes, and
+ * a compile that reuses an earlier one's memo gives what a compile from scratch gives.
+ */
+
+// Few distinct first octets (100 is the compiler's own space) and close second ones, so segments often collide.
+const segment = fc.record({ a: fc.constantFrom(10, 100, 172), b: fc.integer({ min: 60, max: 67 }), mask: fc.integer({ min: 16, max: 24 }) }).map(({ a, b, mask }) => parseCidr(`${a}.${b}.0.0/${mask}`)!);
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 2 });
+const endpoint = maybe(fc.record({ public_ip: fc.constantFrom('', '203.0.113.9'), public_port: fc.integer({ min: 1025, max: 65535 }), static_port: fc.integer({ min: 1025, max: 65535 }) }));
+
+const member = (member_type: 'center' | 'point', i: number): fc.Arbitrary<MemberSketch> =>
+  fc.record({
+    router_name: fc.constant(`${member_type}${i}`),
+    member_type: fc.constant(member_type),
+    router_type: member_type === 'center' ? fc.constant(1) : fc.constantFrom(1, 2),
+    routing: fc.constantFrom(1, 2),
+    default_route: fc.constantFrom(0, 1, 2),
+    metric: fc.constantFrom(30, 60, 90, 120, 150),
+    quagga: fc.constantFrom(0, 1),
+    mode: fc.constantFrom(1, 2, 3),
+    fixed_port: fc.record({ router: endpoint, software: endpoint }),
+    gateway: member_type === 'center' ? fc.record({ router: maybe(segment), software: maybe(segment) }) : fc.constant({ router: null, software: null }),
+    ov: fc.record({ main: fc.constantFrom(0, 1, 2), backup: fc.constantFrom(0, 1, 2), priority: fc.constant(3) }),
+  });
+
+const network: fc.Arbitrary<NetworkInput> = fc
+  .record({ centers: fc.integer({ min: 1, max: 4 }), points: fc.integer({ min: 0, max: 40 }) })
+  .chain(({ centers, points }) =>
+    fc.record({
+      routing_type: fc.constantFrom(1, 2),
+      ncp_ciphers: fc.constantFrom('default' as const, 'sm' as const),
+      mode: fc.constantFrom(1, 2, 3),
+      dns: fc.subarray(['223.5.5.5', '8.8.8.8']),
+      centers: fc.tuple(...Array.from({ length: centers }, (_, i) => member('center', i))),
+      points: fc.tuple(...Array.from({ length: points }, (_, i) => member('point', i))),
+      prefixes: fc.array(
+        fc.record({ owner: fc.nat(), seg: segment, permission: fc.constantFrom('permit' as const, 'deny' as const), ge: maybe(fc.integer({ min: 17, max: 32 })), le: maybe(fc.integer({ min: 24, max: 32 })) }),
+        { maxLength: 10 },
+      ),
+      pools: fc.record({ center_network: maybe(segment), center_link_network: maybe(segment), pop: maybe(segment), pop_software: maybe(segment) }),
+      link: fc.option(fc.record({ gateway: maybe(segment.map((s) => ({ ...s, mask: 30 }))), server: fc.nat(), endpoint }), { nil: null }),
+    }),
+  )
+  .map(({ centers, points, prefixes, link, ...rest }) => {
+    const members = [...centers, ...points];
+    return networkOf({
+      network_number: 'N1',
+      ...rest,
+      members,
+      prefixes: prefixes.map((p) => ({ router_name: members[p.owner % members.length]!.router_name, ip: p.seg.network, mask: p.seg.mask, permission: p.permission, ge: p.ge, le: p.le })),
+      center_link: link && { gateway: link.gateway && parseCidr(`${link.gateway.network}/30`), center_router_name: centers[link.server % centers.length]!.router_name, endpoint: link.endpoint },
+      pop_areas: [
+        { id: 1, name: 'south', host: 'pop1.example.net', port: 1194 },
+        { id: 2, name: 'north', host: '', port: 1194 },
+      ],
+    });
+  });
+
+const RUNS = Number(process.env.COMPILER_PROPERTY_RUNS ?? 200);
+
+describe('compileNetwork properties', () => {
+  it('hands out subnets that never overlap', () => {
+    fc.assert(
+      fc.property(network, (input) => {
+        const centers = compileNetwork(input).members.map((m) => m.json).filter((j): j is CenterConfig => j.member_type === 'center');
+        const subnets = centers.flatMap((c) => c.services.map((s) => s.subnet));
+        const link = centers.find((c) => c.center_link)?.center_link?.segment;
+        const all = [...subnets, ...(link ? [link] : [])].map((s) => rangeOf(parseCidr(s)!));
+        for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) expect(overlaps(all[i]!, all[j]!)).toBe(false);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('gives every point a remote to a center and a unique address inside each of its centers', () => {
+    fc.assert(
+      fc.property(network, (input) => {
+        const out = compileNetwork(input).members.map((m) => m.json);
+        const centers = new Map(out.filter((j): j is CenterConfig => j.member_type === 'center').map((c) => [c.router_name, c]));
+        for (const p of out.filter((j): j is PointConfig => j.member_type === 'point')) {
+          expect(p.tunnels.some((t) => t.remotes.some((r) => r.via === 'center' && centers.has(r.name)))).toBe(true);
+          for (const t of p.tunnels) {
+            for (const c of t.centers) {
+              const service = centers.get(c.router_name)!.services.find((s) => s.service === p.service)!;
+              expect(c.address).not.toBeNull();
+              const range = rangeOf(parseCidr(service.subnet)!);
+              const at = rangeOf({ network: c.address!, mask: 32 }).start;
+              expect(at > range.start + 1 && at < range.end - 1).toBe(true);
+              expect(service.clients.filter((x) => x.address === c.address).map((x) => x.router_name)).toEqual([p.router_name]);
+            }
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('is deterministic', () => {
+    fc.assert(
+      fc.property(network, (input) => {
+        const copy = JSON.parse(JSON.stringify(input)) as NetworkInput;
+        expect(JSON.stringify(compileNetwork(copy))).toBe(JSON.stringify(compileNetwork(input)));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  /** Small changes a settings dialog makes to one member, or the network's DNS. */
+  const tweaks: ((m: MemberInput) => MemberInput)[] = [
+    (m) => ({ ...m, mode: (m.mode % 3) + 1 }),
+    (m) => ({ ...m, default_route: (m.default_route + 1) % 3 }),
+    (m) => ({ ...m, fixed_port: { ...m.fixed_port, router: m.fixed_port.router ? null : { public_ip: '', public_port: 40000, static_port: 40001 } } }),
+    (m) => ({ ...m, quagga: 1 - m.quagga }),
+  ];
+  const tweaked = fc.tuple(network, fc.nat(), fc.nat({ max: tweaks.length + 1 })).map(([input, at, kind]): [NetworkInput, NetworkInput] => {
+    const i = at % input.members.length;
+    if (kind === tweaks.length) return [input, { ...input, dns: [...input.dns, '114.114.114.114'] }];
+    if (kind === tweaks.length + 1) return [input, { ...input, members: input.members.filter((_, j) => j !== i || input.members[j]!.member_type === 'center') }];
+    return [input, { ...input, members: input.members.map((m, j) => (j === i ? tweaks[kind]!(m) : m)) }];
+  });
+
+  it('gives the same result with an earlier compile\'s memo as from scratch', () => {
+    fc.assert(
+      fc.property(tweaked, network, ([before, after], unrelated) => {
+        const memo = new CompileMemo();
+        for (const input of [before, after, unrelated, after]) {
+          const reused = compileNetwork(input, memo);
+          const scratch = JSON.parse(JSON.stringify(compileNetwork(input))) as ReturnType<typeof compileNetwork>;
+          expect(JSON.stringify(reused)).toBe(JSON.stringify(scratch));
+          expect(reused.members.map((m) => storedForm(m).hash)).toEqual(scratch.members.map((m) => storedForm(m).hash));
+        }
+      }),
+      { numRuns: RUNS / 2 },
+    );
+  });
+});
