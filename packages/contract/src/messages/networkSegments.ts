@@ -60,7 +60,7 @@ export const networkSegmentsMessages = {
   segUiPublicIp: '公网IP',
   segUiPublicPort: '公网端口',
   segUiLocalPort: '本地端口',
-  segUiOptional: '选填',
+  segUiPublicIpOptional: '公网IP（选填）',
   segUiCenterSegmentTitle: '中心网段：{name}',
   segUiCenterSegment: '中心网段',
   segUiRouterSegment: '硬件客户端网段',
