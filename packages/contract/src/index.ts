@@ -20,3 +20,5 @@ export * from './popRegions';
 export * from './logs';
 export * from './events';
 export * from './networkConfig';
+export * from './segments';
+export * from './networkSegments';

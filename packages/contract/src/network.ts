@@ -129,6 +129,23 @@ export const deleteNetwork = defineEndpoint({
   response: noData,
 });
 
+/** A center's fixed ports for one service (spec 2 §3 Member.fixed_port). */
+export const fixedPortService = z.object({ public_ip: z.string(), public_port: z.number(), static_port: z.number() });
+export type FixedPortService = z.infer<typeof fixedPortService>;
+/** A VPN segment: its network address and mask (spec 2 §3 Member.gateway). */
+export const segmentValue = z.object({ gateway: z.string(), mask: z.number() });
+export type SegmentValue = z.infer<typeof segmentValue>;
+/** The twin-center link (spec 2 §3 network_center_link_network); '' and 0 where unset. */
+export const centerLinkNetwork = z.object({
+  gateway: z.string(),
+  mask: z.number(),
+  public_ip: z.string(),
+  public_port: z.number(),
+  static_port: z.number(),
+  center_router_name: z.string(),
+});
+export type CenterLinkNetwork = z.infer<typeof centerLinkNetwork>;
+
 /** A member of a network (spec 2 §3). */
 export const networkMember = z.object({
   router_name: z.string(),
@@ -143,6 +160,10 @@ export const networkMember = z.object({
   metric: z.number(),
   quagga: z.number(),
   mode: z.number(),
+  /** A center's fixed ports for its hardware and software services; null where unset. */
+  fixed_port: z.object({ router: fixedPortService.nullable(), software: fixedPortService.nullable() }),
+  /** A center's VPN segments for hardware and software clients; null where unset. */
+  gateway: z.object({ router: segmentValue.nullable(), software: segmentValue.nullable() }),
 });
 export type NetworkMember = z.infer<typeof networkMember>;
 
@@ -176,6 +197,9 @@ export const networkDetail = z.object({
   mode: z.number(),
   network_center_link: z.number(),
   network_center_link_show: z.number(),
+  network_center_link_network: centerLinkNetwork,
+  /** Center interconnect: on (1) or off (0), and its segment (null when unset). */
+  network_interconnect: z.object({ enable: z.number(), segment: segmentValue.nullable() }),
   create_time: z.string(),
 });
 export type NetworkDetail = z.infer<typeof networkDetail>;

@@ -13,6 +13,7 @@ import { ramMessages } from './ram';
 import { routerMessages } from './router';
 import { serviceMessages } from './service';
 import { shellMessages } from './shell';
+import { networkSegmentsMessages } from './networkSegments';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -28,6 +29,7 @@ const AREAS: Record<string, Record<string, string>> = {
   networkSettingsUi: networkSettingsUiMessages,
   legal: legalMessages,
   mail: mailMessages,
+  networkSegments: networkSegmentsMessages,
 };
 
 describe('messages, one file per area', () => {

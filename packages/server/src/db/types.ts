@@ -153,6 +153,7 @@ export interface Database {
   network_fr_area: NetworkFrAreaTable;
   network_ticket: NetworkTicketTable;
   member_config: MemberConfigTable;
+  network_prefix: NetworkPrefixTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -296,6 +297,11 @@ export interface NetworkTable {
   network_fr_id: Generated<number | null>;
   /** JSON { pop, center_link_network, center_network, pop_software, other } of CIDR strings. */
   ip_pool: Generated<string>;
+  /** JSON { gateway, mask, public_ip, public_port, static_port, center_router_name }: the twin-center link (migration 0014). */
+  center_link_network: Generated<string>;
+  /** Center interconnect on (1) or off (0), and its segment, JSON { gateway, mask } (migration 0014). */
+  interconnect: Generated<number>;
+  interconnect_network: Generated<string>;
   create_time: number;
   update_time: number;
 }
@@ -320,6 +326,8 @@ export interface NetworkMemberTable {
   gateway: Generated<string>;
   /** JSON { router: { public_ip, public_port, static_port } | null, software: … }. */
   fixed_port: Generated<string>;
+  /** JSON list of the center member ids a point links to; null for every center (migration 0014). */
+  link_centers: Generated<string | null>;
   create_time: number;
 }
 
@@ -467,4 +475,20 @@ export interface MemberConfigTable {
   /** JSON text of the OpenVPN files by relative path. */
   openvpn: string;
   update_time: number;
+}
+
+/** A route prefix of a network (migration 0014). */
+export interface NetworkPrefixTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_id: number;
+  position: number;
+  ip: string;
+  mask: number;
+  /** The member (router_name) whose LAN the prefix is; '' for none. */
+  name: Generated<string>;
+  /** 'permit' | 'deny' */
+  permission: Generated<string>;
+  ge: number | null;
+  le: number | null;
 }

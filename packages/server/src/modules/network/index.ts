@@ -1,11 +1,13 @@
 import { defineModule } from '../../core/module';
 import { networkRoutes } from './routes';
 import { settingsRoutes } from './settingsRoutes';
+import { segmentsRoutes } from './segmentsRoutes';
 
 export const networkModule = defineModule({
   name: 'network',
   routes: (app, ctx) => {
     networkRoutes(app, ctx);
     settingsRoutes(app, ctx);
+    segmentsRoutes(app, ctx);
   },
 });

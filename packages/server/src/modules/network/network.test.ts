@@ -47,6 +47,8 @@ const member = (router_name: string, member_type: 'center' | 'point', router_typ
   metric: 30,
   quagga: 0,
   mode: 1,
+  fixed_port: { router: null, software: null },
+  gateway: { router: null, software: null },
   ...over,
 });
 
@@ -96,6 +98,8 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
       mode: 1,
       network_center_link: 0,
       network_center_link_show: 0,
+      network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '' },
+      network_interconnect: { enable: 0, segment: null },
       create_time: expect.stringMatching(TIME),
     });
 

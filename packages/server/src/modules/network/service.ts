@@ -29,6 +29,7 @@ import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
+import { centerLinkFrom, interconnectFrom, memberFixedPort, memberGateway } from './segmentsData';
 
 type ListQuery = z.output<typeof listNetworks.query>;
 type CreateInput = z.output<typeof createNetwork.body>;
@@ -88,6 +89,8 @@ interface MemberRow extends LinkEnd {
   metric: number;
   quagga: number;
   mode: number;
+  gateway: string;
+  fixed_port: string;
 }
 
 /** Centers first, each position in the order its members joined. */
@@ -102,7 +105,7 @@ function networkMembers(db: Db, networkId: number) {
 /** A network's members with their settings, centers first, each position in the order they joined (sorted here: cheaper than SQLite's sorter for wide rows). */
 async function membersOf(db: Db, networkId: number, onlyCenters = false): Promise<MemberRow[]> {
   const rows = await networkMembers(db, networkId)
-    .select([...LINK_END_COLUMNS, 'm.router_type', 'nm.routing', 'nm.default_route', 'nm.metric', 'nm.quagga', 'nm.mode'])
+    .select([...LINK_END_COLUMNS, 'm.router_type', 'nm.routing', 'nm.default_route', 'nm.metric', 'nm.quagga', 'nm.mode', 'nm.gateway', 'nm.fixed_port'])
     .$if(onlyCenters, (qb) => qb.where('nm.member_type', '=', 'center'))
     .execute();
   return rows.sort(byPosition);
@@ -129,6 +132,8 @@ const toMember = (r: MemberRow): NetworkMember => ({
   metric: r.metric,
   quagga: r.quagga,
   mode: r.mode,
+  fixed_port: memberFixedPort(r.fixed_port),
+  gateway: memberGateway(r.gateway),
 });
 
 /**
@@ -249,6 +254,8 @@ export async function info(ctx: Ctx, actor: Actor, networkNumber: string): Promi
     mode: net.mode,
     network_center_link: net.center_link,
     network_center_link_show: centers >= NETWORK_DEFAULTS.centerLinkMinCenters ? 1 : 0,
+    network_center_link_network: centerLinkFrom(net.center_link_network),
+    network_interconnect: { enable: net.interconnect, segment: interconnectFrom(net.interconnect_network) },
     create_time: formatTime(net.create_time, ctx.config.timezone),
   };
 }

@@ -9,8 +9,9 @@ import { configEntries, LIVE_ENTRIES } from './configMenu';
 import { DialModeDialog } from './DialModeDialog';
 import { DnsDialog } from './DnsDialog';
 import { RoutingDialog } from './RoutingDialog';
+import { SegmentDialogs, type SegmentDialog } from './SegmentDialogs';
 
-type Dialog = 'routing' | 'ciphers' | 'mode' | 'dns';
+type Dialog = 'routing' | 'ciphers' | 'mode' | 'dns' | SegmentDialog;
 
 /**
  * The 配置 menu: the network's configuration dialogs. Line main/backup, ciphers, dial mode, DNS and
@@ -58,6 +59,7 @@ export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit
           <CiphersDialog detail={detail} open={open === 'ciphers'} onClose={close} />
           <DialModeDialog detail={detail} open={open === 'mode'} onClose={close} />
           <DnsDialog detail={detail} open={open === 'dns'} onClose={close} />
+          <SegmentDialogs detail={detail} open={open} onClose={close} />
         </>
       )}
     </>

@@ -7,6 +7,7 @@ import { shortNote } from '../../components/shortNote';
 import { defaultRouteLabel, onOffLabel, orDash, positionLabel } from './labels';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
 import { MemberActions } from './MemberActions';
+import { useCenterActions } from './CenterActions';
 import { QuaggaAllButtons } from './QuaggaAllButtons';
 import { QuaggaSwitch } from './QuaggaSwitch';
 
@@ -30,6 +31,7 @@ export interface MemberTableProps {
 export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: MemberTableProps) {
   const auth = useUser()?.auth;
   const [routeOf, setRouteOf] = useState<NetworkMember | null>(null);
+  const center = useCenterActions(networkNumber);
   const quagga = auth?.quagga === 1;
   const lines = members.filter((m) => m.member_type === 'center').length >= LINES_FROM_CENTERS;
   const columns = [
@@ -94,7 +96,12 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: 
       title: M.networkColActions,
       key: 'actions',
       fixed: 'right' as const,
-      render: (_: unknown, m: NetworkMember) => <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} canSet={canSet} />,
+      render: (_: unknown, m: NetworkMember) => (
+        <Flex wrap={false}>
+          {canSet && center.actions(m)}
+          <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} canSet={canSet} />
+        </Flex>
+      ),
     },
   ];
   return (
@@ -114,6 +121,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: 
         scroll={{ x: 'max-content' }}
       />
       {canSet && <DefaultRouteDialog networkNumber={networkNumber} member={routeOf} onClose={() => setRouteOf(null)} />}
+      {canSet && center.dialogs}
     </Card>
   );
 }

@@ -212,7 +212,8 @@ describe('NetworkDetailPage', () => {
     const entry = async (label: string) => (await screen.findByText(label, { selector: '.ant-dropdown-menu-title-content span' })).closest('li')!;
     expect(await entry(M.networkMenuRouting)).not.toHaveClass('ant-dropdown-menu-item-disabled');
     expect(await entry(M.networkMenuDns)).not.toHaveClass('ant-dropdown-menu-item-disabled');
-    expect(await entry(M.networkMenuInterconnect)).toHaveClass('ant-dropdown-menu-item-disabled');
+    expect(await entry(M.networkMenuInterconnect)).not.toHaveClass('ant-dropdown-menu-item-disabled');
+    expect(await entry(M.networkMenuAccessPop)).toHaveClass('ant-dropdown-menu-item-disabled');
 
     await userEvent.click(await entry(M.netSetResend));
     await shows(M.netSetResendConfirm);

@@ -1,7 +1,10 @@
 import { M, type NetworkDetail, type UserMessage } from '@hublink/contract';
 
+/** The segment and link dialogs (PrefixDialog, InterconnectDialog, CenterLinkDialog, PointLinkDialog). */
+const SEGMENT_ENTRIES = ['prefix', 'interconnect', 'center_link', 'point_link'];
+
 /** The entries that open a dialog (or a confirmation) today; the others are not built yet (即将上线). */
-export const LIVE_ENTRIES: ReadonlySet<string> = new Set(['routing', 'ciphers', 'mode', 'dns', 'resend']);
+export const LIVE_ENTRIES: ReadonlySet<string> = new Set(['routing', 'ciphers', 'mode', 'dns', 'resend', ...SEGMENT_ENTRIES]);
 
 export interface ConfigEntry {
   key: string;
@@ -19,6 +22,7 @@ const LINE_MIN_CENTERS = 2;
  */
 export function configEntries(detail: Pick<NetworkDetail, 'member' | 'network_fr' | 'network_center_link_show'>, auth: UserMessage['auth'] | undefined): ConfigEntry[] {
   const centers = detail.member.filter((m) => m.member_type === 'center').length;
+  const points = detail.member.length - centers;
   const hasFr = detail.network_fr !== null;
   const entries: (ConfigEntry | false)[] = [
     centers >= LINE_MIN_CENTERS && { key: 'routing', label: M.networkMenuRouting },
@@ -27,6 +31,8 @@ export function configEntries(detail: Pick<NetworkDetail, 'member' | 'network_fr
     { key: 'access_pop', label: M.networkMenuAccessPop },
     (centers > 0 || hasFr) && { key: 'segment', label: M.networkMenuSegment },
     { key: 'interconnect', label: M.networkMenuInterconnect },
+    // Point links choose among centers: offered with two or more centers and a point (ours).
+    centers >= LINE_MIN_CENTERS && points > 0 && { key: 'point_link', label: M.segUiPointLinkTitle },
     { key: 'ciphers', label: M.networkMenuCiphers },
     { key: 'mode', label: M.networkMenuMode },
     auth?.quagga === 1 && { key: 'prefix', label: M.networkMenuPrefix },

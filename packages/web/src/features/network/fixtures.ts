@@ -33,6 +33,8 @@ export const member = (over: Partial<NetworkMember> = {}): NetworkMember => ({
   metric: 30,
   quagga: 0,
   mode: 1,
+  fixed_port: { router: null, software: null },
+  gateway: { router: null, software: null },
   ...over,
 });
 
@@ -64,6 +66,8 @@ export const detail = (over: Partial<NetworkDetail> = {}): NetworkDetail => ({
   mode: 1,
   network_center_link: 0,
   network_center_link_show: 0,
+  network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '' },
+  network_interconnect: { enable: 0, segment: null },
   create_time: '2026-01-01 10:00:00',
   ...over,
 });

@@ -1,0 +1,65 @@
+import { M } from '@hublink/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { mockApi, ok } from '../../test/mockApi';
+import { renderWithProviders, shows } from '../../test/render';
+import { CenterLinkDialog } from './CenterLinkDialog';
+import { detail, member } from './fixtures';
+import { okButton, pick, typeInto } from './segmentTesting';
+
+const centers = [member({ router_name: 'C1', member_type: 'center' }), member({ router_name: 'C2', member_type: 'center' })];
+const EMPTY = { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '' };
+
+function setup(on = 0, saved = EMPTY) {
+  const m = mockApi({ '/network/center_link': ok(null, '设置成功') });
+  const onClose = vi.fn();
+  renderWithProviders(
+    <CenterLinkDialog detail={detail({ member: centers, network_center_link_show: 1, network_center_link: on, network_center_link_network: saved })} open onClose={onClose} />,
+  );
+  return { m, onClose };
+}
+
+describe('CenterLinkDialog', () => {
+  it('off: the submit says 启用; it needs the server, then the ports with a public IP', async () => {
+    const { m, onClose } = setup();
+    const enable = () => okButton(new RegExp(M.segUiCenterLinkEnable.split('').join('\\s*')));
+    await userEvent.click(enable());
+    await shows(M.segServerRequired);
+    await pick(M.segUiCenterLinkServer, 'C2');
+    await userEvent.click(enable());
+    await shows(M.segLinkGatewayRequired);
+    await typeInto(M.segUiPublicIp, '198.51.100.7');
+    await userEvent.click(enable());
+    await shows(M.segPublicPortRequired);
+    await typeInto(M.segUiPublicPort, '40000');
+    await userEvent.click(enable());
+    await shows(M.segLocalPortRequired);
+    expect(m.callsTo('/network/center_link')).toHaveLength(0);
+    await typeInto(M.segUiLocalPort, '40001');
+    await userEvent.click(enable());
+    await waitFor(() => expect(m.callsTo('/network/center_link')).toHaveLength(1));
+    expect(m.callsTo('/network/center_link')[0]!.body).toEqual({
+      network_number: 'N1',
+      enable: 1,
+      center_router_name: 'C2',
+      public_ip: '198.51.100.7',
+      public_port: 40000,
+      static_port: 40001,
+      gateway: '',
+      mask: '',
+    });
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('on: offers to close the link after a confirmation', async () => {
+    const { m, onClose } = setup(1, { ...EMPTY, gateway: '10.50.0.0', mask: 24, center_router_name: 'C1' });
+    expect(await screen.findByText(M.segUiCenterLinkOn)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: M.segUiCenterLinkClose }));
+    await shows(M.segUiCenterLinkCloseConfirm);
+    await userEvent.click(okButton());
+    await waitFor(() => expect(m.callsTo('/network/center_link')).toHaveLength(1));
+    expect(m.callsTo('/network/center_link')[0]!.body).toEqual({ network_number: 'N1', enable: 0 });
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+});

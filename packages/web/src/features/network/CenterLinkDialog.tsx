@@ -1,0 +1,140 @@
+import { centerLinkIssue, CODE, isNetworkAddress, M, portField, publicIpField, SEGMENT_LIMITS, segmentFields, setCenterLink, type NetworkDetail } from '@hublink/contract';
+import { App, Button, Flex, Form, Input, Select, Tag } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+import { SEGMENT_MASK_OPTIONS, text, zodRule } from './segmentForm';
+
+interface Values {
+  center_router_name?: string;
+  public_ip?: string;
+  public_port?: string;
+  static_port?: string;
+  gateway?: string;
+  mask?: number;
+}
+
+const port = (v: unknown) => (text(v) === '' ? undefined : Number(text(v)));
+const input = (v: Values) => ({
+  center_router_name: v.center_router_name ?? '',
+  public_ip: text(v.public_ip),
+  public_port: port(v.public_port),
+  static_port: port(v.static_port),
+  gateway: text(v.gateway),
+  mask: v.mask,
+});
+
+/** The contract's rule for enabling (centerLinkIssue), shown on the field it names. */
+const linkRule =
+  (field: keyof Values): Rule =>
+  ({ getFieldsValue }) => ({
+    validator: async () => {
+      const issue = centerLinkIssue(input(getFieldsValue() as Values));
+      if (issue?.path === field) throw new Error(issue.message);
+    },
+  });
+const GATEWAY_IP = segmentFields.gateway;
+const gatewayRule: Rule = {
+  validator: async (_, v: unknown) => {
+    if (text(v) !== '' && !GATEWAY_IP.safeParse(text(v)).success) throw new Error(M.segGatewayInvalid);
+  },
+};
+const ALL: (keyof Values)[] = ['center_router_name', 'public_ip', 'public_port', 'static_port', 'gateway', 'mask'];
+
+/**
+ * 双中心互联 (spec 2 §4, §5): the server center (请选择服务端) and either its public address (public
+ * port and local port then required) or a segment (网段不能为空). Off, the submit says 启用; on, it says
+ * OK and a close button turns the link off after a confirmation.
+ */
+export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const { modal } = App.useApp();
+  const set = useNetworkMutation(setCenterLink);
+  const on = detail.network_center_link === 1;
+  const saved = detail.network_center_link_network;
+  const centers = detail.member.filter((m) => m.member_type === 'center').map((m) => ({ value: m.router_name, label: m.router_name }));
+  const initial: Values = {
+    center_router_name: saved.center_router_name || undefined,
+    public_ip: saved.public_ip,
+    public_port: saved.public_port ? String(saved.public_port) : '',
+    static_port: saved.static_port ? String(saved.static_port) : '',
+    gateway: saved.gateway,
+    mask: saved.mask || undefined,
+  };
+
+  const submit = async (v: Values) => {
+    const body = input(v);
+    if (on && JSON.stringify(body) === JSON.stringify(input(initial))) return true;
+    const env = await set.mutateAsync({ network_number: detail.network_number, enable: 1, ...body, public_port: body.public_port ?? '', static_port: body.static_port ?? '', mask: body.mask ?? '' });
+    return env.code === CODE.ok;
+  };
+
+  const closeLink = () =>
+    modal.confirm({
+      title: M.segUiCenterLinkClose,
+      content: M.segUiCenterLinkCloseConfirm,
+      onOk: async () => {
+        const env = await set.mutateAsync({ network_number: detail.network_number, enable: 0 });
+        if (env.code === CODE.ok) onClose();
+      },
+    });
+
+  const recheck = () => void form.validateFields({ dirty: true }).catch(() => undefined);
+  const deps = (field: keyof Values) => ALL.filter((f) => f !== field);
+
+  return (
+    <FormDialog<Values>
+      form={form}
+      title={
+        <Flex gap={8} align="center">
+          {M.segUiCenterLinkTitle}
+          {on && <Tag color="green">{M.segUiCenterLinkOn}</Tag>}
+        </Flex>
+      }
+      open={open}
+      onClose={onClose}
+      onSubmit={submit}
+      okText={on ? undefined : M.segUiCenterLinkEnable}
+      initialValues={initial}
+    >
+      <Form.Item name="center_router_name" label={M.segUiCenterLinkServer} rules={[linkRule('center_router_name')]}>
+        <Select options={centers} placeholder={M.segServerRequired} aria-label={M.segUiCenterLinkServer} onChange={recheck} />
+      </Form.Item>
+      <Form.Item name="public_ip" label={M.segUiPublicIpOptional} rules={[zodRule(publicIpField)]}>
+        <Input aria-label={M.segUiPublicIp} inputMode="decimal" onChange={recheck} />
+      </Form.Item>
+      <Flex gap={12} wrap>
+        <Form.Item name="public_port" label={M.segUiPublicPort} rules={[zodRule(portField), linkRule('public_port')]} dependencies={deps('public_port')} style={{ flex: '1 1 160px' }}>
+          <Input aria-label={M.segUiPublicPort} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+        </Form.Item>
+        <Form.Item name="static_port" label={M.segUiLocalPort} rules={[zodRule(portField), linkRule('static_port')]} dependencies={deps('static_port')} style={{ flex: '1 1 160px' }}>
+          <Input aria-label={M.segUiLocalPort} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+        </Form.Item>
+      </Flex>
+      <Flex gap={12} wrap>
+        <Form.Item
+          name="gateway"
+          label={M.segUiGateway}
+          rules={[gatewayRule, linkRule('gateway'), ({ getFieldValue }) => ({ validator: async (_, v: unknown) => formatCheck(text(v), getFieldValue('mask') as number | undefined) })]}
+          dependencies={deps('gateway')}
+          style={{ flex: '1 1 200px' }}
+        >
+          <Input aria-label={M.segUiGateway} inputMode="decimal" placeholder="10.254.0.0" />
+        </Form.Item>
+        <Form.Item name="mask" label={M.segUiMask} rules={[linkRule('mask')]} dependencies={['gateway']} style={{ flex: '0 0 120px' }}>
+          <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={M.segUiMask} placeholder={M.segUiMask} allowClear />
+        </Form.Item>
+      </Flex>
+      {on && (
+        <Button danger block onClick={closeLink}>
+          {M.segUiCenterLinkClose}
+        </Button>
+      )}
+    </FormDialog>
+  );
+}
+
+function formatCheck(gateway: string, mask: number | undefined): Promise<void> {
+  if (gateway !== '' && mask !== undefined && GATEWAY_IP.safeParse(gateway).success && !isNetworkAddress(gateway, mask)) return Promise.reject(new Error(M.segGatewayFormat));
+  return Promise.resolve();
+}

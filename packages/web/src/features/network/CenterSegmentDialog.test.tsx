@@ -1,0 +1,56 @@
+import { M } from '@hublink/contract';
+import { waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { mockApi, ok } from '../../test/mockApi';
+import { renderWithProviders, shows } from '../../test/render';
+import { CenterSegmentDialog } from './CenterSegmentDialog';
+import { member } from './fixtures';
+import { okButton, pick, typeInto } from './segmentTesting';
+
+const hw = (f: string) => `${M.segUiRouterSegment} ${f}`;
+const sw = (f: string) => `${M.segUiSoftwareSegment} ${f}`;
+
+function setup() {
+  const m = mockApi({ '/network/edit_center_gateway': ok(null, '设置成功') });
+  const onClose = vi.fn();
+  renderWithProviders(<CenterSegmentDialog networkNumber="N1" member={member({ router_name: 'C1', member_type: 'center' })} onClose={onClose} />);
+  return { m, onClose };
+}
+
+describe('CenterSegmentDialog', () => {
+  it('refuses an empty, an invalid, a non-network and an overlapping segment with the spec messages', async () => {
+    const { m } = setup();
+    await userEvent.click(okButton());
+    await shows(M.segGatewayRequired);
+    await shows(M.segMaskRange);
+    await typeInto(hw(M.segUiGateway), '10.8.0');
+    await shows(M.segGatewayInvalid);
+    await typeInto(hw(M.segUiGateway), '10.8.0.1');
+    await pick(hw(M.segUiMask), '/16');
+    await shows(M.segGatewayFormat);
+    await typeInto(hw(M.segUiGateway), '10.8.0.0');
+    await typeInto(sw(M.segUiGateway), '10.8.1.0');
+    await pick(sw(M.segUiMask), '/24');
+    await userEvent.click(okButton());
+    await shows(M.segSoftwareSame);
+    expect(m.callsTo('/network/edit_center_gateway')).toHaveLength(0);
+  });
+
+  it('sends both segments and closes', async () => {
+    const { m, onClose } = setup();
+    await typeInto(hw(M.segUiGateway), '10.8.0.0');
+    await pick(hw(M.segUiMask), '/16');
+    await typeInto(sw(M.segUiGateway), '10.9.0.0');
+    await pick(sw(M.segUiMask), '/24');
+    await userEvent.click(okButton());
+    await waitFor(() => expect(m.callsTo('/network/edit_center_gateway')).toHaveLength(1));
+    expect(m.callsTo('/network/edit_center_gateway')[0]!.body).toEqual({
+      network_number: 'N1',
+      router_name: 'C1',
+      router_network: { gateway: '10.8.0.0', mask: 16 },
+      software_network: { gateway: '10.9.0.0', mask: 24 },
+    });
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+});

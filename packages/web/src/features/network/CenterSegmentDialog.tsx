@@ -1,0 +1,81 @@
+import { CODE, fmt, isNetworkAddress, M, segmentFields, segmentsOverlap, editCenterGateway, type NetworkMember, type SegmentValue } from '@hublink/contract';
+import { Divider, Flex, Form, Input, Select } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+import { SEGMENT_MASK_OPTIONS, text, zodRule } from './segmentForm';
+
+type Key = 'router_network' | 'software_network';
+interface Fields {
+  gateway?: string;
+  mask?: number;
+}
+type Values = Record<Key, Fields | undefined>;
+
+const PARTS: { key: Key; label: string }[] = [
+  { key: 'router_network', label: M.segUiRouterSegment },
+  { key: 'software_network', label: M.segUiSoftwareSegment },
+];
+
+/** The network address of its mask (网段格式设置错误). */
+const formatRule =
+  (key: Key): Rule =>
+  ({ getFieldValue }) => ({
+    validator: async (_, v: unknown) => {
+      const mask = getFieldValue([key, 'mask']) as number | undefined;
+      if (mask !== undefined && segmentFields.gateway.safeParse(text(v)).success && !isNetworkAddress(text(v), mask)) throw new Error(M.segGatewayFormat);
+    },
+  });
+
+/** The software segment does not overlap the hardware one. */
+const apartRule: Rule = ({ getFieldValue }) => ({
+  validator: async (_, v: unknown) => {
+    const r = getFieldValue('router_network') as Fields | undefined;
+    const mask = getFieldValue(['software_network', 'mask']) as number | undefined;
+    if (!r?.gateway || r.mask === undefined || mask === undefined) return;
+    if (segmentsOverlap({ gateway: text(r.gateway), mask: r.mask }, { gateway: text(v), mask })) throw new Error(M.segSoftwareSame);
+  },
+});
+
+const shown = (s: SegmentValue | null): Fields => ({ gateway: s?.gateway ?? '', mask: s?.mask });
+
+/**
+ * 中心网段 of a center (spec 2 §5): the VPN segments of its hardware and software clients, each a
+ * network address (请输入网段, 请输入正确的网段, 网段格式设置错误) with a mask of 16 to 24. The server also
+ * keeps them apart from the network's other segments and IP pools.
+ */
+export function CenterSegmentDialog({ networkNumber, member, onClose }: { networkNumber: string; member: NetworkMember | null; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const edit = useNetworkMutation(editCenterGateway);
+  const initial: Values = { router_network: shown(member?.gateway.router ?? null), software_network: shown(member?.gateway.software ?? null) };
+  const submit = async (v: Values) => {
+    const body = (f: Fields | undefined) => ({ gateway: text(f?.gateway), mask: f?.mask ?? 0 });
+    const [router, software] = [body(v.router_network), body(v.software_network)];
+    if (JSON.stringify([router, software]) === JSON.stringify([body(initial.router_network), body(initial.software_network)])) return true;
+    const env = await edit.mutateAsync({ network_number: networkNumber, router_name: member!.router_name, router_network: router, software_network: software });
+    return env.code === CODE.ok;
+  };
+  return (
+    <FormDialog<Values> form={form} title={fmt(M.segUiCenterSegmentTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
+      {PARTS.map(({ key, label }) => (
+        <div key={key} role="group" aria-label={label}>
+          <Divider titlePlacement="start">{label}</Divider>
+          <Flex gap={12} wrap>
+            <Form.Item
+              name={[key, 'gateway']}
+              label={M.segUiGateway}
+              rules={[zodRule(segmentFields.gateway), formatRule(key), ...(key === 'software_network' ? [apartRule] : [])]}
+              dependencies={[[key, 'mask'], ...(key === 'software_network' ? [['router_network', 'gateway'], ['router_network', 'mask']] : [])]}
+              style={{ flex: '1 1 200px' }}
+            >
+              <Input aria-label={`${label} ${M.segUiGateway}`} inputMode="decimal" placeholder="10.8.0.0" />
+            </Form.Item>
+            <Form.Item name={[key, 'mask']} label={M.segUiMask} rules={[zodRule(segmentFields.mask)]} style={{ flex: '0 0 120px' }}>
+              <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${label} ${M.segUiMask}`} placeholder={M.segUiMask} />
+            </Form.Item>
+          </Flex>
+        </div>
+      ))}
+    </FormDialog>
+  );
+}

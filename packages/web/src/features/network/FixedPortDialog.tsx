@@ -1,0 +1,102 @@
+import { CODE, fmt, M, portField, publicIpField, SEGMENT_LIMITS, setFixedPort, type FixedPortService, type NetworkMember } from '@hublink/contract';
+import { Divider, Flex, Form, Input } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+import { text, zodRule } from './segmentForm';
+
+type Service = 'router_service' | 'software_service';
+interface Fields {
+  public_ip?: string;
+  public_port?: string;
+  static_port?: string;
+}
+type Values = Record<Service, Fields | undefined>;
+
+const SERVICES: { key: Service; label: string; of: 'router' | 'software' }[] = [
+  { key: 'router_service', label: M.segUiRouterService, of: 'router' },
+  { key: 'software_service', label: M.segUiSoftwareService, of: 'software' },
+];
+const OTHER: Record<Service, Service> = { router_service: 'software_service', software_service: 'router_service' };
+
+const filled = (f: Fields | undefined) => !!f && (text(f.public_ip) !== '' || text(f.public_port) !== '' || text(f.static_port) !== '');
+const shown = (s: FixedPortService | null): Fields => ({
+  public_ip: s?.public_ip ?? '',
+  public_port: s?.public_port ? String(s.public_port) : '',
+  static_port: s?.static_port ? String(s.static_port) : '',
+});
+
+/** Public and local port are required once any field of the service is filled (X不能为空！). */
+const requiredWhenFilled =
+  (service: Service, label: string): Rule =>
+  ({ getFieldValue }) => ({
+    validator: async (_, v: unknown) => {
+      if (text(v) === '' && filled(getFieldValue(service) as Fields | undefined)) throw new Error(fmt(M.segFieldRequired, { label }));
+    },
+  });
+
+/** The two services' local ports differ, and their public IP and port pairs are not the same. */
+const apartRule =
+  (service: Service, field: 'static_port' | 'public_port'): Rule =>
+  ({ getFieldValue }) => ({
+    validator: async () => {
+      if (service !== 'software_service') return;
+      const [r, s] = [getFieldValue('router_service') as Fields | undefined, getFieldValue('software_service') as Fields | undefined];
+      if (!filled(r) || !filled(s) || !text(r!.static_port) || !text(s!.static_port) || !text(r!.public_port) || !text(s!.public_port)) return;
+      if (field === 'static_port' && text(r!.static_port) === text(s!.static_port)) throw new Error(M.segLocalPortSame);
+      if (field === 'public_port' && text(r!.static_port) !== text(s!.static_port) && text(r!.public_ip) === text(s!.public_ip) && text(r!.public_port) === text(s!.public_port)) {
+        throw new Error(M.segPublicSame);
+      }
+    },
+  });
+
+/**
+ * 固定端口 of a center (spec 2 §5): for its hardware service (硬件服务) and software service (软件服务)
+ * a public IP (optional), a public port and a local port (1025–65535). Blank services are cleared; an
+ * unchanged form closes without a call.
+ */
+export function FixedPortDialog({ networkNumber, member, onClose }: { networkNumber: string; member: NetworkMember | null; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const set = useNetworkMutation(setFixedPort);
+  const initial: Values = { router_service: shown(member?.fixed_port.router ?? null), software_service: shown(member?.fixed_port.software ?? null) };
+  const submit = async (v: Values) => {
+    const body = (f: Fields | undefined) => ({ public_ip: text(f?.public_ip), public_port: text(f?.public_port), static_port: text(f?.static_port) });
+    const [router, software] = [body(v.router_service), body(v.software_service)];
+    if (JSON.stringify([router, software]) === JSON.stringify([body(initial.router_service), body(initial.software_service)])) return true;
+    const env = await set.mutateAsync({ network_number: networkNumber, router_name: member!.router_name, router_service: router, software_service: software });
+    return env.code === CODE.ok;
+  };
+  const revalidate = () => void form.validateFields({ dirty: true }).catch(() => undefined);
+  return (
+    <FormDialog<Values> form={form} title={fmt(M.segUiFixedPortTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
+      {SERVICES.map(({ key, label }) => (
+        <div key={key} role="group" aria-label={label}>
+          <Divider titlePlacement="start">{label}</Divider>
+          <Form.Item name={[key, 'public_ip']} label={M.segUiPublicIpOptional} rules={[zodRule(publicIpField)]}>
+            <Input aria-label={`${label} ${M.segUiPublicIp}`} inputMode="decimal" onChange={revalidate} />
+          </Form.Item>
+          <Flex gap={12} wrap>
+            <Form.Item
+              name={[key, 'public_port']}
+              label={M.segUiPublicPort}
+              rules={[requiredWhenFilled(key, M.segUiPublicPort), zodRule(portField), apartRule(key, 'public_port')]}
+              dependencies={[[OTHER[key], 'public_port'], [key, 'public_ip'], [key, 'static_port']]}
+              style={{ flex: '1 1 160px' }}
+            >
+              <Input aria-label={`${label} ${M.segUiPublicPort}`} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+            </Form.Item>
+            <Form.Item
+              name={[key, 'static_port']}
+              label={M.segUiLocalPort}
+              rules={[requiredWhenFilled(key, M.segUiLocalPort), zodRule(portField), apartRule(key, 'static_port')]}
+              dependencies={[[OTHER[key], 'static_port'], [key, 'public_ip'], [key, 'public_port']]}
+              style={{ flex: '1 1 160px' }}
+            >
+              <Input aria-label={`${label} ${M.segUiLocalPort}`} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+            </Form.Item>
+          </Flex>
+        </div>
+      ))}
+    </FormDialog>
+  );
+}

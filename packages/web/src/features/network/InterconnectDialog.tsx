@@ -1,0 +1,85 @@
+import { CODE, editCenterLinkGateway, enableCenterLink, isNetworkAddress, M, segmentFields, type NetworkDetail } from '@hublink/contract';
+import { App, Button, Descriptions, Flex, Form, Input, Select, Tag } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+import { SEGMENT_MASK_OPTIONS, text, zodRule } from './segmentForm';
+
+interface Values {
+  gateway?: string;
+  mask?: number;
+}
+
+const formatRule: Rule = ({ getFieldValue }) => ({
+  validator: async (_, v: unknown) => {
+    const mask = getFieldValue('mask') as number | undefined;
+    if (mask !== undefined && segmentFields.gateway.safeParse(text(v)).success && !isNetworkAddress(text(v), mask)) throw new Error(M.segGatewayFormat);
+  },
+});
+
+/**
+ * 中心互联 (spec 2 §4): turning center interconnect on or off, each after a confirmation, and its
+ * segment (a network address with a mask of 16 to 24). An unchanged segment closes without a call.
+ */
+export function InterconnectDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const { modal } = App.useApp();
+  const toggle = useNetworkMutation(enableCenterLink);
+  const save = useNetworkMutation(editCenterLinkGateway);
+  const { enable, segment } = detail.network_interconnect;
+  const on = enable === 1;
+
+  const confirmToggle = () =>
+    modal.confirm({
+      title: on ? M.segUiInterconnectDisable : M.segUiInterconnectEnable,
+      content: on ? M.segUiInterconnectDisableConfirm : M.segUiInterconnectEnableConfirm,
+      onOk: () => toggle.mutateAsync({ network_number: detail.network_number, enable: on ? 0 : 1 }),
+    });
+
+  const submit = async (v: Values) => {
+    const gateway = text(v.gateway);
+    if (segment && gateway === segment.gateway && v.mask === segment.mask) return true;
+    const env = await save.mutateAsync({ network_number: detail.network_number, gateway, mask: v.mask ?? 0 });
+    return env.code === CODE.ok;
+  };
+
+  return (
+    <FormDialog<Values>
+      form={form}
+      title={M.segUiInterconnectTitle}
+      open={open}
+      onClose={onClose}
+      onSubmit={submit}
+      okText={M.segUiSaveSegment}
+      initialValues={{ gateway: segment?.gateway ?? '', mask: segment?.mask }}
+    >
+      <Descriptions
+        size="small"
+        column={1}
+        style={{ marginBottom: 16 }}
+        items={[
+          {
+            key: 'state',
+            label: M.segUiInterconnectState,
+            children: (
+              <Flex gap={8} align="center" wrap>
+                <Tag color={on ? 'green' : 'default'}>{on ? M.segUiInterconnectOn : M.segUiInterconnectOff}</Tag>
+                <Button size="small" danger={on} onClick={confirmToggle} loading={toggle.isPending}>
+                  {on ? M.segUiInterconnectDisable : M.segUiInterconnectEnable}
+                </Button>
+              </Flex>
+            ),
+          },
+        ]}
+      />
+      <Flex gap={12} wrap role="group" aria-label={M.segUiInterconnectSegment}>
+        <Form.Item name="gateway" label={M.segUiInterconnectSegment} rules={[zodRule(segmentFields.gateway), formatRule]} dependencies={['mask']} style={{ flex: '1 1 200px' }}>
+          <Input aria-label={`${M.segUiInterconnectSegment} ${M.segUiGateway}`} inputMode="decimal" placeholder="10.255.0.0" />
+        </Form.Item>
+        <Form.Item name="mask" label={M.segUiMask} rules={[zodRule(segmentFields.mask)]} style={{ flex: '0 0 120px' }}>
+          <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${M.segUiInterconnectSegment} ${M.segUiMask}`} placeholder={M.segUiMask} />
+        </Form.Item>
+      </Flex>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,44 @@
+import { CODE, getPointLink, M, setPointLink, type NetworkDetail } from '@hublink/contract';
+import { Empty, Form, Select, Typography } from 'antd';
+import { useApiQuery } from '../../api/hooks';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+
+type Values = Record<string, string[] | undefined>;
+
+/**
+ * 点位连接设置 (ours; spec 2 lists the dialog without its content): for each point, the centers it links
+ * to, every center by default; at least one each. An unchanged choice closes without a call.
+ */
+export function PointLinkDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const saved = useApiQuery(getPointLink, { network_number: detail.network_number }, { enabled: open });
+  const set = useNetworkMutation(setPointLink);
+  const config = saved.data?.data?.link_config;
+  const centers = detail.member.filter((m) => m.member_type === 'center').map((m) => ({ value: m.router_name, label: m.router_name }));
+  const points = Object.keys(config ?? {});
+  // Field names are indexes: a member name may hold characters a form path would split on.
+  const initial: Values = Object.fromEntries(points.map((p, i) => [`p${i}`, config![p]]));
+
+  const submit = async (v: Values) => {
+    const link_config = Object.fromEntries(points.map((p, i) => [p, v[`p${i}`] ?? []]));
+    if (JSON.stringify(link_config) === JSON.stringify(config)) return true;
+    const env = await set.mutateAsync({ network_number: detail.network_number, link_config });
+    return env.code === CODE.ok;
+  };
+
+  return (
+    <FormDialog<Values> form={form} title={M.segUiPointLinkTitle} open={open && config !== undefined} onClose={onClose} onSubmit={submit} initialValues={initial}>
+      <Typography.Paragraph type="secondary">{M.segUiPointLinkHint}</Typography.Paragraph>
+      {points.length === 0 || centers.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.segUiPointLinkNone} />
+      ) : (
+        points.map((p, i) => (
+          <Form.Item key={p} name={`p${i}`} label={p} rules={[{ required: true, type: 'array', min: 1, message: M.segPointLinkCentersRequired }]}>
+            <Select mode="multiple" options={centers} aria-label={`${p} ${M.segUiPointLinkCenters}`} placeholder={M.segUiPointLinkCenters} />
+          </Form.Item>
+        ))
+      )}
+    </FormDialog>
+  );
+}

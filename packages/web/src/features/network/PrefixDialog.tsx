@@ -1,0 +1,167 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  CODE,
+  editPrefix,
+  fmt,
+  getPrefix,
+  isIpv4,
+  M,
+  networkAddress,
+  PREFIX_PERMISSIONS,
+  prefixKey,
+  prefixMatchValid,
+  prefixRowFields,
+  SEGMENT_LIMITS,
+  type NetworkDetail,
+  type NetworkPrefix,
+} from '@hublink/contract';
+import { Button, Flex, Form, Input, Select, Typography, type FormInstance } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { useApiQuery } from '../../api/hooks';
+import { toast } from '../../api/notify';
+import { useUser } from '../../app/user';
+import { FormDialog } from '../../components/FormDialog';
+import { useNetworkMutation } from './api';
+import { MATCH_OPTIONS, PREFIX_MASK_OPTIONS, text, zodRule } from './segmentForm';
+
+interface Row {
+  ip?: string;
+  mask?: number;
+  name?: string;
+  permission?: string;
+  ge?: number;
+  le?: number;
+}
+interface Values {
+  prefix?: Row[];
+}
+
+const PERMISSION_LABEL: Record<string, string> = { permit: M.segUiPrefixPermit, deny: M.segUiPrefixDeny };
+const permissionOptions = PREFIX_PERMISSIONS.map((p) => ({ value: p, label: PERMISSION_LABEL[p] }));
+
+/** A row as the server would store it: the comparison for "unchanged" and the body sent. */
+function normal(r: Row, advanced: boolean): NetworkPrefix {
+  const ip = text(r.ip);
+  const mask = r.mask ?? 0;
+  return {
+    ip: networkAddress(ip, mask) ?? ip,
+    mask,
+    name: r.name ?? '',
+    permission: advanced && r.permission === 'deny' ? 'deny' : 'permit',
+    ge: advanced ? (r.ge ?? null) : null,
+    le: advanced ? (r.le ?? null) : null,
+  };
+}
+
+const rowsOf = (form: FormInstance<Values>) => (form.getFieldValue('prefix') as Row[] | undefined) ?? [];
+
+/** No two rows with the same network number and mask (after correction). */
+const uniqueRule =
+  (index: number): Rule =>
+  ({ getFieldValue }) => ({
+    validator: async () => {
+      const rows = (getFieldValue('prefix') as Row[] | undefined) ?? [];
+      const r = rows[index];
+      if (!r || !isIpv4(text(r.ip)) || r.mask === undefined) return;
+      const key = prefixKey({ ip: text(r.ip), mask: r.mask });
+      if (rows.filter((o) => o.mask !== undefined && isIpv4(text(o.ip)) && prefixKey({ ip: text(o.ip), mask: o.mask }) === key).length > 1) throw new Error(M.segPrefixRepeat);
+    },
+  });
+
+/** mask < ge ≤ le and le ≥ mask, for what is given. */
+const matchRule =
+  (index: number): Rule =>
+  ({ getFieldValue }) => ({
+    validator: async () => {
+      const r = ((getFieldValue('prefix') as Row[] | undefined) ?? [])[index];
+      if (r?.mask !== undefined && !prefixMatchValid({ mask: r.mask, ge: r.ge ?? undefined, le: r.le ?? undefined })) throw new Error(M.segPrefixMatchRange);
+    },
+  });
+
+/**
+ * 路由前缀配置 (spec 2 §5): rows of network number, mask and member; with auth.quagga_advanced also
+ * permission, ge and le. A network number with host bits is corrected to its mask with a warning. An
+ * unchanged list closes without a call; an empty one clears it.
+ */
+export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const advanced = useUser()?.auth?.quagga_advanced === 1;
+  const saved = useApiQuery(getPrefix, { network_number: detail.network_number }, { enabled: open });
+  const edit = useNetworkMutation(editPrefix);
+  const rows = saved.data?.data;
+  const members = detail.member.map((m) => ({ value: m.router_name, label: m.router_name }));
+
+  /** Corrects row `i`'s network number to its mask, saying so. */
+  const correct = (i: number) => {
+    const r = rowsOf(form)[i];
+    const ip = text(r?.ip);
+    if (!r || r.mask === undefined || !isIpv4(ip)) return;
+    const to = networkAddress(ip, r.mask);
+    if (to && to !== ip) {
+      form.setFieldValue(['prefix', i, 'ip'], to);
+      toast.warning(fmt(M.segPrefixCorrected, { from: ip, to }));
+    }
+  };
+
+  const submit = async (v: Values) => {
+    const next = (v.prefix ?? []).map((r) => normal(r, advanced));
+    const before = (rows ?? []).map((r) => normal({ ...r, ge: r.ge ?? undefined, le: r.le ?? undefined }, advanced));
+    if (JSON.stringify(next) === JSON.stringify(before)) return true;
+    const body = next.map((r) => (advanced ? { ...r, ge: r.ge ?? '', le: r.le ?? '' } : { ip: r.ip, mask: r.mask, name: r.name }));
+    const env = await edit.mutateAsync({ network_number: detail.network_number, prefix: body });
+    return env.code === CODE.ok;
+  };
+
+  const initial: Row[] = (rows ?? []).map((r) => ({ ip: r.ip, mask: r.mask, name: r.name || undefined, permission: r.permission, ge: r.ge ?? undefined, le: r.le ?? undefined }));
+  return (
+    <FormDialog<Values> form={form} title={M.segUiPrefixTitle} open={open && rows !== undefined} onClose={onClose} onSubmit={submit} initialValues={{ prefix: initial }} width={advanced ? 960 : 680}>
+      <Form.List name="prefix">
+        {(fields, { add, remove }) => (
+          <>
+            {fields.length === 0 && <Typography.Paragraph type="secondary">{M.segUiPrefixEmpty}</Typography.Paragraph>}
+            {fields.map((field, i) => {
+              const label = `${M.segUiPrefixRow} ${i + 1}`;
+              return (
+                <Flex key={field.key} gap={8} wrap align="start" role="group" aria-label={label}>
+                  <Form.Item name={[field.name, 'ip']} rules={[zodRule(prefixRowFields.ip), uniqueRule(i)]} validateTrigger={['onChange', 'onBlur']} style={{ flex: '1 1 150px' }}>
+                    <Input placeholder={M.segUiPrefixIp} aria-label={`${label} ${M.segUiPrefixIp}`} inputMode="decimal" onBlur={() => correct(i)} />
+                  </Form.Item>
+                  <Form.Item name={[field.name, 'mask']} rules={[zodRule(prefixRowFields.mask)]} style={{ flex: '0 0 96px' }}>
+                    <Select options={PREFIX_MASK_OPTIONS} virtual={false} placeholder={M.segUiPrefixMask} aria-label={`${label} ${M.segUiPrefixMask}`} onChange={() => correct(i)} />
+                  </Form.Item>
+                  <Form.Item name={[field.name, 'name']} style={{ flex: '1 1 140px' }}>
+                    <Select options={members} allowClear placeholder={M.segUiPrefixName} aria-label={`${label} ${M.segUiPrefixName}`} />
+                  </Form.Item>
+                  {advanced && (
+                    <>
+                      <Form.Item name={[field.name, 'permission']} initialValue="permit" style={{ flex: '0 0 90px' }}>
+                        <Select options={permissionOptions} aria-label={`${label} ${M.segUiPrefixPermission}`} />
+                      </Form.Item>
+                      <Form.Item name={[field.name, 'ge']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'le']]} style={{ flex: '0 0 140px' }}>
+                        <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={M.segUiPrefixGe} aria-label={`${label} ${M.segUiPrefixGe}`} />
+                      </Form.Item>
+                      <Form.Item name={[field.name, 'le']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'ge']]} style={{ flex: '0 0 140px' }}>
+                        <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={M.segUiPrefixLe} aria-label={`${label} ${M.segUiPrefixLe}`} />
+                      </Form.Item>
+                    </>
+                  )}
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${M.segUiPrefixRemove} ${label}`} onClick={() => remove(field.name)} />
+                </Flex>
+              );
+            })}
+            <Button
+              type="dashed"
+              block
+              icon={<PlusOutlined />}
+              onClick={() =>
+                fields.length >= SEGMENT_LIMITS.prefixRowsMax ? toast.warning(fmt(M.segPrefixTooMany, { n: SEGMENT_LIMITS.prefixRowsMax })) : add({ ip: '', permission: 'permit' })
+              }
+            >
+              {M.segUiPrefixAdd}
+            </Button>
+          </>
+        )}
+      </Form.List>
+    </FormDialog>
+  );
+}
