@@ -19,3 +19,5 @@ export * from './networkSettings';
 export * from './popRegions';
 export * from './logs';
 export * from './events';
+export * from './cidr';
+export * from './pop';

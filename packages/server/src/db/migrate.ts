@@ -13,6 +13,7 @@ import { roleNameUnique } from './migrations/0010_role_name_unique';
 import { networkSettings } from './migrations/0011_network_settings';
 import { networkPki } from './migrations/0012_network_pki';
 import { popTickets } from './migrations/0013_pop_tickets';
+import { pop } from './migrations/0015_pop';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -30,6 +31,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0011_network_settings': networkSettings(handle.dialect),
     '0012_network_pki': networkPki(handle.dialect),
     '0013_pop_tickets': popTickets(handle.dialect),
+    '0015_pop': pop(),
   };
 }
 
