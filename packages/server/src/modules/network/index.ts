@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module';
+import { assignCreatedPop } from './pop';
+import { popRoutes } from './popRoutes';
 import { networkRoutes } from './routes';
 import { settingsRoutes } from './settingsRoutes';
 
@@ -7,5 +9,7 @@ export const networkModule = defineModule({
   routes: (app, ctx) => {
     networkRoutes(app, ctx);
     settingsRoutes(app, ctx);
+    popRoutes(app, ctx);
   },
+  on: { 'pop.created': assignCreatedPop },
 });

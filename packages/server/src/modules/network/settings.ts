@@ -48,7 +48,7 @@ interface Target {
  * Runs one change of a network's settings: 403 outside the caller's role list, 204 for no such
  * network of the tenant, 403 without the account flag, 422 while the network is disabled.
  */
-async function changeNetwork<T>(
+export async function changeNetwork<T>(
   ctx: Ctx,
   actor: Actor,
   networkNumber: string,
@@ -90,7 +90,7 @@ interface InNetwork {
 }
 
 /** A member of the network by name (without regard to case); 422 when it is not in the network. */
-async function memberIn(trx: Db, tenantId: number, networkId: number, routerName: string): Promise<InNetwork> {
+export async function memberIn(trx: Db, tenantId: number, networkId: number, routerName: string): Promise<InNetwork> {
   const row = await trx
     .selectFrom('network_member as nm')
     .innerJoin('member as m', 'm.id', 'nm.member_id')
