@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isNetworkAddress, overlaps, parseCidr } from './cidr';
 import { defineEndpoint, noData } from './endpoint';
 import { idField, integerField, pageQuery, plainText } from './fields';
+import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 import { networkNumberField } from './network';
 import { DIAL_MODE } from './networkSettings';
@@ -20,7 +21,9 @@ export const LINE_MODE = DIAL_MODE;
 export const POP_EDIT_NAME_MAX = 32;
 /** Pool masks: the mask options of spec 2 §9. */
 export const POOL_MASK = { min: 16, max: 24 } as const;
-/** A member's backup area is offered only when the resource has more areas than this (spec 2 §4). */
+/** The IP address pool dialog opens this long after the POP config's 423 warning (spec 2 §4, §8). */
+export const POOL_DIALOG_DELAY_MS = 2500;
+/** A member's backup area is offered only when the resource has at least this many areas (more than two, spec 2 §4). */
 export const BACKUP_AREA_FROM = 3;
 
 const onNetwork = { network_number: networkNumberField };
@@ -93,7 +96,10 @@ export const setNetworkFr = defineEndpoint({
   response: noData,
 });
 
-/** A member's main and backup area (ids of the network resource's areas; backup 0 for none). */
+/**
+ * A member's main and backup area (ids of the network resource's areas; backup 0 for none). Main 0
+ * (with backup 0) clears them: the POP config page moves a member back to the pool.
+ */
 export const setMemberOv = defineEndpoint({
   path: '/network/member_ov',
   method: 'POST',
@@ -103,9 +109,10 @@ export const setMemberOv = defineEndpoint({
     .object({
       ...onNetwork,
       router_name: plainText(M.memberNotFound).min(1, M.memberNotFound).max(64, M.memberNotFound),
-      ov_id_main: idField(M.popAreaMainRequired),
-      ov_id_backup: integerField(M.popAreaNotOfFr, 0, 2_147_483_647).default(0),
+      ov_id_main: integerField(M.popAreaMainRequired, 0, LIMITS.maxId),
+      ov_id_backup: integerField(M.popAreaNotOfFr, 0, LIMITS.maxId).default(0),
     })
+    .refine((v) => v.ov_id_backup === 0 || v.ov_id_main !== 0, { path: ['ov_id_main'], message: M.popAreaMainRequired })
     .refine((v) => v.ov_id_backup === 0 || v.ov_id_backup !== v.ov_id_main, { path: ['ov_id_backup'], message: M.popAreaSame }),
   response: noData,
 });

@@ -5,8 +5,6 @@ import { networkTables, seedFreshMembers, seedNetwork } from '../../../test/netw
 import { completeOrder, frOfTicket, seedPool } from '../../../test/pop';
 import type { RoleAuth } from '../../core/actor';
 
-type Main = Awaited<ReturnType<typeof newAccount>>;
-type Net = { id: number; network_number: string };
 
 const send = (t: TestApp, e: Endpoint, token: string, input: Record<string, unknown>) =>
   t.call(e, e.method === 'GET' ? { token, query: input } : { token, body: input });
@@ -139,9 +137,13 @@ describeEachDatabase('network POP: members’ areas (network/member_ov)', (t) =>
     await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.p[0], ov_id_main: b, ov_id_backup: b }, CODE.invalid, M.popAreaSame);
     await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.p[0], ov_id_main: s.twoAreas[0]!.id }, CODE.invalid, M.popAreaNotOfFr);
     await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.p[0], ov_id_main: a, ov_id_backup: s.twoAreas[1]!.id }, CODE.invalid, M.popAreaNotOfFr);
-    await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.p[0], ov_id_main: 0 }, CODE.invalid, M.popAreaMainRequired);
+    await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.p[0], ov_id_main: 0, ov_id_backup: c }, CODE.invalid, M.popAreaMainRequired);
+    await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.p[0], ov_id_main: 'a' }, CODE.invalid, M.popAreaMainRequired);
     await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: 'nobody', ov_id_main: a }, CODE.invalid, M.networkMemberNotIn);
     await refused(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.c, ov_id_main: a, ov_id_backup: -1 }, CODE.invalid, M.popAreaNotOfFr);
+
+    await accepted(t(), s.main.token, setMemberOv, { network_number: n, router_name: s.p[0], ov_id_main: 0 }, M.saved);
+    expect((await info(t(), s.main.token, n)).member.find((x) => x.router_name === s.p[0])!.ov_id).toMatchObject({ main: 0, backup: 0, main_name: '' });
   });
 
   it('allows a backup only when the resource has more than two areas', async () => {

@@ -96,14 +96,14 @@ export async function setFr(ctx: Ctx, actor: Actor, input: FrInput): Promise<voi
 
 // ---- a member's POP areas ----
 
-/** Main (required) and backup (0 for none; only with more than two areas) among the areas of the network's resource. */
+/** Main and backup (0 for none; only with more than two areas) among the areas of the network's resource; main 0 clears both. */
 export async function setMemberOv(ctx: Ctx, actor: Actor, input: OvInput): Promise<void> {
   await changeNetwork(ctx, actor, input.network_number, { event: 'settings' }, async (trx, net) => {
     const state = await popStateOf(trx, net.id);
     if (state.network_fr_id === null) throw invalid(M.popNetworkNoFr);
     const m = await memberIn(trx, actor.tenantId, net.id, input.router_name);
     const ids = new Set((await areasOf(trx, actor.tenantId, state.network_fr_id)).map((a) => a.id));
-    if (!ids.has(input.ov_id_main)) throw invalid(M.popAreaNotOfFr);
+    if (input.ov_id_main !== 0 && !ids.has(input.ov_id_main)) throw invalid(M.popAreaNotOfFr);
     if (input.ov_id_backup !== 0) {
       if (ids.size < BACKUP_AREA_FROM) throw invalid(M.popAreaBackupNeedsAreas);
       if (!ids.has(input.ov_id_backup)) throw invalid(M.popAreaNotOfFr);

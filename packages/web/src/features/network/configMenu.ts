@@ -1,7 +1,7 @@
 import { M, type NetworkDetail, type UserMessage } from '@hublink/contract';
 
 /** The entries that open a dialog (or a confirmation) today; the others are not built yet (即将上线). */
-export const LIVE_ENTRIES: ReadonlySet<string> = new Set(['routing', 'ciphers', 'mode', 'dns', 'resend']);
+export const LIVE_ENTRIES: ReadonlySet<string> = new Set(['routing', 'ciphers', 'mode', 'dns', 'resend', 'fr', 'segment', 'access_pop']);
 
 export interface ConfigEntry {
   key: string;
