@@ -24,11 +24,16 @@ function FrDetail({ fr }: { fr: FrItem }) {
           dataSource={fr.network}
           locale={{ emptyText: M.popNoNetwork }}
           renderItem={(n) => (
-            <List.Item actions={[<Link key="pop" to={popEditPath(n.network_number)}>{M.routePopEdit}</Link>]}>
-              <Link to={networkDetailPath(n.network_number)}>{n.network_name}</Link>
-              <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
-                {n.network_number}
-              </Typography.Text>
+            <List.Item>
+              <Flex justify="space-between" gap={8} wrap style={{ width: '100%' }}>
+                <span>
+                  <Link to={networkDetailPath(n.network_number)}>{n.network_name}</Link>
+                  <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+                    {n.network_number}
+                  </Typography.Text>
+                </span>
+                <Link to={popEditPath(n.network_number)}>{M.routePopEdit}</Link>
+              </Flex>
             </List.Item>
           )}
         />
@@ -40,10 +45,12 @@ function FrDetail({ fr }: { fr: FrItem }) {
           dataSource={fr.area}
           renderItem={(a) => (
             <List.Item>
-              {a.name}
-              <Typography.Text type="secondary">
-                {M.popColBandwidth} {a.bandwidth}Mbps
-              </Typography.Text>
+              <Flex justify="space-between" gap={16} style={{ width: '100%' }}>
+                <span>{a.name}</span>
+                <Typography.Text type="secondary">
+                  {M.popColBandwidth} {a.bandwidth}Mbps
+                </Typography.Text>
+              </Flex>
             </List.Item>
           )}
         />

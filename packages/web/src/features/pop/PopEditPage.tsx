@@ -67,9 +67,9 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
 
   return (
     <Flex vertical gap={16}>
-      <Form layout="inline">
-        <Form.Item label={M.popEditNetworkName}>
-          <Input value={networkName} maxLength={POP_EDIT_NAME_MAX} readOnly style={{ width: 280 }} aria-label={M.popEditNetworkName} />
+      <Form layout="vertical">
+        <Form.Item label={M.popEditNetworkName} style={{ maxWidth: 320, marginBottom: 0 }}>
+          <Input value={networkName} maxLength={POP_EDIT_NAME_MAX} readOnly aria-label={M.popEditNetworkName} />
         </Form.Item>
       </Form>
       <MemberBox title={M.popEditPool} names={names('')} checked={checked[''] ?? []} onCheck={check('')} />
