@@ -2,10 +2,13 @@ import { M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { session } from '../../api/session';
+import { mainUser } from '../../app/testing';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { member } from './fixtures';
 import { MemberOvDialog } from './MemberOvDialog';
+import { MemberTable } from './MemberTable';
 
 const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!;
 const area = (id: number, name: string, region: string) => ({ id, name, region, bandwidth: 100 });
@@ -61,5 +64,36 @@ describe('MemberOvDialog (POP区域)', () => {
     await shows(M.saved);
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(m.callsTo('/network/member_ov')).toHaveLength(0);
+  });
+});
+
+describe('the member table’s POP area edit', () => {
+  async function table(areas: typeof THREE, canSet = true) {
+    session.setUser(mainUser);
+    const m = mockApi({ '/network_fr/ov': ok(areas), '/network/member_ov': ok(null, '保存成功') });
+    const r = renderWithProviders(<MemberTable networkNumber="N1" members={[member({ router_name: 'R2' })]} canEdit={canSet} canSet={canSet} />);
+    await screen.findByText('R2');
+    /** The areas have arrived (and drawn what they draw). */
+    const arrived = () => waitFor(() => expect(r.queryClient.getQueryState(['/network_fr/ov', { network_number: 'N1' }])?.status).toBe('success'));
+    return { m, arrived };
+  }
+
+  it('is offered when the network’s resource has areas, and opens the dialog for that member', async () => {
+    const { m } = await table(THREE);
+    await userEvent.click(await screen.findByLabelText(`${M.popOvEdit} R2`));
+    await screen.findByLabelText(M.popOvMain);
+    expect(m.callsTo('/network_fr/ov')[0]!.query).toEqual({ network_number: 'N1' });
+  });
+
+  it('is not offered without areas', async () => {
+    const { arrived } = await table([]);
+    await arrived();
+    expect(screen.queryByLabelText(`${M.popOvEdit} R2`)).not.toBeInTheDocument();
+  });
+
+  it('asks nothing of a user who may not change settings', async () => {
+    const { m } = await table(THREE, false);
+    expect(screen.queryByLabelText(`${M.popOvEdit} R2`)).not.toBeInTheDocument();
+    expect(m.callsTo('/network_fr/ov')).toHaveLength(0);
   });
 });
