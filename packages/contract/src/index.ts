@@ -22,3 +22,4 @@ export * from './events';
 export * from './networkConfig';
 export * from './segments';
 export * from './networkSegments';
+export * from './pop';

@@ -16,6 +16,7 @@ import { networkSettingsUiMessages } from './networkSettingsUi';
 import { legalMessages } from './legal';
 import { mailMessages } from './mail';
 import { networkSegmentsMessages } from './networkSegments';
+import { popMessages } from './pop';
 
 export const M = {
   ...commonMessages,
@@ -32,6 +33,7 @@ export const M = {
   ...legalMessages,
   ...mailMessages,
   ...networkSegmentsMessages,
+  ...popMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

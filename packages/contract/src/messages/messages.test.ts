@@ -9,6 +9,7 @@ import { mailMessages } from './mail';
 import { messageMessages } from './message';
 import { networkMessages } from './network';
 import { networkSettingsUiMessages } from './networkSettingsUi';
+import { popMessages } from './pop';
 import { ramMessages } from './ram';
 import { routerMessages } from './router';
 import { serviceMessages } from './service';
@@ -30,6 +31,7 @@ const AREAS: Record<string, Record<string, string>> = {
   legal: legalMessages,
   mail: mailMessages,
   networkSegments: networkSegmentsMessages,
+  pop: popMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -14,6 +14,7 @@ import { networkSettings } from './migrations/0011_network_settings';
 import { networkPki } from './migrations/0012_network_pki';
 import { popTickets } from './migrations/0013_pop_tickets';
 import { networkSegments } from './migrations/0014_network_segments';
+import { pop } from './migrations/0015_pop';
 import { memberConfig } from './migrations/0017_member_config';
 
 /** The ordered list of migrations; names sort in the order they run. */
@@ -33,6 +34,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0012_network_pki': networkPki(handle.dialect),
     '0013_pop_tickets': popTickets(handle.dialect),
     '0014_network_segments': networkSegments(handle.dialect),
+    '0015_pop': pop(),
     '0017_member_config': memberConfig(handle.dialect),
   };
 }

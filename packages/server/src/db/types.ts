@@ -492,3 +492,15 @@ export interface NetworkPrefixTable {
   ge: number | null;
   le: number | null;
 }
+
+// ---- issue 12, POP (migration 0015): merged into the table interfaces above ----
+
+export interface NetworkFrTable {
+  /** The access-POP order (network_ticket.id) that created it; NULL for one made by hand. */
+  ticket_id: Generated<number | null>;
+}
+
+export interface NetworkFrAreaTable {
+  /** JSON list of the router names the order's pop_conf put in this region. */
+  routers: Generated<string>;
+}

@@ -6,6 +6,7 @@ import { devModule } from './dev';
 import { logsModule } from './logs';
 import { messageModule } from './message';
 import { networkModule } from './network';
+import { popModule } from './pop';
 import { ramModule } from './ram';
 import { ramRoleModule } from './ram-role';
 import { routerModule } from './router';
@@ -26,6 +27,7 @@ export const MODULES: Module[] = [
   ramRoleModule,
   routerModule,
   networkModule,
+  popModule,
   logsModule,
   devModule,
   // The compiler's PKI (not a module folder): it follows the network and member events.

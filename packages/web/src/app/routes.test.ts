@@ -9,8 +9,6 @@ const PENDING: Record<string, readonly string[]> = {
   'issue 12 (network settings, POP, work orders)': [
     '/network/ticket_lists',
     '/network/ticket_detail',
-    '/network/pop_edit',
-    '/network/fr_lists',
     '/network/ticket_create',
   ],
   'issue 13 (router detail, SaaS devices, logs)': [

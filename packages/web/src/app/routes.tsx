@@ -68,8 +68,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/network/edit', title: M.routeNetworkEdit, layout: 'main', access: 'easylink.network.edit', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
   { path: '/network/ticket_lists', title: M.routeNetworkTickets, layout: 'main' },
   { path: '/network/ticket_detail', title: M.routeNetworkTicketDetail, layout: 'main', menu: '/network/ticket_lists' },
-  { path: '/network/pop_edit', title: M.routeAccessPop, layout: 'main', menu: '/network/lists' },
-  { path: '/network/fr_lists', title: M.routePopResources, layout: 'main' },
+  { path: '/network/pop_edit', title: M.routePopEdit, layout: 'main', access: 'easylink.network.edit', menu: '/network/fr_lists', page: lazy(() => import('../features/pop/PopEditPage')) },
+  { path: '/network/fr_lists', title: M.routePopResources, layout: 'main', page: lazy(() => import('../features/pop/FrListPage')) },
   // own layout: a full-width form without the console's sidebar
   { path: '/network/ticket_create', title: M.routeNetworkTicketCreate, layout: 'second', menu: '/network/ticket_lists' },
   // SaaS devices, members (document 3)

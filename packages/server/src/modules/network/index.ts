@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module';
+import { assignCreatedPop } from './pop';
+import { popRoutes } from './popRoutes';
 import { networkRoutes } from './routes';
 import { settingsRoutes } from './settingsRoutes';
 import { segmentsRoutes } from './segmentsRoutes';
@@ -9,5 +11,7 @@ export const networkModule = defineModule({
     networkRoutes(app, ctx);
     settingsRoutes(app, ctx);
     segmentsRoutes(app, ctx);
+    popRoutes(app, ctx);
   },
+  on: { 'pop.created': assignCreatedPop },
 });

@@ -28,6 +28,7 @@ import { contains, pageOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
+import { frNamesOf, popOfNetwork } from './popInfo';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
 import { centerLinkFrom, interconnectFrom, memberFixedPort, memberGateway } from './segmentsData';
 
@@ -91,6 +92,9 @@ interface MemberRow extends LinkEnd {
   mode: number;
   gateway: string;
   fixed_port: string;
+  ov_main: number;
+  ov_backup: number;
+  ov_priority: number;
 }
 
 /** Centers first, each position in the order its members joined. */
@@ -105,7 +109,7 @@ function networkMembers(db: Db, networkId: number) {
 /** A network's members with their settings, centers first, each position in the order they joined (sorted here: cheaper than SQLite's sorter for wide rows). */
 async function membersOf(db: Db, networkId: number, onlyCenters = false): Promise<MemberRow[]> {
   const rows = await networkMembers(db, networkId)
-    .select([...LINK_END_COLUMNS, 'm.router_type', 'nm.routing', 'nm.default_route', 'nm.metric', 'nm.quagga', 'nm.mode', 'nm.gateway', 'nm.fixed_port'])
+    .select([...LINK_END_COLUMNS, 'm.router_type', 'nm.routing', 'nm.default_route', 'nm.metric', 'nm.quagga', 'nm.mode', 'nm.gateway', 'nm.fixed_port', 'nm.ov_main', 'nm.ov_backup', 'nm.ov_priority'])
     .$if(onlyCenters, (qb) => qb.where('nm.member_type', '=', 'center'))
     .execute();
   return rows.sort(byPosition);
@@ -119,15 +123,14 @@ async function linkEndsOf(db: Db, networkId: number): Promise<LinkEnd[]> {
   return (await networkMembers(db, networkId).select(LINK_END_COLUMNS).execute()).sort(byPosition);
 }
 
-const toMember = (r: MemberRow): NetworkMember => ({
+const toMember = (r: MemberRow, areaNames: Map<number, string> = new Map()): NetworkMember => ({
   router_name: r.router_name,
   note: r.note,
   member_type: r.member_type as MemberType,
   router_type: r.router_type,
   online: r.online_status,
   routing: r.routing,
-  // POP areas (ov) arrive with the POP issue.
-  ov_id: { main: 0, backup: 0, main_name: '', backup_name: '', priority: NETWORK_DEFAULTS.ovPriority },
+  ov_id: { main: r.ov_main, backup: r.ov_backup, main_name: areaNames.get(r.ov_main) ?? '', backup_name: areaNames.get(r.ov_backup) ?? '', priority: r.ov_priority },
   default_route: r.default_route,
   metric: r.metric,
   quagga: r.quagga,
@@ -182,7 +185,7 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
     .$if(allowed !== null, (qb) => qb.where('network_number', 'in', allowed!))
     .$if(!!q.search, (qb) => qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('network_name'), q.search!), contains(ctx.dialect, eb.ref('network_number'), q.search!)])));
   const [{ rows, count }, plan] = await Promise.all([
-    pageOf(filtered, q, (qb) => qb.select(['id', 'network_number', 'network_name', 'network_type', 'create_time']).orderBy('id', 'desc')),
+    pageOf(filtered, q, (qb) => qb.select(['id', 'network_number', 'network_name', 'network_type', 'network_fr_id', 'create_time']).orderBy('id', 'desc')),
     planOf(ctx.db, actor.tenantId),
   ]);
   const counts = new Map<number, number>();
@@ -200,14 +203,14 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
     for (const g of grouped) counts.set(g.network_id, Number(g.n));
   }
   const status = networkStatusOf(plan);
+  const frNames = await frNamesOf(ctx.db, actor.tenantId, rows.map((r) => r.network_fr_id));
   return {
     rows: rows.map((r) => ({
       network_number: r.network_number,
       network_name: r.network_name,
       network_type: r.network_type,
       member_count: counts.get(r.id) ?? 0,
-      // POP resources arrive with the POP issue.
-      fr_name: '',
+      fr_name: (r.network_fr_id !== null && frNames.get(r.network_fr_id)) || '',
       network_status: status,
       create_time: formatTime(r.create_time, ctx.config.timezone),
     })),
@@ -236,6 +239,7 @@ export async function info(ctx: Ctx, actor: Actor, networkNumber: string): Promi
   const net = await networkOf(ctx.db, actor, networkNumber);
   const [plan, members] = await Promise.all([planOf(ctx.db, actor.tenantId), membersOf(ctx.db, net.id)]);
   const links = await linksOf(ctx, net.id, members);
+  const pop = await popOfNetwork(ctx.db, actor.tenantId, net.network_fr_id);
   const centers = members.filter((m) => m.member_type === 'center').length;
   return {
     network_number: net.network_number,
@@ -245,12 +249,12 @@ export async function info(ctx: Ctx, actor: Actor, networkNumber: string): Promi
     network_type: net.network_type,
     network_level: plan.network_level,
     member_count: members.length,
-    member: members.map(toMember),
+    member: members.map((m) => toMember(m, pop.areaNames)),
     link: links,
     network_config: { ...quotaOf(plan), dns_quantity: plan.dns_quantity },
     ncp_ciphers: net.ncp_ciphers,
     network_dns: JSON.parse(net.dns) as string[],
-    network_fr: null,
+    network_fr: pop.fr,
     mode: net.mode,
     network_center_link: net.center_link,
     network_center_link_show: centers >= NETWORK_DEFAULTS.centerLinkMinCenters ? 1 : 0,
@@ -281,7 +285,7 @@ export async function status(
 
 export async function members(ctx: Ctx, actor: Actor, networkNumber: string, memberType?: MemberType): Promise<NetworkMember[]> {
   const net = await networkOf(ctx.db, actor, networkNumber);
-  return (await membersOf(ctx.db, net.id, memberType === 'center')).filter((m) => !memberType || m.member_type === memberType).map(toMember);
+  return (await membersOf(ctx.db, net.id, memberType === 'center')).filter((m) => !memberType || m.member_type === memberType).map((m) => toMember(m));
 }
 
 // ---- changing ----

@@ -1,27 +1,41 @@
 import { DownOutlined } from '@ant-design/icons';
-import { M, resendConfig, type NetworkDetail } from '@hublink/contract';
+import { M, POOL_DIALOG_DELAY_MS, resendConfig, type NetworkDetail } from '@hublink/contract';
 import { App, Button, Dropdown, Tooltip } from 'antd';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useUser } from '../../app/user';
 import { useNetworkMutation } from './api';
+import { ticketCreatePath } from './popLinks';
 import { CiphersDialog } from './CiphersDialog';
 import { configEntries, LIVE_ENTRIES } from './configMenu';
 import { DialModeDialog } from './DialModeDialog';
 import { DnsDialog } from './DnsDialog';
+import { FrDialog, type PendingFr } from './FrDialog';
+import { IpPoolDialog } from './IpPoolDialog';
 import { RoutingDialog } from './RoutingDialog';
 import { SegmentDialogs, type SegmentDialog } from './SegmentDialogs';
+import { useLater } from './useLater';
 
-type Dialog = 'routing' | 'ciphers' | 'mode' | 'dns' | SegmentDialog;
+type Dialog = 'routing' | 'ciphers' | 'mode' | 'dns' | 'fr' | 'segment' | SegmentDialog;
 
 /**
- * The 配置 menu: the network's configuration dialogs. Line main/backup, ciphers, dial mode, DNS and
- * resending the config work for a user with the edit right; the others are not built yet (即将上线).
+ * The 配置 menu: the network's configuration dialogs. Line main/backup, POP resource config, network
+ * segment config (the IP address pools), ciphers, dial mode, DNS and resending the config work for a
+ * user with the edit right, and access POP opens the order wizard; the others are not built yet (即将上线).
  */
 export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit: boolean }) {
   const user = useUser();
   const { modal } = App.useApp();
   const [open, setOpen] = useState<Dialog | null>(null);
   const resend = useNetworkMutation(resendConfig);
+  const navigate = useNavigate();
+  const later = useLater();
+  const [pendingFr, setPendingFr] = useState<PendingFr | null>(null);
+  // 423 on the POP resource config: the pool dialog for that resource opens 2.5 s after the warning (spec 2 §4).
+  const needPool = (p: PendingFr) => later(POOL_DIALOG_DELAY_MS, () => {
+    setPendingFr(p);
+    setOpen('segment');
+  });
   const items = configEntries(detail, user?.auth).map((e) => {
     const live = LIVE_ENTRIES.has(e.key);
     return {
@@ -43,9 +57,17 @@ export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit
         content: M.netSetResendConfirm,
         onOk: () => resend.mutateAsync({ network_number: detail.network_number }),
       });
-    } else setOpen(key as Dialog);
+    } else if (key === 'access_pop') {
+      void navigate(ticketCreatePath(detail.network_number));
+    } else {
+      setPendingFr(null);
+      setOpen(key as Dialog);
+    }
   };
-  const close = () => setOpen(null);
+  const close = () => {
+    setOpen(null);
+    setPendingFr(null);
+  };
   return (
     <>
       <Dropdown menu={{ items, onClick }} trigger={['click']}>
@@ -60,6 +82,8 @@ export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit
           <DialModeDialog detail={detail} open={open === 'mode'} onClose={close} />
           <DnsDialog detail={detail} open={open === 'dns'} onClose={close} />
           <SegmentDialogs detail={detail} open={open} onClose={close} />
+          <FrDialog detail={detail} open={open === 'fr'} onClose={close} onNeedPool={needPool} />
+          <IpPoolDialog networkNumber={detail.network_number} hasFr={detail.network_fr !== null} pending={pendingFr} open={open === 'segment'} onClose={close} />
         </>
       )}
     </>

@@ -1,13 +1,15 @@
-import { LIMITS, M, type NetworkMember } from '@hublink/contract';
+import { frOv, LIMITS, M, type NetworkMember } from '@hublink/contract';
 import { EditOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Empty, Flex, Table, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
+import { useApiQuery } from '../../api/hooks';
 import { useUser } from '../../app/user';
 import { shortNote } from '../../components/shortNote';
 import { defaultRouteLabel, onOffLabel, orDash, positionLabel } from './labels';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
 import { MemberActions } from './MemberActions';
 import { useCenterActions } from './CenterActions';
+import { MemberOvDialog } from './MemberOvDialog';
 import { QuaggaAllButtons } from './QuaggaAllButtons';
 import { QuaggaSwitch } from './QuaggaSwitch';
 
@@ -32,6 +34,9 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: 
   const auth = useUser()?.auth;
   const [routeOf, setRouteOf] = useState<NetworkMember | null>(null);
   const center = useCenterActions(networkNumber);
+  const [ovOf, setOvOf] = useState<NetworkMember | null>(null);
+  // The areas of the network's POP resource: members' POP areas are edited only when there are some.
+  const areas = useApiQuery(frOv, { network_number: networkNumber }, { enabled: canSet, quiet: true }).data?.data ?? [];
   const quagga = auth?.quagga === 1;
   const lines = members.filter((m) => m.member_type === 'center').length >= LINES_FROM_CENTERS;
   const columns = [
@@ -59,7 +64,18 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: 
         </Flex>
       ),
     },
-    { title: M.networkPopMain, key: 'pop_main', render: (_: unknown, m: NetworkMember) => orDash(m.ov_id.main_name) },
+    {
+      title: M.networkPopMain,
+      key: 'pop_main',
+      render: (_: unknown, m: NetworkMember) => (
+        <Flex gap={4} align="center" wrap={false}>
+          {orDash(m.ov_id.main_name)}
+          {canSet && areas.length > 0 && (
+            <Button type="link" size="small" icon={<EditOutlined />} aria-label={`${M.popOvEdit} ${m.router_name}`} onClick={() => setOvOf(m)} />
+          )}
+        </Flex>
+      ),
+    },
     { title: M.networkPopBackup, key: 'pop_backup', render: (_: unknown, m: NetworkMember) => orDash(m.ov_id.backup_name) },
     ...(auth?.default_route === 1
       ? [
@@ -122,6 +138,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: 
       />
       {canSet && <DefaultRouteDialog networkNumber={networkNumber} member={routeOf} onClose={() => setRouteOf(null)} />}
       {canSet && center.dialogs}
+      {canSet && <MemberOvDialog networkNumber={networkNumber} member={ovOf} areas={areas} onClose={() => setOvOf(null)} />}
     </Card>
   );
 }

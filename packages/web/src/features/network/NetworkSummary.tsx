@@ -1,5 +1,7 @@
 import { M, type NetworkDetail } from '@hublink/contract';
 import { Card, Descriptions } from 'antd';
+import { Link } from 'react-router';
+import { popEditPath } from './popLinks';
 import { ciphersLabel, levelLabel, modeLabel, networkTypeLabel, onOffLabel, orDash } from './labels';
 
 /** The summary of a network (spec 2 §2): service, type, members, twin-center link, ciphers, POP, line mode. */
@@ -10,7 +12,7 @@ export function NetworkSummary({ detail }: { detail: NetworkDetail }) {
     { key: 'members', label: M.networkColMembers, children: detail.member_count },
     { key: 'center_link', label: M.networkCenterLink, children: onOffLabel(detail.network_center_link) },
     { key: 'ciphers', label: M.networkCiphers, children: ciphersLabel(detail.ncp_ciphers) },
-    { key: 'fr', label: M.networkColFr, children: orDash(detail.network_fr?.shortname) },
+    { key: 'fr', label: M.networkColFr, children: detail.network_fr ? <Link to={popEditPath(detail.network_number)}>{detail.network_fr.shortname}</Link> : orDash(null) },
     { key: 'mode', label: M.networkMode, children: modeLabel(detail.mode) },
   ];
   return (

@@ -1,0 +1,22 @@
+import { editIpPool, getIpPool, M, setMemberOv, setNetworkFr } from '@hublink/contract';
+import type { Ctx } from '../../core/context';
+import { ok } from '../../core/errors';
+import { route, type App } from '../../core/http';
+import * as pop from './pop';
+
+/** The network's POP resource and line mode, its members' POP areas and its IP address pools (spec 2 §7). */
+export function popRoutes(app: App, ctx: Ctx) {
+  route(app, ctx, setNetworkFr, async ({ actor, body }) => {
+    await pop.setFr(ctx, actor, body);
+    return ok(null, M.networkSetDone);
+  });
+  route(app, ctx, setMemberOv, async ({ actor, body }) => {
+    await pop.setMemberOv(ctx, actor, body);
+    return ok(null, M.saved);
+  });
+  route(app, ctx, getIpPool, async ({ actor, query }) => ok(await pop.ipPool(ctx, actor, query.network_number)));
+  route(app, ctx, editIpPool, async ({ actor, body }) => {
+    await pop.editIpPool(ctx, actor, body);
+    return ok(null, M.saved);
+  });
+}

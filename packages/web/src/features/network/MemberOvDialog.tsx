@@ -1,0 +1,69 @@
+import { BACKUP_AREA_FROM, CODE, M, setMemberOv, type FrArea, type NetworkMember } from '@hublink/contract';
+import { Form, Select } from 'antd';
+import { toast } from '../../api/notify';
+import { FormDialog } from '../../components/FormDialog';
+import { usePopMutation } from './popApi';
+
+interface Values {
+  main?: number;
+  backup?: number;
+}
+
+/**
+ * POP区域 of one member (spec 2 §4, §5): a main area and, when the resource has more than two areas and
+ * a main is chosen, a backup that differs (主备区域不可选择相同的区域！). An unchanged choice is reported
+ * saved without a call.
+ */
+export function MemberOvDialog({ networkNumber, member, areas, onClose }: { networkNumber: string; member: NetworkMember | null; areas: FrArea[]; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const set = usePopMutation(setMemberOv);
+  const main = Form.useWatch('main', form);
+  const ids = new Set(areas.map((a) => a.id));
+  const options = areas.map((a) => ({ value: a.id, label: a.name }));
+  const backupOffered = areas.length >= BACKUP_AREA_FROM && main !== undefined;
+
+  const submit = async (v: Values) => {
+    if (!member || v.main === undefined) return false;
+    const backup = backupOffered ? (v.backup ?? 0) : 0;
+    if (v.main === member.ov_id.main && backup === member.ov_id.backup) {
+      toast.success(M.saved);
+      return true;
+    }
+    const env = await set.mutateAsync({ network_number: networkNumber, router_name: member.router_name, ov_id_main: v.main, ov_id_backup: backup });
+    return env.code === CODE.ok;
+  };
+
+  return (
+    <FormDialog<Values>
+      form={form}
+      title={member ? `${M.popOvTitle} - ${member.router_name}` : M.popOvTitle}
+      open={member !== null}
+      onClose={onClose}
+      onSubmit={submit}
+      initialValues={{
+        main: member && ids.has(member.ov_id.main) ? member.ov_id.main : undefined,
+        backup: member && ids.has(member.ov_id.backup) ? member.ov_id.backup : undefined,
+      }}
+    >
+      <Form.Item name="main" label={M.popOvMain} rules={[{ required: true, message: M.popAreaMainRequired }]}>
+        <Select options={options} placeholder={M.popAreaMainRequired} aria-label={M.popOvMain} />
+      </Form.Item>
+      {backupOffered && (
+        <Form.Item
+          name="backup"
+          label={M.popOvBackup}
+          dependencies={['main']}
+          rules={[
+            ({ getFieldValue }) => ({
+              validator: async (_, v: number | undefined) => {
+                if (v !== undefined && v === getFieldValue('main')) throw new Error(M.popAreaSame);
+              },
+            }),
+          ]}
+        >
+          <Select options={options} allowClear placeholder={M.popOvBackupPick} aria-label={M.popOvBackup} />
+        </Form.Item>
+      )}
+    </FormDialog>
+  );
+}

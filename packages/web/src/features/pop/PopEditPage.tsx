@@ -1,0 +1,142 @@
+import { CODE, frOv, LIMITS, M, networkInfo, POP_EDIT_NAME_MAX, POP_REGIONS, setMemberOv, type FrArea, type NetworkMember } from '@hublink/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Checkbox, Col, Empty, Flex, Form, Input, Row, Space, Typography } from 'antd';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useApiMutation, useApiQuery } from '../../api/hooks';
+import { toast } from '../../api/notify';
+import { useGuardedBusy } from '../../components/useGuardedBusy';
+import { PageContainer } from '../../components/PageContainer';
+
+/** Where each member is: a region value, or '' in the pool. */
+type Placement = Record<string, string>;
+
+const regionOf = (m: NetworkMember, areas: FrArea[]) => areas.find((a) => a.id === m.ov_id.main)?.region ?? '';
+
+/** A box of members with checkboxes; `actions` at its title. */
+function MemberBox({ title, names, checked, onCheck, actions, disabled }: { title: string; names: string[]; checked: string[]; onCheck: (v: string[]) => void; actions?: ReactNode; disabled?: boolean }) {
+  return (
+    <Card size="small" title={title} extra={actions} role="region" aria-label={title} style={{ height: '100%' }}>
+      {names.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.popEditEmpty} />
+      ) : (
+        <Checkbox.Group value={checked} onChange={(v) => onCheck(v)} disabled={disabled}>
+          <Flex vertical gap={4}>
+            {names.map((n) => (
+              <Checkbox key={n} value={n}>
+                {n}
+              </Checkbox>
+            ))}
+          </Flex>
+        </Checkbox.Group>
+      )}
+    </Card>
+  );
+}
+
+/** The editor once the network and its areas are known. */
+function PopEditor({ members, areas, networkNumber, networkName }: { members: NetworkMember[]; areas: FrArea[]; networkNumber: string; networkName: string }) {
+  const initial = useMemo<Placement>(() => Object.fromEntries(members.map((m) => [m.router_name, regionOf(m, areas)])), [members, areas]);
+  const [placed, setPlaced] = useState<Placement>(initial);
+  const [checked, setChecked] = useState<Record<string, string[]>>({});
+  const set = useApiMutation(setMemberOv, { successToast: false });
+  const client = useQueryClient();
+  const { busy, run } = useGuardedBusy(LIMITS.submitGuardMs);
+  const navigate = useNavigate();
+  const names = (where: string) => members.map((m) => m.router_name).filter((n) => placed[n] === where);
+  const check = (where: string) => (v: string[]) => setChecked((c) => ({ ...c, [where]: v }));
+
+  const move = (from: string, to: string) => {
+    const moving = checked[from] ?? [];
+    setPlaced((p) => ({ ...p, ...Object.fromEntries(moving.map((n) => [n, to])) }));
+    setChecked((c) => ({ ...c, [from]: [] }));
+  };
+
+  const save = () =>
+    run(async () => {
+      const changed = members.filter((m) => placed[m.router_name] !== initial[m.router_name]);
+      for (const m of changed) {
+        const main = areas.find((a) => a.region === placed[m.router_name])?.id ?? 0;
+        const backup = main !== 0 && m.ov_id.backup !== main ? m.ov_id.backup : 0;
+        const env = await set.mutateAsync({ network_number: networkNumber, router_name: m.router_name, ov_id_main: main, ov_id_backup: backup });
+        if (env.code !== CODE.ok) return;
+      }
+      if (changed.length > 0) await client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/network') });
+      toast.success(M.saved);
+    });
+
+  return (
+    <Flex vertical gap={16}>
+      <Form layout="vertical">
+        <Form.Item label={M.popEditNetworkName} style={{ maxWidth: 320, marginBottom: 0 }}>
+          <Input value={networkName} maxLength={POP_EDIT_NAME_MAX} readOnly aria-label={M.popEditNetworkName} />
+        </Form.Item>
+      </Form>
+      <MemberBox title={M.popEditPool} names={names('')} checked={checked[''] ?? []} onCheck={check('')} />
+      <Row gutter={[16, 16]}>
+        {POP_REGIONS.map((r) => {
+          const area = areas.find((a) => a.region === r.value);
+          const title = area ? `${r.name} ${area.bandwidth}Mbps` : r.name;
+          return (
+            <Col key={r.value} xs={24} sm={12} xl={6}>
+              {area ? (
+                <MemberBox
+                  title={title}
+                  names={names(r.value)}
+                  checked={checked[r.value] ?? []}
+                  onCheck={check(r.value)}
+                  actions={
+                    <Space size={4}>
+                      <Button size="small" type="primary" disabled={(checked[''] ?? []).length === 0} onClick={() => move('', r.value)} aria-label={`${M.popEditMoveIn} ${r.name}`}>
+                        {M.popEditMoveIn}
+                      </Button>
+                      <Button size="small" disabled={(checked[r.value] ?? []).length === 0} onClick={() => move(r.value, '')} aria-label={`${M.popEditMoveOut} ${r.name}`}>
+                        {M.popEditMoveOut}
+                      </Button>
+                    </Space>
+                  }
+                />
+              ) : (
+                <Card size="small" title={title} role="region" aria-label={title} style={{ height: '100%' }}>
+                  <Typography.Text type="secondary">{M.popEditNoArea}</Typography.Text>
+                </Card>
+              )}
+            </Col>
+          );
+        })}
+      </Row>
+      <Flex gap={8} justify="end">
+        <Button onClick={() => void navigate(-1)}>{M.popEditBack}</Button>
+        <Button type="primary" loading={busy} onClick={() => void save()}>
+          {M.popEditSave}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
+/**
+ * /network/pop_edit?network_number (titled 修改POP点配置, spec 2 §2): the network's members in a pool and
+ * in four region columns (华南, 华北, 华东, 国际); moving members in and out and saving sets their main
+ * POP area (network/member_ov) to the area of that region of the network's POP resource.
+ */
+export default function PopEditPage() {
+  const [params] = useSearchParams();
+  const number = params.get('network_number') ?? '';
+  const info = useApiQuery(networkInfo, { network_number: number }, { enabled: number !== '' });
+  const ov = useApiQuery(frOv, { network_number: number }, { enabled: number !== '' });
+  const detail = info.data?.data;
+  const areas = ov.data?.data;
+
+  if (number === '') return <Navigate to="/network/lists" replace />;
+  if (!detail || !areas) return <PageContainer loading />;
+  return (
+    <PageContainer>
+      {detail.network_fr === null || areas.length === 0 ? (
+        <Alert type="warning" showIcon title={M.popNetworkNoFr} />
+      ) : (
+        <PopEditor key={`${detail.network_fr.network_fr_id}`} members={detail.member} areas={areas} networkNumber={detail.network_number} networkName={detail.network_name} />
+      )}
+    </PageContainer>
+  );
+}
