@@ -68,7 +68,6 @@ const WEB_TEST_FILES = [
   'packages/web/src/**/*.test.{ts,tsx}',
   'packages/web/src/test/**',
   'packages/web/src/app/testing.tsx',
-  'packages/web/src/features/network/fixtures.ts',
   'packages/web/src/features/router/testData.ts',
 ];
 

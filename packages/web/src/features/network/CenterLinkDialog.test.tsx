@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { CenterLinkDialog } from './CenterLinkDialog';
-import { detail, member } from './fixtures';
+import { detail, member } from '../../test/networkFixtures';
 import { okButton, pick, typeInto } from './segmentTesting';
 
 const centers = [member({ router_name: 'C1', member_type: 'center' }), member({ router_name: 'C2', member_type: 'center' })];

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { CenterSegmentDialog } from './CenterSegmentDialog';
-import { member } from './fixtures';
+import { member } from '../../test/networkFixtures';
 import { okButton, pick, typeInto } from './segmentTesting';
 
 const hw = (f: string) => `${M.segUiRouterSegment} ${f}`;

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
-import { member } from './fixtures';
+import { member } from '../../test/networkFixtures';
 
 const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!;
 

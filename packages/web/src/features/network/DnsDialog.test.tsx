@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { DnsDialog } from './DnsDialog';
-import { detail } from './fixtures';
+import { detail } from '../../test/networkFixtures';
 
 const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!;
 const row = (n: number) => screen.getByLabelText(`${M.netSetDnsRow} ${n}`);

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { FixedPortDialog } from './FixedPortDialog';
-import { member } from './fixtures';
+import { member } from '../../test/networkFixtures';
 import { okButton, typeInto } from './segmentTesting';
 
 const sw = (f: string) => `${M.segUiSoftwareService} ${f}`;

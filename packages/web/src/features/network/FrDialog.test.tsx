@@ -7,7 +7,7 @@ import { mainUser } from '../../app/testing';
 import { mockApi, ok, refused } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { ConfigMenu } from './ConfigMenu';
-import { detail, member } from './fixtures';
+import { detail, member } from '../../test/networkFixtures';
 
 const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!;
 const EMPTY_POOL = { pop: '', center_link_network: '', center_network: '', pop_software: '', other: '' };

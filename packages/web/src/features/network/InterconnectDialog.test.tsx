@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { detail } from './fixtures';
+import { detail } from '../../test/networkFixtures';
 import { InterconnectDialog } from './InterconnectDialog';
 import { okButton, pick, typeInto } from './segmentTesting';
 

@@ -6,7 +6,7 @@ import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { member } from './fixtures';
+import { member } from '../../test/networkFixtures';
 import { MemberOvDialog } from './MemberOvDialog';
 import { MemberTable } from './MemberTable';
 

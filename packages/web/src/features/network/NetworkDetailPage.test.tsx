@@ -6,7 +6,7 @@ import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { detail, link, member } from './fixtures';
+import { detail, link, member } from '../../test/networkFixtures';
 import NetworkDetailPage from './NetworkDetailPage';
 
 const members = [

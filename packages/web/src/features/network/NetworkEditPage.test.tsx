@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { shortNote } from '../../components/shortNote';
 import { renderWithProviders, shows } from '../../test/render';
-import { detail, member, quota } from './fixtures';
+import { detail, member, quota } from '../../test/networkFixtures';
 import NetworkEditPage from './NetworkEditPage';
 
 const LONG_NOTE = '上海浦东新区张江高科技园区机房二楼';

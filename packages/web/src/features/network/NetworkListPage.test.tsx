@@ -6,7 +6,7 @@ import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
 import { mockApi, ok, type Answers } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { item, quota } from './fixtures';
+import { item, quota } from '../../test/networkFixtures';
 import NetworkListPage from './NetworkListPage';
 
 const rows = [

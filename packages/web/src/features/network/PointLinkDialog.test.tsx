@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { configEntries } from './configMenu';
-import { detail, member } from './fixtures';
+import { detail, member } from '../../test/networkFixtures';
 import { PointLinkDialog } from './PointLinkDialog';
 import { okButton } from './segmentTesting';
 

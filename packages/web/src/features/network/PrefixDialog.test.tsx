@@ -6,7 +6,7 @@ import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { detail, member } from './fixtures';
+import { detail, member } from '../../test/networkFixtures';
 import { PrefixDialog } from './PrefixDialog';
 import { okButton, pick, typeInto } from './segmentTesting';
 

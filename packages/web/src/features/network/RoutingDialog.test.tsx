@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { detail, member } from './fixtures';
+import { detail, member } from '../../test/networkFixtures';
 import { RoutingDialog } from './RoutingDialog';
 
 const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!;

@@ -2,7 +2,7 @@ import { M, type RoleAuth, type UserMessage } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
 import { mainUser, ramUser } from '../../app/testing';
 import { configEntries } from './configMenu';
-import { detail, link, member } from './fixtures';
+import { detail, link, member } from '../../test/networkFixtures';
 import { shortNote } from '../../components/shortNote';
 import { defaultRouteLabel, networkTypeLabel, priorityOf } from './labels';
 import { liveView } from './liveView';

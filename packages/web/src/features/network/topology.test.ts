@@ -1,6 +1,6 @@
 import { M } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
-import { link, member } from './fixtures';
+import { link, member } from '../../test/networkFixtures';
 import { CATEGORIES, frameOf, keepRoam, TOPOLOGY_COLORS, topologyGraph, topologyView } from './topology';
 
 const category = (name: string) => CATEGORIES.findIndex((c) => c.name === name);

@@ -6,7 +6,7 @@ import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { detail, member } from '../network/fixtures';
+import { detail, member } from '../../test/networkFixtures';
 import PopEditPage from './PopEditPage';
 
 const ov = (main: number, main_name: string) => ({ main, backup: 0, main_name, backup_name: '', priority: 3 });
