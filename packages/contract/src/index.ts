@@ -19,3 +19,4 @@ export * from './networkSettings';
 export * from './popRegions';
 export * from './logs';
 export * from './events';
+export * from './networkTicket';

@@ -15,6 +15,7 @@ import { networkMessages } from './network';
 import { networkSettingsUiMessages } from './networkSettingsUi';
 import { legalMessages } from './legal';
 import { mailMessages } from './mail';
+import { networkTicketMessages } from './networkTicket';
 
 export const M = {
   ...commonMessages,
@@ -30,6 +31,7 @@ export const M = {
   ...networkSettingsUiMessages,
   ...legalMessages,
   ...mailMessages,
+  ...networkTicketMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -9,6 +9,7 @@ import { mailMessages } from './mail';
 import { messageMessages } from './message';
 import { networkMessages } from './network';
 import { networkSettingsUiMessages } from './networkSettingsUi';
+import { networkTicketMessages } from './networkTicket';
 import { ramMessages } from './ram';
 import { routerMessages } from './router';
 import { serviceMessages } from './service';
@@ -28,6 +29,7 @@ const AREAS: Record<string, Record<string, string>> = {
   networkSettingsUi: networkSettingsUiMessages,
   legal: legalMessages,
   mail: mailMessages,
+  networkTicket: networkTicketMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -6,6 +6,7 @@ import { devModule } from './dev';
 import { logsModule } from './logs';
 import { messageModule } from './message';
 import { networkModule } from './network';
+import { networkTicketModule } from './network-ticket';
 import { ramModule } from './ram';
 import { ramRoleModule } from './ram-role';
 import { routerModule } from './router';
@@ -24,6 +25,7 @@ export const MODULES: Module[] = [
   ramRoleModule,
   routerModule,
   networkModule,
+  networkTicketModule,
   logsModule,
   devModule,
 ];
