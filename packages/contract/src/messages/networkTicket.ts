@@ -57,6 +57,8 @@ export const networkTicketMessages = {
   ticketBandwidthValue: '{n}Mbps',
   ticketYears: '{n}年',
   ticketBack: '返回',
+  ticketListSeparator: '、',
+  ticketRegionMembers: '{region}：{members}',
   // wizard
   ticketStepConfig: '选择配置',
   ticketStepMembers: '配置成员',
