@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { M, type UserMessage } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ describe('TicketListPage', () => {
   });
 
   it('offers no changes to a sub-account without the edit right', async () => {
-    const readOnly = { ...ramUser, role: { 'easylink.router': { create: 0, edit: 0, delete: 0 }, 'easylink.network': { create: 0, edit: 0, delete: 0, network: [] }, monitor: { view: 1, create: 0, edit: 0, delete: 0 } } };
+    const readOnly: UserMessage = { ...ramUser, role: { 'easylink.router': { create: 0, edit: 0, delete: 0 }, 'easylink.network': { create: 0, edit: 0, delete: 0, network: [] }, monitor: { view: 1, create: 0, edit: 0, delete: 0 } } };
     setup({}, readOnly);
     await shows('T1');
     expect(screen.queryByRole('button', { name: M.ticketActionDelete })).toBeNull();
