@@ -161,6 +161,9 @@ describe('network work orders in Chromium', () => {
         // Nothing wider than the window: the page itself never scrolls sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
       }
+      await page.getByRole('button', { name: spaced(M.ticketNext) }).click();
+      await screenshot(page, `network-ticket-wizard-members-${size.width}`, used(0));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
     }
   });
 });

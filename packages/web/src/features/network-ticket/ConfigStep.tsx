@@ -9,9 +9,8 @@ export interface ConfigValues {
   bandwidth: number;
 }
 
-/** The bandwidth marks (spec 2 §9: 1, 50, 100, 150, 200 Mbps) within the server's bounds. */
-const marksOf = (choices: readonly number[], min: number, max: number) =>
-  Object.fromEntries(choices.filter((v) => v >= min && v <= max).map((v) => [v, bandwidthLabel(v)]));
+/** The bandwidth marks (spec 2 §9: 1, 50, 100, 150, 200 Mbps) within the server's bounds; the unit is in the label, so they fit a phone. */
+const marksOf = (choices: readonly number[], min: number, max: number) => Object.fromEntries(choices.filter((v) => v >= min && v <= max).map((v) => [v, String(v)]));
 
 /**
  * Step 1: the POP regions (a checkbox group that keeps at least one: unchecking the last warns and
@@ -53,7 +52,7 @@ export function ConfigStep({
           options={config.expired_time.map((e) => ({ value: e.value, label: yearsLabel(e.value) }))}
         />
       </Form.Item>
-      <Form.Item label={M.ticketDetailBandwidth} required>
+      <Form.Item label={`${M.ticketDetailBandwidth} ${bandwidthLabel(values.bandwidth)}`} required>
         <Slider
           aria-label={M.ticketDetailBandwidth}
           min={config.bandwidth.min}

@@ -41,7 +41,7 @@ export function MembersStep({
               render={(item) => item.title}
               titles={[M.ticketPool, popRegionName(region)]}
               showSearch
-              styles={{ section: { width: 260, height: 320 } }}
+              styles={{ section: { width: 'min(260px, calc(50vw - 90px))', height: 320 } }}
             />
           ),
         }))}
