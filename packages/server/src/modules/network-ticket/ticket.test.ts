@@ -70,7 +70,7 @@ async function seedTicket(t: TestApp, tenantId: number, networkNumber: string, o
 const statusOf = async (t: TestApp, number: string) =>
   (await t.db.selectFrom('network_ticket').select('network_ticket_status').where('network_ticket_number', '=', number).executeTakeFirst())?.network_ticket_status;
 
-const limitedTo = (networks: string[], edit = 1): RoleAuth => ({ ...FULL_ROLE, 'easylink.network': { create: 0, edit, delete: 1, network: networks } });
+const limitedTo = (networks: string[], edit: 0 | 1 = 1): RoleAuth => ({ ...FULL_ROLE, 'easylink.network': { create: 0, edit, delete: 1, network: networks } });
 
 describe('ticket numbers', () => {
   it('are T, the day and 8 digits', () => {
