@@ -7,11 +7,8 @@ import { ROUTES } from './routes';
  */
 const PENDING: Record<string, readonly string[]> = {
   'issue 12 (network settings, POP, work orders)': [
-    '/network/ticket_lists',
-    '/network/ticket_detail',
     '/network/pop_edit',
     '/network/fr_lists',
-    '/network/ticket_create',
   ],
   'issue 13 (router detail, SaaS devices, logs)': [
     '/saas/router',
