@@ -1,24 +1,17 @@
 import { CODE, createTicket, fmt, M, TICKET_LIMITS, TICKET_TYPE_ACCESS_POP, ticketConfig, type PopRegion } from '@hublink/contract';
 import { Button, Card, Flex, Result, Steps } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
-import { consoleEntryBehind } from '../../app/leaveStalePage';
 import { PageContainer } from '../../components/PageContainer';
 import { useTicketMutation } from './api';
 import { popConfOf, type Assignment } from './assignment';
 import { ConfigStep, type ConfigValues } from './ConfigStep';
-import { TICKET_LIST_PATH } from './labels';
 import { MembersStep } from './MembersStep';
 import { SummaryStep } from './SummaryStep';
+import { useGoBack } from './useGoBack';
 
 const STEPS = [{ title: M.ticketStepConfig }, { title: M.ticketStepMembers }, { title: M.ticketStepSubmit }];
-
-/** Back to the page the wizard was opened from, or to the order list when it was opened directly. */
-function useGoBack() {
-  const navigate = useNavigate();
-  return () => (consoleEntryBehind() ? void navigate(-1) : void navigate(TICKET_LIST_PATH, { replace: true }));
-}
 
 /**
  * /network/ticket_create?network_number: the access-POP ticket wizard (spec 2 §2) in its own layout —

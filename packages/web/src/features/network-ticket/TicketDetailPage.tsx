@@ -5,6 +5,7 @@ import { useApiQuery } from '../../api/hooks';
 import { useUser } from '../../app/user';
 import { PageContainer } from '../../components/PageContainer';
 import { useTicketMutation } from './api';
+import { useGoBack } from './useGoBack';
 import { bandwidthLabel, mayDelete, namesLabel, mayEditTickets, regionsLabel, TICKET_LIST_PATH, ticketStatusColor, ticketStatusLabel, ticketTypeLabel, yearsLabel } from './labels';
 
 /** pop_conf as region → members, one line a region. */
@@ -33,6 +34,7 @@ export default function TicketDetailPage() {
   const remove = useTicketMutation(deleteTicket);
   const canEdit = mayEditTickets(useUser());
   const navigate = useNavigate();
+  const goBack = useGoBack();
   const ticket = query.data?.data;
 
   const onDelete = async () => {
@@ -47,7 +49,7 @@ export default function TicketDetailPage() {
           <Button danger>{M.ticketActionDelete}</Button>
         </Popconfirm>
       )}
-      <Button onClick={() => void navigate(-1)}>{M.ticketBack}</Button>
+      <Button onClick={goBack}>{M.ticketBack}</Button>
     </>
   );
 
