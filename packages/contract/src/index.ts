@@ -23,3 +23,4 @@ export * from './networkConfig';
 export * from './segments';
 export * from './networkSegments';
 export * from './pop';
+export * from './networkTicket';

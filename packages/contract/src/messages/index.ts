@@ -17,6 +17,7 @@ import { legalMessages } from './legal';
 import { mailMessages } from './mail';
 import { networkSegmentsMessages } from './networkSegments';
 import { popMessages } from './pop';
+import { networkTicketMessages } from './networkTicket';
 
 export const M = {
   ...commonMessages,
@@ -34,6 +35,7 @@ export const M = {
   ...mailMessages,
   ...networkSegmentsMessages,
   ...popMessages,
+  ...networkTicketMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -10,6 +10,7 @@ import { messageMessages } from './message';
 import { networkMessages } from './network';
 import { networkSettingsUiMessages } from './networkSettingsUi';
 import { popMessages } from './pop';
+import { networkTicketMessages } from './networkTicket';
 import { ramMessages } from './ram';
 import { routerMessages } from './router';
 import { serviceMessages } from './service';
@@ -32,6 +33,7 @@ const AREAS: Record<string, Record<string, string>> = {
   mail: mailMessages,
   networkSegments: networkSegmentsMessages,
   pop: popMessages,
+  networkTicket: networkTicketMessages,
 };
 
 describe('messages, one file per area', () => {

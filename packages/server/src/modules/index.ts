@@ -7,6 +7,7 @@ import { logsModule } from './logs';
 import { messageModule } from './message';
 import { networkModule } from './network';
 import { popModule } from './pop';
+import { networkTicketModule } from './network-ticket';
 import { ramModule } from './ram';
 import { ramRoleModule } from './ram-role';
 import { routerModule } from './router';
@@ -28,6 +29,7 @@ export const MODULES: Module[] = [
   routerModule,
   networkModule,
   popModule,
+  networkTicketModule,
   logsModule,
   devModule,
   // The compiler's PKI (not a module folder): it follows the network and member events.

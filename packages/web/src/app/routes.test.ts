@@ -6,11 +6,6 @@ import { ROUTES } from './routes';
  * then. An issue that builds one gives its route a page and removes it here.
  */
 const PENDING: Record<string, readonly string[]> = {
-  'issue 12 (network settings, POP, work orders)': [
-    '/network/ticket_lists',
-    '/network/ticket_detail',
-    '/network/ticket_create',
-  ],
   'issue 13 (router detail, SaaS devices, logs)': [
     '/saas/router',
     '/saas/detail',

@@ -66,12 +66,24 @@ export const ROUTES: PageRoute[] = [
   { path: '/network/detail', title: M.routeNetworkDetail, layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkDetailPage')) },
   { path: '/network/create', title: M.routeNetworkCreate, layout: 'main', access: 'easylink.network.create', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
   { path: '/network/edit', title: M.routeNetworkEdit, layout: 'main', access: 'easylink.network.edit', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
-  { path: '/network/ticket_lists', title: M.routeNetworkTickets, layout: 'main' },
-  { path: '/network/ticket_detail', title: M.routeNetworkTicketDetail, layout: 'main', menu: '/network/ticket_lists' },
+  { path: '/network/ticket_lists', title: M.routeNetworkTickets, layout: 'main', page: lazy(() => import('../features/network-ticket/TicketListPage')) },
+  {
+    path: '/network/ticket_detail',
+    title: M.routeNetworkTicketDetail,
+    layout: 'main',
+    menu: '/network/ticket_lists',
+    page: lazy(() => import('../features/network-ticket/TicketDetailPage')),
+  },
   { path: '/network/pop_edit', title: M.routePopEdit, layout: 'main', access: 'easylink.network.edit', menu: '/network/fr_lists', page: lazy(() => import('../features/pop/PopEditPage')) },
   { path: '/network/fr_lists', title: M.routePopResources, layout: 'main', page: lazy(() => import('../features/pop/FrListPage')) },
   // own layout: a full-width form without the console's sidebar
-  { path: '/network/ticket_create', title: M.routeNetworkTicketCreate, layout: 'second', menu: '/network/ticket_lists' },
+  {
+    path: '/network/ticket_create',
+    title: M.routeNetworkTicketCreate,
+    layout: 'second',
+    menu: '/network/ticket_lists',
+    page: lazy(() => import('../features/network-ticket/TicketCreatePage')),
+  },
   // SaaS devices, members (document 3)
   { path: '/saas/router', title: M.routeSaas, layout: 'main' },
   { path: '/saas/detail', title: M.routeSaasDetail, layout: 'main', menu: '/saas/router' },
