@@ -8,7 +8,7 @@
  * Each figure is the median of RUNS runs after a warm-up, p95 beside it, and the median CPU time of
  * the process per run (on a shared machine the wall time also counts the other processes' turns).
  *
- *   npm run bench:compile
+ *   npx tsx bench/compile.ts
  */
 import os from 'node:os';
 import { CompileMemo, compileNetwork } from '../packages/server/src/compiler/compile';

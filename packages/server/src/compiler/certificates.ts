@@ -19,8 +19,8 @@ import {
  * network, a certificate in force for every member in the role of its position, and the certificates
  * of members who left revoked in the CRL.
  *
- * Nothing here holds a lock across the work. What keeps a leaver from keeping a certificate is the
- * order: a sync issues first and reads the members again afterwards, revoking whoever is gone by then;
+ * No lock is held across a whole sync (each write takes the tenant lock by itself, see
+ * underTenantLock). What keeps a leaver from keeping a certificate is the order: a sync issues first and reads the members again afterwards, revoking whoever is gone by then;
  * a member that leaves after that read has its leaving announced by an event whose handler runs later
  * still and finds the new certificate. network.changed reaches this module in order per tenant, so two
  * syncs of one network never overlap.

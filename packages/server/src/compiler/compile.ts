@@ -68,6 +68,8 @@ export function compileNetwork(input: NetworkInput, memo?: CompileMemo): Compile
   const centers = input.members.filter((m) => m.member_type === 'center');
   const points = input.members.filter((m) => m.member_type !== 'center');
   const plan = planAddresses(input, centers, points);
+  // Every address first, so the plan's warnings are complete before any center's list is taken.
+  for (const p of points) for (const c of centers) plan.addressOf(p, c);
   const shared = sharedParts(input, centers);
   const build = (m: MemberInput, clients: ClientSource): MemberConfig => {
     const json = m.member_type === 'center' ? centerConfig(input, m, centers, points, plan, shared, clients) : pointConfig(input, m, plan, shared);
@@ -269,7 +271,7 @@ function centerConfig(
     push_routes: pushRoutes,
     services,
     center_link: peer && plan.link ? linkConfig(plan, c, peer, shared) : null,
-    warnings: centers.length > 0 ? plan.warnings : [],
+    warnings: [...plan.warnings],
   };
 }
 

@@ -1,6 +1,6 @@
 /*
  * The network compiler's input and output (issue 12). The input is a plain snapshot of one network as
- * the database holds it (compiler/load.ts reads it); compile() is a pure function of it, so the same
+ * the database holds it (compiler/load.ts reads it); compileNetwork (compile.ts) is a pure function of it, so the same
  * snapshot always gives the same configs, byte for byte. Addresses are dotted IPv4 and masks prefix
  * lengths; a segment is { network, mask } with `network` already the network address of its mask.
  */
