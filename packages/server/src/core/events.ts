@@ -117,9 +117,12 @@ export class EventBus<C = unknown> {
   async settle(): Promise<void> {
     for (;;) {
       await this.pass;
+      // A delivery held back behind a running one of its subscriber and tenant is not taken by this
+      // pass; once the running one ends it is due, so a pass that saw anything running goes round again.
+      const busy = this.inFlight.size > 0;
       const taken = await this.runPass();
       await Promise.allSettled([...this.inFlight]);
-      if (taken === 0 && this.inFlight.size === 0) return;
+      if (taken === 0 && !busy && this.inFlight.size === 0) return;
     }
   }
 
