@@ -106,6 +106,31 @@ describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
     expect([...loaded!.memberIds.keys()]).toEqual([c, p, s]);
   });
 
+  it('reads the route prefixes in their order and the twin-center link when it is on', async () => {
+    await t()
+      .db.insertInto('network_prefix')
+      .values([
+        { tenant_id: tenantId, network_id: net.id, position: 1, ip: '10.30.0.0', mask: 16, name: p, permission: 'deny', ge: 20, le: 24 },
+        { tenant_id: tenantId, network_id: net.id, position: 0, ip: '10.20.0.0', mask: 24, name: s, permission: 'permit', ge: null, le: null },
+      ])
+      .execute();
+    const link = { gateway: '10.99.0.0', mask: 30, public_ip: '203.0.113.9', public_port: 31000, static_port: 11196, center_router_name: c };
+    await t().db.updateTable('network').set({ center_link_network: JSON.stringify(link) }).where('id', '=', net.id).execute();
+    // Stored but off: no link.
+    expect((await loadNetwork(t().db, tenantId, net.id))!.input.center_link).toBeNull();
+    await t().db.updateTable('network').set({ center_link: 1 }).where('id', '=', net.id).execute();
+    const { input } = (await loadNetwork(t().db, tenantId, net.id))!;
+    expect(input.prefixes).toEqual([
+      { router_name: s, ip: '10.20.0.0', mask: 24, permission: 'permit', ge: null, le: null },
+      { router_name: p, ip: '10.30.0.0', mask: 16, permission: 'deny', ge: 20, le: 24 },
+    ]);
+    expect(input.center_link).toEqual({
+      gateway: { network: '10.99.0.0', mask: 30 },
+      center_router_name: c,
+      endpoint: { public_ip: '203.0.113.9', public_port: 31000, static_port: 11196 },
+    });
+  });
+
   it("reads nothing of another tenant's network", async () => {
     expect(await loadNetwork(t().db, otherTenant, net.id)).toBeNull();
   });

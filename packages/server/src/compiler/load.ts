@@ -17,7 +17,7 @@ export interface LoadedNetwork {
 export async function loadNetwork(db: Db, tenantId: number, networkId: number): Promise<LoadedNetwork | null> {
   const net = await db
     .selectFrom('network')
-    .select(['network_number', 'routing_type', 'ncp_ciphers', 'mode', 'dns', 'ip_pool', 'network_fr_id'])
+    .select(['network_number', 'routing_type', 'ncp_ciphers', 'mode', 'dns', 'ip_pool', 'network_fr_id', 'center_link', 'center_link_network'])
     .where('id', '=', networkId)
     .where('tenant_id', '=', tenantId)
     .executeTakeFirst();
@@ -57,6 +57,14 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
         .execute()
     : [];
 
+  const prefixes = await db
+    .selectFrom('network_prefix')
+    .select(['name', 'ip', 'mask', 'permission', 'ge', 'le'])
+    .where('network_id', '=', networkId)
+    .where('tenant_id', '=', tenantId)
+    .orderBy('position')
+    .execute();
+
   const pools = objectOf(net.ip_pool);
   const members: MemberInput[] = rows.map((r) => {
     const gateway = objectOf(r.gateway);
@@ -83,8 +91,14 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
       ncp_ciphers: net.ncp_ciphers === 'sm' ? 'sm' : 'default',
       mode: net.mode,
       dns: listOf(net.dns).filter((d): d is string => typeof d === 'string'),
-      // Route prefixes are being given their own storage (another part of issue 12); read them here once it lands.
-      prefixes: [],
+      prefixes: prefixes.map((p) => ({
+        router_name: p.name,
+        ip: p.ip,
+        mask: p.mask,
+        permission: p.permission === 'deny' ? 'deny' : 'permit',
+        ge: p.ge,
+        le: p.le,
+      })),
       members,
       pools: {
         center_network: parseCidr(pools.center_network),
@@ -92,8 +106,7 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
         pop: parseCidr(pools.pop),
         pop_software: parseCidr(pools.pop_software),
       },
-      // The twin-center link's segment and server are being given their storage too; read them here once it lands.
-      center_link: null,
+      center_link: net.center_link === 1 ? centerLinkOf(objectOf(net.center_link_network)) : null,
       pop_areas: areas.map((a) => ({ id: a.id, name: a.name, host: a.host, port: a.port })),
     },
     memberIds: new Map(rows.map((r) => [r.router_name, r.member_id])),
@@ -128,6 +141,12 @@ function segmentOf(v: unknown): Segment | null {
   const m = Number(mask);
   if (!isIp(gateway) || !Number.isInteger(m) || m < 1 || m > 30) return null;
   return { network: networkOf(gateway, m), mask: m };
+}
+
+/** The twin-center link as stored (network.center_link_network); null without its server. */
+function centerLinkOf(v: Record<string, unknown>): NetworkInput['center_link'] {
+  if (typeof v.center_router_name !== 'string' || v.center_router_name === '') return null;
+  return { gateway: segmentOf(v), center_router_name: v.center_router_name, endpoint: isIp(v.public_ip) ? endpointOf(v) : null };
 }
 
 function endpointOf(v: unknown): Endpoint | null {

@@ -52,6 +52,8 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
     header(json, `server for ${s.service === 'router' ? 'hardware routers' : 'software clients'}`),
     `port ${s.port}`,
     'proto udp',
+    // A center with several uplinks answers a point from the address the point dialled.
+    'multihome',
     'dev tun',
     'topology subnet',
     `server ${network} ${maskToDotted(Number(mask))}`,
