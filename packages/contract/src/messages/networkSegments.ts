@@ -55,6 +55,7 @@ export const networkSegmentsMessages = {
   segUiPrefixEmpty: '暂无路由前缀，保存后将清空',
   segUiFixedPortTitle: '固定端口：{name}',
   segUiFixedPort: '固定端口',
+  segUiCenterSettings: '中心设置',
   segUiRouterService: '硬件服务',
   segUiSoftwareService: '软件服务',
   segUiPublicIp: '公网IP',

@@ -108,16 +108,15 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: 
           },
         ]
       : []),
+    // A center's segment settings sit in their own column: the fixed actions column must stay narrow on a phone.
+    ...(canSet && members.some((m) => m.member_type === 'center')
+      ? [{ title: M.segUiCenterSettings, key: 'center_settings', render: (_: unknown, m: NetworkMember) => center.actions(m) ?? orDash('') }]
+      : []),
     {
       title: M.networkColActions,
       key: 'actions',
       fixed: 'right' as const,
-      render: (_: unknown, m: NetworkMember) => (
-        <Flex wrap={false}>
-          {canSet && center.actions(m)}
-          <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} canSet={canSet} />
-        </Flex>
-      ),
+      render: (_: unknown, m: NetworkMember) => <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} canSet={canSet} />,
     },
   ];
   return (

@@ -15,7 +15,7 @@ import {
   type NetworkDetail,
   type NetworkPrefix,
 } from '@hublink/contract';
-import { Button, Flex, Form, Input, Select, Typography, type FormInstance } from 'antd';
+import { Button, Divider, Flex, Form, Grid, Input, Select, Typography, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
@@ -89,6 +89,8 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
   const saved = useApiQuery(getPrefix, { network_number: detail.network_number }, { enabled: open });
   const edit = useNetworkMutation(editPrefix);
   const rows = saved.data?.data;
+  // On a phone a row's fields wrap over several lines: each row gets a heading with its remove button.
+  const narrow = Grid.useBreakpoint().md === false;
   const members = detail.member.map((m) => ({ value: m.router_name, label: m.router_name }));
 
   /** Corrects row `i`'s network number to its mask, saying so. */
@@ -121,8 +123,17 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
             {fields.length === 0 && <Typography.Paragraph type="secondary">{M.segUiPrefixEmpty}</Typography.Paragraph>}
             {fields.map((field, i) => {
               const label = `${M.segUiPrefixRow} ${i + 1}`;
+              const removeButton = <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${M.segUiPrefixRemove} ${label}`} onClick={() => remove(field.name)} />;
               return (
                 <Flex key={field.key} gap={8} wrap align="start" role="group" aria-label={label}>
+                  {narrow && (
+                    <Flex justify="space-between" align="center" style={{ width: '100%' }}>
+                      <Divider titlePlacement="start" style={{ margin: 0, flex: 1 }}>
+                        {label}
+                      </Divider>
+                      {removeButton}
+                    </Flex>
+                  )}
                   <Form.Item name={[field.name, 'ip']} rules={[zodRule(prefixRowFields.ip), uniqueRule(i)]} validateTrigger={['onChange', 'onBlur']} style={{ flex: '1 1 150px' }}>
                     <Input placeholder={M.segUiPrefixIp} aria-label={`${label} ${M.segUiPrefixIp}`} inputMode="decimal" onBlur={() => correct(i)} />
                   </Form.Item>
@@ -145,7 +156,7 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
                       </Form.Item>
                     </>
                   )}
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${M.segUiPrefixRemove} ${label}`} onClick={() => remove(field.name)} />
+                  {!narrow && removeButton}
                 </Flex>
               );
             })}
