@@ -11,18 +11,16 @@ export interface Segment {
   mask: number;
 }
 
-const QUAD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+/** Four octets 0–255 without leading zeros ('10.09.0.0' is not an address). */
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const QUAD = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}$`);
 
-/** The address as an unsigned 32-bit number; undefined when it is not a dotted quad of 0–255. */
+/** The address as an unsigned 32-bit number; undefined when it is not a dotted quad of 0–255 without leading zeros. */
 export function ipToNumber(ip: string): number | undefined {
   const m = QUAD.exec(ip);
   if (!m) return undefined;
   let n = 0;
-  for (let i = 1; i <= 4; i++) {
-    const octet = Number(m[i]);
-    if (octet > 255) return undefined;
-    n = n * 256 + octet;
-  }
+  for (let i = 1; i <= 4; i++) n = n * 256 + Number(m[i]);
   return n;
 }
 
