@@ -108,7 +108,6 @@ export const networkMessages = {
   networkRespawn: '重启服务',
   networkConfig: '配置',
   networkAddMember: '添加成员',
-  networkSoon: '即将上线',
   networkMenuRouting: '线路主备',
   networkMenuCenterLink: '双中心互联',
   networkMenuFr: 'POP资源配置',

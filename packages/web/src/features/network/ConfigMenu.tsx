@@ -1,13 +1,13 @@
 import { DownOutlined } from '@ant-design/icons';
 import { M, POOL_DIALOG_DELAY_MS, resendConfig, type NetworkDetail } from '@hublink/contract';
-import { App, Button, Dropdown, Tooltip } from 'antd';
+import { App, Button, Dropdown } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useUser } from '../../app/user';
 import { useNetworkMutation } from './api';
 import { ticketCreatePath } from './popLinks';
 import { CiphersDialog } from './CiphersDialog';
-import { configEntries, LIVE_ENTRIES } from './configMenu';
+import { configEntries } from './configMenu';
 import { DialModeDialog } from './DialModeDialog';
 import { DnsDialog } from './DnsDialog';
 import { FrDialog, type PendingFr } from './FrDialog';
@@ -19,9 +19,8 @@ import { useLater } from './useLater';
 type Dialog = 'routing' | 'ciphers' | 'mode' | 'dns' | 'fr' | 'segment' | SegmentDialog;
 
 /**
- * The 配置 menu: the network's configuration dialogs. Line main/backup, POP resource config, network
- * segment config (the IP address pools), ciphers, dial mode, DNS and resending the config work for a
- * user with the edit right, and access POP opens the order wizard; the others are not built yet (即将上线).
+ * The 配置 menu: the network's configuration dialogs, for a user with the edit right (others see the
+ * entries disabled). Access POP opens the order wizard; resending the config asks first.
  */
 export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit: boolean }) {
   const user = useUser();
@@ -36,20 +35,7 @@ export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit
     setPendingFr(p);
     setOpen('segment');
   });
-  const items = configEntries(detail, user?.auth).map((e) => {
-    const live = LIVE_ENTRIES.has(e.key);
-    return {
-      key: e.key,
-      disabled: !live || !canEdit,
-      label: live ? (
-        <span>{e.label}</span>
-      ) : (
-        <Tooltip title={M.networkSoon} placement="left">
-          <span>{e.label}</span>
-        </Tooltip>
-      ),
-    };
-  });
+  const items = configEntries(detail, user?.auth).map((e) => ({ key: e.key, disabled: !canEdit, label: <span>{e.label}</span> }));
   const onClick = ({ key }: { key: string }) => {
     if (key === 'resend') {
       modal.confirm({

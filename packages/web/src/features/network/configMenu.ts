@@ -1,11 +1,5 @@
 import { M, type NetworkDetail, type UserMessage } from '@hublink/contract';
 
-/** The segment and link dialogs (PrefixDialog, InterconnectDialog, CenterLinkDialog, PointLinkDialog). */
-const SEGMENT_ENTRIES = ['prefix', 'interconnect', 'center_link', 'point_link'];
-
-/** The entries that open a dialog (or a confirmation) today; the others are not built yet (即将上线). */
-export const LIVE_ENTRIES: ReadonlySet<string> = new Set(['routing', 'ciphers', 'mode', 'dns', 'resend', 'fr', 'segment', 'access_pop', ...SEGMENT_ENTRIES]);
-
 export interface ConfigEntry {
   key: string;
   label: string;
