@@ -108,15 +108,20 @@ async function ensureApart(trx: Db, tenantId: number, networkId: number, own: Ow
 
 // ---- route prefixes ----
 
-export async function prefixes(ctx: Ctx, actor: Actor, networkNumber: string): Promise<NetworkPrefix[]> {
-  const net = await networkOf(ctx.db, actor, networkNumber);
-  const rows = await ctx.db
+/** A network's prefix rows in their order, as stored. */
+function prefixRows(db: Db, tenantId: number, networkId: number) {
+  return db
     .selectFrom('network_prefix')
     .select(['ip', 'mask', 'name', 'permission', 'ge', 'le'])
-    .where('network_id', '=', net.id)
-    .where('tenant_id', '=', actor.tenantId)
+    .where('network_id', '=', networkId)
+    .where('tenant_id', '=', tenantId)
     .orderBy('position')
     .execute();
+}
+
+export async function prefixes(ctx: Ctx, actor: Actor, networkNumber: string): Promise<NetworkPrefix[]> {
+  const net = await networkOf(ctx.db, actor, networkNumber);
+  const rows = await prefixRows(ctx.db, actor.tenantId, net.id);
   return rows.map((r) => ({ ...r, permission: r.permission === 'deny' ? 'deny' : 'permit' }));
 }
 
@@ -134,13 +139,7 @@ export async function editPrefix(ctx: Ctx, actor: Actor, networkNumber: string, 
       const permission: PrefixPermission = advanced && r.permission ? r.permission : 'permit';
       next.push({ ip: r.ip, mask: r.mask, name, permission, ge: advanced ? (r.ge ?? null) : null, le: advanced ? (r.le ?? null) : null });
     }
-    const before = await trx
-      .selectFrom('network_prefix')
-      .select(['ip', 'mask', 'name', 'permission', 'ge', 'le'])
-      .where('network_id', '=', net.id)
-      .where('tenant_id', '=', actor.tenantId)
-      .orderBy('position')
-      .execute();
+    const before = await prefixRows(trx, actor.tenantId, net.id);
     if (JSON.stringify(before) === JSON.stringify(next)) return;
     await trx.deleteFrom('network_prefix').where('network_id', '=', net.id).where('tenant_id', '=', actor.tenantId).execute();
     if (next.length > 0) {
