@@ -94,12 +94,16 @@ describe('POP resources in Chromium', () => {
     await expect.poll(() => page.getByText(M.networkModePop).count()).toBeGreaterThan(0);
   });
 
-  it('sets a member’s main and backup area', async () => {
+  it('refuses the same main and backup area, then sets a member’s main and backup area', async () => {
     await page.getByRole('button', { name: `${M.popOvEdit} ${point}` }).click();
     await dialog().waitFor();
     await settled(page);
     await choose(dialog().getByLabel(M.popOvMain), '华北');
+    await choose(dialog().getByLabel(M.popOvBackup), '华北');
+    await dialog().getByRole('button', { name: OK }).click();
+    await dialog().getByText(M.popAreaSame).waitFor();
     await choose(dialog().getByLabel(M.popOvBackup), '华东');
+    await dialog().getByText(M.popAreaSame).waitFor({ state: 'hidden' });
     await screenshot(page, 'pop-member-areas', dialog().getByRole('button', { name: OK }));
     await dialog().getByRole('button', { name: OK }).click();
     await dialog().waitFor({ state: 'hidden' });
