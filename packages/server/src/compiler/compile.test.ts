@@ -61,4 +61,39 @@ describe('compileNetwork', () => {
     expect(c1.openvpn['center-link.conf']).toBeUndefined();
     expect((c1.json as CenterConfig).warnings).toEqual(['center link needs two centers, its server one of them; left off']);
   });
+  it('connects a point only to the centers it links to, and those centers carry only their points', () => {
+    const members: MemberSketch[] = [
+      { router_name: 'c1', member_type: 'center', routing: 1 },
+      { router_name: 'c2', member_type: 'center', routing: 2 },
+      { router_name: 'c3', member_type: 'center', routing: 2 },
+      { router_name: 'p1', member_type: 'point', link_centers: ['c2'] },
+      { router_name: 'p2', member_type: 'point', link_centers: ['c3', 'c1'] },
+      { router_name: 'p3', member_type: 'point', link_centers: ['gone'] },
+    ];
+    const prefixes = ['p1', 'p2', 'p3'].map((router_name, i) => ({ router_name, ip: `10.0.${i}.0`, mask: 24, permission: 'permit' as const, ge: null, le: null }));
+    const out = compileNetwork(networkOf({ network_number: 'N1', routing_type: 2, members, prefixes }));
+    const tunnels = (name: string) => (centerOf(out, name).json as PointConfig).tunnels.map((t) => [t.name, t.centers.map((c) => c.router_name)]);
+    // One linked center is a plain tunnel; several keep the main-backup order; a stale list means every center.
+    expect(tunnels('p1')).toEqual([['center-c2', ['c2']]]);
+    expect(tunnels('p2')).toEqual([['hub', ['c1', 'c3']]]);
+    expect(tunnels('p3')).toEqual([['hub', ['c1', 'c2', 'c3']]]);
+    const clients = (name: string) => (centerOf(out, name).json as CenterConfig).services[0]!.clients.map((c) => c.router_name);
+    expect(clients('c1')).toEqual(['p2', 'p3']);
+    expect(clients('c2')).toEqual(['p1', 'p3']);
+    expect(clients('c3')).toEqual(['p2', 'p3']);
+    expect((centerOf(out, 'c1').json as CenterConfig).push_routes).toEqual(['10.0.1.0/24', '10.0.2.0/24']);
+    expect(centerOf(out, 'c1').openvpn['ccd-router/p1']).toBeUndefined();
+    expect(centerOf(out, 'c1').openvpn['router.conf']).not.toContain('10.0.0.0');
+    expect(centerOf(out, 'c2').openvpn['router.conf']).toContain('route 10.0.0.0 255.255.255.0');
+  });
+
+  it('gives a dual-primary point one tunnel per linked center', () => {
+    const members: MemberSketch[] = [
+      { router_name: 'c1', member_type: 'center' },
+      { router_name: 'c2', member_type: 'center' },
+      { router_name: 'p1', member_type: 'point', link_centers: ['c2'] },
+    ];
+    const p1 = centerOf(compileNetwork(networkOf({ network_number: 'N1', members })), 'p1').json as PointConfig;
+    expect(p1.tunnels.map((t) => [t.name, t.route_metric])).toEqual([['center-c2', 100]]);
+  });
 });

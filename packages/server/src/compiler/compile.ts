@@ -68,9 +68,9 @@ export function compileNetwork(input: NetworkInput, memo?: CompileMemo): Compile
   const centers = input.members.filter((m) => m.member_type === 'center');
   const points = input.members.filter((m) => m.member_type !== 'center');
   const plan = planAddresses(input, centers, points);
+  const shared = sharedParts(input, centers, points);
   // Every address first, so the plan's warnings are complete before any center's list is taken.
-  for (const p of points) for (const c of centers) plan.addressOf(p, c);
-  const shared = sharedParts(input, centers);
+  for (const p of points) for (const c of linkedOf(shared, p)) plan.addressOf(p, c);
   const build = (m: MemberInput, clients: ClientSource): MemberConfig => {
     const json = m.member_type === 'center' ? centerConfig(input, m, centers, points, plan, shared, clients) : pointConfig(input, m, plan, shared);
     return { router_name: m.router_name, role: m.member_type === 'center' ? 'server' : 'client', json, openvpn: renderMember(json) };
@@ -88,7 +88,7 @@ export function compileNetwork(input: NetworkInput, memo?: CompileMemo): Compile
   const pointKeys = new Map<string, string>();
   for (const p of points) {
     const own = shared.prefixLists.get(p.router_name.toLowerCase()) ?? null;
-    pointKeys.set(p.router_name, `${inputKey(p)}\n${JSON.stringify(own)}\n${shared.centerOrder.map((c) => plan.addressOf(p, c)).join(',')}`);
+    pointKeys.set(p.router_name, `${inputKey(p)}\n${JSON.stringify(own)}\n${linkedOf(shared, p).map((c) => plan.addressOf(p, c)).join(',')}`);
   }
 
   const clients = new Map<string, ClientEntry>();
@@ -125,9 +125,13 @@ interface Shared {
   advertisers: { router_name: string; metric: number; center: boolean }[];
   /** The order points attach to centers: input order, main lines first in main-backup routing. */
   centerOrder: MemberInput[];
+  /** Each point's centers in that order: those of its link_centers, or all when it names none of them. */
+  linked: Map<MemberInput, MemberInput[]>;
 }
 
-function sharedParts(input: NetworkInput, centers: MemberInput[]): Shared {
+const linkedOf = (shared: Shared, p: MemberInput) => shared.linked.get(p) ?? shared.centerOrder;
+
+function sharedParts(input: NetworkInput, centers: MemberInput[], points: MemberInput[]): Shared {
   const present = new Set(input.members.map((m) => m.router_name.toLowerCase()));
   const lans = new Map<string, string[]>();
   const prefixLists = new Map<string, PrefixListEntry[]>();
@@ -149,6 +153,14 @@ function sharedParts(input: NetworkInput, centers: MemberInput[]): Shared {
     .map((m) => ({ router_name: m.router_name, metric: m.metric, center: m.member_type === 'center' }))
     .sort((a, b) => a.metric - b.metric || (a.router_name < b.router_name ? -1 : a.router_name > b.router_name ? 1 : 0));
   const centerOrder = input.routing_type === 2 ? [...centers.filter((c) => c.routing === 1), ...centers.filter((c) => c.routing !== 1)] : centers;
+  const linked = new Map<MemberInput, MemberInput[]>();
+  for (const p of points) {
+    if (!p.link_centers) continue;
+    const names = new Set(p.link_centers.map((n) => n.toLowerCase()));
+    const chosen = centerOrder.filter((c) => names.has(c.router_name.toLowerCase()));
+    // A list naming no center (all of them gone) would cut the point off: it links to every center instead.
+    if (chosen.length > 0 && chosen.length < centerOrder.length) linked.set(p, chosen);
+  }
   return {
     dns: [...input.dns],
     lans,
@@ -160,6 +172,7 @@ function sharedParts(input: NetworkInput, centers: MemberInput[]): Shared {
     },
     advertisers,
     centerOrder,
+    linked,
   };
 }
 
@@ -207,10 +220,11 @@ function pointConfig(input: NetworkInput, p: MemberInput, plan: AddressPlan, sha
   const pops = popRemotes(input, p);
   const ordered = (direct: Remote[]) => (dialMode === DIAL.popFirst ? [...pops, ...direct] : [...direct, ...pops]);
   const attach = (c: MemberInput) => ({ router_name: c.router_name, address: plan.addressOf(p, c) });
+  const linked = linkedOf(shared, p);
   const tunnels: Tunnel[] =
-    input.routing_type === 2 && shared.centerOrder.length > 1
-      ? [{ name: 'hub', centers: shared.centerOrder.map(attach), remotes: ordered(shared.centerOrder.map((c) => centerRemote(c, service))), route_metric: ROUTE_METRIC_BASE }]
-      : shared.centerOrder.map((c, i) => ({
+    input.routing_type === 2 && linked.length > 1
+      ? [{ name: 'hub', centers: linked.map(attach), remotes: ordered(linked.map((c) => centerRemote(c, service))), route_metric: ROUTE_METRIC_BASE }]
+      : linked.map((c, i) => ({
           name: `center-${c.router_name}`,
           centers: [attach(c)],
           remotes: ordered([centerRemote(c, service)]),
@@ -237,12 +251,14 @@ function centerConfig(
 ): CenterConfig {
   const subnets = plan.subnets.get(c.router_name)!;
   const peer = plan.link && (plan.link.server === c ? plan.link.client : plan.link.client === c ? plan.link.server : null);
-  const pointLans = points.flatMap((p) => lanOf(shared, p));
+  // A center carries only the points linked to it: it lists, routes and pushes those alone.
+  const carried = points.filter((p) => linkedOf(shared, p).includes(c));
+  const pointLans = carried.flatMap((p) => lanOf(shared, p));
   const pushRoutes = [...lanOf(shared, c), ...(peer ? lanOf(shared, peer) : []), ...pointLans];
   const advertises = c.default_route === 1;
   const services: ServiceConfig[] = SERVICES.map((service) => {
     const subnet = subnets[service];
-    const own = points.filter((p) => serviceOf(p) === service);
+    const own = carried.filter((p) => serviceOf(p) === service);
     const remote = centerRemote(c, service);
     return {
       service,

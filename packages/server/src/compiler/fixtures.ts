@@ -19,6 +19,7 @@ export const memberOf = (m: MemberSketch): MemberInput => ({
   fixed_port: { router: null, software: null },
   gateway: { router: null, software: null },
   ov: { main: 0, backup: 0, priority: 3 },
+  link_centers: null,
   ...m,
 });
 

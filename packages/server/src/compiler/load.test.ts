@@ -80,6 +80,7 @@ describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
           fixed_port: { router: { public_ip: '203.0.113.1', public_port: 30000, static_port: 11194 }, software: null },
           gateway: { router: { network: '10.8.1.0', mask: 24 }, software: null },
           ov: { main: 0, backup: 0, priority: 3 },
+          link_centers: null,
         },
         ...[p, s].map((name, i) => ({
           router_name: name,
@@ -94,6 +95,7 @@ describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
           fixed_port: { router: null, software: null },
           gateway: { router: null, software: null },
           ov: { main: 1, backup: 0, priority: 3 },
+          link_centers: null,
         })),
       ],
       pools: { center_network: { network: '100.70.0.0', mask: 16 }, center_link_network: null, pop: null, pop_software: { network: '100.96.0.0', mask: 12 } },
@@ -129,6 +131,20 @@ describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
       center_router_name: c,
       endpoint: { public_ip: '203.0.113.9', public_port: 31000, static_port: 11196 },
     });
+  });
+
+  it("reads a point's linked centers by name, dropping ids that are not its network's centers", async () => {
+    const ids = (await loadNetwork(t().db, tenantId, net.id))!.memberIds;
+    const linksOfP = async (stored: string | null) => {
+      await t().db.updateTable('network_member').set({ link_centers: stored }).where('network_id', '=', net.id).where('member_id', '=', ids.get(p)!).execute();
+      return (await loadNetwork(t().db, tenantId, net.id))!.input.members.find((m) => m.router_name === p)!.link_centers;
+    };
+    expect(await linksOfP(JSON.stringify([999_999, ids.get(c)!, ids.get(s)!]))).toEqual([c]);
+    // Nothing left of the list, or no list: every center, so the point is never cut off.
+    expect(await linksOfP(JSON.stringify([999_999, ids.get(s)!]))).toBeNull();
+    expect(await linksOfP('[]')).toBeNull();
+    expect(await linksOfP('{broken')).toBeNull();
+    expect(await linksOfP(null)).toBeNull();
   });
 
   it("reads nothing of another tenant's network", async () => {

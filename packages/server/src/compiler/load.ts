@@ -41,6 +41,7 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
       'nm.ov_priority',
       'nm.gateway',
       'nm.fixed_port',
+      'nm.link_centers',
     ])
     .where('nm.network_id', '=', networkId)
     .where('nm.tenant_id', '=', tenantId)
@@ -66,6 +67,7 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
     .execute();
 
   const pools = objectOf(net.ip_pool);
+  const centerNames = new Map(rows.filter((r) => r.member_type === 'center').map((r) => [r.member_id, r.router_name]));
   const members: MemberInput[] = rows.map((r) => {
     const gateway = objectOf(r.gateway);
     const fixed = objectOf(r.fixed_port);
@@ -82,6 +84,7 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
       fixed_port: { router: endpointOf(fixed.router), software: endpointOf(fixed.software) },
       gateway: { router: segmentOf(gateway.router), software: segmentOf(gateway.software) },
       ov: { main: r.ov_main, backup: r.ov_backup, priority: r.ov_priority },
+      link_centers: r.member_type === 'center' ? null : linkCentersOf(r.link_centers, centerNames),
     };
   });
   return {
@@ -111,6 +114,17 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
     },
     memberIds: new Map(rows.map((r) => [r.router_name, r.member_id])),
   };
+}
+
+/**
+ * network_member.link_centers (center member ids) as the centers' names. An id that is no longer a
+ * center is dropped; when none is left the point links to every center (null), so it is never cut off.
+ */
+function linkCentersOf(text: string | null, centerNames: Map<number, string>): string[] | null {
+  const ids = text === null ? null : parse(text);
+  if (!Array.isArray(ids)) return null;
+  const names = [...centerNames].filter(([id]) => ids.includes(id)).map(([, name]) => name);
+  return names.length > 0 ? names : null;
 }
 
 function parse(text: string): unknown {

@@ -56,6 +56,8 @@ export interface MemberInput {
   gateway: { router: Segment | null; software: Segment | null };
   /** The POP areas the member dials (area ids of the network's POP resource), 0 for none. */
   ov: { main: number; backup: number; priority: number };
+  /** A point's centers (router_names) it links to; null (or none of them a center) for every center. */
+  link_centers: string[] | null;
 }
 
 export interface PopAreaInput {

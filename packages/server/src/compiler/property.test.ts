@@ -8,7 +8,7 @@ import { storedForm } from './versions';
 
 /*
  * Properties of compileNetwork over random networks (members of both kinds, centers with and without
- * their own segments, set or default pools, a twin-center link, POP areas, dial modes, prefixes):
+ * their own segments, set or default pools, a twin-center link, POP areas, dial modes, prefixes, point links):
  * the subnets it hands out never overlap, every point can dial at least one center, every point
  * address lies in its center's subnet and is unique there, compiling twice gives the same bytes, and
  * a compile that reuses an earlier one's memo gives what a compile from scratch gives.
@@ -32,6 +32,8 @@ const member = (member_type: 'center' | 'point', i: number): fc.Arbitrary<Member
     fixed_port: fc.record({ router: endpoint, software: endpoint }),
     gateway: member_type === 'center' ? fc.record({ router: maybe(segment), software: maybe(segment) }) : fc.constant({ router: null, software: null }),
     ov: fc.record({ main: fc.constantFrom(0, 1, 2), backup: fc.constantFrom(0, 1, 2), priority: fc.constant(3) }),
+    // Names of centers that may not exist ('gone', center3 of a smaller network): a stale list.
+    link_centers: member_type === 'center' ? fc.constant(null) : fc.option(fc.subarray(['center0', 'center1', 'center2', 'center3', 'gone']), { nil: null }),
   });
 
 const network: fc.Arbitrary<NetworkInput> = fc
@@ -101,6 +103,13 @@ describe('compileNetwork properties', () => {
             }
           }
         }
+        // A center lists as clients exactly the points that dial it.
+        const points = new Map(out.filter((j): j is PointConfig => j.member_type === 'point').map((p) => [p.router_name, p]));
+        for (const c of centers.values()) {
+          for (const client of c.services.flatMap((s) => s.clients)) {
+            expect(points.get(client.router_name)!.tunnels.some((t) => t.centers.some((x) => x.router_name === c.router_name))).toBe(true);
+          }
+        }
       }),
       { numRuns: RUNS },
     );
@@ -122,6 +131,7 @@ describe('compileNetwork properties', () => {
     (m) => ({ ...m, default_route: (m.default_route + 1) % 3 }),
     (m) => ({ ...m, fixed_port: { ...m.fixed_port, router: m.fixed_port.router ? null : { public_ip: '', public_port: 40000, static_port: 40001 } } }),
     (m) => ({ ...m, quagga: 1 - m.quagga }),
+    (m) => (m.member_type === 'point' ? { ...m, link_centers: m.link_centers ? null : ['center0'] } : m),
   ];
   const tweaked = fc.tuple(network, fc.nat(), fc.nat({ max: tweaks.length + 1 })).map(([input, at, kind]): [NetworkInput, NetworkInput] => {
     const i = at % input.members.length;

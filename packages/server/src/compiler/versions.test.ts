@@ -35,7 +35,7 @@ describeEachDatabase('compiler versions', (t: () => TestApp) => {
 
   const bumped = (before: Record<string, number>, names: string[]) => Object.fromEntries(Object.entries(before).map(([n, v]) => [n, names.includes(n) ? v + 1 : v]));
 
-  const setMember = async (name: string, values: { fixed_port?: string; mode?: number }) =>
+  const setMember = async (name: string, values: { fixed_port?: string; mode?: number; link_centers?: string | null }) =>
     t().db.updateTable('network_member').set(values).where('network_id', '=', net.id).where('member_id', '=', ids.get(name)!).execute();
 
   beforeAll(async () => {
@@ -95,6 +95,17 @@ describeEachDatabase('compiler versions', (t: () => TestApp) => {
     await changed();
     // The hardware service's port: software clients dial the other one.
     expect(await versions()).toEqual(bumped(before, [c[0]!, ...p]));
+  });
+
+  it("touches a point and the center it left or joined when the point's links change, not the other center", async () => {
+    const before = await versions();
+    await setMember(p[0]!, { link_centers: JSON.stringify([ids.get(c[1]!)!]) });
+    await changed();
+    const left = bumped(before, [p[0]!, c[0]!]);
+    expect(await versions()).toEqual(left);
+    await setMember(p[0]!, { link_centers: null });
+    await changed();
+    expect(await versions()).toEqual(bumped(left, [p[0]!, c[0]!]));
   });
 
   it('changes nothing when nothing changed', async () => {

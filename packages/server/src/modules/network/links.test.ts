@@ -1,4 +1,4 @@
-import { listNetworks, networkInfo, networkStatus, ROUTER_TYPE, type Endpoint, type NetworkLink } from '@hublink/contract';
+import { listNetworks, M, networkInfo, networkStatus, ROUTER_TYPE, setPointLink, type Endpoint, type NetworkLink } from '@hublink/contract';
 import { CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
@@ -51,6 +51,48 @@ describeEachDatabase('networks: links and the online map', (t) => {
       [p1, 1],
       [p2, 0],
       [s1, 0],
+    ]);
+  });
+});
+
+describeEachDatabase('networks: links follow the point links', (t) => {
+  it('shows, and compiles, a link only to the centers a point links to; a list of no current center means every center', async () => {
+    const main = await newAccount(t());
+    const [c1, c2, p1, p2] = await seedFreshMembers(t(), main.account.id, 4);
+    const net = await seedNetwork(t(), main.account.id, { center: [c1!, c2!], point: [p1!, p2!] });
+    const query = { network_number: net.network_number };
+    const pairs = (links: NetworkLink[]) => links.map((l) => [l.router_name, l.center_router_name]);
+
+    const res = await t().call(setPointLink, { token: main.token, body: { ...query, link_config: { [p1!]: [c2!] } } });
+    expect({ code: res.code, msg: res.msg }).toEqual({ code: 200, msg: M.saved });
+    const expected = [
+      [p1, c2],
+      [p2, c1],
+      [p2, c2],
+    ];
+    expect(pairs((await t().call(networkInfo, { token: main.token, query })).data!.link)).toEqual(expected);
+    expect(pairs((await t().call(networkStatus, { token: main.token, query })).data!.link)).toEqual(expected);
+
+    // The compiled configurations agree: p1 dials c2 only, and c1 no longer lists it.
+    await t().ctx.events.settle();
+    const configs = await t()
+      .db.selectFrom('member_config as mc')
+      .innerJoin('member as m', 'm.id', 'mc.member_id')
+      .select(['m.router_name', 'mc.config'])
+      .where('mc.network_id', '=', net.id)
+      .execute();
+    const json = (name: string) => JSON.parse(configs.find((r) => r.router_name === name)!.config) as { tunnels?: { centers: { router_name: string }[] }[]; services?: { clients: { router_name: string }[] }[] };
+    expect(json(p1!).tunnels!.map((tn) => tn.centers.map((c) => c.router_name))).toEqual([[c2]]);
+    expect(json(c1!).services!.flatMap((sv) => sv.clients.map((c) => c.router_name))).toEqual([p2]);
+    expect(json(c2!).services!.flatMap((sv) => sv.clients.map((c) => c.router_name))).toEqual([p1, p2]);
+
+    const p1Id = (await t().db.selectFrom('member').select('id').where('router_name', '=', p1!).executeTakeFirstOrThrow()).id;
+    await t().db.updateTable('network_member').set({ link_centers: JSON.stringify([p1Id]) }).where('network_id', '=', net.id).where('member_id', '=', p1Id).execute();
+    expect(pairs((await t().call(networkStatus, { token: main.token, query })).data!.link)).toEqual([
+      [p1, c1],
+      [p1, c2],
+      [p2, c1],
+      [p2, c2],
     ]);
   });
 });

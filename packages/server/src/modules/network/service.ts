@@ -30,7 +30,7 @@ import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
 import { frNamesOf, popOfNetwork } from './popInfo';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
-import { centerLinkFrom, interconnectFrom, memberFixedPort, memberGateway } from './segmentsData';
+import { centerLinkFrom, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
 
 type ListQuery = z.output<typeof listNetworks.query>;
 type CreateInput = z.output<typeof createNetwork.body>;
@@ -81,6 +81,8 @@ interface LinkEnd {
   router_name: string;
   note: string;
   online_status: number;
+  /** A point's linked centers (JSON member ids), null for every center. */
+  link_centers: string | null;
 }
 
 interface MemberRow extends LinkEnd {
@@ -100,7 +102,7 @@ interface MemberRow extends LinkEnd {
 /** Centers first, each position in the order its members joined. */
 const byPosition = (a: LinkEnd, b: LinkEnd) => (a.member_type === b.member_type ? a.id - b.id : a.member_type === 'center' ? -1 : 1);
 
-const LINK_END_COLUMNS = ['nm.id', 'nm.member_id', 'nm.member_type', 'm.router_name', 'm.note', 'm.online_status'] as const;
+const LINK_END_COLUMNS = ['nm.id', 'nm.member_id', 'nm.member_type', 'm.router_name', 'm.note', 'm.online_status', 'nm.link_centers'] as const;
 
 function networkMembers(db: Db, networkId: number) {
   return db.selectFrom('network_member as nm').innerJoin('member as m', 'm.id', 'nm.member_id').where('nm.network_id', '=', networkId);
@@ -140,8 +142,9 @@ const toMember = (r: MemberRow, areaNames: Map<number, string> = new Map()): Net
 });
 
 /**
- * Every point's link to every center of the network, with the state the device gateway last
- * reported (member_link) or down when it never did. One query whatever the network's size.
+ * Every point's link to each center it links to (every center unless set otherwise), with the state
+ * the device gateway last reported (member_link) or down when it never did. One query whatever the
+ * network's size.
  */
 async function linksOf(ctx: Ctx, networkId: number, members: LinkEnd[]): Promise<NetworkLink[]> {
   const reported = await ctx.db
@@ -160,7 +163,7 @@ async function linksOf(ctx: Ctx, networkId: number, members: LinkEnd[]): Promise
   const links: NetworkLink[] = [];
   for (const p of members) {
     if (p.member_type !== 'point') continue;
-    for (const c of centers) {
+    for (const c of linkedCenters(p, centers)) {
       const l = byCenter.get(c.member_id)?.get(p.member_id);
       links.push({
         router_name: p.router_name,
@@ -174,6 +177,14 @@ async function linksOf(ctx: Ctx, networkId: number, members: LinkEnd[]): Promise
     }
   }
   return links;
+}
+
+/** The centers a point links to; a list naming none of them (all gone) means every center, as the compiler reads it. */
+function linkedCenters(p: LinkEnd, centers: LinkEnd[]): LinkEnd[] {
+  const chosen = linkCentersFrom(p.link_centers);
+  if (!chosen) return centers;
+  const linked = centers.filter((c) => chosen.includes(c.member_id));
+  return linked.length > 0 ? linked : centers;
 }
 
 /** Search matches the name or the number; 10 a page, newest first; a role with networks sees those only. */
