@@ -4,7 +4,6 @@ import {
   FR_STATUS,
   M,
   parseCidr,
-  ipToNumber,
   overlaps,
   POOL_KEYS,
   POOL_LABELS,
@@ -17,6 +16,7 @@ import {
   type setNetworkFr as setNetworkFrEndpoint,
 } from '@hublink/contract';
 import type { z } from 'zod';
+import { memberGateway } from './segmentsData';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ApiError, invalid } from '../../core/errors';
@@ -118,25 +118,10 @@ export async function ipPool(ctx: Ctx, actor: Actor, networkNumber: string): Pro
   return poolOf((await networkOf(ctx.db, actor, networkNumber)).ip_pool);
 }
 
-/** A center's segments as stored in network_member.gateway ({ router, software } of { gateway, mask }); malformed ones are skipped. */
+/** A center's segments as stored in network_member.gateway (read by segmentsData.ts, which segments.ts writes through). */
 function segmentsOf(json: string): Segment[] {
-  let stored: unknown;
-  try {
-    stored = JSON.parse(json);
-  } catch {
-    return [];
-  }
-  if (!stored || typeof stored !== 'object') return [];
-  const out: Segment[] = [];
-  for (const side of ['router', 'software']) {
-    const s = (stored as Record<string, unknown>)[side];
-    if (!s || typeof s !== 'object') continue;
-    const { gateway, mask } = s as { gateway?: unknown; mask?: unknown };
-    const ip = typeof gateway === 'string' && ipToNumber(gateway) !== undefined ? gateway : null;
-    const bits = typeof mask === 'number' ? mask : typeof mask === 'string' && /^\d{1,2}$/.test(mask) ? Number(mask) : NaN;
-    if (ip !== null && Number.isInteger(bits) && bits >= 0 && bits <= 32) out.push({ ip, mask: bits });
-  }
-  return out;
+  const { router, software } = memberGateway(json);
+  return [router, software].filter((g) => g !== null).map((g) => ({ ip: g.gateway, mask: g.mask }));
 }
 
 /**
