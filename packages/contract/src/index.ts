@@ -24,3 +24,4 @@ export * from './segments';
 export * from './networkSegments';
 export * from './pop';
 export * from './networkTicket';
+export * from './device';

@@ -16,6 +16,7 @@ import { popTickets } from './migrations/0013_pop_tickets';
 import { networkSegments } from './migrations/0014_network_segments';
 import { pop } from './migrations/0015_pop';
 import { memberConfig } from './migrations/0017_member_config';
+import { gateway } from './migrations/0018_gateway';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -36,6 +37,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0014_network_segments': networkSegments(handle.dialect),
     '0015_pop': pop(),
     '0017_member_config': memberConfig(handle.dialect),
+    '0018_gateway': gateway(handle.dialect),
   };
 }
 

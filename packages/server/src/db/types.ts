@@ -154,6 +154,10 @@ export interface Database {
   network_ticket: NetworkTicketTable;
   member_config: MemberConfigTable;
   network_prefix: NetworkPrefixTable;
+  device_credential: DeviceCredentialTable;
+  gateway_instance: GatewayInstanceTable;
+  device_session: DeviceSessionTable;
+  connect_log: ConnectLogTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -265,6 +269,11 @@ export interface MemberTable {
   router_ipv4: Generated<string>;
   router_mac: Generated<string>;
   online_time: number | null;
+  /** JSON list of the interfaces the device reported (migration 0018). */
+  interfaces: Generated<string>;
+  /** Byte counters the device last reported. */
+  traffic_in: Generated<number>;
+  traffic_out: Generated<number>;
   /** How many networks the member is in, kept by triggers (migration 0007). */
   network_count: Generated<number>;
   create_time: number;
@@ -411,6 +420,9 @@ export interface OnlineLogTable {
   start_time: number;
   end_time: number | null;
   online_time: Generated<number>;
+  /** The gateway session that wrote the row, and the device's own id of the session (migration 0018). */
+  session_id: Generated<string>;
+  device_key: Generated<string>;
 }
 
 /** A network's CA and CRL (migration 0012); the CA key sealed by core/secretBox.ts, never plaintext. */
@@ -456,7 +468,10 @@ export interface MemberCommandTable {
   kind: string;
   /** JSON object of the command's arguments. */
   payload: Generated<string>;
+  /** queued → sent (delivered to the device) → done | failed (its ack). */
   state: Generated<string>;
+  /** The device's error text of a failed command (migration 0018). */
+  error: Generated<string>;
   create_time: number;
   update_time: number;
 }
@@ -475,6 +490,9 @@ export interface MemberConfigTable {
   /** JSON text of the OpenVPN files by relative path. */
   openvpn: string;
   update_time: number;
+  /** The version the device last said it applied, and its error if it failed (migration 0018). */
+  applied_version: Generated<number>;
+  applied_error: Generated<string>;
 }
 
 /** A route prefix of a network (migration 0014). */
@@ -503,4 +521,47 @@ export interface NetworkFrTable {
 export interface NetworkFrAreaTable {
   /** JSON list of the router names the order's pop_conf put in this region. */
   routers: Generated<string>;
+}
+
+/** A device credential (migration 0018): issued by a welcome after a secret check; only its hash is kept. */
+export interface DeviceCredentialTable {
+  id: Generated<number>;
+  tenant_id: number;
+  member_id: number;
+  token_hash: string;
+  create_time: number;
+  used_time: number;
+}
+
+/** A gateway instance's heartbeat: its sessions count as open while it is recent. */
+export interface GatewayInstanceTable {
+  instance: string;
+  seen_time: number;
+}
+
+/** An open device session (the row goes when the session ends and its connect-log row is written). */
+export interface DeviceSessionTable {
+  id: string;
+  tenant_id: number;
+  member_id: number;
+  router_name: string;
+  instance: string;
+  remote_ip: Generated<string>;
+  remote_port: Generated<number>;
+  version: Generated<string>;
+  start_time: number;
+}
+
+/** A device session's begin (online 1) or end (online 0); unique by session and direction. */
+export interface ConnectLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  member_id: number;
+  router_name: string;
+  remote_ip: Generated<string>;
+  remote_port: Generated<number>;
+  version: Generated<string>;
+  online: number;
+  session_id: string;
+  create_time: number;
 }
