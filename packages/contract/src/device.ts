@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEMBER_COMMANDS } from './networkSettings';
 
 /*
  * The device protocol (WS /api/device/v1/ws; docs/device-protocol.md is the prose version): one JSON
@@ -251,7 +252,8 @@ export const configMessage = networkConfigPayload.extend({ type: z.literal('conf
 /** The member left a network: stop its tunnels and remove its files. */
 export const leaveMessage = z.object({ type: z.literal('leave'), network_number: z.string() });
 
-export const DEVICE_COMMANDS = ['kill', 'restart', 'resend_config'] as const;
+/** The commands of the network settings (member_command.kind). */
+export const DEVICE_COMMANDS = MEMBER_COMMANDS;
 export const commandMessage = z.object({
   type: z.literal('command'),
   command_id: z.number().int(),

@@ -31,6 +31,17 @@ export const EVENTS = {
   }),
   /** A command was queued for a member's device (member_command, state queued): the device gateway delivers it. */
   'member.command_queued': z.object({ ...tenant, member_id: id, network_id: id, command_id: id, kind: z.string() }),
+  /**
+   * The compiler stored new configuration versions for members of a network (`member_ids`, new or
+   * changed) and dropped those of members who left (`removed_member_ids`): the gateway pushes them.
+   */
+  'member_config.changed': z.object({
+    ...tenant,
+    network_id: id,
+    network_number: z.string(),
+    member_ids: z.array(id),
+    removed_member_ids: z.array(id),
+  }),
   /** A main account (ram_id null) or a sub-account signed in. */
   'account.signed_in': z.object({ ...tenant, ram_id: id.nullable() }),
   /** A main account or a sub-account (ram_id) can no longer sign in. */

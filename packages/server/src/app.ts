@@ -4,8 +4,9 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { CODE, httpStatusOf, LIMITS, M, type Endpoint } from '@hublink/contract';
+import { CODE, DEVICE_CLOSE, DEVICE_LIMITS, httpStatusOf, LIMITS, M, type Endpoint } from '@hublink/contract';
 import qs from 'qs';
 import type { Config } from './config';
 import { answerClientError } from './core/clientErrors';
@@ -108,7 +109,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...(parts.redis ? { redis: parts.redis, nameSpace: `${opts.backbone?.redisPrefix ?? 'hublink:'}rl:`, skipOnError: true } : {}),
     max: config.apiRateLimitPerMinute,
     timeWindow: '1 minute',
-    allowList: (req) => !req.url.startsWith('/api/'),
+    // Devices sign in through the gateway, which limits failed sign-ins per member and address itself.
+    allowList: (req) => !req.url.startsWith('/api/') || req.url.startsWith('/api/device/'),
     errorResponseBuilder: () => ({ statusCode: 429, code: CODE.tooMany, msg: M.tooManyRequests }),
   });
 
@@ -120,6 +122,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // which the call's schema refuses. Values stay strings.
   await app.register(formbody, {
     parser: (body) => qs.parse(body, { depth: FORM_DEPTH_MAX, arrayLimit: FORM_LIST_MAX, parameterLimit: FORM_FIELDS_MAX, allowPrototypes: false }),
+  });
+
+  // WebSockets (the device gateway, the console's traffic stream). On close, devices are told to come back
+  // (1001) rather than left without a reason; the gateway writes their sessions' ends when it stops.
+  await app.register(websocket, {
+    options: { maxPayload: DEVICE_LIMITS.maxMessageBytes },
+    preClose(done) {
+      for (const client of app.websocketServer.clients) client.close(DEVICE_CLOSE.goingAway, 'server shutting down');
+      done();
+    },
   });
 
   // Every call of the contract the app serves; the permission tests walk this list.

@@ -298,3 +298,29 @@ export async function dueForRenewal(db: Db, now: Date, windowDays: number = PKI_
     crls: crls.map((r) => ({ tenantId: r.tenant_id, networkId: r.network_id })),
   };
 }
+
+/** The files a member's device needs beside its OpenVPN config (its key opened), or null while it has no certificate. */
+export interface DeviceFiles {
+  ca: string;
+  cert: string;
+  key: string;
+  /** For a center (server role), which checks the points' certificates against it. */
+  crl: string | null;
+}
+
+export async function deviceFilesOf(db: Db, box: SecretBox, tenantId: number, networkId: number, memberId: number): Promise<DeviceFiles | null> {
+  const row = await db
+    .selectFrom('member_certificate as c')
+    .innerJoin('network_pki as p', 'p.network_id', 'c.network_id')
+    .select(['c.serial', 'c.cert', 'c.key_sealed', 'c.role', 'p.ca_cert', 'p.crl'])
+    .where('c.tenant_id', '=', tenantId)
+    .where('c.network_id', '=', networkId)
+    .where('c.member_id', '=', memberId)
+    .where('c.revoked_at', 'is', null)
+    .where('p.tenant_id', '=', tenantId)
+    .orderBy('c.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { ca: row.ca_cert, cert: row.cert, key: box.openText(row.key_sealed, certContext(networkId, row.serial)), crl: row.role === 'server' ? row.crl : null };
+}

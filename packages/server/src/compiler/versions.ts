@@ -82,13 +82,20 @@ export interface RecompileResult {
   added: string[];
   changed: string[];
   removedMemberIds: number[];
+  /** The ids of `added` and `changed`. */
+  storedMemberIds: number[];
+  /** '' when the network is gone. */
+  networkNumber: string;
 }
+
+/** Called in the recompile's transaction when something changed (the compiler module emits its event from it). */
+export type OnStored = (trx: Db, result: RecompileResult) => Promise<void>;
 
 /**
  * Compiles a network of a tenant and stores what changed, in one transaction (a network that is gone
  * leaves no rows). Idempotent: running it twice on the same rows changes nothing the second time.
  */
-export async function recompileNetwork(db: Db, tenantId: number, networkId: number, now = Date.now()): Promise<RecompileResult> {
+export async function recompileNetwork(db: Db, tenantId: number, networkId: number, now = Date.now(), onStored?: OnStored): Promise<RecompileResult> {
   return db.transaction().execute(async (trx) => {
     const loaded = await loadNetwork(trx, tenantId, networkId);
     const stored = await trx
@@ -99,7 +106,9 @@ export async function recompileNetwork(db: Db, tenantId: number, networkId: numb
       .execute();
     if (!loaded) {
       if (stored.length > 0) await trx.deleteFrom('member_config').where('tenant_id', '=', tenantId).where('network_id', '=', networkId).execute();
-      return { added: [], changed: [], removedMemberIds: stored.map((s) => s.member_id) };
+      const gone: RecompileResult = { added: [], changed: [], removedMemberIds: stored.map((s) => s.member_id), storedMemberIds: [], networkNumber: '' };
+      if (onStored && stored.length > 0) await onStored(trx, gone);
+      return gone;
     }
     const byMember = new Map(stored.map((s) => [s.member_id, s]));
     const previous = new Map<string, string>();
@@ -133,6 +142,14 @@ export async function recompileNetwork(db: Db, tenantId: number, networkId: numb
     if (gone.length > 0) {
       await trx.deleteFrom('member_config').where('tenant_id', '=', tenantId).where('network_id', '=', networkId).where('member_id', 'in', gone).execute();
     }
-    return { added: diff.added, changed: diff.changed, removedMemberIds: gone };
+    const result: RecompileResult = {
+      added: diff.added,
+      changed: diff.changed,
+      removedMemberIds: gone,
+      storedMemberIds: [...diff.added, ...diff.changed].map((name) => loaded.memberIds.get(name)!),
+      networkNumber: loaded.input.network_number,
+    };
+    if (onStored && (result.storedMemberIds.length > 0 || gone.length > 0)) await onStored(trx, result);
+    return result;
   });
 }

@@ -15,6 +15,7 @@ import { serviceModule } from './service';
 import { siteModule } from './site';
 import { pkiModule } from '../compiler/pkiModule';
 import { compilerModule } from '../compiler';
+import { gatewayModule } from '../gateway';
 
 /** Every module of the server, in start order (app.ts stops them in reverse); the CLI uses the same list. */
 export const MODULES: Module[] = [
@@ -35,4 +36,6 @@ export const MODULES: Module[] = [
   // The compiler's PKI (not a module folder): it follows the network and member events.
   pkiModule,
   compilerModule,
+  // The device gateway (not a module folder): sessions, deliveries to devices, live state.
+  gatewayModule,
 ];

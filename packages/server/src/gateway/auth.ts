@@ -1,0 +1,142 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DEVICE_CLOSE, type HelloMessage } from '@hublink/contract';
+import type { Ctx } from '../core/context';
+import { ApiError } from '../core/errors';
+import { DUMMY_HASH, verifyPassword } from '../core/passwords';
+import type { Limit } from '../core/ratelimit';
+
+/** Failed device sign-ins, per member and per address (a success resets the member's count). */
+export const DEVICE_AUTH_LIMITS = {
+  perMember: { name: 'device-member', max: 10, windowSeconds: 900, message: 'too many attempts' },
+  perIp: { name: 'device-ip', max: 200, windowSeconds: 900, message: 'too many attempts' },
+} as const satisfies Record<string, Limit>;
+
+/** Credentials kept per member: a router re-flashed or a client on a new phone gets a new one; old ones fade. */
+const CREDENTIALS_PER_MEMBER = 5;
+
+export interface DeviceMember {
+  id: number;
+  tenant_id: number;
+  router_name: string;
+  router_type: number;
+  status: number;
+}
+
+export type AuthOutcome = { ok: true; member: DeviceMember; credential?: string } | { ok: false; code: number; reason: string };
+
+const refuse = (code: number, reason: string): AuthOutcome => ({ ok: false, code, reason });
+export const credentialHash = (credential: string) => createHash('sha256').update(credential).digest('hex');
+
+/** The member a hello names: a router by its name (unique across tenants), an app by `username@sign`. */
+async function findMember(ctx: Ctx, hello: HelloMessage): Promise<{ key: string; member: (DeviceMember & { secret_hash: string }) | undefined }> {
+  const cols = ['member.id', 'member.tenant_id', 'member.router_name', 'member.router_type', 'member.status', 'member.secret_hash'] as const;
+  if (hello.kind === 'router') {
+    const key = hello.router_name.toLowerCase();
+    const member = await ctx.db.selectFrom('member').select(cols).where('router_key', '=', key).where('router_type', '=', 1).executeTakeFirst();
+    return { key: `r:${key}`, member };
+  }
+  const at = hello.login.lastIndexOf('@');
+  const username = (at > 0 ? hello.login.slice(0, at) : hello.login).toLowerCase();
+  const sign = at > 0 ? hello.login.slice(at + 1) : '';
+  const key = `a:${username}@${sign.toLowerCase()}`;
+  if (!sign) return { key, member: undefined };
+  const member = await ctx.db
+    .selectFrom('member')
+    .innerJoin('account', 'account.id', 'member.tenant_id')
+    .select(cols)
+    .where('account.sign', '=', sign)
+    .where('member.router_key', '=', username)
+    .where('member.router_type', '=', 2)
+    .executeTakeFirst();
+  return { key, member };
+}
+
+async function withinLimits(ctx: Ctx, key: string, ip: string): Promise<boolean> {
+  try {
+    await ctx.limiter.check(DEVICE_AUTH_LIMITS.perIp, ip);
+    await ctx.limiter.check(DEVICE_AUTH_LIMITS.perMember, key);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError) return false;
+    throw err;
+  }
+}
+
+async function countFailure(ctx: Ctx, key: string, ip: string) {
+  for (const [limit, subject] of [
+    [DEVICE_AUTH_LIMITS.perIp, ip],
+    [DEVICE_AUTH_LIMITS.perMember, key],
+  ] as const) {
+    await ctx.limiter.hit(limit, subject).catch((err: unknown) => {
+      if (!(err instanceof ApiError)) throw err;
+    });
+  }
+}
+
+/** Issues a credential: only its hash is stored, and the member keeps its newest few. */
+async function issueCredential(ctx: Ctx, m: DeviceMember, now: number): Promise<string> {
+  const credential = randomBytes(32).toString('base64url');
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto('device_credential').values({ tenant_id: m.tenant_id, member_id: m.id, token_hash: credentialHash(credential), create_time: now, used_time: now }).execute();
+    const old = await trx
+      .selectFrom('device_credential')
+      .select('id')
+      .where('member_id', '=', m.id)
+      .orderBy('id', 'desc')
+      .offset(CREDENTIALS_PER_MEMBER)
+      .limit(1000)
+      .execute();
+    if (old.length > 0) {
+      await trx
+        .deleteFrom('device_credential')
+        .where(
+          'id',
+          'in',
+          old.map((o) => o.id),
+        )
+        .execute();
+    }
+  });
+  return credential;
+}
+
+/**
+ * Who a hello is. A credential from an earlier welcome is checked by its hash (cheap: reconnect storms
+ * stay cheap); otherwise the secret is checked with scrypt (slow on purpose) and a new credential is
+ * issued. Failures count against the member and the address; a disabled member is refused after its
+ * secret was proven, so the refusal tells nothing to someone who does not know it.
+ */
+export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, now = Date.now()): Promise<AuthOutcome> {
+  const { key, member } = await findMember(ctx, hello);
+  if (!(await withinLimits(ctx, key, ip))) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later');
+
+  if (hello.credential && member) {
+    const row = await ctx.db
+      .selectFrom('device_credential')
+      .select('id')
+      .where('token_hash', '=', credentialHash(hello.credential))
+      .where('member_id', '=', member.id)
+      .executeTakeFirst();
+    if (row) {
+      if (member.status !== 1) return refuse(DEVICE_CLOSE.disabled, 'member disabled');
+      return { ok: true, member };
+    }
+  }
+  if (!hello.secret) {
+    await countFailure(ctx, key, ip);
+    return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed');
+  }
+  const proven = await verifyPassword(hello.secret, member?.secret_hash ?? DUMMY_HASH);
+  if (!member || !proven) {
+    await countFailure(ctx, key, ip);
+    return refuse(DEVICE_CLOSE.authFailed, 'authentication failed');
+  }
+  await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
+  if (member.status !== 1) return refuse(DEVICE_CLOSE.disabled, 'member disabled');
+  return { ok: true, member, credential: await issueCredential(ctx, member, now) };
+}
+
+/** Revokes every credential of a member (its secret changed): its devices must prove the new secret. */
+export async function revokeCredentials(ctx: Ctx, memberId: number): Promise<void> {
+  await ctx.db.deleteFrom('device_credential').where('member_id', '=', memberId).execute();
+}

@@ -1,0 +1,267 @@
+import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_CLOSE, ROUTER_TYPE, killUser, resendConfig, routerPassword, updateRouterStatus, setDns } from '@hublink/contract';
+import { TestDevice, routerHello } from '../../test/device';
+import { describeEachDatabase, newAccount } from '../../test/helpers';
+import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
+import { until } from '../../test/until';
+import { gatewayOf } from '.';
+import { INSTANCE_STALE_MS, sweepSessions } from './sessionRows';
+
+describeEachDatabase('device gateway', (t) => {
+  let base: string;
+  let a: Awaited<ReturnType<typeof newAccount>>;
+  let center = '';
+  let point = '';
+  let networkNumber: string;
+  const open: TestDevice[] = [];
+
+  const connect = async () => {
+    const d = await TestDevice.open(base);
+    open.push(d);
+    return d;
+  };
+  const rowsOf = (name: string) => t().db.selectFrom('connect_log').selectAll().where('router_name', '=', name).orderBy('id').execute();
+  const noSessions = () => until(async () => (await t().db.selectFrom('device_session').select('id').execute()).length === 0, 'every session ended');
+  const memberRow = (name: string) => t().db.selectFrom('member').selectAll().where('router_key', '=', name.toLowerCase()).executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    await t().app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t().app.server.address() as AddressInfo).port}`;
+    a = await newAccount(t());
+    [center = '', point = ''] = await seedFreshMembers(t(), a.account.id, 2);
+    networkNumber = await createNetworkThroughApi(t(), a.token, { center: [center!], point: [point!] });
+    await t().ctx.events.settle();
+    return async () => {
+      for (const d of open) d.close();
+    };
+  });
+
+  it('welcomes a router that proves its secret: credential, configs with certificates, online, connect log', async () => {
+    const d = await connect();
+    d.send(routerHello(center, SEEDED_MEMBER_SECRET, { router_model: 'HL-100' }));
+    const w = await d.next('welcome');
+    expect(w.credential).toMatch(/^[\w-]{40,}$/);
+    expect(w.member).toEqual({ router_name: center, router_type: ROUTER_TYPE.hardware });
+    expect(w.networks).toEqual([networkNumber]);
+    expect(w.configs).toHaveLength(1);
+    const cfg = w.configs[0]!;
+    expect(cfg.network_number).toBe(networkNumber);
+    expect(cfg.config.member_type).toBe('center');
+    expect(Object.keys(cfg.openvpn).some((f) => f.endsWith('.conf'))).toBe(true);
+    expect(cfg.certificates?.['ca.crt']).toContain('BEGIN CERTIFICATE');
+    expect(cfg.certificates?.['member.key']).toContain('PRIVATE KEY');
+    expect(cfg.certificates?.['crl.pem']).toContain('BEGIN X509 CRL');
+
+    const m = await memberRow(center);
+    expect(m.online_status).toBe(1);
+    expect(m.version).toBe('1.2.3');
+    expect(m.router_model).toBe('HL-100');
+    expect(JSON.parse(m.interfaces)).toEqual([expect.objectContaining({ interface: 'wan', ipv4: '192.0.2.10' })]);
+    const rows = await rowsOf(center);
+    expect(rows).toEqual([expect.objectContaining({ online: 1, remote_ip: '127.0.0.1', version: '1.2.3', session_id: w.session_id })]);
+    // Only a hash of the credential is kept.
+    const creds = await t().db.selectFrom('device_credential').selectAll().where('member_id', '=', m.id).execute();
+    expect(creds.map((c) => c.token_hash)).not.toContain(w.credential);
+
+    d.close();
+    await until(async () => (await rowsOf(center)).length === 2, 'the end of the session logged');
+    expect((await rowsOf(center))[1]).toMatchObject({ online: 0, session_id: w.session_id });
+    expect((await memberRow(center)).online_status).toBe(0);
+  });
+
+  it('takes the credential instead of the secret, and skips configs the device already holds', async () => {
+    const first = await connect();
+    first.send(routerHello(point, SEEDED_MEMBER_SECRET));
+    const w1 = await first.next('welcome');
+    first.close();
+    await first.closedWith();
+
+    const again = await connect();
+    again.send(routerHello(point, '', { secret: undefined, credential: w1.credential, configs: [{ network_number: networkNumber, version: w1.configs[0]!.version }] }));
+    const w2 = await again.next('welcome');
+    expect(w2.credential).toBeUndefined();
+    expect(w2.configs).toEqual([]);
+    expect(w2.networks).toEqual([networkNumber]);
+    again.close();
+  });
+
+  it('refuses a wrong secret, an unknown router and a forged credential, writing nothing', async () => {
+    await noSessions();
+    const before = await t().db.selectFrom('connect_log').select('id').execute();
+    for (const hello of [routerHello(center, 'wrong-secret'), routerHello('nosuchrouter', SEEDED_MEMBER_SECRET), routerHello(center, '', { secret: undefined, credential: 'forged' })]) {
+      const d = await connect();
+      d.send(hello);
+      expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.authFailed);
+      expect(d.received.at(-1)).toMatchObject({ type: 'error', code: DEVICE_CLOSE.authFailed });
+    }
+    expect(await t().db.selectFrom('connect_log').select('id').execute()).toEqual(before);
+  });
+
+  it('closes a socket that sends something other than JSON, or a status before its hello', async () => {
+    const d1 = await connect();
+    d1.socket.send('not json');
+    expect((await d1.closedWith()).code).toBe(DEVICE_CLOSE.protocolError);
+    const d2 = await connect();
+    d2.send({ type: 'status', links: [] });
+    expect((await d2.closedWith()).code).toBe(DEVICE_CLOSE.helloExpected);
+  });
+
+  it('pushes a new config version when a setting changes, and the device says it applied it', async () => {
+    const d = await connect();
+    d.send(routerHello(point, SEEDED_MEMBER_SECRET));
+    const w = await d.next('welcome');
+    const before = w.configs[0]!.version;
+    const res = await t().call(setDns, { token: a.token, body: { network_number: networkNumber, dns: ['223.5.5.5'] } });
+    expect(res.code).toBe(200);
+    const pushed = await d.next('config', (c) => c.version > before);
+    expect(pushed.config.dns).toEqual(['223.5.5.5']);
+    d.send({ type: 'applied', network_number: networkNumber, version: pushed.version, ok: true });
+    const pointId = (await memberRow(point)).id;
+    await until(async () => (await t().db.selectFrom('member_config').select('applied_version').where('member_id', '=', pointId).executeTakeFirst())?.applied_version === pushed.version, 'applied version stored');
+    d.close();
+  });
+
+  it('delivers a queued command, takes its ack, and resends a config on re_send_config', async () => {
+    const d = await connect();
+    d.send(routerHello(point, SEEDED_MEMBER_SECRET));
+    await d.next('welcome');
+    expect((await t().call(killUser, { token: a.token, body: { network_number: networkNumber, router_name: point } })).code).toBe(200);
+    const cmd = await d.next('command', (c) => c.kind === 'kill');
+    expect(cmd.network_number).toBe(networkNumber);
+    const state = () => t().db.selectFrom('member_command').select(['state', 'error']).where('id', '=', cmd.command_id).executeTakeFirstOrThrow();
+    await until(async () => (await state()).state === 'sent', 'command marked sent');
+    d.send({ type: 'ack', command_id: cmd.command_id, ok: false, error: 'tunnel busy' });
+    await until(async () => (await state()).state === 'failed', 'ack stored');
+    expect((await state()).error).toBe('tunnel busy');
+
+    const configsBefore = d.received.filter((m) => m.type === 'config').length;
+    expect((await t().call(resendConfig, { token: a.token, body: { network_number: networkNumber, router_name: point } })).code).toBe(200);
+    await d.next('command', (c) => c.kind === 'resend_config');
+    expect(d.received.filter((m) => m.type === 'config').length).toBe(configsBefore + 1);
+    d.close();
+  });
+
+  it('delivers the commands queued while the device was away when it comes back', async () => {
+    const pointId = (await memberRow(point)).id;
+    const net = await t().db.selectFrom('network').select('id').where('network_number', '=', networkNumber).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const row = await t()
+      .db.insertInto('member_command')
+      .values({ tenant_id: a.account.id, network_id: net.id, member_id: pointId, kind: 'restart', create_time: now, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const d = await connect();
+    d.send(routerHello(point, SEEDED_MEMBER_SECRET));
+    const cmd = await d.next('command', (c) => c.command_id === row.id);
+    expect(cmd.kind).toBe('restart');
+    d.send({ type: 'ack', command_id: cmd.command_id, ok: true });
+    await until(async () => (await t().db.selectFrom('member_command').select('state').where('id', '=', row.id).executeTakeFirstOrThrow()).state === 'done', 'done');
+    d.close();
+  });
+
+  it("writes a point's links in batches, and its p2p sessions to the online log", async () => {
+    const d = await connect();
+    d.send(routerHello(point, SEEDED_MEMBER_SECRET));
+    const w = await d.next('welcome');
+    const since = Math.floor(Date.now() / 1000) - 5;
+    d.send({ type: 'status', links: [{ network_number: networkNumber, peer: center, vpn_ip: '10.8.0.6', online: 1, since }] });
+    d.send({ type: 'session', event: 'up', id: 's1', mode: 'p2p', network_number: networkNumber, link_router_name: center, orig: '192.0.2.10:1194', vpn_ip: '10.8.0.6', time: since });
+    d.send({ type: 'ping' });
+    await d.next('pong');
+    const ids = { point: (await memberRow(point)).id, center: (await memberRow(center)).id };
+    const link = () => t().db.selectFrom('member_link').selectAll().where('member_id', '=', ids.point).where('center_member_id', '=', ids.center).executeTakeFirst();
+    await until(async () => (await link())?.vpn_online === 1, 'the link written');
+    expect(await link()).toMatchObject({ vpn_ip: '10.8.0.6' });
+    const log = () => t().db.selectFrom('online_log').selectAll().where('session_id', '=', w.session_id).execute();
+    expect(await log()).toEqual([expect.objectContaining({ mode: 'p2p', link_router_name: center, vpn_ip: '10.8.0.6', start_time: since * 1000, end_time: null })]);
+
+    // The session ending ends what was open: its online-log row, its links.
+    d.close();
+    await until(async () => (await log())[0]?.end_time !== null, 'the online log closed');
+    expect((await link())?.vpn_online).toBe(0);
+  });
+
+  it('closes the older session when the same member signs in again', async () => {
+    const first = await connect();
+    first.send(routerHello(center, SEEDED_MEMBER_SECRET));
+    await first.next('welcome');
+    const second = await connect();
+    second.send(routerHello(center, SEEDED_MEMBER_SECRET));
+    await second.next('welcome');
+    expect((await first.closedWith()).code).toBe(DEVICE_CLOSE.replaced);
+    await until(async () => (await memberRow(center)).online_status === 1 && gatewayOf(t().ctx).size >= 1, 'still online with the new session');
+    second.close();
+    await until(async () => (await memberRow(center)).online_status === 0, 'offline after the last session');
+  });
+
+  describe('software members', () => {
+    let app = '';
+    let login: string;
+    beforeAll(async () => {
+      [app = ''] = await seedFreshMembers(t(), a.account.id, 1, { router_type: ROUTER_TYPE.software });
+      const acc = await t().db.selectFrom('account').select('sign').where('id', '=', a.account.id).executeTakeFirstOrThrow();
+      login = `${app}@${acc.sign}`;
+    });
+    const appHello = (secret: string | undefined, credential?: string) => ({
+      type: 'hello',
+      protocol: 1,
+      kind: 'app',
+      login,
+      ...(secret ? { secret } : {}),
+      ...(credential ? { credential } : {}),
+      os: 'android',
+      version: '3.1.0',
+      sys_brand: 'Xiaomi',
+      sys_model: '14',
+      sys_version: '15',
+    });
+
+    it('signs in with username@sign, records the login, and is cut off at once when its password changes', async () => {
+      const d = await connect();
+      d.send(appHello(SEEDED_MEMBER_SECRET));
+      const w = await d.next('welcome');
+      const logins = await t().db.selectFrom('software_login').selectAll().where('router_name', '=', app).execute();
+      expect(logins).toEqual([expect.objectContaining({ ip: '127.0.0.1', os: 'android', version: '3.1.0', sys_brand: 'Xiaomi', sys_model: '14', sys_version: '15' })]);
+
+      expect((await t().call(routerPassword, { token: a.token, body: { router_name: app, password: 'newpass123' } })).code).toBe(200);
+      expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.revoked);
+      // The old credential and the old password are both refused; the new password works.
+      const withCredential = await connect();
+      withCredential.send(appHello(undefined, w.credential));
+      expect((await withCredential.closedWith()).code).toBe(DEVICE_CLOSE.authFailed);
+      const withNew = await connect();
+      withNew.send(appHello('newpass123'));
+      await withNew.next('welcome');
+      withNew.close();
+    });
+
+    it('refuses a disabled member, and closes its session when it is disabled', async () => {
+      const d = await connect();
+      d.send(appHello('newpass123'));
+      await d.next('welcome');
+      expect((await t().call(updateRouterStatus, { token: a.token, body: { router_name: app } })).code).toBe(200);
+      expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.disabled);
+      const again = await connect();
+      again.send(appHello('newpass123'));
+      expect((await again.closedWith()).code).toBe(DEVICE_CLOSE.disabled);
+      expect((await t().call(updateRouterStatus, { token: a.token, body: { router_name: app } })).code).toBe(200);
+    });
+  });
+
+  it('ends the sessions of an instance that stopped beating, once, dated at its last beat', async () => {
+    const m = await memberRow(center);
+    const lastBeat = Date.now() - INSTANCE_STALE_MS - 5_000;
+    await t().db.insertInto('gateway_instance').values({ instance: 'dead-instance', seen_time: lastBeat }).execute();
+    await t()
+      .db.insertInto('device_session')
+      .values({ id: 'dead-session-1', tenant_id: a.account.id, member_id: m.id, router_name: center, instance: 'dead-instance', start_time: lastBeat - 60_000 })
+      .execute();
+    await t().db.updateTable('member').set({ online_status: 1 }).where('id', '=', m.id).execute();
+    expect(await sweepSessions(t().db, Date.now())).toBe(1);
+    expect(await sweepSessions(t().db, Date.now())).toBe(0);
+    const ends = await t().db.selectFrom('connect_log').selectAll().where('session_id', '=', 'dead-session-1').execute();
+    expect(ends).toEqual([expect.objectContaining({ online: 0, create_time: lastBeat })]);
+    expect((await memberRow(center)).online_status).toBe(0);
+  });
+});

@@ -1,0 +1,440 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import {
+  DEVICE_CLOSE,
+  DEVICE_MESSAGE_TYPES,
+  DEVICE_PROTOCOL,
+  DEVICE_TIMING,
+  deviceMessage,
+  helloMessage,
+  type DeviceLink,
+  type DeviceMessage,
+  type HelloMessage,
+} from '@hublink/contract';
+import type { Ctx } from '../core/context';
+import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../core/deviceChannels';
+import type { Unsubscribe } from '../core/pubsub';
+import { authenticate } from './auth';
+import { configsOf, networksOf, type HeldConfig } from './configs';
+import { delivery, publishDelivery, type Delivery } from './deliveries';
+import { LiveWriter } from './liveWriter';
+import { DeviceSession } from './session';
+import { INSTANCE_BEAT_MS, beat, beginSession, endSession, sweepSessions } from './sessionRows';
+
+/** Messages a session may send per check window before it counts as a flood. */
+const FLOOD_MAX = 400;
+const CHECK_MS = 5_000;
+const LINK_FLUSH_MS = 1_000;
+const COUNTER_FLUSH_MS = 60_000;
+
+const known = new Set<string>(DEVICE_MESSAGE_TYPES);
+
+/**
+ * The device gateway of one instance: the sessions it holds, their messages, and what other instances
+ * ask of them (deliveries over pub/sub). docs/device-protocol.md describes the protocol.
+ */
+export class Gateway {
+  private readonly sessions = new Map<number, DeviceSession>();
+  private readonly writes = new Set<Promise<unknown>>();
+  private readonly writer: LiveWriter;
+  private timers: NodeJS.Timeout[] = [];
+  private unsubscribes: Unsubscribe[] = [];
+  private stopping = false;
+
+  constructor(private readonly ctx: Ctx) {
+    this.writer = new LiveWriter(ctx.db);
+  }
+
+  get size() {
+    return this.sessions.size;
+  }
+
+  sessionOf(memberId: number): DeviceSession | undefined {
+    return this.sessions.get(memberId);
+  }
+
+  async start() {
+    const { ctx } = this;
+    const ended = await sweepSessions(ctx.db, Date.now(), ctx.config.instance);
+    if (ended > 0) ctx.log.info({ ended }, 'gateway: ended the sessions an earlier run of this instance left open');
+    await beat(ctx.db, ctx.config.instance, Date.now());
+    this.unsubscribes.push(
+      await ctx.pubsub.subscribe(DEVICE_CHANNELS.deliver, (m) => {
+        const d = delivery.safeParse(m);
+        if (d.success) this.track(this.onDelivery(d.data));
+      }),
+      await ctx.pubsub.subscribe(DEVICE_CHANNELS.watch, (m) => {
+        const w = watchRequest.safeParse(m);
+        if (w.success) this.watch(w.data.member_id);
+      }),
+    );
+    const every = (ms: number, work: () => Promise<unknown> | void) => {
+      const t = setInterval(() => {
+        const p = work();
+        if (p) this.track(p);
+      }, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(INSTANCE_BEAT_MS, () => beat(ctx.db, ctx.config.instance, Date.now()));
+    every(CHECK_MS, () => this.checkSessions(Date.now()));
+    every(LINK_FLUSH_MS, () => this.writer.flushLinks());
+    every(COUNTER_FLUSH_MS, () => this.writer.flushCounters());
+  }
+
+  /** Closes every session (1001: reconnect elsewhere or later), writes their ends and what is pending. */
+  async stop() {
+    this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    for (const u of this.unsubscribes) await u();
+    this.unsubscribes = [];
+    for (const s of [...this.sessions.values()]) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down', s);
+    await Promise.allSettled([...this.sessions.values()].map((s) => this.end(s)));
+    while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
+    await this.writer.flush();
+  }
+
+  /** Keeps a write in view so stop() waits for it; its failure is logged, never thrown into a socket handler. */
+  private track(p: Promise<unknown>) {
+    const tracked = p.catch((err: unknown) => this.ctx.log.error({ err }, 'gateway: a write failed'));
+    this.writes.add(tracked);
+    void tracked.finally(() => this.writes.delete(tracked));
+  }
+
+  /** A new WebSocket: it must say hello within the heartbeat timeout. */
+  accept(socket: WebSocket, req: FastifyRequest) {
+    if (this.stopping) return this.close(socket, DEVICE_CLOSE.goingAway, 'server shutting down');
+    const remote = { ip: req.ip, port: req.socket.remotePort ?? 0 };
+    let session: DeviceSession | undefined;
+    let closed = false;
+    // Messages are handled one after another, so a status never overtakes the hello it follows.
+    let chain: Promise<void> = Promise.resolve();
+    const helloTimer = setTimeout(() => this.close(socket, DEVICE_CLOSE.helloExpected, 'hello expected'), DEVICE_TIMING.heartbeatTimeout * 1000);
+    helloTimer.unref();
+
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (session) {
+        session.lastSeen = Date.now();
+        session.messages++;
+      }
+      const parsed = isBinary ? undefined : parseJson(data);
+      if (parsed === undefined) return this.close(socket, DEVICE_CLOSE.protocolError, 'a message must be one JSON object');
+      chain = chain.then(async () => {
+        if (closed) return;
+        if (!session) {
+          clearTimeout(helloTimer);
+          session = await this.hello(socket, parsed, remote);
+          if (session && closed) await this.end(session);
+          return;
+        }
+        await this.onMessage(session, parsed);
+      });
+      this.track(chain);
+    });
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(helloTimer);
+      if (session) this.track(this.end(session));
+    });
+    socket.on('error', (err) => this.ctx.log.debug({ err }, 'gateway: socket error'));
+  }
+
+  private async hello(socket: WebSocket, raw: unknown, remote: { ip: string; port: number }): Promise<DeviceSession | undefined> {
+    const parsed = helloMessage.safeParse(raw);
+    if (!parsed.success) {
+      this.close(socket, isHelloShaped(raw) ? DEVICE_CLOSE.protocolError : DEVICE_CLOSE.helloExpected, 'hello expected');
+      return undefined;
+    }
+    const hello = parsed.data;
+    if (hello.protocol < DEVICE_PROTOCOL.oldest) {
+      this.close(socket, DEVICE_CLOSE.unsupportedProtocol, `protocol ${hello.protocol} is no longer supported; oldest is ${DEVICE_PROTOCOL.oldest}`);
+      return undefined;
+    }
+    const auth = await authenticate(this.ctx, hello, remote.ip);
+    if (!auth.ok) {
+      this.close(socket, auth.code, auth.reason);
+      return undefined;
+    }
+    if (socket.readyState !== socket.OPEN) return undefined;
+    const member = auth.member;
+    const now = Date.now();
+    const session = new DeviceSession(randomUUID(), member, socket, Math.min(hello.protocol, DEVICE_PROTOCOL.current), now);
+
+    // One session per member: an older one, here or on another instance, is closed.
+    const older = this.sessions.get(member.id);
+    if (older) {
+      this.close(older.socket, DEVICE_CLOSE.replaced, 'another session of this member signed in', older);
+      await this.end(older);
+    }
+    await publishDelivery(this.ctx, { kind: 'close', member_id: member.id, code: DEVICE_CLOSE.replaced, reason: 'another session of this member signed in', except: session.id });
+
+    await beginSession(this.ctx, { id: session.id, member, instance: this.ctx.config.instance, remoteIp: remote.ip, remotePort: remote.port, hello, now });
+    this.sessions.set(member.id, session);
+    await this.welcome(session, hello, auth.credential);
+    await this.deliverCommands(session);
+    return session;
+  }
+
+  private async welcome(s: DeviceSession, hello: HelloMessage, credential: string | undefined) {
+    const { tenant_id, id } = s.member;
+    const networks = await networksOf(this.ctx, tenant_id, id);
+    const configs = await configsOf(this.ctx, tenant_id, id);
+    for (const [networkId, number] of networks) s.networks.set(networkId, { number, memberType: '' });
+    for (const c of configs) this.hold(s, c);
+    const held = new Map(hello.configs.map((c) => [c.network_number, c.version]));
+    s.send({
+      type: 'welcome',
+      protocol: s.protocol,
+      session_id: s.id,
+      ...(credential ? { credential } : {}),
+      member: { router_name: s.member.router_name, router_type: s.member.router_type },
+      timing: {
+        heartbeat_timeout: DEVICE_TIMING.heartbeatTimeout,
+        ping_interval: DEVICE_TIMING.pingInterval,
+        status_interval: DEVICE_TIMING.statusInterval,
+        traffic_interval: DEVICE_TIMING.trafficInterval,
+      },
+      configs: configs.filter((c) => held.get(c.network_number) !== c.payload.version).map((c) => c.payload),
+      networks: [...networks.values()],
+    });
+  }
+
+  private hold(s: DeviceSession, c: HeldConfig) {
+    const memberType = typeof c.payload.config.member_type === 'string' ? c.payload.config.member_type : '';
+    s.networks.set(c.network_id, { number: c.network_number, memberType });
+  }
+
+  /** Sends the member's commands that are queued or were sent without an answer (oldest first). */
+  private async deliverCommands(s: DeviceSession, only?: number) {
+    const rows = await this.ctx.db
+      .selectFrom('member_command as c')
+      .innerJoin('network as n', 'n.id', 'c.network_id')
+      .select(['c.id', 'c.kind', 'c.payload', 'c.network_id', 'n.network_number'])
+      .where('c.member_id', '=', s.member.id)
+      .where('c.tenant_id', '=', s.member.tenant_id)
+      .where('c.state', 'in', ['queued', 'sent'])
+      .$if(only !== undefined, (qb) => qb.where('c.id', '=', only!))
+      .orderBy('c.id')
+      .execute();
+    for (const c of rows) {
+      const kind = c.kind === 'kill' || c.kind === 'restart' || c.kind === 'resend_config' ? c.kind : null;
+      if (!kind) continue;
+      if (kind === 'resend_config') await this.pushConfigs(s, [c.network_id]);
+      s.send({ type: 'command', command_id: c.id, kind, network_number: c.network_number, payload: parseObject(c.payload) });
+      await this.ctx.db.updateTable('member_command').set({ state: 'sent', update_time: Date.now() }).where('id', '=', c.id).where('state', '=', 'queued').execute();
+    }
+  }
+
+  private async pushConfigs(s: DeviceSession, networkIds: number[]) {
+    for (const c of await configsOf(this.ctx, s.member.tenant_id, s.member.id, networkIds)) {
+      this.hold(s, c);
+      s.send({ type: 'config', ...c.payload });
+    }
+  }
+
+  private async onMessage(s: DeviceSession, raw: unknown) {
+    const type = (raw as { type?: unknown }).type;
+    if (typeof type !== 'string') return this.close(s.socket, DEVICE_CLOSE.protocolError, 'a message needs a type', s);
+    // A newer device's message types are ignored, so old servers keep working with new agents.
+    if (!known.has(type)) return;
+    const parsed = deviceMessage.safeParse(raw);
+    if (!parsed.success) return this.close(s.socket, DEVICE_CLOSE.protocolError, `message ${type} does not match the protocol`, s);
+    await this.handle(s, parsed.data);
+  }
+
+  private async handle(s: DeviceSession, m: DeviceMessage) {
+    const { db } = this.ctx;
+    const now = Date.now();
+    switch (m.type) {
+      case 'ping':
+        return s.send({ type: 'pong' });
+      case 'status':
+        return this.onStatus(s, m.links);
+      case 'traffic': {
+        s.keepTraffic(m.data);
+        this.writer.traffic(s.member.id, s.member.tenant_id, m.rx_bytes, m.tx_bytes);
+        if (s.watchedUntil > now && m.data.length > 0) await this.ctx.pubsub.publish(DEVICE_CHANNELS.traffic(s.member.id), trafficRelay.parse({ member_id: s.member.id, data: m.data }));
+        return;
+      }
+      case 'session': {
+        if (m.event === 'up') {
+          await db
+            .insertInto('online_log')
+            .values({
+              tenant_id: s.member.tenant_id,
+              router_name: s.member.router_name,
+              mode: m.mode,
+              network_number: m.network_number,
+              link_router_name: m.link_router_name,
+              pop_name: m.pop_name,
+              area: m.area,
+              orig: m.orig,
+              vpn_ip: m.vpn_ip,
+              start_time: m.time * 1000,
+              session_id: s.id,
+              device_key: m.id,
+            })
+            .execute();
+        } else {
+          const row = await db
+            .selectFrom('online_log')
+            .select(['id', 'start_time'])
+            .where('session_id', '=', s.id)
+            .where('device_key', '=', m.id)
+            .where('tenant_id', '=', s.member.tenant_id)
+            .where('end_time', 'is', null)
+            .executeTakeFirst();
+          if (row) {
+            const end = Math.max(Number(row.start_time), m.time * 1000);
+            await db
+              .updateTable('online_log')
+              .set({ end_time: end, online_time: Math.round((end - Number(row.start_time)) / 1000) })
+              .where('id', '=', row.id)
+              .execute();
+          }
+        }
+        return;
+      }
+      case 'flows':
+        // Flow records feed SaaS analysis, which stores them from its own issue part; until then they are counted only.
+        return;
+      case 'ack':
+        await db
+          .updateTable('member_command')
+          .set({ state: m.ok ? 'done' : 'failed', error: m.error, update_time: now })
+          .where('id', '=', m.command_id)
+          .where('member_id', '=', s.member.id)
+          .where('tenant_id', '=', s.member.tenant_id)
+          .where('state', 'in', ['queued', 'sent'])
+          .execute();
+        return;
+      case 'applied': {
+        const networkId = s.networkIdOf(m.network_number);
+        if (networkId === undefined) return;
+        await db
+          .updateTable('member_config')
+          .set({ applied_version: m.version, applied_error: m.ok ? '' : m.error })
+          .where('network_id', '=', networkId)
+          .where('member_id', '=', s.member.id)
+          .where('tenant_id', '=', s.member.tenant_id)
+          .execute();
+        return;
+      }
+    }
+  }
+
+  /** A point's links to its centers (a center's view of the same links is not written twice). */
+  private async onStatus(s: DeviceSession, links: DeviceLink[]) {
+    const unknown = [...new Set(links.map((l) => l.peer.toLowerCase()).filter((p) => !s.peers.has(p)))];
+    if (unknown.length > 0) {
+      const rows = await this.ctx.db.selectFrom('member').select(['id', 'router_key']).where('tenant_id', '=', s.member.tenant_id).where('router_key', 'in', unknown).execute();
+      for (const r of rows) s.peers.set(r.router_key, r.id);
+    }
+    for (const l of links) {
+      const networkId = s.networkIdOf(l.network_number);
+      const center = s.peers.get(l.peer.toLowerCase());
+      if (networkId === undefined || center === undefined || s.networks.get(networkId)?.memberType !== 'point') continue;
+      const key = `${networkId}:${center}`;
+      const since = l.online === 1 && l.since > 0 ? l.since * 1000 : null;
+      const state = `${l.online}|${l.vpn_ip}|${since}`;
+      if (s.reported.get(key) === state) continue;
+      s.reported.set(key, state);
+      this.writer.link({ network_id: networkId, member_id: s.member.id, center_member_id: center, vpn_online: l.online, vpn_ip: l.vpn_ip, since });
+    }
+  }
+
+  private async onDelivery(d: Delivery) {
+    switch (d.kind) {
+      case 'config':
+        for (const id of d.member_ids) {
+          const s = this.sessions.get(id);
+          if (s) await this.pushConfigs(s, [d.network_id]);
+        }
+        return;
+      case 'leave':
+        for (const id of d.member_ids) {
+          const s = this.sessions.get(id);
+          const held = s?.networks.get(d.network_id);
+          if (!s || !held) continue;
+          s.networks.delete(d.network_id);
+          s.send({ type: 'leave', network_number: held.number });
+        }
+        return;
+      case 'command': {
+        const s = this.sessions.get(d.member_id);
+        if (s) await this.deliverCommands(s, d.command_id);
+        return;
+      }
+      case 'close': {
+        const s = this.sessions.get(d.member_id);
+        if (s && s.id !== d.except) {
+          this.close(s.socket, d.code, d.reason, s);
+          await this.end(s);
+        }
+        return;
+      }
+    }
+  }
+
+  private watch(memberId: number) {
+    const s = this.sessions.get(memberId);
+    if (!s) return;
+    const wasWatched = s.watchedUntil > Date.now();
+    s.watchedUntil = Date.now() + WATCH_TTL_MS;
+    // A new watcher sees the latest points at once rather than after the next report.
+    if (!wasWatched && s.recentTraffic.length > 0) {
+      this.track(this.ctx.pubsub.publish(DEVICE_CHANNELS.traffic(memberId), { member_id: memberId, data: s.recentTraffic }));
+    }
+  }
+
+  private checkSessions(now: number) {
+    for (const s of this.sessions.values()) {
+      if (now - s.lastSeen > DEVICE_TIMING.heartbeatTimeout * 1000) this.close(s.socket, DEVICE_CLOSE.heartbeatTimeout, 'no message within the heartbeat timeout', s);
+      else if (s.messages > FLOOD_MAX) this.close(s.socket, DEVICE_CLOSE.tooManyAttempts, 'too many messages', s);
+      s.messages = 0;
+    }
+  }
+
+  /** Says why, then closes; a session that is closed by the server is ended at once (a dead peer never answers the close). */
+  private close(socket: WebSocket, code: number, reason: string, session?: DeviceSession) {
+    if (socket.readyState === socket.OPEN) {
+      socket.send(JSON.stringify({ type: 'error', code, message: reason }));
+      socket.close(code, reason);
+    }
+    if (session) this.track(this.end(session));
+    // A peer that does not finish the closing handshake is cut off.
+    setTimeout(() => socket.terminate(), 5_000).unref();
+  }
+
+  /** Writes the session's end once (whoever comes first: the socket's close, a replacement, stop). */
+  private end(s: DeviceSession): Promise<void> {
+    s.ending ??= (async () => {
+      if (this.sessions.get(s.member.id) === s) this.sessions.delete(s.member.id);
+      await endSession(this.ctx.db, s.id, Date.now());
+    })();
+    return s.ending;
+  }
+}
+
+function parseJson(data: RawData): unknown {
+  try {
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isHelloShaped = (raw: unknown) => (raw as { type?: unknown }).type === 'hello';
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

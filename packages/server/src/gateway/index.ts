@@ -1,0 +1,69 @@
+import { DEVICE_CLOSE } from '@hublink/contract';
+import type { Ctx } from '../core/context';
+import { defineModule } from '../core/module';
+import { revokeCredentials } from './auth';
+import { publishDelivery } from './deliveries';
+import { Gateway } from './gateway';
+import { sweepSessions } from './sessionRows';
+
+/** One gateway per app (tests run several apps in one process). */
+const gateways = new WeakMap<Ctx, Gateway>();
+export function gatewayOf(ctx: Ctx): Gateway {
+  let g = gateways.get(ctx);
+  if (!g) {
+    g = new Gateway(ctx);
+    gateways.set(ctx, g);
+  }
+  return g;
+}
+
+/** Member changes that end the device's sessions: a new secret (revoked) or a disabled member. */
+const SECRET_FIELDS = ['password'];
+
+/**
+ * The device gateway (WS /api/device/v1/ws, docs/device-protocol.md) as a module: its route, its
+ * sessions' start and drain, the events it turns into deliveries to devices, and the sweep that
+ * ends the sessions of instances that died.
+ */
+export const gatewayModule = defineModule({
+  name: 'gateway',
+  prefix: '/api/device/v1',
+  routes: (app, ctx) => {
+    const gateway = gatewayOf(ctx);
+    app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, req) => gateway.accept(socket, req));
+  },
+  start: (ctx) => gatewayOf(ctx).start(),
+  stop: (ctx) => gatewayOf(ctx).stop(),
+  on: {
+    'member_config.changed': async (e, ctx) => {
+      if (e.member_ids.length > 0) await publishDelivery(ctx, { kind: 'config', network_id: e.network_id, member_ids: e.member_ids });
+      if (e.removed_member_ids.length > 0) await publishDelivery(ctx, { kind: 'leave', network_id: e.network_id, member_ids: e.removed_member_ids });
+    },
+    'member.command_queued': async (e, ctx) => {
+      await publishDelivery(ctx, { kind: 'command', member_id: e.member_id, command_id: e.command_id });
+    },
+    'member.changed': async (e, ctx) => {
+      if (e.fields.some((f) => SECRET_FIELDS.includes(f))) {
+        await revokeCredentials(ctx, e.member_id);
+        await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'the secret changed' });
+      }
+      if (e.fields.includes('status')) {
+        const m = await ctx.db.selectFrom('member').select('status').where('id', '=', e.member_id).where('tenant_id', '=', e.tenant_id).executeTakeFirst();
+        if (m && m.status !== 1) await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.disabled, reason: 'member disabled' });
+      }
+    },
+    'member.deleted': async (e, ctx) => {
+      await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'member deleted' });
+    },
+  },
+  jobs: [
+    {
+      name: 'gateway.sweep-sessions',
+      schedule: '* * * * *',
+      run: async ({ ctx }) => {
+        const ended = await sweepSessions(ctx.db, Date.now());
+        if (ended > 0) ctx.log.info({ ended }, 'gateway: ended the sessions of instances that stopped');
+      },
+    },
+  ],
+});

@@ -1,0 +1,110 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect';
+
+export interface LinkState {
+  network_id: number;
+  member_id: number;
+  center_member_id: number;
+  vpn_online: number;
+  vpn_ip: string;
+  /** Epoch ms the link came up, null when down. */
+  since: number | null;
+}
+
+interface Counters {
+  tenantId: number;
+  rx: number;
+  tx: number;
+}
+
+/** Rows per statement: well under both databases' parameter limits. */
+const CHUNK = 200;
+
+/**
+ * Live state the devices report, written in batches so the database sees a few statements a second
+ * however many devices report: the latest state of each changed link, and byte counters per member.
+ * What is pending when the instance dies is reported again by the devices (status every 10 s).
+ */
+export class LiveWriter {
+  private links = new Map<string, LinkState>();
+  private counters = new Map<number, Counters>();
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  link(l: LinkState) {
+    this.links.set(`${l.network_id}:${l.member_id}:${l.center_member_id}`, l);
+  }
+
+  traffic(memberId: number, tenantId: number, rx: number, tx: number) {
+    this.counters.set(memberId, { tenantId, rx, tx });
+  }
+
+  get pending(): number {
+    return this.links.size + this.counters.size;
+  }
+
+  /** Writes what is pending; flushes never overlap (a slow one makes the next wait). */
+  flushLinks(now = Date.now()): Promise<void> {
+    const batch = [...this.links.values()];
+    this.links.clear();
+    return this.then(() => this.writeLinks(batch, now));
+  }
+
+  flushCounters(): Promise<void> {
+    const batch = [...this.counters.entries()];
+    this.counters.clear();
+    return this.then(() => this.writeCounters(batch));
+  }
+
+  flush(now = Date.now()): Promise<void> {
+    return Promise.all([this.flushLinks(now), this.flushCounters()]).then(() => undefined);
+  }
+
+  private then(work: () => Promise<void>): Promise<void> {
+    this.flushing = this.flushing.then(work, work);
+    return this.flushing;
+  }
+
+  private async writeLinks(batch: LinkState[], now: number) {
+    for (let i = 0; i < batch.length; i += CHUNK) {
+      const rows = batch.slice(i, i + CHUNK).map((l) => ({
+        network_id: l.network_id,
+        member_id: l.member_id,
+        center_member_id: l.center_member_id,
+        vpn_online: l.vpn_online,
+        vpn_ip: l.vpn_ip,
+        vpn_online_time: l.since,
+        update_time: now,
+      }));
+      await this.upsertLinks(rows).catch(async () => {
+        // A network or member deleted since the report fails its row (foreign key): write the others one by one.
+        for (const row of rows) await this.upsertLinks([row]).catch(() => undefined);
+      });
+    }
+  }
+
+  private upsertLinks(rows: (Omit<LinkState, 'since'> & { vpn_online_time: number | null; update_time: number })[]) {
+    return this.db
+        .insertInto('member_link')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['network_id', 'member_id', 'center_member_id']).doUpdateSet({
+            vpn_online: sql`excluded.vpn_online`,
+            vpn_ip: sql`excluded.vpn_ip`,
+            vpn_online_time: sql`excluded.vpn_online_time`,
+            update_time: sql`excluded.update_time`,
+          }),
+        )
+        .execute();
+  }
+
+  private async writeCounters(batch: [number, Counters][]) {
+    if (batch.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const [memberId, c] of batch) {
+        await trx.updateTable('member').set({ traffic_in: c.rx, traffic_out: c.tx }).where('id', '=', memberId).where('tenant_id', '=', c.tenantId).execute();
+      }
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import type { WebSocket } from 'ws';
+import { DEVICE_LIMITS, serverMessage, type ServerMessage, type TrafficPoint } from '@hublink/contract';
+import type { DeviceMember } from './auth';
+
+export interface HeldNetwork {
+  number: string;
+  /** 'center' | 'point', from its compiled config ('' before it has one). */
+  memberType: string;
+}
+
+/** One device's connection after its welcome: who it is, what it holds, what it last reported. */
+export class DeviceSession {
+  lastSeen: number;
+  /** Networks the member is in, by network id. */
+  readonly networks = new Map<number, HeldNetwork>();
+  /** Link states last queued for writing, by `network_id:center_member_id`, as `online|vpn_ip|since`. */
+  readonly reported = new Map<string, string>();
+  /** Peer router_names resolved to member ids (this tenant). */
+  readonly peers = new Map<string, number>();
+  /** The latest traffic points (a console that starts watching gets them at once). */
+  recentTraffic: TrafficPoint[] = [];
+  watchedUntil = 0;
+  /** Messages counted in the current window (a flood closes the session). */
+  messages = 0;
+  /** Set once the end is being written; the end is written once. */
+  ending: Promise<void> | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly member: DeviceMember,
+    readonly socket: WebSocket,
+    readonly protocol: number,
+    now: number,
+  ) {
+    this.lastSeen = now;
+  }
+
+  networkIdOf(number: string): number | undefined {
+    for (const [id, n] of this.networks) if (n.number === number) return id;
+    return undefined;
+  }
+
+  /** Sends a server message (checked against the contract in development and tests). */
+  send(message: ServerMessage) {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (process.env.NODE_ENV !== 'production') serverMessage.parse(message);
+    this.socket.send(JSON.stringify(message));
+  }
+
+  keepTraffic(points: TrafficPoint[]) {
+    this.recentTraffic = [...this.recentTraffic, ...points].slice(-DEVICE_LIMITS.trafficPoints);
+  }
+}

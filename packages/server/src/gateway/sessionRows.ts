@@ -1,0 +1,128 @@
+import { sql } from 'kysely';
+import type { HelloMessage } from '@hublink/contract';
+import type { Ctx } from '../core/context';
+import type { Db } from '../db/connect';
+import type { DeviceMember } from './auth';
+
+/*
+ * The rows a session writes when it begins and ends. Its begin: the device_session row, the connect-log
+ * row (online 1), the member's online flag and what the hello said, and for an app its login record,
+ * in one transaction. Its end: the device_session row goes and, only if this call removed it, the
+ * connect-log row (online 0) is written, the member's open online-log rows and links close, and the
+ * member is offline unless another session of it is open: so an end written twice (the instance and
+ * a sweeper racing after a crash) leaves one row.
+ */
+
+export interface SessionBegin {
+  id: string;
+  member: DeviceMember;
+  instance: string;
+  remoteIp: string;
+  remotePort: number;
+  hello: HelloMessage;
+  now: number;
+}
+
+export async function beginSession(ctx: Ctx, s: SessionBegin): Promise<void> {
+  const h = s.hello;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('device_session')
+      .values({ id: s.id, tenant_id: s.member.tenant_id, member_id: s.member.id, router_name: s.member.router_name, instance: s.instance, remote_ip: s.remoteIp, remote_port: s.remotePort, version: h.version, start_time: s.now })
+      .execute();
+    await trx
+      .insertInto('connect_log')
+      .values({ tenant_id: s.member.tenant_id, member_id: s.member.id, router_name: s.member.router_name, remote_ip: s.remoteIp, remote_port: s.remotePort, version: h.version, online: 1, session_id: s.id, create_time: s.now })
+      .execute();
+    await trx
+      .updateTable('member')
+      .set({
+        online_status: 1,
+        online_time: s.now,
+        version: h.version,
+        os: h.os,
+        interfaces: JSON.stringify(h.interfaces),
+        ...(h.kind === 'router' ? { router_model: h.router_model, router_mac: h.router_mac, router_ipv4: h.router_ipv4 } : {}),
+      })
+      .where('id', '=', s.member.id)
+      .where('tenant_id', '=', s.member.tenant_id)
+      .execute();
+    if (h.kind === 'app') {
+      await trx
+        .insertInto('software_login')
+        .values({ tenant_id: s.member.tenant_id, router_name: s.member.router_name, ip: s.remoteIp, os: h.os, version: h.version, sys_brand: h.sys_brand, sys_model: h.sys_model, sys_version: h.sys_version, create_time: s.now })
+        .execute();
+    }
+  });
+}
+
+/** Ends a session (see above); returns whether this call ended it. `at` is when it ended. */
+export async function endSession(db: Db, sessionId: string, at: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('device_session').selectAll().where('id', '=', sessionId).executeTakeFirst();
+    if (!row) return false;
+    const gone = await trx.deleteFrom('device_session').where('id', '=', sessionId).executeTakeFirst();
+    if (Number(gone.numDeletedRows) !== 1) return false;
+    await trx
+      .insertInto('connect_log')
+      .values({ tenant_id: row.tenant_id, member_id: row.member_id, router_name: row.router_name, remote_ip: row.remote_ip, remote_port: row.remote_port, version: row.version, online: 0, session_id: row.id, create_time: at })
+      .execute();
+    await trx
+      .updateTable('online_log')
+      .set({ end_time: at, online_time: sql<number>`(${at} - start_time) / 1000` })
+      .where('session_id', '=', row.id)
+      .where('tenant_id', '=', row.tenant_id)
+      .where('end_time', 'is', null)
+      .execute();
+    const other = await trx.selectFrom('device_session').select('id').where('member_id', '=', row.member_id).limit(1).executeTakeFirst();
+    if (!other) {
+      await trx.updateTable('member').set({ online_status: 0 }).where('id', '=', row.member_id).where('tenant_id', '=', row.tenant_id).execute();
+      await trx.updateTable('member_link').set({ vpn_online: 0, update_time: at }).where('member_id', '=', row.member_id).where('vpn_online', '=', 1).execute();
+    }
+    return true;
+  });
+}
+
+/** How long an instance may miss its heartbeat before its sessions count as ended. */
+export const INSTANCE_STALE_MS = 60_000;
+export const INSTANCE_BEAT_MS = 10_000;
+
+/** Records that this instance is alive (its sessions count as open). */
+export async function beat(db: Db, instance: string, now: number): Promise<void> {
+  await db
+    .insertInto('gateway_instance')
+    .values({ instance, seen_time: now })
+    .onConflict((oc) => oc.column('instance').doUpdateSet({ seen_time: now }))
+    .execute();
+}
+
+/**
+ * Ends the sessions of instances that stopped beating (killed, or lost), dated at their last beat, and
+ * those of `restarted` (this instance's name in an earlier life, which can hold none of them now).
+ * Returns how many sessions it ended.
+ */
+export async function sweepSessions(db: Db, now: number, restarted?: string): Promise<number> {
+  const dead = await db
+    .selectFrom('gateway_instance')
+    .selectAll()
+    .where((eb) => eb.or([eb('seen_time', '<', now - INSTANCE_STALE_MS), ...(restarted ? [eb('instance', '=', restarted)] : [])]))
+    .execute();
+  const lastBeat = new Map(dead.map((s) => [s.instance, Number(s.seen_time)]));
+  const candidates = await db
+    .selectFrom('device_session')
+    .leftJoin('gateway_instance', 'gateway_instance.instance', 'device_session.instance')
+    .select(['device_session.id', 'device_session.instance', 'device_session.start_time', 'gateway_instance.instance as beating'])
+    .where((eb) => eb.or([...(lastBeat.size > 0 ? [eb('device_session.instance', 'in', [...lastBeat.keys()])] : []), eb('gateway_instance.instance', 'is', null)]))
+    .execute();
+  let ended = 0;
+  for (const c of candidates) {
+    const start = Number(c.start_time);
+    // An instance that never beat (it died in its first moments) is given the stale time before its sessions end.
+    if (c.beating === null && c.instance !== restarted && now - start < INSTANCE_STALE_MS) continue;
+    const at = Math.max(start, lastBeat.get(c.instance) ?? start);
+    if (await endSession(db, c.id, at)) ended++;
+  }
+  const stale = dead.filter((d) => d.instance !== restarted).map((d) => d.instance);
+  if (stale.length > 0) await db.deleteFrom('gateway_instance').where('instance', 'in', stale).where('seen_time', '<', now - INSTANCE_STALE_MS).execute();
+  return ended;
+}
