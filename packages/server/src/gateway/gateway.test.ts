@@ -6,6 +6,7 @@ import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
 import { until } from '../../test/until';
 import { gatewayOf } from '.';
+import { DEVICE_AUTH_LIMITS } from './auth';
 import { INSTANCE_STALE_MS, sweepSessions } from './sessionRows';
 
 describeEachDatabase('device gateway', (t) => {
@@ -96,6 +97,18 @@ describeEachDatabase('device gateway', (t) => {
       expect(d.received.at(-1)).toMatchObject({ type: 'error', code: DEVICE_CLOSE.authFailed });
     }
     expect(await t().db.selectFrom('connect_log').select('id').execute()).toEqual(before);
+  });
+
+  it('stops answering sign-ins for a member after repeated failures, even with the right secret', async () => {
+    const [victim = ''] = await seedFreshMembers(t(), a.account.id, 1);
+    for (let i = 0; i < DEVICE_AUTH_LIMITS.perMember.max; i++) {
+      const d = await connect();
+      d.send(routerHello(victim, `guess-${i}`));
+      expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.authFailed);
+    }
+    const d = await connect();
+    d.send(routerHello(victim, SEEDED_MEMBER_SECRET));
+    expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.tooManyAttempts);
   });
 
   it('closes a socket that sends something other than JSON, or a status before its hello', async () => {
