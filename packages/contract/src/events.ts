@@ -42,6 +42,11 @@ export const EVENTS = {
     member_ids: z.array(id),
     removed_member_ids: z.array(id),
   }),
+  /**
+   * A network's certificates changed: `member_ids` got new ones, and with `crl` its CRL was rebuilt (a
+   * certificate revoked), which its centers must load. The gateway sends the members concerned their files.
+   */
+  'network_pki.changed': z.object({ ...tenant, network_id: id, member_ids: z.array(id), crl: z.boolean() }),
   /** A main account (ram_id null) or a sub-account signed in. */
   'account.signed_in': z.object({ ...tenant, ram_id: id.nullable() }),
   /** A main account or a sub-account (ram_id) can no longer sign in. */

@@ -13,10 +13,18 @@ export const pkiModule = defineModule({
   name: 'pki',
   on: {
     'network.changed': async (e, ctx) => {
-      if (MEMBERSHIP_CHANGES.includes(e.change)) await syncNetworkCertificates(ctx, e.tenant_id, e.network_id, new Date());
+      if (!MEMBERSHIP_CHANGES.includes(e.change)) return;
+      const r = await syncNetworkCertificates(ctx, e.tenant_id, e.network_id, new Date());
+      if (r && (r.issued.length > 0 || r.revoked.length > 0)) {
+        await ctx.events.emit(ctx.db, { type: 'network_pki.changed', tenant_id: e.tenant_id, network_id: e.network_id, member_ids: r.issued, crl: r.revoked.length > 0 });
+      }
     },
     'member.deleted': async (e, ctx) => {
-      await revokeDeletedMember(ctx, e.tenant_id, e.member_id, e.network_ids, new Date());
+      const revoked = await revokeDeletedMember(ctx, e.tenant_id, e.member_id, e.network_ids, new Date());
+      if (revoked.length === 0) return;
+      // Which of the networks rebuilt a CRL is not told apart: each one's centers get their files again.
+      const events = e.network_ids.map((network_id) => ({ type: 'network_pki.changed' as const, tenant_id: e.tenant_id, network_id, member_ids: [], crl: true }));
+      await ctx.events.emitAll(ctx.db, events);
     },
   },
   jobs: [

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_CLOSE, ROUTER_TYPE, killUser, resendConfig, routerPassword, updateRouterStatus, setDns } from '@hublink/contract';
+import { DEVICE_CLOSE, ROUTER_TYPE, addNetworkMember, killUser, removeNetworkMember, resendConfig, routerPassword, updateRouterStatus, setDns } from '@hublink/contract';
 import { TestDevice, routerHello } from '../../test/device';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
@@ -193,6 +193,30 @@ describeEachDatabase('device gateway', (t) => {
     d.close();
     await until(async () => (await log())[0]?.end_time !== null, 'the online log closed');
     expect((await link())?.vpn_online).toBe(0);
+  });
+
+  it('sends a joining point its config and the center a new CRL when a point leaves', async () => {
+    const [extra = ''] = await seedFreshMembers(t(), a.account.id, 1);
+    const c = await connect();
+    c.send(routerHello(center, SEEDED_MEMBER_SECRET));
+    const w = await c.next('welcome');
+    const crlBefore = w.configs[0]!.certificates?.['crl.pem'];
+    const x = await connect();
+    x.send(routerHello(extra, SEEDED_MEMBER_SECRET));
+    const wx = await x.next('welcome');
+    expect(wx.configs).toEqual([]);
+    expect(wx.networks).toEqual([]);
+
+    expect((await t().call(addNetworkMember, { token: a.token, body: { network_number: networkNumber, router_name: extra, member_type: 'point' } })).code).toBe(200);
+    const joined = await x.next('config');
+    expect(joined.network_number).toBe(networkNumber);
+    expect(joined.certificates?.['member.crt']).toContain('BEGIN CERTIFICATE');
+
+    expect((await t().call(removeNetworkMember, { token: a.token, body: { network_number: networkNumber, router_name: extra } })).code).toBe(200);
+    await x.next('leave');
+    await c.next('config', (m) => m.certificates?.['crl.pem'] !== undefined && m.certificates['crl.pem'] !== crlBefore);
+    c.close();
+    x.close();
   });
 
   it('closes the older session when the same member signs in again', async () => {

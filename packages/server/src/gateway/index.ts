@@ -39,6 +39,13 @@ export const gatewayModule = defineModule({
       if (e.member_ids.length > 0) await publishDelivery(ctx, { kind: 'config', network_id: e.network_id, member_ids: e.member_ids });
       if (e.removed_member_ids.length > 0) await publishDelivery(ctx, { kind: 'leave', network_id: e.network_id, member_ids: e.removed_member_ids });
     },
+    'network_pki.changed': async (e, ctx) => {
+      const centers = e.crl
+        ? (await ctx.db.selectFrom('network_member').select('member_id').where('network_id', '=', e.network_id).where('tenant_id', '=', e.tenant_id).where('member_type', '=', 'center').execute()).map((r) => r.member_id)
+        : [];
+      const member_ids = [...new Set([...e.member_ids, ...centers])];
+      if (member_ids.length > 0) await publishDelivery(ctx, { kind: 'config', network_id: e.network_id, member_ids });
+    },
     'member.command_queued': async (e, ctx) => {
       await publishDelivery(ctx, { kind: 'command', member_id: e.member_id, command_id: e.command_id });
     },
