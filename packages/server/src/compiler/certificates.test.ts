@@ -221,6 +221,7 @@ describeEachDatabase('the PKI follows the network members', (t) => {
       ['client', null],
     ]);
     expect(result.renewed).toContain(rows[1]!.serial);
+    expect(result.renewedMembers).toContainEqual({ tenantId: expect.any(Number), networkId: n.id, memberId: rows[1]!.member_id });
     expect(rows[1]!.not_after).toBe(at.getTime() + PKI_VALIDITY.memberDays * DAY);
     expect(result.crls).toContain(n.id);
     const pki = (await pkiOf(n.id))!;

@@ -127,6 +127,8 @@ export async function revokeDeletedMember(ctx: Ctx, tenantId: number, memberId: 
 export interface RenewalResult {
   /** Certificates reissued (the new serials). */
   renewed: string[];
+  /** Who got them: the gateway sends those members their new files. */
+  renewedMembers: { tenantId: number; networkId: number; memberId: number }[];
   /** Networks whose CRL was rebuilt. */
   crls: number[];
   /** What failed, by network; the rest went on. */
@@ -143,7 +145,7 @@ export interface RenewalResult {
 export async function renewCertificates(ctx: Ctx, now: Date): Promise<RenewalResult> {
   const { db, secretBox: box } = ctx;
   const due = await dueForRenewal(db, now);
-  const result: RenewalResult = { renewed: [], crls: [], failures: [] };
+  const result: RenewalResult = { renewed: [], renewedMembers: [], crls: [], failures: [] };
   const attempt = async (networkId: number, work: () => Promise<void>) => {
     try {
       await work();
@@ -168,7 +170,10 @@ export async function renewCertificates(ctx: Ctx, now: Date): Promise<RenewalRes
       if (!cert?.issued) return;
       // The member may have left or moved while this ran; then the new certificate goes at once.
       const after = (await positionsOf(db, c.tenantId, c.networkId, c.memberId)).get(c.memberId);
-      if (after?.role === p.role) result.renewed.push(cert.serial);
+      if (after?.role === p.role) {
+        result.renewed.push(cert.serial);
+        result.renewedMembers.push({ tenantId: c.tenantId, networkId: c.networkId, memberId: c.memberId });
+      }
       else await underTenantLock(ctx, c.tenantId, (trx) => revokeCertificates(trx, box, c.tenantId, c.networkId, [{ memberId: c.memberId, serial: cert.serial }], now));
     });
   }

@@ -33,6 +33,14 @@ export const pkiModule = defineModule({
       schedule: '43 3 * * *',
       run: async ({ ctx }) => {
         const r = await renewCertificates(ctx, new Date());
+        const byNetwork = new Map<number, { tenant_id: number; member_ids: number[] }>();
+        for (const m of r.renewedMembers) {
+          const n = byNetwork.get(m.networkId) ?? { tenant_id: m.tenantId, member_ids: [] };
+          n.member_ids.push(m.memberId);
+          byNetwork.set(m.networkId, n);
+        }
+        const events = [...byNetwork].map(([network_id, n]) => ({ type: 'network_pki.changed' as const, network_id, ...n, crl: false }));
+        if (events.length > 0) await ctx.events.emitAll(ctx.db, events);
         ctx.log.info({ renewed: r.renewed.length, crls: r.crls.length, failed: r.failures.length }, 'pki: certificates and CRLs renewed');
         // A failed network makes the run fail, so the job is tried again (what succeeded is not redone).
         if (r.failures.length > 0) throw new Error(`pki renewal failed for networks ${r.failures.map((f) => `${f.networkId} (${f.error})`).join(', ')}`);
