@@ -217,13 +217,31 @@ export const networkInfo = defineEndpoint({
 });
 
 /** GET /network/status, polled every 10 s by the detail page. */
+/** What the device gateway last knew of a member's device in a network (issue 13). */
+export const memberDeviceState = z.object({
+  /** The member's current config version (0 before the network was compiled). */
+  config_version: z.number(),
+  /** The version the device said it applied (0: none yet), and its error when it failed. */
+  applied_version: z.number(),
+  applied_error: z.string(),
+  /** The latest command for the member in this network: queued → sent → done | failed. */
+  command: z.object({ kind: z.string(), state: z.string(), error: z.string(), update_time: z.string() }).nullable(),
+});
+export type MemberDeviceState = z.infer<typeof memberDeviceState>;
+
 export const networkStatus = defineEndpoint({
   path: '/network/status',
   method: 'GET',
   access: 'user',
   networkScoped: true,
   query: networkQuery,
-  response: z.object({ network_status: z.number(), link: z.array(networkLink), online: z.record(z.string(), z.number()) }),
+  response: z.object({
+    network_status: z.number(),
+    link: z.array(networkLink),
+    online: z.record(z.string(), z.number()),
+    /** By router_name, for members that have a config or a command. */
+    device: z.record(z.string(), memberDeviceState),
+  }),
 });
 
 /** GET /network/member: the network's members, or only its centers with member_type=center. */

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_CLOSE, ROUTER_TYPE, addNetworkMember, killUser, removeNetworkMember, resendConfig, routerPassword, updateRouterStatus, setDns } from '@hublink/contract';
+import { DEVICE_CLOSE, ROUTER_TYPE, addNetworkMember, killUser, networkStatus, removeNetworkMember, resendConfig, routerPassword, updateRouterStatus, setDns } from '@hublink/contract';
 import { TestDevice, routerHello } from '../../test/device';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
@@ -147,6 +147,10 @@ describeEachDatabase('device gateway', (t) => {
     d.send({ type: 'ack', command_id: cmd.command_id, ok: false, error: 'tunnel busy' });
     await until(async () => (await state()).state === 'failed', 'ack stored');
     expect((await state()).error).toBe('tunnel busy');
+    // The console's status poll shows it.
+    const polled = await t().call(networkStatus, { token: a.token, query: { network_number: networkNumber } });
+    expect(polled.data!.device[point]).toMatchObject({ command: { kind: 'kill', state: 'failed', error: 'tunnel busy' } });
+    expect(polled.data!.device[point]!.config_version).toBeGreaterThan(0);
 
     const configsBefore = d.received.filter((m) => m.type === 'config').length;
     expect((await t().call(resendConfig, { token: a.token, body: { network_number: networkNumber, router_name: point } })).code).toBe(200);

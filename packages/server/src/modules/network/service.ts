@@ -14,6 +14,7 @@ import {
   type MemberType,
   type NetworkDetail,
   type NetworkItem,
+  type MemberDeviceState,
   type NetworkLink,
   type NetworkMember,
   type NetworkQuota,
@@ -282,16 +283,59 @@ function onlineOf(members: LinkEnd[]): Record<string, number> {
   return online;
 }
 
-/** What the detail page polls: the status, every expected link and each member's online flag. */
+/** Each member's config version, what its device applied, and its latest command (members with neither are left out). */
+async function deviceStateOf(ctx: Ctx, tenantId: number, networkId: number, members: LinkEnd[]): Promise<Record<string, MemberDeviceState>> {
+  const [configs, latest] = await Promise.all([
+    ctx.db.selectFrom('member_config').select(['member_id', 'version', 'applied_version', 'applied_error']).where('network_id', '=', networkId).where('tenant_id', '=', tenantId).execute(),
+    ctx.db
+      .selectFrom('member_command')
+      .select(['member_id', (eb) => eb.fn.max('id').as('id')])
+      .where('network_id', '=', networkId)
+      .where('tenant_id', '=', tenantId)
+      .groupBy('member_id')
+      .execute(),
+  ]);
+  const commands =
+    latest.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom('member_command')
+          .select(['member_id', 'kind', 'state', 'error', 'update_time'])
+          .where(
+            'id',
+            'in',
+            latest.map((l) => Number(l.id)),
+          )
+          .where('tenant_id', '=', tenantId)
+          .execute();
+  const nameOf = new Map(members.map((m) => [m.member_id, m.router_name]));
+  const out: Record<string, MemberDeviceState> = {};
+  const entry = (memberId: number) => {
+    const name = nameOf.get(memberId);
+    if (name === undefined) return undefined;
+    return (out[name] ??= { config_version: 0, applied_version: 0, applied_error: '', command: null });
+  };
+  for (const c of configs) {
+    const e = entry(c.member_id);
+    if (e) Object.assign(e, { config_version: c.version, applied_version: c.applied_version, applied_error: c.applied_error });
+  }
+  for (const c of commands) {
+    const e = entry(c.member_id);
+    if (e) e.command = { kind: c.kind, state: c.state, error: c.error, update_time: formatTime(Number(c.update_time), ctx.config.timezone) };
+  }
+  return out;
+}
+
+/** What the detail page polls: the status, every expected link, each member's online flag and device state. */
 export async function status(
   ctx: Ctx,
   actor: Actor,
   networkNumber: string,
-): Promise<{ network_status: number; link: NetworkLink[]; online: Record<string, number> }> {
+): Promise<{ network_status: number; link: NetworkLink[]; online: Record<string, number>; device: Record<string, MemberDeviceState> }> {
   const net = await networkOf(ctx.db, actor, networkNumber);
   const [plan, members] = await Promise.all([planOf(ctx.db, actor.tenantId), linkEndsOf(ctx.db, net.id)]);
-  const link = await linksOf(ctx, net.id, members);
-  return { network_status: networkStatusOf(plan), link, online: onlineOf(members) };
+  const [link, device] = await Promise.all([linksOf(ctx, net.id, members), deviceStateOf(ctx, actor.tenantId, net.id, members)]);
+  return { network_status: networkStatusOf(plan), link, online: onlineOf(members), device };
 }
 
 export async function members(ctx: Ctx, actor: Actor, networkNumber: string, memberType?: MemberType): Promise<NetworkMember[]> {

@@ -1,4 +1,4 @@
-import { frOv, LIMITS, M, type NetworkMember } from '@hublink/contract';
+import { frOv, LIMITS, M, type MemberDeviceState, type NetworkMember } from '@hublink/contract';
 import { EditOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Empty, Flex, Table, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -7,6 +7,7 @@ import { useUser } from '../../app/user';
 import { shortNote } from '../../components/shortNote';
 import { defaultRouteLabel, onOffLabel, orDash, positionLabel } from './labels';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
+import { DeviceStateCell } from './DeviceStateCell';
 import { MemberActions } from './MemberActions';
 import { useCenterActions } from './CenterActions';
 import { MemberOvDialog } from './MemberOvDialog';
@@ -24,13 +25,15 @@ export interface MemberTableProps {
   canSet: boolean;
   /** Toolbar at the right of the card's title (add member). */
   extra?: ReactNode;
+  /** Each member's config and command state from the status poll, by router_name. */
+  device?: Record<string, MemberDeviceState>;
 }
 
 /**
  * The members of a network (spec 2 §2) with the optional default-route column (edited in a dialog) and
  * dynamic-routing column (a switch per member, one-click enable and disable above the table).
  */
-export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: MemberTableProps) {
+export function MemberTable({ networkNumber, members, canEdit, canSet, extra, device = {} }: MemberTableProps) {
   const auth = useUser()?.auth;
   const [routeOf, setRouteOf] = useState<NetworkMember | null>(null);
   const center = useCenterActions(networkNumber);
@@ -112,6 +115,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra }: 
     ...(canSet && members.some((m) => m.member_type === 'center')
       ? [{ title: M.segUiCenterSettings, key: 'center_settings', render: (_: unknown, m: NetworkMember) => center.actions(m) ?? orDash('') }]
       : []),
+    { title: M.networkDeviceColumn, key: 'device', render: (_: unknown, m: NetworkMember) => <DeviceStateCell state={device[m.router_name]} /> },
     {
       title: M.networkColActions,
       key: 'actions',

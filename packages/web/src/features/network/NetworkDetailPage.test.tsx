@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { fmt, M } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,12 @@ function setup(over: Parameters<typeof detail>[0] = {}, user = mainUser) {
   session.setUser(user);
   const m = mockApi({
     '/network/info': ok(detail({ member: members, member_count: 3, ...over })),
-    '/network/status': ok({ network_status: over.network_status ?? 1, link: [link({ router_name: 'A1', center_router_name: 'R1', vpn_online: 1 })], online: { R1: 1, R2: 0, A1: 1 } }),
+    '/network/status': ok({ network_status: over.network_status ?? 1, link: [link({ router_name: 'A1', center_router_name: 'R1', vpn_online: 1 })], online: { R1: 1, R2: 0, A1: 1 },
+      device: {
+        R1: { config_version: 3, applied_version: 3, applied_error: '', command: { kind: 'kill', state: 'done', error: '', update_time: '2026-11-23 10:00:00' } },
+        A1: { config_version: 2, applied_version: 1, applied_error: 'openvpn exited', command: null },
+      },
+    }),
     '/network/remove_member': ok(null, '移除成功'),
     '/network/add_member': ok(null, '添加成功'),
     '/network/kill_user': ok(null, '指令已下发'),
@@ -74,6 +79,17 @@ describe('NetworkDetailPage', () => {
     expect(screen.getByText(M.networkAddMember)).toBeInTheDocument();
     expect(screen.getByText(M.networkConfig)).toBeInTheDocument();
     expect(screen.queryByText(M.networkDisabledBanner)).not.toBeInTheDocument();
+  });
+
+  it("shows each member's config version, whether its device applied it, and its latest command", async () => {
+    setup();
+    await shows('R1');
+    await waitFor(() => expect(within(row('R1')).getByText(fmt(M.networkConfigVersion, { version: 3 }))).toBeInTheDocument());
+    expect(within(row('R1')).getByText(M.networkConfigApplied)).toBeInTheDocument();
+    expect(within(row('R1')).getByText(fmt(M.networkCommandLabel, { kind: M.networkKick }))).toBeInTheDocument();
+    expect(within(row('R1')).getByText(M.networkCommandDone)).toBeInTheDocument();
+    expect(within(row('A1')).getByText(M.networkConfigFailed)).toBeInTheDocument();
+    expect(within(row('R2')).queryByText(M.networkConfigApplied)).not.toBeInTheDocument();
   });
 
   it('shows default route with its priority and dynamic routing when the account has them', async () => {

@@ -40,6 +40,7 @@ export default function NetworkDetailPage() {
       <MemberTable
         networkNumber={detail.network_number}
         members={live.member}
+        device={live.device}
         canEdit={rights.edit}
         canSet={usable && rights.edit}
         extra={
