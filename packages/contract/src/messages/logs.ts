@@ -28,7 +28,7 @@ export const logsMessages = {
   // page controls
   logSearchMember: '请输入成员名称搜索',
   logSearchSoftwareLogin: '请输入成员、IP地址或系统搜索',
-  logSearchOnline: '请输入成员、对端、网络编号或地址搜索',
+  logSearchOnline: '请输入成员、网络或地址搜索',
   logRange: '日期范围',
   logExport: '导出Excel',
   logModeP2p: 'P2P',
