@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
-import { exportLogs, LOG_EXPORT_COLUMNS, M, XLSX_TYPE } from '@hublink/contract';
+import { sql } from 'kysely';
+import { exportLogs, LIMITS, LOG_EXPORT_COLUMNS, M, XLSX_TYPE } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, FULL_ROLE, newAccount, ramToken } from '../../../test/helpers';
 import { formatTime, startOfDay } from '../../core/time';
@@ -85,4 +86,20 @@ describeEachDatabase('GET /logs/export', (t) => {
     expect((await exported({ type: 'pop_online' }, limited)).rows).toHaveLength(2);
     expect(await t().call(exportLogs, { token: limited, query: { type: 'software_login' } })).toMatchObject({ code: 403, msg: M.deniedMainOnly });
   });
+
+  it('writes at most LIMITS.logExportRowsMax rows, the newest', async () => {
+    const big = await newAccount(t());
+    const n = LIMITS.logExportRowsMax + 1;
+    const base = day('2025-07-01');
+    // One statement on either database: rows 1..n, row i one second after row i-1.
+    await sql`
+      WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${n})
+      INSERT INTO connect_log (tenant_id, member_id, router_name, remote_ip, remote_port, version, online, session_id, create_time)
+      SELECT ${big.account.id}, 1, 'gw_bulk', '203.0.113.1', 40000, '3.1.0', 1, ${`bulk-${big.account.id}-`} || CAST(i AS VARCHAR(12)), CAST(${base} AS BIGINT) + CAST(i AS BIGINT) * 1000 FROM seq
+    `.execute(t().db);
+    const { rows } = await exported({ type: 'connect' }, big.token);
+    expect(rows).toHaveLength(LIMITS.logExportRowsMax + 1);
+    expect(rows[1]![5]).toBe(formatTime(base + n * 1000, tz));
+    expect(rows.at(-1)![5]).toBe(formatTime(base + 2 * 1000, tz));
+  }, 120_000);
 });
