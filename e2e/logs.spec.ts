@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_EXPORT_COLUMNS, M } from '@hublink/contract';
-import { CONTEXT, launch, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
+import { CONTEXT, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
 
 const WIDTHS = [1440, 1280, 390] as const;
 const HOUR = 3_600_000;
@@ -135,5 +135,24 @@ describe('the log pages in Chromium', () => {
     await page.getByText(M.empty).first().waitFor();
     await page.getByRole('button', { name: new RegExp(M.logExport) }).click();
     await page.getByText(M.exportEmpty).waitFor();
+  });
+
+  it('lets a sub-account read and export the connect log, and shows it 403 for software logins', async () => {
+    const role = await postAs<{ id: number }>(server, page, '/ram_role/create', {
+      name: '日志查看',
+      note: '',
+      auth: { 'easylink.router': { create: 0, edit: 0, delete: 0 }, 'easylink.network': { create: 0, edit: 0, delete: 0, network: [] }, monitor: { view: 1, create: 0, edit: 0, delete: 0 } },
+    });
+    await postAs(server, page, '/ram/create', { role_id: role.data!.id, nickname: '日志员', username: 'logs01', password: 'logspass1' });
+    const ramPage = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce', acceptDownloads: true })).newPage();
+    await signIn(ramPage, server, trackCaptcha(ramPage, server), `logs01@${username}`, 'logspass1', true);
+    await ramPage.goto(`${server.url}/logs/connect`);
+    await ramPage.getByRole('cell', { name: '203.0.113.1', exact: true }).waitFor();
+    const downloaded = ramPage.waitForEvent('download', { timeout: WAIT_MS });
+    await ramPage.getByRole('button', { name: new RegExp(M.logExport) }).click();
+    expect(await sheetRows((await (await downloaded).path())!)).toHaveLength(13);
+    await ramPage.goto(`${server.url}/logs/software_login`);
+    await ramPage.getByText(M.pageForbidden).first().waitFor();
+    await ramPage.context().close();
   });
 });
