@@ -30,6 +30,8 @@ export const LIMITS = {
   submitGuardLongMs: 60_000,
   submitGuardLdapModeMs: 3_000,
   logRangeDays: 7,
+  /** Rows one log export may carry, newest first (ours: bounds the workbook built in memory). */
+  logExportRowsMax: 50_000,
   registerRedirectMs: 2000,
   bindReloadMs: 1500,
   requestTimeoutMs: 10_000,

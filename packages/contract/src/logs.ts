@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
-import { dateField, dateRangeInOrder, pageQuery, plainText } from './fields';
+import { defineEndpoint, xlsxFile } from './endpoint';
+import { dateField, dateRangeInOrder, pageQuery, plainText, searchField } from './fields';
 import { M } from './messages';
 
 const logQuery = pageQuery.extend({
@@ -61,3 +61,66 @@ export const onlineLog = defineEndpoint({
   response: z.array(onlineLogItem),
   paged: true,
 });
+
+export const connectLogItem = z.object({
+  router_name: z.string(),
+  remote_ip: z.string(),
+  remote_port: z.number(),
+  version: z.string(),
+  /** 1 the device's session began, 0 it ended. */
+  online: z.number(),
+  create_time: z.string(),
+});
+export type ConnectLogItem = z.infer<typeof connectLogItem>;
+
+/** GET /logs/connect: the devices' session begins and ends, newest first; search is the member's name. */
+export const connectLog = defineEndpoint({
+  path: '/logs/connect',
+  method: 'GET',
+  access: 'user',
+  query: pageQuery
+    .extend({ start_time: dateField(M.logDateInvalid).optional(), end_time: dateField(M.logDateInvalid).optional() })
+    .refine(dateRangeInOrder, inOrder),
+  response: z.array(connectLogItem),
+  paged: true,
+});
+
+/** What GET /logs/export writes: one log (pop_online is the online log's POP mode). */
+export const LOG_EXPORT_TYPES = ['connect', 'online', 'pop_online', 'software_login'] as const;
+export type LogExportType = (typeof LOG_EXPORT_TYPES)[number];
+
+/**
+ * GET /logs/export: the rows of one log matching the page's search and days, newest first, as .xlsx
+ * (at most LIMITS.logExportRowsMax); an envelope with M.exportEmpty when none match. software_login
+ * is for main accounts only (the service refuses sub-accounts).
+ */
+export const exportLogs = defineEndpoint({
+  path: '/logs/export',
+  method: 'GET',
+  access: 'user',
+  query: z
+    .object({
+      type: z.enum(LOG_EXPORT_TYPES, { error: M.validationFailed }),
+      search: searchField,
+      start_time: dateField(M.logDateInvalid).optional(),
+      end_time: dateField(M.logDateInvalid).optional(),
+    })
+    .refine(dateRangeInOrder, inOrder),
+  response: xlsxFile,
+});
+
+/** The header row of each export, in column order (the console's table headers are the same texts). */
+export const LOG_EXPORT_COLUMNS: Record<LogExportType, readonly string[]> = {
+  software_login: [M.logMember, M.logIp, M.logOs, M.logVersion, M.logSysBrand, M.logSysModel, M.logSysVersion, M.logLoginTime],
+  online: [M.logMember, M.logNetwork, M.logPeer, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
+  pop_online: [M.logMember, M.logPop, M.logArea, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
+  connect: [M.logMember, M.logRemoteIp, M.logRemotePort, M.logVersion, M.logConnectState, M.logTime],
+};
+
+/** The downloaded file's name per log, without '-yyyyMMdd.xlsx'. */
+export const LOG_EXPORT_FILES: Record<LogExportType, string> = {
+  software_login: M.logFileSoftwareLogin,
+  online: M.logFileOnline,
+  pop_online: M.logFilePopOnline,
+  connect: M.logFileConnect,
+};

@@ -94,9 +94,9 @@ export const ROUTES: PageRoute[] = [
   { path: '/router/auth_source', title: M.routeAuthSource, layout: 'main' },
   // monitoring, logs
   { path: '/monitor/setting', title: M.routeMonitor, layout: 'main' },
-  { path: '/logs/software_login', title: M.routeSoftwareLogins, layout: 'main', access: 'main' },
-  { path: '/logs/online', title: M.routeOnlineLogs, layout: 'main' },
-  { path: '/logs/connect', title: M.routeConnectLogs, layout: 'main' },
+  { path: '/logs/software_login', title: M.routeSoftwareLogins, layout: 'main', access: 'main', page: lazy(() => import('../features/logs/SoftwareLoginPage')) },
+  { path: '/logs/online', title: M.routeOnlineLogs, layout: 'main', page: lazy(() => import('../features/logs/OnlineLogPage')) },
+  { path: '/logs/connect', title: M.routeConnectLogs, layout: 'main', page: lazy(() => import('../features/logs/ConnectLogPage')) },
   // tickets
   { path: '/ticket/lists', title: M.routeTickets, layout: 'main' },
   { path: '/ticket/detail', title: M.routeTicketDetail, layout: 'main', menu: '/ticket/lists' },

@@ -1,45 +1,10 @@
 import { M, onlineLog, softwareLoginLog } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
+import { describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, signIn } from '../../../test/helpers';
 import { formatTime, startOfDay } from '../../core/time';
+import { HOUR, onlineSession as session, softwareLogin as login } from './fixtures';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
-
-const HOUR = 3_600_000;
-
-/** Rows the device gateway would write, seeded directly. */
-async function login(t: TestApp, tenantId: number, router_name: string, at: number, over: Partial<{ ip: string; os: string }> = {}) {
-  await t.db
-    .insertInto('software_login')
-    .values({ tenant_id: tenantId, router_name, ip: over.ip ?? '10.0.0.1', os: over.os ?? 'windows', version: '2.0.1', sys_brand: 'Lenovo', sys_model: 'X1', sys_version: '11', create_time: at })
-    .execute();
-}
-
-async function session(
-  t: TestApp,
-  tenantId: number,
-  over: Partial<{ router_name: string; mode: string; network_number: string; link_router_name: string; pop_name: string; area: string; start: number; end: number | null; online_time: number }>,
-) {
-  const start = over.start ?? Date.now() - HOUR;
-  const end = over.end === undefined ? start + 600_000 : over.end;
-  await t.db
-    .insertInto('online_log')
-    .values({
-      tenant_id: tenantId,
-      router_name: over.router_name ?? 'alice',
-      mode: over.mode ?? 'p2p',
-      network_number: over.network_number ?? '',
-      link_router_name: over.link_router_name ?? '',
-      pop_name: over.pop_name ?? '',
-      area: over.area ?? '',
-      orig: '1.2.3.4',
-      vpn_ip: '10.8.0.2',
-      start_time: start,
-      end_time: end,
-      online_time: over.online_time ?? (end === null ? 0 : Math.round((end - start) / 1000)),
-    })
-    .execute();
-}
 
 describeEachDatabase('GET /logs/software_login', (t) => {
   let a: Main;

@@ -1,7 +1,8 @@
-import { onlineLog, softwareLoginLog } from '@hublink/contract';
+import { connectLog, exportLogs, onlineLog, softwareLoginLog } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
+import { exportLog } from './export';
 import * as logs from './service';
 
 export function logsRoutes(app: App, ctx: Ctx) {
@@ -13,4 +14,9 @@ export function logsRoutes(app: App, ctx: Ctx) {
     const { rows, count } = await logs.onlineSessions(ctx, actor, query);
     return ok(rows, 'success', count);
   });
+  route(app, ctx, connectLog, async ({ actor, query }) => {
+    const { rows, count } = await logs.connections(ctx, actor, query);
+    return ok(rows, 'success', count);
+  });
+  route(app, ctx, exportLogs, ({ actor, query }) => exportLog(ctx, actor, query));
 }

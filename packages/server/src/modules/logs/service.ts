@@ -1,4 +1,4 @@
-import type { OnlineLogItem, onlineLog, SoftwareLoginItem, softwareLoginLog } from '@hublink/contract';
+import type { ConnectLogItem, connectLog, OnlineLogItem, onlineLog, SoftwareLoginItem, softwareLoginLog } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
@@ -6,19 +6,22 @@ import { allowedNetworks } from '../../core/networks';
 import { contains, pageOf } from '../../core/paging';
 import { dayRange, formatTime } from '../../core/time';
 
-// The member logs the device gateway writes (software sign-ins, p2p and POP sessions), read by the
-// log pages and the member detail dialog. Newest first; dates are whole days of the tenant's zone.
+// The member logs the device gateway writes (software sign-ins, p2p and POP sessions, device
+// connections), read by the log pages, their exports and the member detail dialog. Newest first;
+// dates are whole days of the tenant's zone.
 
 type LoginQuery = z.output<typeof softwareLoginLog.query>;
 type OnlineQuery = z.output<typeof onlineLog.query>;
+type ConnectQuery = z.output<typeof connectLog.query>;
+type Days = { start_time?: string | undefined; end_time?: string | undefined };
 
 /** [from, to) in epoch ms for the query's days, both included; either end may be open. */
-const range = (ctx: Ctx, q: { start_time?: string; end_time?: string }) => dayRange(q.start_time, q.end_time, ctx.config.timezone);
+const range = (ctx: Ctx, q: Days) => dayRange(q.start_time, q.end_time, ctx.config.timezone);
 
 /** Search matches the member's name, the address or the client's system. */
-export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Promise<{ rows: SoftwareLoginItem[]; count: number }> {
+export function softwareLoginRows(ctx: Ctx, actor: Actor, q: Omit<LoginQuery, 'page' | 'limit'>) {
   const { from, to } = range(ctx, q);
-  const filtered = ctx.db
+  return ctx.db
     .selectFrom('software_login')
     .where('tenant_id', '=', actor.tenantId)
     .$if(!!q.router_name, (qb) => qb.where('router_name', '=', q.router_name!))
@@ -27,10 +30,18 @@ export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Pro
     .$if(!!q.search, (qb) =>
       qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('router_name'), q.search!), contains(ctx.dialect, eb.ref('ip'), q.search!), contains(ctx.dialect, eb.ref('os'), q.search!)])),
     );
-  const { rows, count } = await pageOf(filtered, q, (qb) =>
-    qb.select(['router_name', 'ip', 'os', 'version', 'sys_brand', 'sys_model', 'sys_version', 'create_time']).orderBy('create_time', 'desc').orderBy('id', 'desc'),
-  );
-  return { rows: rows.map((r) => ({ ...r, create_time: formatTime(Number(r.create_time), ctx.config.timezone) })), count };
+}
+
+export const softwareLoginColumns = ['router_name', 'ip', 'os', 'version', 'sys_brand', 'sys_model', 'sys_version', 'create_time'] as const;
+
+export const toSoftwareLogin = (ctx: Ctx, r: Omit<SoftwareLoginItem, 'create_time'> & { create_time: number | string }): SoftwareLoginItem => ({
+  ...r,
+  create_time: formatTime(Number(r.create_time), ctx.config.timezone),
+});
+
+export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Promise<{ rows: SoftwareLoginItem[]; count: number }> {
+  const { rows, count } = await pageOf(softwareLoginRows(ctx, actor, q), q, (qb) => qb.select(softwareLoginColumns).orderBy('create_time', 'desc').orderBy('id', 'desc'));
+  return { rows: rows.map((r) => toSoftwareLogin(ctx, r)), count };
 }
 
 /**
@@ -38,10 +49,10 @@ export async function softwareLogins(ctx: Ctx, actor: Actor, q: LoginQuery): Pro
  * networks only. Search matches the member, the peer (linked member or POP), the network and the
  * addresses.
  */
-export async function onlineSessions(ctx: Ctx, actor: Actor, q: OnlineQuery): Promise<{ rows: OnlineLogItem[]; count: number }> {
+export function onlineRows(ctx: Ctx, actor: Actor, q: Omit<OnlineQuery, 'page' | 'limit'>) {
   const { from, to } = range(ctx, q);
   const allowed = allowedNetworks(actor);
-  const filtered = ctx.db
+  return ctx.db
     .selectFrom('online_log')
     .where('tenant_id', '=', actor.tenantId)
     .where('mode', '=', q.mode)
@@ -56,22 +67,55 @@ export async function onlineSessions(ctx: Ctx, actor: Actor, q: OnlineQuery): Pr
         ),
       ),
     );
-  const tz = ctx.config.timezone;
+}
+
+export const onlineColumns = ['router_name', 'network_number', 'link_router_name', 'pop_name', 'area', 'orig', 'vpn_ip', 'start_time', 'end_time', 'online_time'] as const;
+
+type OnlineRow = Omit<OnlineLogItem, 'start_time' | 'end_time' | 'online_time'> & {
+  start_time: number | string;
+  end_time: number | string | null;
+  online_time: number | string;
+};
+
+export const toOnline = (ctx: Ctx, r: OnlineRow, now: number): OnlineLogItem => ({
+  ...r,
+  start_time: formatTime(Number(r.start_time), ctx.config.timezone),
+  end_time: r.end_time === null ? '' : formatTime(Number(r.end_time), ctx.config.timezone),
+  // A session still up has lasted until now.
+  online_time: r.end_time === null ? Math.max(0, Math.floor((now - Number(r.start_time)) / 1000)) : Number(r.online_time),
+});
+
+export async function onlineSessions(ctx: Ctx, actor: Actor, q: OnlineQuery): Promise<{ rows: OnlineLogItem[]; count: number }> {
   const now = Date.now();
-  const { rows, count } = await pageOf(filtered, q, (qb) =>
-    qb
-      .select(['router_name', 'network_number', 'link_router_name', 'pop_name', 'area', 'orig', 'vpn_ip', 'start_time', 'end_time', 'online_time'])
-      .orderBy('start_time', 'desc')
-      .orderBy('id', 'desc'),
-  );
-  return {
-    rows: rows.map((r) => ({
-      ...r,
-      start_time: formatTime(Number(r.start_time), tz),
-      end_time: r.end_time === null ? '' : formatTime(Number(r.end_time), tz),
-      // A session still up has lasted until now.
-      online_time: r.end_time === null ? Math.max(0, Math.floor((now - Number(r.start_time)) / 1000)) : Number(r.online_time),
-    })),
-    count,
-  };
+  const { rows, count } = await pageOf(onlineRows(ctx, actor, q), q, (qb) => qb.select(onlineColumns).orderBy('start_time', 'desc').orderBy('id', 'desc'));
+  return { rows: rows.map((r) => toOnline(ctx, r, now)), count };
+}
+
+/**
+ * Device connections: one row when a session began (online 1), one when it ended (online 0). Search
+ * is the member's name. Every caller of the tenant sees every member's rows, as the member list
+ * shows every member whatever the role's networks (a connection belongs to no network).
+ */
+export function connectRows(ctx: Ctx, actor: Actor, q: Omit<ConnectQuery, 'page' | 'limit'>) {
+  const { from, to } = range(ctx, q);
+  return ctx.db
+    .selectFrom('connect_log')
+    .where('tenant_id', '=', actor.tenantId)
+    .$if(from !== undefined, (qb) => qb.where('create_time', '>=', from!))
+    .$if(to !== undefined, (qb) => qb.where('create_time', '<', to!))
+    .$if(!!q.search, (qb) => qb.where((eb) => contains(ctx.dialect, eb.ref('router_name'), q.search!)));
+}
+
+export const connectColumns = ['router_name', 'remote_ip', 'remote_port', 'version', 'online', 'create_time'] as const;
+
+export const toConnect = (ctx: Ctx, r: Omit<ConnectLogItem, 'create_time'> & { create_time: number | string }): ConnectLogItem => ({
+  ...r,
+  remote_port: Number(r.remote_port),
+  online: Number(r.online),
+  create_time: formatTime(Number(r.create_time), ctx.config.timezone),
+});
+
+export async function connections(ctx: Ctx, actor: Actor, q: ConnectQuery): Promise<{ rows: ConnectLogItem[]; count: number }> {
+  const { rows, count } = await pageOf(connectRows(ctx, actor, q), q, (qb) => qb.select(connectColumns).orderBy('create_time', 'desc').orderBy('id', 'desc'));
+  return { rows: rows.map((r) => toConnect(ctx, r)), count };
 }
