@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { CODE, httpStatusOf, LIMITS, M, type Endpoint } from '@hublink/contract';
 import qs from 'qs';
@@ -127,6 +128,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onRoute', (r) => {
     if (r.config?.endpoint) endpoints.push({ url: r.url, endpoint: r.config.endpoint });
   });
+
+  // Before the routes: its onRoute hook gives a route's wsHandler the upgraded connections.
+  await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
 
   await app.register(
     async (api) => {
