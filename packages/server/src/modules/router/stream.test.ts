@@ -1,7 +1,8 @@
 import { CODE, LIMITS, M, routerInfo, routerTraffic } from '@hublink/contract';
-import { beforeAll, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { describeEachDatabase, newAccount, ramToken, type TestApp } from '../../../test/helpers';
+import { createTestApp, describeEachDatabase, newAccount, ramToken, sharedDatabase, type TestApp } from '../../../test/helpers';
 import { DEVICE_CHANNELS, type TrafficRelay, type WatchRequest } from '../../core/deviceChannels';
 import { addMember } from './fixtures';
 
@@ -38,6 +39,14 @@ async function firstOn<T>(t: TestApp, channel: string, test: (m: T) => boolean):
   return { got, stop };
 }
 
+/** ws://127.0.0.1:port of an app listening on a free port. */
+async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = t.app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no port');
+  return `ws://127.0.0.1:${addr.port}`;
+}
+
 describeEachDatabase('router: the live traffic stream and /router/traffic', (t) => {
   let a: Main;
   let other: Main;
@@ -46,10 +55,7 @@ describeEachDatabase('router: the live traffic stream and /router/traffic', (t) 
   let memberId: number;
 
   beforeAll(async () => {
-    await t().app.listen({ port: 0, host: '127.0.0.1' });
-    const addr = t().app.server.address();
-    if (!addr || typeof addr === 'string') throw new Error('no port');
-    base = `ws://127.0.0.1:${addr.port}`;
+    base = await listen(t());
     a = await newAccount(t());
     other = await newAccount(t());
     router = await addMember(t(), a.token, { router_type: 1, password: 'devsecret1' });
@@ -149,5 +155,42 @@ describeEachDatabase('router: the live traffic stream and /router/traffic', (t) 
 
     await t().db.updateTable('member').set({ interfaces: 'not json' }).where('id', '=', memberId).execute();
     expect((await t().call(routerInfo, { token: a.token, query: { router_name: router } })).data!.interfaces).toEqual([]);
+  });
+});
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+
+// The console on one instance, the device's session on another: the watch and the points cross through Redis.
+describe.skipIf(!databaseUrl || !redisUrl)('router: the traffic stream across two instances (needs TEST_DATABASE_URL and TEST_REDIS_URL)', () => {
+  let shared: Awaited<ReturnType<typeof sharedDatabase>>;
+  let consoleSide: TestApp;
+  let deviceSide: TestApp;
+  beforeAll(async () => {
+    shared = await sharedDatabase('postgres');
+    const options = { config: { redisUrl }, backbone: { redisPrefix: `hublink-test:${randomBytes(6).toString('hex')}:` } };
+    consoleSide = await createTestApp('postgres', { ...options, database: shared.open() });
+    deviceSide = await createTestApp('postgres', { ...options, database: shared.open() });
+  });
+  afterAll(async () => {
+    await consoleSide?.close();
+    await deviceSide?.close();
+    await shared?.drop();
+  });
+
+  it('relays points published where the device is to the console connected elsewhere', async () => {
+    const a = await newAccount(consoleSide);
+    const router = await addMember(consoleSide, a.token, { router_type: 1, password: 'devsecret1' });
+    const { id } = await consoleSide.db.selectFrom('member').select('id').where('router_key', '=', router.toLowerCase()).executeTakeFirstOrThrow();
+    const watch = await firstOn<WatchRequest>(deviceSide, DEVICE_CHANNELS.watch, (m) => m.member_id === id);
+    const s = openStream(await listen(consoleSide), { token: a.token, router_name: router });
+    expect(await s.next()).toEqual({ code: CODE.ok, msg: 'success' });
+    await watch.got;
+    await watch.stop();
+    const points = [{ interface: 'wan', time: 1_700_000_100, down: 50, upload: 5 }];
+    await deviceSide.ctx.pubsub.publish(DEVICE_CHANNELS.traffic(id), { member_id: id, data: points } satisfies TrafficRelay);
+    expect(await s.next()).toEqual({ code: CODE.ok, type: 'interface', data: points });
+    s.ws.close();
+    await s.closed;
   });
 });
