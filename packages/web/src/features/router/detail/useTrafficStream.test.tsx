@@ -64,6 +64,17 @@ describe('useTrafficStream', () => {
     expect(result.current.state).toEqual({ kind: 'unsupported' });
   });
 
+  it('starts over for another router: new connection, empty charts', () => {
+    const { result, rerender } = renderHook(({ name }) => useTrafficStream(name), { initialProps: { name: 'gw1' } });
+    const first = FakeSocket.latest();
+    first.receive(traffic(1));
+    expect(result.current.series.eth0).toHaveLength(1);
+    rerender({ name: 'gw2' });
+    expect(first.closed).toBe(true);
+    expect(FakeSocket.latest().url).toContain('router_name=gw2');
+    expect(result.current.series).toEqual({});
+  });
+
   it('closes the connection and stops retrying when the page goes', () => {
     vi.useFakeTimers();
     const { unmount } = renderHook(() => useTrafficStream('gw1'));

@@ -77,6 +77,8 @@ export function useTrafficStream(routerName: string, enabled = true): { series: 
       stopped = true;
       clearTimeout(retry);
       socket?.close();
+      // Another router's page (or none) starts from empty charts.
+      setSeries({});
     };
   }, [routerName, enabled]);
 
