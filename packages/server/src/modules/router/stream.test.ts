@@ -1,9 +1,10 @@
-import { CODE, LIMITS, M, routerInfo, routerTraffic } from '@hublink/contract';
+import { CODE, deleteRouter, LIMITS, M, routerInfo, routerTraffic } from '@hublink/contract';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { createTestApp, describeEachDatabase, newAccount, ramToken, sharedDatabase, type TestApp } from '../../../test/helpers';
-import { DEVICE_CHANNELS, type TrafficRelay, type WatchRequest } from '../../core/deviceChannels';
+import { createTestApp, describeEachDatabase, newAccount, ramToken, sharedDatabase, signIn, type TestApp } from '../../../test/helpers';
+import { DEVICE_CHANNELS, WATCH_RENEW_MS, type TrafficRelay, type WatchRequest } from '../../core/deviceChannels';
 import { addMember } from './fixtures';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
@@ -100,6 +101,42 @@ describeEachDatabase('router: the live traffic stream and /router/traffic', (t) 
 
     s.ws.close();
     await s.closed;
+  });
+
+  describe('every renewal', () => {
+    // Only the stream's renewal interval is faked; the database, the sockets and pub/sub run for real.
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('asks the gateway again, and ends the stream once the session is revoked (2001)', async () => {
+      const login = await signIn(t(), a.username, a.password);
+      const token = login.data!.access_token;
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const s = openStream(base, { token, router_name: router });
+      expect(await s.next()).toEqual({ code: CODE.ok, msg: 'success' });
+
+      const renewed = await firstOn<WatchRequest>(t(), DEVICE_CHANNELS.watch, (m) => m.member_id === memberId);
+      vi.advanceTimersByTime(WATCH_RENEW_MS);
+      await renewed.got;
+      await renewed.stop();
+
+      await t().db.updateTable('session').set({ revoked_at: Date.now() }).where('id', '=', decodeJwt(token).jti!).execute();
+      vi.advanceTimersByTime(WATCH_RENEW_MS);
+      expect(await s.next()).toEqual({ code: CODE.tokenInvalid, msg: M.tokenInvalid });
+      await s.closed;
+    });
+
+    it('ends the stream once the member is deleted (204)', async () => {
+      const gone = await addMember(t(), a.token, { router_type: 1, password: 'devsecret1' });
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const s = openStream(base, { token: a.token, router_name: gone });
+      expect(await s.next()).toEqual({ code: CODE.ok, msg: 'success' });
+      expect((await t().call(deleteRouter, { token: a.token, body: { router_name: gone } })).code).toBe(CODE.ok);
+      vi.advanceTimersByTime(WATCH_RENEW_MS);
+      expect(await s.next()).toEqual({ code: CODE.notFound, msg: M.memberNotFound });
+      await s.closed;
+    });
   });
 
   it('lets a sub-account with a read-only role watch', async () => {
