@@ -99,6 +99,9 @@ export function networkNumberOf(req: { body?: unknown; query?: unknown }): strin
   return from(req.body) ?? from(req.query);
 }
 
+/** A request URL as the log may keep it: a token in the query (the live stream's credential) is masked. */
+export const urlForLog = (url: string): string => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+
 /** Serves a WebSocket opened on a GET call's path; it authenticates and authorizes by itself. */
 export type LiveHandler = (socket: WebSocket, req: FastifyRequest) => void | Promise<void>;
 

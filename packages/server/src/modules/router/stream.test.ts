@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, describeEachDatabase, newAccount, ramToken, sharedDatabase, signIn, type TestApp } from '../../../test/helpers';
+import { urlForLog } from '../../core/http';
 import { DEVICE_CHANNELS, WATCH_RENEW_MS, type TrafficRelay, type WatchRequest } from '../../core/deviceChannels';
 import { addMember } from './fixtures';
 
@@ -229,5 +230,13 @@ describe.skipIf(!databaseUrl || !redisUrl)('router: the traffic stream across tw
     expect(await s.next()).toEqual({ code: CODE.ok, type: 'interface', data: points });
     s.ws.close();
     await s.closed;
+  });
+});
+
+describe('router: the stream token in logs', () => {
+  it('masks the token of a logged URL and keeps the rest', () => {
+    expect(urlForLog('/api/v1/router/traffic?token=eyJ.abc.def&router_name=gw1')).toBe('/api/v1/router/traffic?token=[redacted]&router_name=gw1');
+    expect(urlForLog('/api/v1/router/traffic?router_name=gw1&TOKEN=x')).toBe('/api/v1/router/traffic?router_name=gw1&TOKEN=[redacted]');
+    expect(urlForLog('/api/v1/router/info?router_name=tokens')).toBe('/api/v1/router/info?router_name=tokens');
   });
 });
