@@ -40,7 +40,7 @@ export function TrafficChart({ title, points, field, color }: { title: string; p
       tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} ${M.routerTrafficUnit}` },
       xAxis: { type: 'category', boundaryGap: false, data: points.map((p) => clockTime(p.time)) },
       yAxis: { type: 'value', name: M.routerTrafficUnit, min: 0 },
-      series: [{ type: 'line', name: title, showSymbol: false, smooth: true, smoothMonotone: 'x', areaStyle: { opacity: 0.15 }, color, data: points.map((p) => p[field]) }],
+      series: [{ type: 'line', name: title, showSymbol: false, areaStyle: { opacity: 0.15 }, color, data: points.map((p) => p[field]) }],
     });
   }, [points, field, title, color]);
 
