@@ -24,23 +24,26 @@ const webFeatureBoundaries = WEB_FEATURES.map((feature) => {
   const message = `features/${feature} may import only components, api, app and itself; move what two features share to components/ or api/.`;
   // esquery regexes cannot hold a slash, hence \x2F.
   const dynamicImport = `ImportExpression[source.value=/^(\\.\\.\\x2F)+(features\\x2F)?(${others})(\\x2F|$)/]`;
-  return {
-    files: [`packages/web/src/features/${feature}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-syntax': ['error', { selector: dynamicImport, message }],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: `^(\\.\\./)+(features/)?(${others})(/|$)`, message },
-            { regex: `(^|/)features/(${others})(/|$)`, message },
-            { regex: `^\\.\\./\\.\\./(?!(api|app|components|test)(/|$)|features/${feature}(/|$))`, message },
-          ],
-        },
-      ],
-    },
-  };
-});
+  // Out of the feature: '../../X' from its top folder, '../../../X' from a subfolder (features/router/detail).
+  const outOfFeature = (ups) => ({ regex: `^(\\.\\./){${ups}}(?!(api|app|components|test)(/|$)|features/${feature}(/|$))`, message });
+  const rules = (ups) => ({
+    'no-restricted-syntax': ['error', { selector: dynamicImport, message }],
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { regex: `^(\\.\\./)+(features/)?(${others})(/|$)`, message },
+          { regex: `(^|/)features/(${others})(/|$)`, message },
+          outOfFeature(ups),
+        ],
+      },
+    ],
+  });
+  return [
+    { files: [`packages/web/src/features/${feature}/*.{ts,tsx}`], rules: rules(2) },
+    { files: [`packages/web/src/features/${feature}/*/**/*.{ts,tsx}`], rules: rules(3) },
+  ];
+}).flat();
 
 /** Chinese (CJK ideographs, CJK punctuation, full-width forms). */
 const CJK = /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/;

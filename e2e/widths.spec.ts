@@ -67,6 +67,7 @@ describe('every page at 1440, 1280 and 390 pixels wide', () => {
     urls.set('/network/edit', `/network/edit?network_number=${number}`);
     urls.set('/account/announcements/detail', `/account/announcements/detail?id=${announcement}`);
     urls.set('/router/lists', '/router/lists?type=2');
+    urls.set('/router/detail', '/router/detail?router_name=gw_width01');
   }, 60_000);
 
   afterAll(async () => {

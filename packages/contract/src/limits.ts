@@ -92,6 +92,8 @@ export const LIMITS = {
   statusPollMs: 10_000,
   trafficReconnectMs: 10_000,
   trafficWindow: 40,
+  /** Live traffic streams (WS /router/traffic) one tenant may hold open on one server instance (ours). */
+  trafficStreamsPerTenant: 20,
   upgradeRedirectMs: 500,
   /** Members one network may list for the create form's pickers (ours). */
   memberPickerMax: 5000,

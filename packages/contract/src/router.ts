@@ -99,6 +99,18 @@ const memberNames = <const P extends string>(path: P) =>
 export const routerSoftware = memberNames('/router/software');
 export const routerHardware = memberNames('/router/hardware');
 
+/** An interface the device reported in its hello (spec 3 §3 Interface). */
+export const routerInterface = z.object({
+  interface_uuid: z.string(),
+  interface: z.string(),
+  /** static | dhcp | pppoe */
+  protocol: z.string(),
+  ipv4: z.string(),
+  ipv4_subnet_mask: z.string(),
+  mtu: z.number(),
+});
+export type RouterInterface = z.infer<typeof routerInterface>;
+
 export const routerDetail = routerItem.extend({
   router_model: z.string(),
   router_ipv4: z.string(),
@@ -106,6 +118,10 @@ export const routerDetail = routerItem.extend({
   /** 'yyyy-MM-dd HH:mm:ss' of the current session's start, or ''. */
   online_time: z.string(),
   network: z.array(z.object({ network_name: z.string(), network_number: z.string(), network_member_count: z.number() })),
+  interfaces: z.array(routerInterface),
+  /** Bytes received and sent by the device's tunnel since its tunnel process started (as last reported). */
+  input: z.number(),
+  out: z.number(),
 });
 export type RouterDetail = z.infer<typeof routerDetail>;
 
@@ -117,6 +133,23 @@ export const routerInfo = defineEndpoint({
   query: z.object({ router_name: routerNameField }),
   response: routerDetail,
 });
+
+/** GET /router/traffic: the member's online flag and byte totals, for a refresh without the whole info. */
+export const routerTraffic = defineEndpoint({
+  path: '/router/traffic',
+  method: 'GET',
+  access: 'user',
+  query: z.object({ router_name: routerNameField }),
+  response: z.object({ online: z.number(), input: z.number(), out: z.number() }),
+});
+
+/**
+ * The live stream shares that path (WS /api/v1/router/traffic?token=…&router_name=…): a browser's
+ * WebSocket cannot send an Authorization header, so the token travels in the query. Every message
+ * is a consoleTrafficMessage (device.ts); the first is {code: 200, msg: 'success'} once the stream is
+ * open, any other code is the last one before the server closes it.
+ */
+export const ROUTER_TRAFFIC_STREAM = { path: '/router/traffic', tokenParam: 'token', nameParam: 'router_name' } as const;
 
 export const noteRouter = defineEndpoint({
   path: '/router/note',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -13,7 +13,7 @@ import { answerClientError } from './core/clientErrors';
 import { serveConsole } from './core/console';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
-import type { App } from './core/http';
+import { urlForLog, type App } from './core/http';
 import { openApiTransform } from './core/openapi';
 import { SECURITY_HEADERS, securityHeaders } from './core/security';
 import { createStore, type KvStore } from './core/store';
@@ -50,6 +50,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.code'],
+            // Fastify's own request fields, with the URL's token masked (WS /router/traffic carries one).
+            serializers: {
+              req: (req: FastifyRequest) => ({ method: req.method, url: urlForLog(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+            },
             ...(config.prettyLogs ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } } : {}),
           },
     genReqId: () => randomUUID(),

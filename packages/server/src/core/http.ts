@@ -1,3 +1,4 @@
+import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -98,12 +99,19 @@ export function networkNumberOf(req: { body?: unknown; query?: unknown }): strin
   return from(req.body) ?? from(req.query);
 }
 
+/** A request URL as the log may keep it: a token in the query (the live stream's credential) is masked. */
+export const urlForLog = (url: string): string => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+
+/** Serves a WebSocket opened on a GET call's path; it authenticates and authorizes by itself. */
+export type LiveHandler = (socket: WebSocket, req: FastifyRequest) => void | Promise<void>;
+
 /**
  * Registers one call of the contract: its schemas validate the request (422 with the first rule's
  * message), the guard decides who may call it, and the handler's envelope is sent as is (or its
- * FileAnswer, as a download); a sub-account's successful POST emits operation.performed.
+ * FileAnswer, as a download); a sub-account's successful POST emits operation.performed. A GET call
+ * may also take WebSockets on its path (live).
  */
-export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<HandlerAnswer<E>>) {
+export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<HandlerAnswer<E>>, live?: LiveHandler) {
   app.route({
     method: endpoint.method,
     url: endpoint.path,
@@ -112,9 +120,12 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
     },
     config: { endpoint },
+    ...(live ? { wsHandler: live } : {}),
     // Authentication runs before validation so a missing token is reported as such.
     onRequest: async (req) => {
-      if (endpoint.access === 'public') return;
+      // A browser's WebSocket cannot send a header: the live handler reads the token from the query
+      // and answers a refusal as a message, which the console understands, not as an HTTP status.
+      if (endpoint.access === 'public' || (live && req.ws)) return;
       req.actor = await authenticate(ctx.db, ctx.tokens, req.headers.authorization);
     },
     // Authorisation too (the body is parsed, not yet validated): a refused caller learns nothing

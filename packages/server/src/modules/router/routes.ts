@@ -17,6 +17,7 @@ import {
   routerPhone,
   routerQuantity,
   routerSoftware,
+  routerTraffic,
   softwareDeleteTemplate,
   softwareTemplate,
   updateRouterStatus,
@@ -27,6 +28,7 @@ import { route, uploadedFile, type App } from '../../core/http';
 import * as batch from './batch';
 import * as files from './files';
 import { bindMemberPhone } from './phone';
+import { serveTrafficStream } from './stream';
 import * as members from './service';
 
 export function routerRoutes(app: App, ctx: Ctx) {
@@ -43,6 +45,13 @@ export function routerRoutes(app: App, ctx: Ctx) {
     ok(await members.options(ctx, actor, ROUTER_TYPE.hardware, query.search, LIMITS.memberPickerMax)),
   );
   route(app, ctx, routerInfo, async ({ actor, query }) => ok(await members.info(ctx, actor, query.router_name)));
+  route(
+    app,
+    ctx,
+    routerTraffic,
+    async ({ actor, query }) => ok(await members.traffic(ctx, actor, query.router_name)),
+    (socket, req) => serveTrafficStream(ctx, socket, req),
+  );
   route(app, ctx, noteRouter, async ({ actor, body }) => {
     await members.setNote(ctx, actor, body.router_name, body.note);
     return ok(null, M.saved);

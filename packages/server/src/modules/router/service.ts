@@ -1,5 +1,6 @@
 import {
   CODE,
+  deviceInterface,
   fmt,
   M,
   MEMBER_NAME_PATTERN,
@@ -10,10 +11,11 @@ import {
   type listRouters,
   type MemberOption,
   type RouterDetail,
+  type RouterInterface,
   type RouterItem,
 } from '@hublink/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
@@ -215,7 +217,27 @@ export async function info(ctx: Ctx, actor: Actor, name: string): Promise<Router
     router_mac: m.router_mac,
     online_time: m.online_status === 1 && m.online_time !== null ? formatTime(Number(m.online_time), ctx.config.timezone) : '',
     network: networks.map((n) => ({ network_name: n.network_name, network_number: n.network_number, network_member_count: Number(n.n) })),
+    interfaces: interfacesOf(m.interfaces),
+    input: Number(m.traffic_in),
+    out: Number(m.traffic_out),
   };
+}
+
+/** The interfaces column as the gateway wrote it; a value it cannot read shows as no interfaces. */
+const storedInterfaces = z.array(deviceInterface).catch([]);
+function interfacesOf(json: string): RouterInterface[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  return storedInterfaces.parse(raw);
+}
+
+export async function traffic(ctx: Ctx, actor: Actor, name: string): Promise<{ online: number; input: number; out: number }> {
+  const m = await findMember(ctx.db, actor, name);
+  return { online: m.online_status === 1 ? 1 : 0, input: Number(m.traffic_in), out: Number(m.traffic_out) };
 }
 
 export async function setNote(ctx: Ctx, actor: Actor, name: string, note: string) {

@@ -45,12 +45,12 @@ describe('RouterListPage', () => {
     expect(r.location()).toBe('/router/lists?type=2');
   }, LONG);
 
-  it('shows hardware member names as plain text until their detail page exists; the actions stay fixed on the right', async () => {
+  it('links hardware member names to the router detail page; the actions stay fixed on the right', async () => {
     session.setUser(mainUser);
     api();
     renderWithProviders(<RouterListPage />, { route: '/router/lists' });
     await shows('gw-beijing');
-    expect(screen.queryByRole('link', { name: 'gw-beijing' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'gw-beijing' })).toHaveAttribute('href', '/router/detail?router_name=gw-beijing');
     expect(screen.getByRole('columnheader', { name: M.memberColActions }).className).toMatch(/ant-table-cell-fix-(right|end)/);
   }, LONG);
 

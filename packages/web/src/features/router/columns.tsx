@@ -1,6 +1,8 @@
 import { EditOutlined } from '@ant-design/icons';
 import { M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
 import { Badge, Button, Space, Switch, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Link } from 'react-router';
+import { routerDetailPath } from '../../components/pageLinks';
 import { shortNote } from '../../components/shortNote';
 import type { MemberRights } from './rights';
 
@@ -43,8 +45,7 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
       software ? (
         <Typography.Link onClick={() => act.detail(r)}>{r.router_name}</Typography.Link>
       ) : (
-        // Plain text until the router detail page exists (the gateway issue makes it a link).
-        <span>{r.router_name}</span>
+        <Link to={routerDetailPath(r.router_name)}>{r.router_name}</Link>
       ),
   };
   const note = {

@@ -1,0 +1,43 @@
+import { fmt, LIMITS, M } from '@hublink/contract';
+import { Alert, Card, Col, Empty, Row, theme } from 'antd';
+import { TrafficChart } from './TrafficChart';
+import type { StreamState } from './useTrafficStream';
+import type { TrafficSeries } from './traffic';
+
+function StreamNotice({ state }: { state: StreamState }) {
+  switch (state.kind) {
+    case 'unsupported':
+      return <Alert type="error" showIcon title={M.routerTrafficNoWebSocket} />;
+    case 'ended':
+      return <Alert type="warning" showIcon title={fmt(M.routerTrafficEnded, { msg: state.msg })} />;
+    case 'retrying':
+      return <Alert type="info" showIcon title={fmt(M.routerTrafficRetry, { s: LIMITS.trafficReconnectMs / 1000 })} />;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Per-interface inbound and outbound charts (spec 3 §2): every interface the device reported, and any
+ * other the stream brings.
+ */
+export function TrafficPanel({ interfaces, series, state }: { interfaces: readonly string[]; series: TrafficSeries; state: StreamState }) {
+  const { token } = theme.useToken();
+  const names = [...new Set([...interfaces, ...Object.keys(series)])];
+  return (
+    <Card variant="borderless" title={M.routerTrafficTitle}>
+      <StreamNotice state={state} />
+      {names.length === 0 && state.kind !== 'unsupported' && <Empty description={M.routerTrafficWaiting} />}
+      {names.map((name) => (
+        <Row key={name} gutter={[16, 16]} style={{ marginTop: 16 }}>
+          <Col xs={24} lg={12}>
+            <TrafficChart title={`${name} ${M.routerTrafficIn}`} points={series[name] ?? []} field="down" color={token.colorPrimary} />
+          </Col>
+          <Col xs={24} lg={12}>
+            <TrafficChart title={`${name} ${M.routerTrafficOut}`} points={series[name] ?? []} field="upload" color={token.colorSuccess} />
+          </Col>
+        </Row>
+      ))}
+    </Card>
+  );
+}
