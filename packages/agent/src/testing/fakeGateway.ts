@@ -4,7 +4,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { deviceMessage, helloMessage, type DeviceMessage, type HelloMessage, type NetworkConfigPayload } from '@hublink/contract';
 
 /** What the fake gateway does with a hello: welcome it (with these extras) or close with a code. */
-export type HelloVerdict = { close: number; reason?: string } | { credential?: string; configs?: NetworkConfigPayload[]; networks?: string[] };
+export type HelloVerdict = { close: number; reason?: string } | { close?: undefined; credential?: string; configs?: NetworkConfigPayload[]; networks?: string[] };
 
 export interface GatewaySession {
   socket: WebSocket;
@@ -61,7 +61,7 @@ export class FakeGateway {
         }
         this.hellos.push(hello.data);
         const verdict = this.onHello(hello.data, this.hellos.length - 1);
-        if ('close' in verdict) {
+        if (verdict.close !== undefined) {
           socket.close(verdict.close, verdict.reason ?? '');
           return;
         }
