@@ -43,6 +43,7 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
   const client = new DeviceClient({ url, identity, secret, credential: state.readCredential(), device, saveCredential: (c) => state.saveCredential(c) });
   return new Promise<number>((resolve) => {
     const finish = (code: number) => {
+      clearInterval(watch);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       void client.stop().then(() => resolve(code));
@@ -52,7 +53,6 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
     process.on('SIGTERM', onSignal);
     const watch = setInterval(() => {
       if (client.state === 'failed') {
-        clearInterval(watch);
         console.error(`[${name}] the server refused this device: ${client.failure?.reason ?? ''}`);
         finish(1);
       }

@@ -49,6 +49,22 @@ export interface Failure {
 const AUTH_CODES: ReadonlySet<number> = new Set([DEVICE_CLOSE.authFailed, DEVICE_CLOSE.disabled, DEVICE_CLOSE.revoked]);
 const DEVICE_PATH = '/api/device/v1/ws';
 
+/** What a close code means, for the log line when the server gives no reason text. */
+const CLOSE_MEANING: Record<number, string> = {
+  [DEVICE_CLOSE.goingAway]: 'server going away',
+  [DEVICE_CLOSE.tooBig]: 'message too big',
+  [DEVICE_CLOSE.authFailed]: 'wrong name, login, secret or credential',
+  [DEVICE_CLOSE.disabled]: 'member disabled',
+  [DEVICE_CLOSE.revoked]: 'member deleted or its secret changed',
+  [DEVICE_CLOSE.replaced]: 'replaced by a newer session',
+  [DEVICE_CLOSE.helloExpected]: 'hello expected',
+  [DEVICE_CLOSE.heartbeatTimeout]: 'heartbeat timeout',
+  [DEVICE_CLOSE.protocolError]: 'protocol error',
+  [DEVICE_CLOSE.unsupportedProtocol]: 'protocol version not supported',
+  [DEVICE_CLOSE.tooManyAttempts]: 'too many sign-in attempts',
+  1006: 'connection lost',
+};
+
 export function deviceUrl(url: string): string {
   const u = new URL(url.replace(/^http/, 'ws'));
   if (u.pathname === '/' || u.pathname === '') u.pathname = DEVICE_PATH;
@@ -356,7 +372,7 @@ export class DeviceClient {
     this.next = null;
     if (this.state === 'stopped') return;
     const wasCredential = this.usedCredential;
-    const text = `${code}${reason ? ` ${reason}` : ''}`;
+    const text = `${code} (${reason || CLOSE_MEANING[code] || 'closed'})`;
     if (AUTH_CODES.has(code) && code !== DEVICE_CLOSE.disabled && (wasCredential || code === DEVICE_CLOSE.revoked) && !this.secretIsLastTry) {
       // A refused credential, or a revoked session: the secret may still (or newly) be valid, so try it once.
       this.dropCredential();
@@ -368,7 +384,7 @@ export class DeviceClient {
       return;
     }
     if (AUTH_CODES.has(code) || code === DEVICE_CLOSE.unsupportedProtocol) return this.fail(code, text);
-    if (code === DEVICE_CLOSE.replaced) return this.fail(code, `${text}: another session of this member signed in`);
+    if (code === DEVICE_CLOSE.replaced) return this.fail(code, text);
     const delay = backoffDelay(this.options.backoff ?? DEFAULT_BACKOFF, this.attempt++, code === DEVICE_CLOSE.tooManyAttempts);
     this.log(`closed ${text}: reconnecting in ${(delay / 1000).toFixed(1)} s`);
     this.setState('waiting');
