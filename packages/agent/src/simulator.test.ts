@@ -32,6 +32,24 @@ it('runs 200 agents of one tenant in one process: all connect and report', async
   expect(gateway.invalid).toEqual([]);
 });
 
+it('after a server restart the agents come back, their hellos spread out by the jittered backoff', async () => {
+  gateway = new FakeGateway();
+  const url = await gateway.start();
+  const members = Array.from({ length: 200 }, (_, i) => ({ kind: 'router' as const, router_name: `r${i}`, secret: 'pw' }));
+  run = simulate({ url, members, startSpreadMs: 0, backoff: { firstMinMs: 100, firstMaxMs: 600, maxMs: 2000, throttledMinMs: 2000 } });
+  await expect.poll(() => run!.counts().connected).toBe(200);
+  const port = Number(new URL(url).port);
+  await gateway.stop();
+  await expect.poll(() => run!.counts().connected).toBe(0);
+  gateway = new FakeGateway();
+  await gateway.start(port);
+  await expect.poll(() => run!.counts().connected).toBe(200);
+  expect(run.clients.every((c) => c.welcomes === 2)).toBe(true);
+  const times = gateway.helloTimes;
+  // Uniform over a 500 ms window: 200 hellos landing within 150 ms of each other would mean no jitter.
+  expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(150);
+});
+
 it('counts agents the server refuses as failed', async () => {
   gateway = new FakeGateway();
   gateway.onHello = (hello) => (hello.kind === 'router' && hello.router_name === 'bad' ? { close: 4001 } : {});

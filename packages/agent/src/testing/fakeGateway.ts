@@ -20,13 +20,16 @@ export interface GatewaySession {
 export class FakeGateway {
   readonly sessions: GatewaySession[] = [];
   readonly hellos: HelloMessage[] = [];
+  /** When each hello arrived (ms), in the order of `hellos`. */
+  readonly helloTimes: number[] = [];
   readonly invalid: string[] = [];
   timing = { heartbeat_timeout: 30, ping_interval: 10, status_interval: 0.05, traffic_interval: 0.05 };
   onHello: (hello: HelloMessage, index: number) => HelloVerdict = () => ({});
   private server!: WebSocketServer;
 
-  async start(): Promise<string> {
-    this.server = new WebSocketServer({ port: 0, host: '127.0.0.1', path: '/api/device/v1/ws' });
+  /** Port 0 picks a free one; a restarted gateway passes its old port so the agents find it again. */
+  async start(port = 0): Promise<string> {
+    this.server = new WebSocketServer({ port, host: '127.0.0.1', path: '/api/device/v1/ws' });
     await once(this.server, 'listening');
     this.server.on('connection', (socket) => this.accept(socket));
     return `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -60,6 +63,7 @@ export class FakeGateway {
           return;
         }
         this.hellos.push(hello.data);
+        this.helloTimes.push(Date.now());
         const verdict = this.onHello(hello.data, this.hellos.length - 1);
         if (verdict.close !== undefined) {
           socket.close(verdict.close, verdict.reason ?? '');
