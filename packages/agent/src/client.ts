@@ -356,7 +356,7 @@ export class DeviceClient {
   private checkLiveness(now: number): void {
     const silentMs = now - this.lastReceived;
     const limit = this.timing.heartbeat * 1000;
-    if (silentMs < limit || !this.ws) return;
+    if (silentMs < limit || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
     if (!this.pingFrameSent) {
       this.pingFrameSent = true;
       this.lastReceived = now - limit / 2;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,30 @@ describe.skipIf(!openvpn)('OpenVPN mode with a real openvpn', () => {
     expect(existsSync(dir)).toBe(false);
     expect(a.d.links()).toEqual([]);
     expect(a.sessions.map((s) => s.event)).toEqual(['up', 'down']);
+  });
+
+  it('restarts an openvpn that dies, until the network is left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hublink-agent-fake-'));
+    dirs.push(dir);
+    const starts = join(dir, 'starts');
+    const fake = join(dir, 'openvpn');
+    writeFileSync(fake, `#!/bin/sh\necho "$@" >> ${starts}\nexit 1\n`, { mode: 0o755 });
+    const stateDir = mkdtempSync(join(tmpdir(), 'hublink-agent-dies-'));
+    dirs.push(stateDir);
+    const logs: string[] = [];
+    const d = new OpenvpnDevice({ kind: 'router', name: 'x', binary: fake, stateDir, scheduler, backoff: { firstMinMs: 10, firstMaxMs: 30, maxMs: 60, throttledMinMs: 60 } });
+    d.attach({ sessionUp: () => {}, sessionDown: () => {}, log: (line) => logs.push(line) });
+    devices.push(d);
+    await d.apply(twin('c5', 'c6', 1, 2, 'server', ''));
+    const lines = () => (existsSync(starts) ? readFileSync(starts, 'utf8').trim().split('\n') : []);
+    await expect.poll(() => lines().length).toBeGreaterThanOrEqual(3);
+    expect(lines()[0]).toMatch(new RegExp(`^--cd ${join(stateDir, 'N7')} --config center-link.conf --management 127.0.0.1 \\d+$`));
+    expect(logs.some((l) => l.includes('openvpn exited (1); restarting'))).toBe(true);
+    await d.leave('N7');
+    const after = lines().length;
+    // Nothing is left to restart it: every pending restart was cancelled with the instance.
+    expect(scheduler.pending).toBe(0);
+    expect(lines().length).toBe(after);
   });
 
   it('refuses a file path outside the network directory', async () => {

@@ -3,6 +3,7 @@ import { arch, hostname, networkInterfaces, release, type } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import type { DeviceInterface, DeviceLink, NetworkConfigPayload, TrafficPoint } from '@hublink/contract';
 import type { Device, DeviceEvents, DeviceIdentity, DeviceSession, FlowSample, TrafficSample } from '../device';
+import type { BackoffPolicy } from '../backoff';
 import { plannedLinks, tunnelRemotes, type PlannedLink } from '../plan';
 import { sharedScheduler, type Scheduler } from '../scheduler';
 import { hash } from '../simulated';
@@ -30,6 +31,8 @@ export interface OpenvpnDeviceOptions {
   stateDir: string;
   scheduler?: Scheduler;
   pollMs?: number;
+  /** Waits before restarting an openvpn that died (default: the reconnect backoff, 1-5 s up to 30 s). */
+  backoff?: BackoffPolicy;
 }
 
 interface Network {
@@ -105,6 +108,7 @@ export class OpenvpnDevice implements Device {
         conf,
         scheduler: this.scheduler,
         pollMs: this.options.pollMs,
+        backoff: this.options.backoff,
         log: (line) => this.events.log(`${config.network_number}: ${line}`),
         onChange: () => this.refreshSessions(),
       });
@@ -125,11 +129,14 @@ export class OpenvpnDevice implements Device {
     if (kind === 'resend_config') return;
     const network = this.networks.get(networkNumber);
     if (!network) throw new Error(`not in network ${networkNumber}`);
-    for (const instance of network.instances.values()) {
+    for (const [conf, instance] of network.instances) {
       await instance.stop();
-      // Kicked: back after a tunnel's usual retry wait; restarted: at once.
-      if (kind === 'restart') instance.start();
-      else this.scheduler.after(1000 + Math.random() * 4000, () => instance.start());
+      // Kicked: back after a tunnel's usual retry wait; restarted: at once. Not if the network left or changed meanwhile.
+      const again = () => {
+        if (this.networks.get(networkNumber)?.instances.get(conf) === instance) instance.start();
+      };
+      if (kind === 'restart') again();
+      else this.scheduler.after(1000 + Math.random() * 4000, again);
     }
   }
 

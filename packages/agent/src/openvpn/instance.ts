@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { backoffDelay, DEFAULT_BACKOFF } from '../backoff';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../backoff';
 import type { Scheduled, Scheduler } from '../scheduler';
 import type { OpenvpnClient, OpenvpnState, RealtimeEvent } from './management';
 import { parseStateLine, parseStatus } from './management';
@@ -19,6 +19,8 @@ export interface InstanceOptions {
   onChange: () => void;
   /** How often a server's client list is read (`status 3`), ms. */
   pollMs?: number;
+  /** Waits before restarting an openvpn that died. */
+  backoff?: BackoffPolicy;
 }
 
 /** Bytes in and out, kept across a client's reconnects and the process's restarts (openvpn restarts its counters). */
@@ -86,7 +88,8 @@ export class OpenvpnInstance {
     closeSync(log);
     this.child = child;
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
+      // 'close' comes after 'exit', or after 'error' when the binary could not be started at all.
+      child.once('close', (code, signal) => {
         if (this.child === child) this.child = null;
         resolve();
         this.onExit(code, signal);
@@ -95,7 +98,7 @@ export class OpenvpnInstance {
         this.options.log(`${conf}: cannot start openvpn: ${e.message}`);
       });
     });
-    this.connectManagement(port, 0);
+    this.connectManagement(child, port, 0);
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
@@ -104,7 +107,7 @@ export class OpenvpnInstance {
     this.timer?.cancel();
     if (this.stopping) return;
     this.reset();
-    const delay = backoffDelay(DEFAULT_BACKOFF, this.attempt++);
+    const delay = backoffDelay(this.options.backoff ?? DEFAULT_BACKOFF, this.attempt++);
     this.options.log(`${this.options.conf}: openvpn exited (${signal ?? code}); restarting in ${(delay / 1000).toFixed(1)} s (see ${this.name}.log)`);
     this.timer = this.options.scheduler.after(delay, () => {
       this.timer = null;
@@ -113,12 +116,14 @@ export class OpenvpnInstance {
   }
 
   /** openvpn opens its management port a moment after it starts: retry briefly. */
-  private connectManagement(port: number, tries: number): void {
-    if (this.stopping || !this.child) return;
+  private connectManagement(child: ChildProcess, port: number, tries: number): void {
+    // Every step re-checks that this process is still the live one: it may have died while we waited.
+    const current = () => !this.stopping && this.child === child;
+    if (!current()) return;
     const m = new ManagementClient((e) => this.onEvent(e));
     m.connect(port)
       .then(async () => {
-        if (this.stopping || !this.child) return m.close();
+        if (!current()) return m.close();
         this.management = m;
         await m.command('state on');
         await m.command('bytecount 5');
@@ -129,12 +134,13 @@ export class OpenvpnInstance {
       })
       .catch(() => {
         m.close();
+        if (!current()) return;
         if (tries >= MANAGEMENT_CONNECT_TRIES) {
           this.options.log(`${this.options.conf}: management port ${port} never answered; restarting openvpn`);
           this.child?.kill('SIGTERM');
           return;
         }
-        this.timer = this.options.scheduler.after(200, () => this.connectManagement(port, tries + 1));
+        this.timer = this.options.scheduler.after(200, () => this.connectManagement(child, port, tries + 1));
       });
   }
 
