@@ -156,7 +156,8 @@ export class DeviceClient {
   private open(): void {
     if (this.state === 'stopped' || this.state === 'failed') return;
     this.setState('connecting');
-    const ws = new WebSocket(this.url, { maxPayload: 64 * 1024 * 1024, handshakeTimeout: this.timing.heartbeat * 1000 });
+    // No permessage-deflate: a zlib context per socket is what would make 10,000 agents heavy.
+    const ws = new WebSocket(this.url, { maxPayload: 64 * 1024 * 1024, handshakeTimeout: this.timing.heartbeat * 1000, perMessageDeflate: false });
     this.ws = ws;
     ws.on('open', () => this.sendHello());
     ws.on('message', (data) => {
