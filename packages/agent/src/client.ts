@@ -266,7 +266,9 @@ export class DeviceClient {
       this.options.saveCredential?.(welcome.credential);
     }
     const t = welcome.timing;
-    this.timing = { heartbeat: t.heartbeat_timeout, ping: t.ping_interval, status: t.status_interval, traffic: t.traffic_interval };
+    // A zero or negative interval from a confused server must not become a busy loop.
+    const at = (seconds: number) => Math.max(0.02, seconds);
+    this.timing = { heartbeat: at(t.heartbeat_timeout), ping: at(t.ping_interval), status: at(t.status_interval), traffic: at(t.traffic_interval) };
     const now = Date.now();
     this.lastTraffic = now;
     this.lastFlows = now;
