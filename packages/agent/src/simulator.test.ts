@@ -55,5 +55,5 @@ it('counts agents the server refuses as failed', async () => {
   gateway.onHello = (hello) => (hello.kind === 'router' && hello.router_name === 'bad' ? { close: 4001 } : {});
   const url = await gateway.start();
   run = simulate({ url, members: [{ kind: 'router', router_name: 'good', secret: 'pw' }, { kind: 'router', router_name: 'bad', secret: 'pw' }], startSpreadMs: 0 });
-  await expect.poll(() => run!.summary()).toBe('2 agents: 1 connected, 0 connecting, 1 failed');
+  await expect.poll(() => run!.summary()).toBe('2 agents: 1 connected, 0 connecting, 1 failed (bad: 4001 (wrong name, login, secret or credential))');
 });

@@ -22,7 +22,7 @@ export type SimulationCounts = Record<ClientState, number>;
 export interface Simulation {
   readonly clients: readonly DeviceClient[];
   counts(): SimulationCounts;
-  /** "200 agents: 198 connected, 2 waiting, 0 failed". */
+  /** "200 agents: 198 connected, 1 connecting, 1 failed (r7: 4001 (wrong name, login, secret or credential))". */
   summary(): string;
   stop(): Promise<void>;
 }
@@ -65,7 +65,9 @@ export function simulate(options: SimulateOptions): Simulation {
     counts: () => ({ ...counts }),
     summary: () => {
       const c = counts;
-      return `${clients.length} agents: ${c.connected} connected, ${c.connecting + c.waiting + c.idle} connecting, ${c.failed} failed`;
+      const line = `${clients.length} agents: ${c.connected} connected, ${c.connecting + c.waiting + c.idle} connecting, ${c.failed} failed`;
+      const failed = c.failed ? clients.find((client) => client.state === 'failed') : undefined;
+      return failed ? `${line} (${failed.name}: ${failed.failure?.reason ?? ''})` : line;
     },
     stop: async () => {
       await Promise.all(clients.map((c) => c.stop()));
