@@ -1,3 +1,4 @@
+import { runAgentCommand, runSimulateCommand } from '@hublink/agent';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { coreModule } from './core/housekeeping';
@@ -9,7 +10,9 @@ import { MODULES } from './modules';
 const USAGE = `usage: hublink <command>
   start     run the console, API and device gateway (migrates first)
   migrate   bring the database schema up to date and exit
-  jobs      list the background jobs and their latest runs`;
+  jobs      list the background jobs and their latest runs
+  agent     run a device agent: --url ws://HOST (--router NAME | --login USER@SIGN) --secret S [--state-dir D] [--simulate]
+  simulate  run many simulated agents: --url ws://HOST (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) --secret S`;
 
 async function start() {
   const config = loadConfig();
@@ -44,7 +47,16 @@ async function jobs() {
   }
 }
 
-const commands: Record<string, () => Promise<void>> = { start, migrate, jobs };
+/** The device-side commands exit with their own code (1: refused by the server, 2: bad usage). */
+async function agent() {
+  process.exitCode = await runAgentCommand(process.argv.slice(3));
+}
+
+async function simulateAgents() {
+  process.exitCode = await runSimulateCommand(process.argv.slice(3));
+}
+
+const commands: Record<string, () => Promise<void>> = { start, migrate, jobs, agent, simulate: simulateAgents };
 const command = commands[process.argv[2] ?? 'start'];
 if (!command) {
   console.error(USAGE);

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DeviceClient, type Identity } from './client';
+import type { Device } from './device';
+import { findOpenvpn, OpenvpnDevice } from './openvpn/device';
+import { SimulatedDevice } from './simulated';
+import { simulate, type SimulatedMember } from './simulator';
+import { defaultStateDir, StateDir } from './state';
+
+export const AGENT_USAGE = `usage: hublink agent --url ws://HOST[:PORT] (--router NAME | --login USER@SIGN) --secret S [--state-dir DIR] [--simulate]
+  The secret may come from HUBLINK_SECRET instead of --secret. Runs OpenVPN when it is on PATH, else simulates.`;
+
+export const SIMULATE_USAGE = `usage: hublink simulate --url ws://HOST[:PORT] (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) [--secret S]
+  members.json: [{"kind":"router","router_name":"r1","secret":"…"} | {"kind":"app","login":"u@sign","secret":"…"}]
+  --routers shop:100 runs shop1…shop100; --apps u@acme:20 runs u1@acme…u20@acme; all with --secret (or HUBLINK_SECRET).`;
+
+class UsageError extends Error {}
+
+/** `hublink agent …`: one device until the server refuses it for good (exit 1) or SIGINT/SIGTERM (exit 0). */
+export async function runAgentCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { url: 'string', router: 'string', login: 'string', secret: 'string', 'state-dir': 'string', simulate: 'boolean' }, AGENT_USAGE);
+  if (!values) return 2;
+  const url = values.url as string | undefined;
+  const secret = (values.secret as string | undefined) ?? process.env.HUBLINK_SECRET;
+  const router = values.router as string | undefined;
+  const login = values.login as string | undefined;
+  if (!url || !secret || (router ? login : !login)) {
+    console.error(AGENT_USAGE);
+    return 2;
+  }
+  const identity: Identity = router ? { kind: 'router', router_name: router } : { kind: 'app', login: login! };
+  const name = router ?? login!;
+  const state = new StateDir((values['state-dir'] as string | undefined) ?? defaultStateDir(name));
+  const openvpn = values.simulate ? null : findOpenvpn();
+  let device: Device;
+  if (openvpn) {
+    device = new OpenvpnDevice({ kind: identity.kind, name, binary: openvpn, stateDir: state.path });
+    console.log(`[${name}] OpenVPN mode: ${openvpn}, files under ${state.path}`);
+  } else {
+    device = new SimulatedDevice({ kind: identity.kind, name });
+    console.log(`[${name}] SIMULATED mode (${values.simulate ? '--simulate given' : 'no openvpn binary on PATH'}): links, traffic, sessions and flows are synthetic`);
+  }
+  const client = new DeviceClient({ url, identity, secret, credential: state.readCredential(), device, saveCredential: (c) => state.saveCredential(c) });
+  return new Promise<number>((resolve) => {
+    const finish = (code: number) => {
+      clearInterval(watch);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      void client.stop().then(() => resolve(code));
+    };
+    const onSignal = () => finish(0);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const watch = setInterval(() => {
+      if (client.state === 'failed') {
+        console.error(`[${name}] the server refused this device: ${client.failure?.reason ?? ''}`);
+        finish(1);
+      }
+    }, 500);
+    client.start();
+  });
+}
+
+/** `hublink simulate …`: many simulated agents in this process, a summary line every 10 s. */
+export async function runSimulateCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { url: 'string', file: 'string', routers: 'string', apps: 'string', secret: 'string' }, SIMULATE_USAGE);
+  if (!values) return 2;
+  let members: SimulatedMember[];
+  try {
+    members = simulatedMembers(values as Record<string, string | undefined>);
+  } catch (e) {
+    console.error(e instanceof UsageError ? `${e.message}\n${SIMULATE_USAGE}` : e);
+    return 2;
+  }
+  const url = values.url as string | undefined;
+  if (!url || members.length === 0) {
+    console.error(SIMULATE_USAGE);
+    return 2;
+  }
+  console.log(`simulating ${members.length} agents against ${url} (SIMULATED mode: synthetic links, traffic, sessions and flows)`);
+  const run = simulate({ url, members });
+  return new Promise<number>((resolve) => {
+    const summary = setInterval(() => console.log(`${new Date().toISOString()} ${run.summary()}`), 10_000);
+    const onSignal = () => {
+      clearInterval(summary);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      console.log(run.summary());
+      void run.stop().then(() => resolve(0));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+export function simulatedMembers(values: Record<string, string | undefined>): SimulatedMember[] {
+  if (values.file) return readMembersFile(values.file);
+  const secret = values.secret ?? process.env.HUBLINK_SECRET;
+  if (!values.routers && !values.apps) throw new UsageError('give --file, or --routers and/or --apps');
+  if (!secret) throw new UsageError('--routers and --apps need --secret (or HUBLINK_SECRET)');
+  const members: SimulatedMember[] = [];
+  if (values.routers) {
+    const [prefix, count] = split(values.routers, '--routers');
+    for (let i = 1; i <= count; i++) members.push({ kind: 'router', router_name: `${prefix}${i}`, secret });
+  }
+  if (values.apps) {
+    const [login, count] = split(values.apps, '--apps');
+    const at = login.lastIndexOf('@');
+    if (at < 1) throw new UsageError('--apps wants USER@SIGN:COUNT');
+    for (let i = 1; i <= count; i++) members.push({ kind: 'app', login: `${login.slice(0, at)}${i}${login.slice(at)}`, secret });
+  }
+  return members;
+}
+
+function split(value: string, flag: string): [string, number] {
+  const colon = value.lastIndexOf(':');
+  const count = Number(value.slice(colon + 1));
+  if (colon < 1 || !Number.isInteger(count) || count < 1) throw new UsageError(`${flag} wants NAME:COUNT, got ${value}`);
+  return [value.slice(0, colon), count];
+}
+
+function readMembersFile(file: string): SimulatedMember[] {
+  const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (!Array.isArray(data)) throw new UsageError(`${file}: expected a JSON array of members`);
+  return data.map((m: unknown, i): SimulatedMember => {
+    const o = (m ?? {}) as Record<string, unknown>;
+    if (typeof o.secret !== 'string') throw new UsageError(`${file}[${i}]: secret missing`);
+    if (o.kind === 'router' && typeof o.router_name === 'string') return { kind: 'router', router_name: o.router_name, secret: o.secret };
+    if (o.kind === 'app' && typeof o.login === 'string') return { kind: 'app', login: o.login, secret: o.secret };
+    throw new UsageError(`${file}[${i}]: want {kind:"router",router_name} or {kind:"app",login}`);
+  });
+}
+
+function parse(argv: string[], spec: Record<string, 'string' | 'boolean'>, usage: string) {
+  try {
+    const options = Object.fromEntries(Object.entries(spec).map(([k, type]) => [k, { type }]));
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : String(e)}\n${usage}`);
+    return { values: null };
+  }
+}

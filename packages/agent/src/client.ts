@@ -1,0 +1,420 @@
+import WebSocket from 'ws';
+import {
+  DEVICE_CLOSE,
+  DEVICE_LIMITS,
+  DEVICE_PROTOCOL,
+  DEVICE_TIMING,
+  serverMessage,
+  type DeviceMessage,
+  type HelloMessage,
+  type NetworkConfigPayload,
+  type ServerMessage,
+  type WelcomeMessage,
+} from '@hublink/contract';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+import type { Device, DeviceSession } from './device';
+import { sharedScheduler, type Scheduled, type Scheduler } from './scheduler';
+
+export type Identity = { kind: 'router'; router_name: string } | { kind: 'app'; login: string };
+
+export interface ClientOptions {
+  /** ws://host[:port] or the full ws://host/api/device/v1/ws. */
+  url: string;
+  identity: Identity;
+  secret?: string;
+  /** A credential saved from an earlier welcome. */
+  credential?: string;
+  device: Device;
+  scheduler?: Scheduler;
+  backoff?: BackoffPolicy;
+  /** Flow records are sent every this many status intervals. */
+  flowsEvery?: number;
+  /** Called with every credential the server issues, and with undefined when one is refused. */
+  saveCredential?: (credential: string | undefined) => void;
+  onStateChange?: (state: ClientState, client: DeviceClient) => void;
+  log?: (line: string) => void;
+}
+
+/**
+ * connecting/waiting: on the way to a session; connected: welcomed; failed: the server refused the device
+ * for good (bad or revoked secret, disabled, replaced by another session), see `failure`; stopped: stop().
+ */
+export type ClientState = 'idle' | 'connecting' | 'connected' | 'waiting' | 'failed' | 'stopped';
+
+export interface Failure {
+  code: number;
+  reason: string;
+}
+
+const AUTH_CODES: ReadonlySet<number> = new Set([DEVICE_CLOSE.authFailed, DEVICE_CLOSE.disabled, DEVICE_CLOSE.revoked]);
+const DEVICE_PATH = '/api/device/v1/ws';
+
+/** What a close code means, for the log line when the server gives no reason text. */
+const CLOSE_MEANING: Record<number, string> = {
+  [DEVICE_CLOSE.goingAway]: 'server going away',
+  [DEVICE_CLOSE.tooBig]: 'message too big',
+  [DEVICE_CLOSE.authFailed]: 'wrong name, login, secret or credential',
+  [DEVICE_CLOSE.disabled]: 'member disabled',
+  [DEVICE_CLOSE.revoked]: 'member deleted or its secret changed',
+  [DEVICE_CLOSE.replaced]: 'replaced by a newer session',
+  [DEVICE_CLOSE.helloExpected]: 'hello expected',
+  [DEVICE_CLOSE.heartbeatTimeout]: 'heartbeat timeout',
+  [DEVICE_CLOSE.protocolError]: 'protocol error',
+  [DEVICE_CLOSE.unsupportedProtocol]: 'protocol version not supported',
+  [DEVICE_CLOSE.tooManyAttempts]: 'too many sign-in attempts',
+  1006: 'connection lost',
+};
+
+export function deviceUrl(url: string): string {
+  const u = new URL(url.replace(/^http/, 'ws'));
+  if (u.pathname === '/' || u.pathname === '') u.pathname = DEVICE_PATH;
+  return u.toString();
+}
+
+/**
+ * The device side of the gateway protocol for one member: hello, welcome, configs, commands and the
+ * periodic reports, with reconnects. All its timing runs on one shared Scheduler entry per client.
+ */
+export class DeviceClient {
+  state: ClientState = 'idle';
+  failure: Failure | null = null;
+  sessionId: string | null = null;
+  /** Welcomes received (a reconnect counts again). */
+  welcomes = 0;
+  readonly held = new Map<string, number>();
+
+  private ws: WebSocket | null = null;
+  private credential: string | undefined;
+  private usedCredential = false;
+  /** The next hello with the secret is the last try: an auth refusal of it stops the client. */
+  private secretIsLastTry = false;
+  private attempt = 0;
+  private timing: Record<'heartbeat' | 'ping' | 'status' | 'traffic', number> = { heartbeat: DEVICE_TIMING.heartbeatTimeout, ping: DEVICE_TIMING.pingInterval, status: DEVICE_TIMING.statusInterval, traffic: DEVICE_TIMING.trafficInterval };
+  private next: Scheduled | null = null;
+  private due = { status: 0, traffic: 0, flows: 0 };
+  private lastSent = 0;
+  private lastReceived = 0;
+  private lastTraffic = 0;
+  private lastFlows = 0;
+  private pingFrameSent = false;
+  private work: Promise<void> = Promise.resolve();
+  private readonly scheduler: Scheduler;
+  private readonly url: string;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: ClientOptions) {
+    this.scheduler = options.scheduler ?? sharedScheduler();
+    this.url = deviceUrl(options.url);
+    this.credential = options.credential;
+    this.log = options.log ?? ((line) => console.log(`[${this.name}] ${line}`));
+    options.device.attach({
+      sessionUp: (s) => this.sendSession('up', s),
+      sessionDown: (s) => this.sendSession('down', s),
+      log: (line) => this.log(line),
+    });
+  }
+
+  get name(): string {
+    const id = this.options.identity;
+    return id.kind === 'router' ? id.router_name : id.login;
+  }
+
+  get device(): Device {
+    return this.options.device;
+  }
+
+  start(): void {
+    if (this.state !== 'idle') return;
+    this.open();
+  }
+
+  async stop(): Promise<void> {
+    this.next?.cancel();
+    this.next = null;
+    this.setState('stopped');
+    this.ws?.close(1000);
+    this.ws = null;
+    await this.work;
+    await this.options.device.stop();
+  }
+
+  /** Sends a message if a session is up; reports are dropped while disconnected (the server has no session to put them in). */
+  send(message: DeviceMessage | HelloMessage): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (message.type !== 'hello' && this.state !== 'connected') return false;
+    this.ws.send(JSON.stringify(message));
+    this.lastSent = Date.now();
+    return true;
+  }
+
+  private setState(state: ClientState): void {
+    if (this.state === state || this.state === 'stopped') return;
+    this.state = state;
+    this.options.onStateChange?.(state, this);
+  }
+
+  private open(): void {
+    if (this.state === 'stopped' || this.state === 'failed') return;
+    this.setState('connecting');
+    // No permessage-deflate: a zlib context per socket is what would make 10,000 agents heavy.
+    const ws = new WebSocket(this.url, { maxPayload: 64 * 1024 * 1024, handshakeTimeout: this.timing.heartbeat * 1000, perMessageDeflate: false });
+    this.ws = ws;
+    ws.on('open', () => this.sendHello());
+    ws.on('message', (data) => {
+      this.lastReceived = Date.now();
+      this.pingFrameSent = false;
+      this.onMessage(data.toString());
+    });
+    ws.on('pong', () => {
+      this.lastReceived = Date.now();
+      this.pingFrameSent = false;
+    });
+    ws.on('error', () => {
+      // 'close' follows with 1006; the cause (refused, reset) is in the log line there.
+    });
+    ws.on('close', (code, reason) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.onClose(code, reason.toString());
+    });
+  }
+
+  private sendHello(): void {
+    const id = this.identity();
+    this.usedCredential = this.credential !== undefined;
+    const base = {
+      type: 'hello' as const,
+      protocol: DEVICE_PROTOCOL.current,
+      ...(this.usedCredential ? { credential: this.credential } : { secret: this.options.secret }),
+      os: id.os,
+      version: id.version,
+      sys_brand: id.sys_brand,
+      sys_model: id.sys_model,
+      sys_version: id.sys_version,
+      interfaces: id.interfaces.slice(0, DEVICE_LIMITS.interfaces),
+      configs: [...this.held].slice(0, DEVICE_LIMITS.links).map(([network_number, version]) => ({ network_number, version })),
+    };
+    const who = this.options.identity;
+    const hello: HelloMessage =
+      who.kind === 'router'
+        ? { ...base, kind: 'router', router_name: who.router_name, router_model: id.router_model, router_mac: id.router_mac, router_ipv4: id.router_ipv4 }
+        : { ...base, kind: 'app', login: who.login };
+    this.send(hello);
+  }
+
+  private identity() {
+    return this.options.device.identity();
+  }
+
+  private onMessage(text: string): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      this.log('ignored a message that is not JSON');
+      return;
+    }
+    const parsed = serverMessage.safeParse(raw);
+    if (!parsed.success) {
+      // A type this agent does not know is a newer server's: ignore it. A known type that does not parse is logged.
+      const type = (raw as { type?: unknown } | null)?.type;
+      if (['welcome', 'config', 'leave', 'command', 'pong', 'error'].includes(String(type))) this.log(`ignored a malformed ${String(type)} message`);
+      return;
+    }
+    this.handle(parsed.data);
+  }
+
+  private handle(message: ServerMessage): void {
+    switch (message.type) {
+      case 'welcome':
+        this.onWelcome(message);
+        return;
+      case 'config':
+        this.queue(() => this.applyConfig(message));
+        return;
+      case 'leave':
+        this.queue(async () => {
+          await this.leave(message.network_number);
+        });
+        return;
+      case 'command':
+        this.queue(async () => {
+          let error = '';
+          try {
+            await this.options.device.command(message.kind, message.network_number);
+          } catch (e) {
+            error = errorText(e);
+          }
+          this.send({ type: 'ack', command_id: Math.max(1, message.command_id), ok: error === '', error });
+        });
+        return;
+      case 'error':
+        this.log(`server: ${message.code} ${message.message}`);
+        return;
+      case 'pong':
+        return;
+    }
+  }
+
+  private onWelcome(welcome: WelcomeMessage): void {
+    this.attempt = 0;
+    this.secretIsLastTry = false;
+    this.sessionId = welcome.session_id;
+    this.welcomes++;
+    if (welcome.credential && welcome.credential !== this.credential) {
+      this.credential = welcome.credential;
+      this.options.saveCredential?.(welcome.credential);
+    }
+    const t = welcome.timing;
+    // A zero or negative interval from a confused server must not become a busy loop.
+    const at = (seconds: number) => Math.max(0.02, seconds);
+    this.timing = { heartbeat: at(t.heartbeat_timeout), ping: at(t.ping_interval), status: at(t.status_interval), traffic: at(t.traffic_interval) };
+    const now = Date.now();
+    this.lastTraffic = now;
+    this.lastFlows = now;
+    this.lastReceived = now;
+    this.due = { status: now, traffic: now + this.timing.traffic * 1000, flows: now + this.flowsPeriodMs() };
+    this.setState('connected');
+    this.log(`connected (session ${welcome.session_id}, ${welcome.networks.length} network(s), ${welcome.configs.length} config(s) to apply)`);
+    const listed = new Set(welcome.networks);
+    this.queue(async () => {
+      for (const network of [...this.held.keys()]) if (!listed.has(network)) await this.leave(network);
+      for (const config of welcome.configs) await this.applyConfig(config);
+    });
+    for (const session of this.options.device.openSessions()) this.sendSession('up', session);
+    this.schedule();
+  }
+
+  private async applyConfig(config: NetworkConfigPayload): Promise<void> {
+    let error = '';
+    try {
+      await this.options.device.apply(config);
+      this.held.set(config.network_number, config.version);
+    } catch (e) {
+      error = errorText(e);
+      this.log(`config ${config.network_number} v${config.version} not applied: ${error}`);
+    }
+    this.send({ type: 'applied', network_number: config.network_number, version: config.version, ok: error === '', error });
+  }
+
+  private async leave(networkNumber: string): Promise<void> {
+    this.held.delete(networkNumber);
+    try {
+      await this.options.device.leave(networkNumber);
+    } catch (e) {
+      this.log(`leaving ${networkNumber} failed: ${errorText(e)}`);
+    }
+  }
+
+  /** Configs, leaves and commands run one at a time in arrival order, so a leave never races its own config. */
+  private queue(task: () => Promise<void>): void {
+    this.work = this.work.then(task).catch((e: unknown) => this.log(`task failed: ${errorText(e)}`));
+  }
+
+  sendSession(event: 'up' | 'down', s: DeviceSession): void {
+    this.send({ type: 'session', event, ...s, time: event === 'up' ? s.time : nowSeconds() });
+  }
+
+  private flowsPeriodMs(): number {
+    return this.timing.status * 1000 * (this.options.flowsEvery ?? 6);
+  }
+
+  private schedule(): void {
+    this.next?.cancel();
+    if (this.state !== 'connected') return;
+    const pingDue = this.lastSent + this.timing.ping * 1000;
+    const liveness = this.lastReceived + this.timing.heartbeat * 1000;
+    const at = Math.min(this.due.status, this.due.traffic, this.due.flows, pingDue, liveness);
+    this.next = this.scheduler.after(at - Date.now(), () => this.tick());
+  }
+
+  private tick(): void {
+    this.next = null;
+    if (this.state !== 'connected') return;
+    const now = Date.now();
+    const device = this.options.device;
+    if (now >= this.due.traffic) {
+      const sample = device.traffic(Math.max(0.001, (now - this.lastTraffic) / 1000));
+      this.lastTraffic = now;
+      this.send({ type: 'traffic', data: sample.data.slice(0, DEVICE_LIMITS.trafficPoints), rx_bytes: sample.rx_bytes, tx_bytes: sample.tx_bytes });
+      this.due.traffic = now + this.timing.traffic * 1000;
+    }
+    if (now >= this.due.status) {
+      this.send({ type: 'status', links: device.links().slice(0, DEVICE_LIMITS.links) });
+      this.due.status = now + this.timing.status * 1000;
+    }
+    if (now >= this.due.flows) {
+      const records = device.flows(Math.max(0.001, (now - this.lastFlows) / 1000));
+      this.lastFlows = now;
+      const time = nowSeconds();
+      if (records.length) this.send({ type: 'flows', records: records.slice(0, DEVICE_LIMITS.flowRecords).map((r) => ({ ...r, time })) });
+      this.due.flows = now + this.flowsPeriodMs();
+    }
+    if (now >= this.lastSent + this.timing.ping * 1000) this.send({ type: 'ping' });
+    this.checkLiveness(now);
+    this.schedule();
+  }
+
+  /** A server that went silent (a dead route, not a closed socket) is probed with a ping frame, then dropped. */
+  private checkLiveness(now: number): void {
+    const silentMs = now - this.lastReceived;
+    const limit = this.timing.heartbeat * 1000;
+    if (silentMs < limit || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!this.pingFrameSent) {
+      this.pingFrameSent = true;
+      this.lastReceived = now - limit / 2;
+      this.ws.ping();
+      return;
+    }
+    this.log('server silent: reconnecting');
+    this.ws.terminate();
+  }
+
+  private onClose(code: number, reason: string): void {
+    this.next?.cancel();
+    this.next = null;
+    if (this.state === 'stopped') return;
+    const wasCredential = this.usedCredential;
+    const text = `${code} (${reason || CLOSE_MEANING[code] || 'closed'})`;
+    if (AUTH_CODES.has(code) && code !== DEVICE_CLOSE.disabled && (wasCredential || code === DEVICE_CLOSE.revoked) && !this.secretIsLastTry) {
+      // A refused credential, or a revoked session: the secret may still (or newly) be valid, so try it once.
+      this.dropCredential();
+      if (this.options.secret === undefined) return this.fail(code, `${text}; no secret to sign in with`);
+      this.secretIsLastTry = true;
+      this.log(`closed ${text}: signing in again with the secret`);
+      this.setState('waiting');
+      this.open();
+      return;
+    }
+    if (AUTH_CODES.has(code) || code === DEVICE_CLOSE.unsupportedProtocol) return this.fail(code, text);
+    if (code === DEVICE_CLOSE.replaced) return this.fail(code, text);
+    const delay = backoffDelay(this.options.backoff ?? DEFAULT_BACKOFF, this.attempt++, code === DEVICE_CLOSE.tooManyAttempts);
+    this.log(`closed ${text}: reconnecting in ${(delay / 1000).toFixed(1)} s`);
+    this.setState('waiting');
+    this.next = this.scheduler.after(delay, () => {
+      this.next = null;
+      this.open();
+    });
+  }
+
+  private dropCredential(): void {
+    if (this.credential === undefined) return;
+    this.credential = undefined;
+    this.options.saveCredential?.(undefined);
+  }
+
+  private fail(code: number, reason: string): void {
+    this.failure = { code, reason };
+    this.log(`stopped: ${reason}`);
+    this.setState('failed');
+    this.options.device.stop().catch((e: unknown) => this.log(`stopping the tunnels failed: ${errorText(e)}`));
+  }
+}
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function errorText(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).slice(0, 256);
+}

@@ -1,0 +1,205 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../backoff';
+import type { Scheduled, Scheduler } from '../scheduler';
+import type { OpenvpnClient, OpenvpnState, RealtimeEvent } from './management';
+import { parseStateLine, parseStatus } from './management';
+import { ManagementClient } from './managementClient';
+
+export interface InstanceOptions {
+  binary: string;
+  /** The network's directory: the .conf, its ccd files and the certificates. */
+  dir: string;
+  conf: string;
+  scheduler: Scheduler;
+  log: (line: string) => void;
+  /** Called when the instance's state or client list changed. */
+  onChange: () => void;
+  /** How often a server's client list is read (`status 3`), ms. */
+  pollMs?: number;
+  /** Waits before restarting an openvpn that died. */
+  backoff?: BackoffPolicy;
+}
+
+/** Bytes in and out, kept across a client's reconnects and the process's restarts (openvpn restarts its counters). */
+export interface Counters {
+  bytesIn: number;
+  bytesOut: number;
+}
+
+const MANAGEMENT_CONNECT_TRIES = 50;
+
+/** One supervised `openvpn --config <conf>` with its management connection. */
+export class OpenvpnInstance {
+  state: OpenvpnState | null = null;
+  clients: OpenvpnClient[] = [];
+  readonly total: Counters = { bytesIn: 0, bytesOut: 0 };
+  /** Bytes per client real address since the last flows() read. */
+  readonly bySource = new Map<string, Counters>();
+  private child: ChildProcess | null = null;
+  private management: ManagementClient | null = null;
+  private stopping = false;
+  private attempt = 0;
+  private timer: Scheduled | null = null;
+  private lastSeen = new Map<number, Counters>();
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: InstanceOptions) {}
+
+  get name(): string {
+    return this.options.conf.replace(/\.conf$/, '');
+  }
+
+  get connected(): boolean {
+    return this.state?.state === 'CONNECTED';
+  }
+
+  start(): void {
+    this.stopping = false;
+    void this.spawn();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.timer?.cancel();
+    this.timer = null;
+    this.management?.close();
+    this.management = null;
+    this.child?.kill('SIGTERM');
+    await this.exited;
+    this.reset();
+  }
+
+  private reset(): void {
+    this.state = null;
+    this.clients = [];
+    this.lastSeen = new Map();
+    this.options.onChange();
+  }
+
+  private async spawn(): Promise<void> {
+    const port = await freePort();
+    if (this.stopping) return;
+    const { dir, conf, binary } = this.options;
+    const log = openSync(join(dir, `${this.name}.log`), 'a');
+    const child = spawn(binary, ['--cd', dir, '--config', conf, '--management', '127.0.0.1', String(port)], { stdio: ['ignore', log, log] });
+    closeSync(log);
+    this.child = child;
+    this.exited = new Promise((resolve) => {
+      // 'close' comes after 'exit', or after 'error' when the binary could not be started at all.
+      child.once('close', (code, signal) => {
+        if (this.child === child) this.child = null;
+        resolve();
+        this.onExit(code, signal);
+      });
+      child.once('error', (e) => {
+        this.options.log(`${conf}: cannot start openvpn: ${e.message}`);
+      });
+    });
+    this.connectManagement(child, port, 0);
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.management?.close();
+    this.management = null;
+    this.timer?.cancel();
+    if (this.stopping) return;
+    this.reset();
+    const delay = backoffDelay(this.options.backoff ?? DEFAULT_BACKOFF, this.attempt++);
+    this.options.log(`${this.options.conf}: openvpn exited (${signal ?? code}); restarting in ${(delay / 1000).toFixed(1)} s (see ${this.name}.log)`);
+    this.timer = this.options.scheduler.after(delay, () => {
+      this.timer = null;
+      if (!this.stopping) void this.spawn();
+    });
+  }
+
+  /** openvpn opens its management port a moment after it starts: retry briefly. */
+  private connectManagement(child: ChildProcess, port: number, tries: number): void {
+    // Every step re-checks that this process is still the live one: it may have died while we waited.
+    const current = () => !this.stopping && this.child === child;
+    if (!current()) return;
+    const m = new ManagementClient((e) => this.onEvent(e));
+    m.connect(port)
+      .then(async () => {
+        if (!current()) return m.close();
+        this.management = m;
+        await m.command('state on');
+        await m.command('bytecount 5');
+        const [line] = await m.command('state');
+        const state = line ? parseStateLine(line) : null;
+        if (state) this.setState(state);
+        this.poll();
+      })
+      .catch(() => {
+        m.close();
+        if (!current()) return;
+        if (tries >= MANAGEMENT_CONNECT_TRIES) {
+          this.options.log(`${this.options.conf}: management port ${port} never answered; restarting openvpn`);
+          this.child?.kill('SIGTERM');
+          return;
+        }
+        this.timer = this.options.scheduler.after(200, () => this.connectManagement(child, port, tries + 1));
+      });
+  }
+
+  private poll(): void {
+    const m = this.management;
+    if (!m || this.stopping) return;
+    m.command('status 3')
+      .then((lines) => {
+        const status = parseStatus(lines);
+        if (status.kind === 'server') {
+          this.clients = status.clients;
+          this.options.onChange();
+        }
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (this.management === m) this.timer = this.options.scheduler.after(this.options.pollMs ?? 5000, () => this.poll());
+      });
+  }
+
+  private onEvent(e: RealtimeEvent): void {
+    if (e.type === 'state') this.setState(e.state);
+    else if (e.type === 'bytecount') this.count(-1, e.bytesIn, e.bytesOut, '');
+    else if (e.type === 'bytecount_cli') {
+      const source = this.clients.find((c) => c.clientId === e.clientId)?.realAddress.replace(/:\d+$/, '') ?? '';
+      this.count(e.clientId, e.bytesIn, e.bytesOut, source);
+    }
+  }
+
+  private count(key: number, bytesIn: number, bytesOut: number, source: string): void {
+    const prev = this.lastSeen.get(key) ?? { bytesIn: 0, bytesOut: 0 };
+    const dIn = Math.max(0, bytesIn - prev.bytesIn);
+    const dOut = Math.max(0, bytesOut - prev.bytesOut);
+    this.lastSeen.set(key, { bytesIn, bytesOut });
+    this.total.bytesIn += dIn;
+    this.total.bytesOut += dOut;
+    if (!source) return;
+    const s = this.bySource.get(source) ?? { bytesIn: 0, bytesOut: 0 };
+    s.bytesIn += dIn;
+    s.bytesOut += dOut;
+    this.bySource.set(source, s);
+  }
+
+  private setState(state: OpenvpnState): void {
+    const was = this.connected;
+    this.state = state;
+    if (this.connected) this.attempt = 0;
+    if (was !== this.connected) this.options.onChange();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
