@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG_EXPORT_COLUMNS, M } from '@hublink/contract';
+import { LOG_EXPORT_COLUMNS, LOG_EXPORT_FILES, M, type LogExportType } from '@hublink/contract';
 import { CONTEXT, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
 
 const WIDTHS = [1440, 1280, 390] as const;
 const HOUR = 3_600_000;
+
+/** The name the console saves an export under: the server's file_name, '<log>-yyyyMMdd.xlsx'. */
+const fileNamed = (type: LogExportType) => new RegExp(`^${LOG_EXPORT_FILES[type]}-\\d{8}\\.xlsx$`);
 
 /** The rows of the first sheet of a downloaded workbook, as text. */
 async function sheetRows(file: string): Promise<string[][]> {
@@ -77,11 +80,12 @@ describe('the log pages in Chromium', () => {
 
   const cell = (text: string) => page.getByRole('cell', { name: text, exact: true }).first();
 
-  async function exportFile(): Promise<string[][]> {
+  /** Clicks 导出 and reads the workbook the console decoded from the answer's base64 and saved. */
+  async function exportFile(type: LogExportType): Promise<string[][]> {
     const downloaded = page.waitForEvent('download', { timeout: WAIT_MS });
     await page.getByRole('button', { name: new RegExp(M.logExport) }).click();
     const file = await downloaded;
-    expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect(file.suggestedFilename()).toMatch(fileNamed(type));
     return sheetRows((await file.path())!);
   }
 
@@ -103,7 +107,7 @@ describe('the log pages in Chromium', () => {
     await page.getByPlaceholder(M.logSearchMember).fill('gw_branch');
     await page.getByPlaceholder(M.logSearchMember).press('Enter');
     await expect.poll(() => page.locator('tbody tr.ant-table-row').count(), { timeout: WAIT_MS }).toBe(4);
-    const rows = await exportFile();
+    const rows = await exportFile('connect');
     expect(rows[0]).toEqual([...LOG_EXPORT_COLUMNS.connect]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(['gw_branch', 'gw_branch', 'gw_branch', 'gw_branch']);
     expect(rows[1]![1]).toBe('203.0.113.2');
@@ -117,7 +121,7 @@ describe('the log pages in Chromium', () => {
     await page.getByRole('tab', { name: M.logModePop }).click();
     await cell('上海POP').waitFor();
     await screenshot(page, 'logs-online-pop', cell('上海POP'));
-    const rows = await exportFile();
+    const rows = await exportFile('pop_online');
     expect(rows).toHaveLength(2);
     expect(rows[0]).toEqual([...LOG_EXPORT_COLUMNS.pop_online]);
     expect(rows[1]!.slice(0, 3)).toEqual(['laptop_li', '上海POP', '华东']);
@@ -127,7 +131,7 @@ describe('the log pages in Chromium', () => {
     await page.goto(`${server.url}/logs/software_login`);
     await cell('MacBook Pro').waitFor();
     await shots('software-login', 'MacBook Pro');
-    const rows = await exportFile();
+    const rows = await exportFile('software_login');
     expect(rows.map((r) => r[0])).toEqual([LOG_EXPORT_COLUMNS.software_login[0], 'laptop_li', 'phone_wang']);
 
     await page.getByPlaceholder(M.logSearchSoftwareLogin).fill('nobody');
@@ -150,7 +154,9 @@ describe('the log pages in Chromium', () => {
     await ramPage.getByRole('cell', { name: '203.0.113.1', exact: true }).waitFor();
     const downloaded = ramPage.waitForEvent('download', { timeout: WAIT_MS });
     await ramPage.getByRole('button', { name: new RegExp(M.logExport) }).click();
-    expect(await sheetRows((await (await downloaded).path())!)).toHaveLength(13);
+    const file = await downloaded;
+    expect(file.suggestedFilename()).toMatch(fileNamed('connect'));
+    expect(await sheetRows((await file.path())!)).toHaveLength(13);
     await ramPage.goto(`${server.url}/logs/software_login`);
     await ramPage.getByText(M.pageForbidden).first().waitFor();
     await ramPage.context().close();

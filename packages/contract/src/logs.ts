@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint, xlsxFile } from './endpoint';
+import { defineEndpoint } from './endpoint';
 import { dateField, dateRangeInOrder, pageQuery, plainText, searchField } from './fields';
 import { M } from './messages';
 
@@ -89,10 +89,19 @@ export const connectLog = defineEndpoint({
 export const LOG_EXPORT_TYPES = ['connect', 'online', 'pop_online', 'software_login'] as const;
 export type LogExportType = (typeof LOG_EXPORT_TYPES)[number];
 
+/** What GET /logs/export answers in its envelope's data (spec 3 §7: "returns file_name and data"). */
+export const logExportFile = z.object({
+  /** '<log>-yyyyMMdd.xlsx' (LOG_EXPORT_FILES, the day in the tenant's zone). */
+  file_name: z.string(),
+  /** The .xlsx workbook, standard base64 (RFC 4648 §4, padded, no line breaks); the console decodes it and saves file_name. */
+  data: z.string(),
+});
+export type LogExportFile = z.infer<typeof logExportFile>;
+
 /**
- * GET /logs/export: the rows of one log matching the page's search and days, newest first, as .xlsx
- * (at most LIMITS.logExportRowsMax); an envelope with M.exportEmpty when none match. software_login
- * is for main accounts only (the service refuses sub-accounts).
+ * GET /logs/export: the rows of one log matching the page's search and days, newest first (at most
+ * LIMITS.logExportRowsMax), as a one-sheet .xlsx in base64 inside the envelope; 422 with
+ * M.exportEmpty when none match. software_login is for main accounts only (the service refuses sub-accounts).
  */
 export const exportLogs = defineEndpoint({
   path: '/logs/export',
@@ -106,7 +115,7 @@ export const exportLogs = defineEndpoint({
       end_time: dateField(M.logDateInvalid).optional(),
     })
     .refine(dateRangeInOrder, inOrder),
-  response: xlsxFile,
+  response: logExportFile,
 });
 
 /** The header row of each export, in column order (the console's table headers are the same texts). */

@@ -1,9 +1,8 @@
-import { LIMITS, LOG_EXPORT_COLUMNS, LOG_EXPORT_FILES, M, XLSX_TYPE, type exportLogs } from '@hublink/contract';
+import { LIMITS, LOG_EXPORT_COLUMNS, LOG_EXPORT_FILES, M, type exportLogs, type LogExportFile } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
-import { FileAnswer } from '../../core/http';
 import { formatTime } from '../../core/time';
 import { connectColumns, connectRows, onlineColumns, onlineRows, softwareLoginColumns, softwareLoginRows, toConnect, toOnline, toSoftwareLogin } from './service';
 import { buildSheet } from './workbook';
@@ -44,11 +43,11 @@ async function cellsOf(ctx: Ctx, actor: Actor, q: ExportQuery): Promise<Cells[]>
   }
 }
 
-/** One log as .xlsx with its Chinese header row; 422 with M.exportEmpty when nothing matches (as /router/export). */
-export async function exportLog(ctx: Ctx, actor: Actor, q: ExportQuery): Promise<FileAnswer> {
+/** One log as .xlsx in base64 with its Chinese header row; 422 with M.exportEmpty when nothing matches (as /router/export). */
+export async function exportLog(ctx: Ctx, actor: Actor, q: ExportQuery): Promise<LogExportFile> {
   const rows = await cellsOf(ctx, actor, q);
   if (rows.length === 0) throw invalid(M.exportEmpty);
   const body = await buildSheet(LOG_EXPORT_COLUMNS[q.type], rows);
   const day = formatTime(Date.now(), ctx.config.timezone).slice(0, 10).replaceAll('-', '');
-  return new FileAnswer(`${LOG_EXPORT_FILES[q.type]}-${day}.xlsx`, XLSX_TYPE, body);
+  return { file_name: `${LOG_EXPORT_FILES[q.type]}-${day}.xlsx`, data: body.toString('base64') };
 }

@@ -18,5 +18,5 @@ export function logsRoutes(app: App, ctx: Ctx) {
     const { rows, count } = await logs.connections(ctx, actor, query);
     return ok(rows, 'success', count);
   });
-  route(app, ctx, exportLogs, ({ actor, query }) => exportLog(ctx, actor, query));
+  route(app, ctx, exportLogs, async ({ actor, query }) => ok(await exportLog(ctx, actor, query)));
 }

@@ -1,10 +1,11 @@
-import { LIMITS, M, type ConnectLogItem, type OnlineLogItem } from '@hublink/contract';
+import { CODE, LIMITS, M, XLSX_TYPE, type ConnectLogItem, type OnlineLogItem } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import { describe, expect, it, vi } from 'vitest';
 import { saver } from '../../api/files';
-import { mockApi, refused } from '../../test/mockApi';
+import { toast } from '../../api/notify';
+import { mockApi, ok, refused } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import ConnectLogPage from './ConnectLogPage';
 import OnlineLogPage from './OnlineLogPage';
@@ -36,6 +37,15 @@ const session = (over: Partial<OnlineLogItem>): OnlineLogItem => ({
   online_time: 3661,
   ...over,
 });
+
+/** A blob's bytes (jsdom's Blob has no arrayBuffer()). */
+const bytesOf = (blob: Blob) =>
+  new Promise<number[]>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve([...new Uint8Array(reader.result as ArrayBuffer)]);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
 
 const today = () => dayjs().format('YYYY-MM-DD');
 const weekAgo = () => dayjs().subtract(LIMITS.logRangeDays, 'day').format('YYYY-MM-DD');
@@ -82,27 +92,39 @@ describe('ConnectLogPage', () => {
     expect(m.callsTo('/logs/export')).toHaveLength(0);
   }, LONG);
 
-  it("exports the page's search and days, saves the server's file, and warns with the server's refusal", async () => {
+  it("exports the page's search and days, decodes the server's base64 workbook into its file_name, and warns with the server's refusal", async () => {
     const save = vi.spyOn(saver, 'save').mockImplementation(() => {});
+    const warning = vi.spyOn(toast, 'warning');
+    const error = vi.spyOn(toast, 'error');
     const m = mockApi({ '/logs/connect': { code: 200, msg: 'success', data: connectRows(2), count: 2 }, '/logs/export': refused(M.exportEmpty) });
     renderWithProviders(<ConnectLogPage />, { route: '/logs/connect' });
     await shows('gw_01');
     await u().type(screen.getByPlaceholderText(M.logSearchMember), 'gw{Enter}');
-    await u().click(screen.getByRole('button', { name: new RegExp(M.logExport) }));
+    const exportButton = () => screen.getByRole('button', { name: new RegExp(M.logExport) });
+    await u().click(exportButton());
     await waitFor(() => expect(m.callsTo('/logs/export')).toHaveLength(1));
     expect(m.callsTo('/logs/export')[0]!.query).toEqual({ type: 'connect', search: 'gw', start_time: weekAgo(), end_time: today() });
     await shows(M.exportEmpty);
+    expect(warning).toHaveBeenCalledWith(M.exportEmpty);
+    expect(error).not.toHaveBeenCalled();
     expect(save).not.toHaveBeenCalled();
-    m.fetch.mockImplementationOnce(
-      async () =>
-        new Response(new Blob(['xlsx']), {
-          status: 200,
-          headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'Content-Disposition': `attachment; filename="_.xlsx"; filename*=UTF-8''${encodeURIComponent('连接日志-20260102.xlsx')}` },
-        }),
-    );
-    await u().click(screen.getByRole('button', { name: new RegExp(M.logExport) }));
+
+    // Bytes that are not text (a zip starts PK\x03\x04), so a decoder that went through UTF-8 would fail.
+    const bytes = [0x50, 0x4b, 0x03, 0x04, 0xff, 0x00, 0x80, 0xfe];
+    const data = btoa(String.fromCharCode(...bytes));
+    m.answer('/logs/export', ok({ file_name: '连接日志-20260102.xlsx', data }, 'success'));
+    await u().click(exportButton());
     await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
-    expect(save.mock.calls[0]![1]).toBe('连接日志-20260102.xlsx');
+    const [blob, name] = save.mock.calls[0]!;
+    expect(name).toBe('连接日志-20260102.xlsx');
+    expect(blob.type).toBe(XLSX_TYPE);
+    expect(await bytesOf(blob)).toEqual(bytes);
+    await shows(M.exported);
+
+    m.answer('/logs/export', refused(M.internalError, CODE.internal));
+    await u().click(exportButton());
+    await waitFor(() => expect(error).toHaveBeenCalledWith(M.internalError));
+    expect(save).toHaveBeenCalledTimes(1);
   }, LONG);
 });
 

@@ -1,13 +1,13 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { exportLogs, LIMITS, LOG_EXPORT_FILES, M, type connectLog, type LogExportType, type onlineLog, type softwareLoginLog } from '@hublink/contract';
+import { LIMITS, M, type connectLog, type LogExportType, type onlineLog, type softwareLoginLog } from '@hublink/contract';
 import { Button, DatePicker, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { download } from '../../api/files';
 import { toast } from '../../api/notify';
 import { usePagedList } from '../../api/usePagedList';
 import type { Dayjs } from '../../components/dayjs';
 import { DAY_FORMAT, defaultLogRange } from '../../components/logRange';
 import { PagedTable } from '../../components/PagedTable';
+import { exportLog } from './exportLog';
 import { useStepBack } from './useStepBack';
 
 /** The log lists: each takes page, limit, search, start_time and end_time, and answers rows of T. */
@@ -44,7 +44,7 @@ export function LogTable<T extends object>({ endpoint, extra, columns, exportTyp
     setExporting(true);
     try {
       const query = { type: exportType, ...(list.searchText ? { search: list.searchText } : {}), ...days };
-      if (await download(exportLogs, query, `${LOG_EXPORT_FILES[exportType]}.xlsx`)) toast.success(M.exported);
+      if (await exportLog(query)) toast.success(M.exported);
     } finally {
       setExporting(false);
     }
