@@ -5,8 +5,8 @@ import { LoginRecords } from './LoginRecords';
 
 /**
  * A software member's records (spec 3 §2): 登录记录 and 拨号记录. Software login records are for main
- * accounts only, so a sub-account sees the dial records alone. Both stay empty until the device
- * gateway writes them.
+ * accounts only, so a sub-account sees the dial records alone. The device gateway writes both (an app's
+ * hello, its tunnel sessions).
  */
 export function MemberDetailDialog({ member, main, onClose }: { member: RouterItem | undefined; main: boolean; onClose: () => void }) {
   const name = member?.router_name ?? '';
