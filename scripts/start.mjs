@@ -1,4 +1,5 @@
-// `npm start`: builds the console when it has not been built yet, then serves console + API.
+// `npm start`: builds the console when it has not been built yet, then serves console + API
+// (`npm start -- --demo`: with a demo tenant and simulated devices).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ if (!fs.existsSync(dist) || process.env.HUBLINK_REBUILD === '1') {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
-const server = spawn(process.execPath, [path.join(root, 'packages/server/bin/hublink.mjs'), 'start'], {
+const server = spawn(process.execPath, [path.join(root, 'packages/server/bin/hublink.mjs'), 'start', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
 });

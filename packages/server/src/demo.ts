@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { simulate, type Simulation } from '@hublink/agent';
 import { ROUTER_TYPE } from '@hublink/contract';
+import type { BuiltApp } from './app';
 import type { Ctx } from './core/context';
 import { hashPassword } from './core/passwords';
 
@@ -105,4 +108,29 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
       ...DEMO.software.map((name) => ({ kind: 'app' as const, name: `${name}@${DEMO.sign}`, secret: deviceSecret })),
     ],
   };
+}
+
+/** After the server listens: the demo tenant, its simulated devices, and how to sign in (on stdout, once). */
+export async function startDemo(app: BuiltApp): Promise<Simulation> {
+  const tenant = await ensureDemoTenant(app.ctx);
+  const { port } = app.server.address() as AddressInfo;
+  const sim = simulate({
+    url: `http://127.0.0.1:${port}`,
+    members: tenant.devices.map((d) => (d.kind === 'router' ? { kind: 'router' as const, router_name: d.name, secret: d.secret } : { kind: 'app' as const, login: d.name, secret: d.secret })),
+    startSpreadMs: 2_000,
+  });
+  process.once('SIGINT', () => void sim.stop());
+  process.once('SIGTERM', () => void sim.stop());
+  console.log(
+    [
+      '',
+      'HubLink demo',
+      `  console:  http://localhost:${port}/login`,
+      `  account:  ${tenant.username}`,
+      `  password: ${tenant.password}   (new on every start)`,
+      `  devices:  ${tenant.devices.length} simulated (${DEMO.network.name}, ${DEMO.network.number})`,
+      '',
+    ].join('\n'),
+  );
+  return sim;
 }

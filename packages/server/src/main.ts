@@ -4,11 +4,12 @@ import { loadConfig } from './config';
 import { coreModule } from './core/housekeeping';
 import { serveUntilSignal } from './core/lifecycle';
 import { connect } from './db/connect';
+import { startDemo } from './demo';
 import { migrateToLatest } from './db/migrate';
 import { MODULES } from './modules';
 
 const USAGE = `usage: hublink <command>
-  start     run the console, API and device gateway (migrates first)
+  start     run the console, API and device gateway (migrates first); --demo adds a demo tenant with simulated devices
   migrate   bring the database schema up to date and exit
   jobs      list the background jobs and their latest runs
   agent     run a device agent: --url ws://HOST (--router NAME | --login USER@SIGN) --secret S [--state-dir D] [--simulate]
@@ -18,6 +19,7 @@ async function start() {
   const config = loadConfig();
   const app = await buildApp(config);
   await serveUntilSignal(app, { port: config.port, host: config.host });
+  if (process.argv.includes('--demo')) await startDemo(app);
 }
 
 async function migrate() {
