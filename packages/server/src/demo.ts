@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { simulate, type Simulation } from '@hublink/agent';
-import { ROUTER_TYPE } from '@hublink/contract';
+import { M, ROUTER_TYPE } from '@hublink/contract';
 import type { BuiltApp } from './app';
 import type { Ctx } from './core/context';
 import { hashPassword } from './core/passwords';
@@ -19,7 +19,7 @@ export const DEMO = {
   centers: ['demo_hq', 'demo_dc'],
   points: ['demo_shop1', 'demo_shop2', 'demo_shop3', 'demo_factory'],
   software: ['alice', 'bob'],
-  network: { number: 'DEMO000001', name: '演示网络' },
+  network: { number: 'DEMO000001', name: M.demoNetworkName },
   plan: { network_level: 2, network_router_count: 50, network_center_count: 2, dns_quantity: 4, ram_quantity: 10 },
 } as const;
 
@@ -49,7 +49,7 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
         .values({
           username: DEMO.username,
           username_key: DEMO.username,
-          nickname: '演示账号',
+          nickname: M.demoNickname,
           password_hash: passwordHash,
           phone: null,
           email: null,
@@ -74,7 +74,7 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
     if (missing.length > 0) {
       await trx
         .insertInto('member')
-        .values(missing.map((m) => ({ tenant_id: tenantId, router_name: m.name, router_key: m.name, router_type: m.router_type, note: '演示设备', secret_hash: secretHash, area_number: null, phone: null, online_time: null, create_time: now, update_time: now })))
+        .values(missing.map((m) => ({ tenant_id: tenantId, router_name: m.name, router_key: m.name, router_type: m.router_type, note: M.demoMemberNote, secret_hash: secretHash, area_number: null, phone: null, online_time: null, create_time: now, update_time: now })))
         .execute();
     }
     // Every demo device gets this start's secret; credentials of an earlier start no longer count.

@@ -174,4 +174,7 @@ export const routerMessages = {
   routerNetworksTitle: '所属网络',
   routerNetworkMembers: '成员数量：{n}',
   routerNetworksAll: '全部网络',
+  demoNetworkName: '演示网络',
+  demoNickname: '演示账号',
+  demoMemberNote: '演示设备',
 } as const;
