@@ -18,6 +18,7 @@ import { mailMessages } from './mail';
 import { networkSegmentsMessages } from './networkSegments';
 import { popMessages } from './pop';
 import { networkTicketMessages } from './networkTicket';
+import { saasMessages } from './saas';
 
 export const M = {
   ...commonMessages,
@@ -36,6 +37,7 @@ export const M = {
   ...networkSegmentsMessages,
   ...popMessages,
   ...networkTicketMessages,
+  ...saasMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;
