@@ -114,7 +114,7 @@ export type AnalysisRow = z.infer<typeof analysisRow>;
 export const ANALYSIS_VIEWS = ['app_log', 'app_log_top', 'orig_scr_log', 'orig_scr_log_top'] as const;
 export type AnalysisView = (typeof ANALYSIS_VIEWS)[number];
 
-const analysis = (path: string) =>
+const analysis = <P extends string>(path: P) =>
   defineEndpoint({ path, method: 'GET', access: 'user', query: analysisQuery, response: z.array(analysisRow) });
 
 /**

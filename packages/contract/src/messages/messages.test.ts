@@ -16,6 +16,7 @@ import { routerMessages } from './router';
 import { serviceMessages } from './service';
 import { shellMessages } from './shell';
 import { networkSegmentsMessages } from './networkSegments';
+import { saasMessages } from './saas';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -34,6 +35,7 @@ const AREAS: Record<string, Record<string, string>> = {
   networkSegments: networkSegmentsMessages,
   pop: popMessages,
   networkTicket: networkTicketMessages,
+  saas: saasMessages,
 };
 
 describe('messages, one file per area', () => {

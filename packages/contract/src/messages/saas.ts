@@ -33,6 +33,7 @@ export const saasMessages = {
   saasEdition: '版本类型',
   saasCategory: '分类',
   saasMaxBandwidth: '最大带宽',
+  saasBandwidthMaxHint: '最大带宽：{n} Mbs',
   saasExpireDate: '到期时间',
   saasTempBandwidth: '临时带宽',
   saasTempStart: '开始时间',

@@ -9,7 +9,6 @@ import {
   saasOrigLogTop,
   saasRouters,
   saasTraffic,
-  type AnalysisView,
 } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
@@ -17,13 +16,6 @@ import { route, type App } from '../../core/http';
 import { analysis } from './analysis';
 import * as devices from './devices';
 import * as records from './records';
-
-const ANALYSIS: [typeof saasAppLog, AnalysisView][] = [
-  [saasAppLog, 'app_log'],
-  [saasAppLogTop, 'app_log_top'],
-  [saasOrigLog, 'orig_scr_log'],
-  [saasOrigLogTop, 'orig_scr_log_top'],
-];
 
 export function saasRoutes(app: App, ctx: Ctx) {
   route(app, ctx, saasRouters, async ({ actor, query }) => ok(await devices.list(ctx, actor, query.search)));
@@ -33,9 +25,10 @@ export function saasRoutes(app: App, ctx: Ctx) {
     return ok(rows, 'success', count);
   });
   route(app, ctx, saasTraffic, async ({ actor, query }) => ok(await records.traffic(ctx, actor, query.router_name)));
-  for (const [endpoint, view] of ANALYSIS) {
-    route(app, ctx, endpoint, async ({ actor, query }) => ok(await analysis(ctx, actor, view, query)));
-  }
+  route(app, ctx, saasAppLog, async ({ actor, query }) => ok(await analysis(ctx, actor, 'app_log', query)));
+  route(app, ctx, saasAppLogTop, async ({ actor, query }) => ok(await analysis(ctx, actor, 'app_log_top', query)));
+  route(app, ctx, saasOrigLog, async ({ actor, query }) => ok(await analysis(ctx, actor, 'orig_scr_log', query)));
+  route(app, ctx, saasOrigLogTop, async ({ actor, query }) => ok(await analysis(ctx, actor, 'orig_scr_log_top', query)));
   route(app, ctx, saasBandwidth, async ({ actor, body }) => {
     await devices.setBandwidth(ctx, actor, body.router_name, body.bandwidth);
     return ok(null, M.saved);

@@ -1,0 +1,101 @@
+import { M, SAAS_SHARED, saasRouters, type SaasItem } from '@hublink/contract';
+import { Badge, Button, Divider, Empty, Flex, Input, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer } from '../../components/PageContainer';
+import { BandwidthDialog } from './BandwidthDialog';
+import { bandwidthText } from './format';
+import { useCanEditDevices } from './rights';
+import { SaasNoteDialog } from './SaasNoteDialog';
+
+export const detailPath = (name: string) => `/saas/detail?router_name=${encodeURIComponent(name)}`;
+
+/** /saas/router (spec 3 §2): the tenant's SaaS devices grouped by category, a divider heading per non-empty group. */
+export default function SaasListPage() {
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const list = useApiQuery(saasRouters, search ? { search } : {});
+  const canEdit = useCanEditDevices();
+  const [noting, setNoting] = useState<SaasItem>();
+  const [sizing, setSizing] = useState<SaasItem>();
+  const groups = list.data?.data;
+
+  const columns: TableColumnsType<SaasItem> = [
+    { title: M.saasColName, dataIndex: 'router_name', key: 'router_name', render: (v: string) => <Link to={detailPath(v)}>{v}</Link> },
+    { title: M.saasColNote, dataIndex: 'note', key: 'note', ellipsis: true },
+    {
+      title: M.saasColOnline,
+      dataIndex: 'online',
+      key: 'online',
+      width: 110,
+      render: (v: number) => (v === 1 ? <Badge status="success" text={M.saasOnline} /> : <Badge status="default" text={M.saasOffline} />),
+    },
+    {
+      title: M.saasColBandwidth,
+      dataIndex: 'bandwidth',
+      key: 'bandwidth',
+      width: 120,
+      render: (v: number) => (v > 0 ? bandwidthText(v) : <Tag color="default">{bandwidthText(v)}</Tag>),
+    },
+    {
+      title: M.saasColOperation,
+      key: 'operation',
+      width: 230,
+      fixed: 'right',
+      render: (_, d) => (
+        <Space size={4} wrap>
+          <Link to={detailPath(d.router_name)}>{M.saasViewDetail}</Link>
+          {canEdit && (
+            <Button type="link" size="small" onClick={() => setNoting(d)}>
+              {M.saasEditNote}
+            </Button>
+          )}
+          {canEdit && d.share === SAAS_SHARED && (
+            <Button type="link" size="small" onClick={() => setSizing(d)}>
+              {M.saasEditBandwidth}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer title={M.saasListTitle} loading={!groups && list.isLoading}>
+      <Flex gap={8} wrap style={{ marginBottom: 8 }}>
+        <Input
+          allowClear
+          value={draft}
+          placeholder={M.saasSearchPlaceholder}
+          aria-label={M.saasSearchPlaceholder}
+          style={{ maxWidth: 320, flex: '1 1 200px' }}
+          onChange={(e) => setDraft(e.target.value)}
+          onPressEnter={() => setSearch(draft.trim())}
+        />
+        <Button type="primary" onClick={() => setSearch(draft.trim())}>
+          {M.searchLabel}
+        </Button>
+      </Flex>
+      {groups && groups.length === 0 && <Empty description={M.saasEmpty} />}
+      {groups?.map((g) => (
+        <section key={g.category} aria-label={g.category || M.saasUncategorized}>
+          <Divider titlePlacement="start">
+            <Typography.Text strong>{g.category || M.saasUncategorized}</Typography.Text>
+          </Divider>
+          <Table<SaasItem>
+            rowKey="router_name"
+            size="small"
+            columns={columns}
+            dataSource={g.list}
+            pagination={false}
+            loading={list.isFetching}
+            scroll={{ x: 'max-content' }}
+          />
+        </section>
+      ))}
+      <SaasNoteDialog device={noting} onClose={() => setNoting(undefined)} />
+      <BandwidthDialog device={sizing} onClose={() => setSizing(undefined)} />
+    </PageContainer>
+  );
+}
