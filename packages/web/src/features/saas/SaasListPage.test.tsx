@@ -29,7 +29,7 @@ describe('SaasListPage', () => {
     renderWithProviders(<SaasListPage />, { route: '/saas/router' });
     await shows('saas-sh');
     expect(screen.getByText(M.saasListTitle)).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: '华东' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'east' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: M.saasUncategorized })).toBeInTheDocument();
     expect(within(rowOf('saas-sh')).getByText(M.saasOnline)).toBeInTheDocument();
     expect(within(rowOf('saas-sh')).getByText('20 Mbs')).toBeInTheDocument();

@@ -2,9 +2,9 @@ import type { SaasDetail, SaasGroup } from '@hublink/contract';
 
 export const groups: SaasGroup[] = [
   {
-    category: '华东',
+    category: 'east',
     list: [
-      { router_name: 'saas-sh', note: '上海机房', online: 1, bandwidth: 20, max_bandwidth: 50, share: 1 },
+      { router_name: 'saas-sh', note: 'shanghai-dc', online: 1, bandwidth: 20, max_bandwidth: 50, share: 1 },
       { router_name: 'saas-hz', note: '', online: 0, bandwidth: 0, max_bandwidth: 50, share: 1 },
     ],
   },
@@ -13,7 +13,7 @@ export const groups: SaasGroup[] = [
 
 export const detail: SaasDetail = {
   ...groups[0]!.list[0]!,
-  category: '华东',
+  category: 'east',
   expire_date: '2030-01-01 00:00:00',
   temp_bandwidth: 80,
   temp_start_date: '2026-11-01 00:00:00',
