@@ -60,6 +60,8 @@ export const saasMessages = {
   saasAppLogTop: '应用排行',
   saasOrigLog: '源地址日志',
   saasOrigLogTop: '源地址排行',
+  saasAppName: '应用名称',
+  saasOrigName: '源地址',
   saasDownload: '下载流量',
   saasUpload: '上传流量',
   saasNoData: '暂无数据',

@@ -15,8 +15,8 @@ const LABELS: Record<AnalysisView, string> = {
   orig_scr_log_top: M.saasOrigLogTop,
 };
 
-const columns: TableColumnsType<AnalysisRow> = [
-  { title: M.saasColName, dataIndex: 'name', key: 'name' },
+const columnsOf = (view: AnalysisView): TableColumnsType<AnalysisRow> => [
+  { title: view.startsWith('app') ? M.saasAppName : M.saasOrigName, dataIndex: 'name', key: 'name' },
   { title: M.saasDownload, dataIndex: 'download_flow_sum', key: 'download', render: (v: number) => bytes(v) },
   { title: M.saasUpload, dataIndex: 'upload_flow_sum', key: 'upload', render: (v: number) => bytes(v) },
 ];
@@ -26,8 +26,8 @@ const tooltipBytes = (v: unknown) => bytes(Number(v));
 function barOption(rows: AnalysisRow[]): ChartOption {
   return {
     tooltip: { trigger: 'axis', valueFormatter: tooltipBytes },
-    legend: { data: [M.saasDownload, M.saasUpload] },
-    grid: { left: 64, right: 16, top: 36, bottom: 56 },
+    legend: { data: [M.saasDownload, M.saasUpload], top: 0, right: 0 },
+    grid: { left: 72, right: 16, top: 40, bottom: 64 },
     xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: { rotate: rows.length > 6 ? 30 : 0, interval: 0 } },
     yAxis: { type: 'value', axisLabel: { formatter: tooltipBytes } },
     series: [
@@ -41,14 +41,17 @@ function pieOption(rows: AnalysisRow[]): ChartOption {
   const pie = (name: string, center: string, pick: (r: AnalysisRow) => number) => ({
     name,
     type: 'pie',
-    radius: ['30%', '55%'],
-    center: [center, '55%'],
+    radius: ['32%', '62%'],
+    center: [center, '58%'],
     label: { show: rows.length <= 10 },
     data: rows.map((r) => ({ name: r.name, value: pick(r) })),
   });
   return {
     tooltip: { trigger: 'item', valueFormatter: tooltipBytes },
-    title: undefined,
+    title: [
+      { text: M.saasDownload, left: '27%', top: 36, textAlign: 'center', textStyle: { fontSize: 14 } },
+      { text: M.saasUpload, left: '73%', top: 36, textAlign: 'center', textStyle: { fontSize: 14 } },
+    ],
     legend: { type: 'scroll', top: 0 },
     series: [pie(M.saasDownload, '27%', (r) => r.download_flow_sum), pie(M.saasUpload, '73%', (r) => r.upload_flow_sum)],
   };
@@ -68,7 +71,7 @@ function ViewResult({ routerName, view, range }: { routerName: string; view: Ana
   return (
     <Flex vertical gap={16}>
       <Chart option={option!} label={LABELS[view]} height={isTopView(view) ? 360 : 320} />
-      <Table<AnalysisRow> rowKey="name" size="small" columns={columns} dataSource={rows} pagination={false} scroll={{ x: 'max-content', y: 320 }} />
+      <Table<AnalysisRow> rowKey="name" size="small" columns={columnsOf(view)} dataSource={rows} pagination={false} scroll={{ x: 'max-content', y: 320 }} />
     </Flex>
   );
 }

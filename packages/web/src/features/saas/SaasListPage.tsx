@@ -9,6 +9,11 @@ import { bandwidthText } from './format';
 import { useCanEditDevices } from './rights';
 import { SaasNoteDialog } from './SaasNoteDialog';
 
+/** Buttons in the operation column line up with the link beside them. */
+const LINK_BUTTON = { padding: 0, height: 'auto' };
+/** Every group's table has the same columns at the same widths, so the groups line up. */
+const TABLE_WIDTH = 910;
+
 export const detailPath = (name: string) => `/saas/detail?router_name=${encodeURIComponent(name)}`;
 
 /** /saas/router (spec 3 §2): the tenant's SaaS devices grouped by category, a divider heading per non-empty group. */
@@ -22,8 +27,8 @@ export default function SaasListPage() {
   const groups = list.data?.data;
 
   const columns: TableColumnsType<SaasItem> = [
-    { title: M.saasColName, dataIndex: 'router_name', key: 'router_name', render: (v: string) => <Link to={detailPath(v)}>{v}</Link> },
-    { title: M.saasColNote, dataIndex: 'note', key: 'note', ellipsis: true },
+    { title: M.saasColName, dataIndex: 'router_name', key: 'router_name', width: 220, ellipsis: true, render: (v: string) => <Link to={detailPath(v)}>{v}</Link> },
+    { title: M.saasColNote, dataIndex: 'note', key: 'note', width: 220, ellipsis: true },
     {
       title: M.saasColOnline,
       dataIndex: 'online',
@@ -41,18 +46,18 @@ export default function SaasListPage() {
     {
       title: M.saasColOperation,
       key: 'operation',
-      width: 230,
+      width: 240,
       fixed: 'right',
       render: (_, d) => (
-        <Space size={4} wrap>
+        <Space size={12}>
           <Link to={detailPath(d.router_name)}>{M.saasViewDetail}</Link>
           {canEdit && (
-            <Button type="link" size="small" onClick={() => setNoting(d)}>
+            <Button type="link" size="small" style={LINK_BUTTON} onClick={() => setNoting(d)}>
               {M.saasEditNote}
             </Button>
           )}
           {canEdit && d.share === SAAS_SHARED && (
-            <Button type="link" size="small" onClick={() => setSizing(d)}>
+            <Button type="link" size="small" style={LINK_BUTTON} onClick={() => setSizing(d)}>
               {M.saasEditBandwidth}
             </Button>
           )}
@@ -90,7 +95,8 @@ export default function SaasListPage() {
             dataSource={g.list}
             pagination={false}
             loading={list.isFetching}
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
+            scroll={{ x: TABLE_WIDTH }}
           />
         </section>
       ))}

@@ -25,8 +25,8 @@ export function TrafficTab({ routerName }: { routerName: string }) {
   const option = useMemo<ChartOption>(
     () => ({
       tooltip: { trigger: 'axis' },
-      legend: { data: [M.saasTrafficDown, M.saasTrafficUpload] },
-      grid: { left: 48, right: 16, top: 36, bottom: 28 },
+      legend: { data: [M.saasTrafficDown, M.saasTrafficUpload], top: 0, right: 0 },
+      grid: { left: 48, right: 16, top: 40, bottom: 28 },
       xAxis: { type: 'category', boundaryGap: false, data: (points ?? []).map((p) => p.time.slice(11, 16)) },
       yAxis: { type: 'value', name: 'Mbps' },
       series: [
