@@ -1,5 +1,5 @@
 import { ANALYSIS_VIEWS, M, saasAppLog, saasAppLogTop, saasOrigLog, saasOrigLogTop, type AnalysisRow, type AnalysisView } from '@hublink/contract';
-import { DatePicker, Empty, Flex, Segmented, Spin, Table, type TableColumnsType } from 'antd';
+import { DatePicker, Empty, Flex, Grid, Segmented, Spin, Table, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import type { Dayjs } from '../../components/dayjs';
@@ -37,23 +37,27 @@ function barOption(rows: AnalysisRow[]): ChartOption {
   };
 }
 
-function pieOption(rows: AnalysisRow[]): ChartOption {
-  const pie = (name: string, center: string, pick: (r: AnalysisRow) => number) => ({
-    name,
-    type: 'pie',
-    radius: ['32%', '62%'],
-    center: [center, '58%'],
-    label: { show: rows.length <= 10 },
-    data: rows.map((r) => ({ name: r.name, value: pick(r) })),
-  });
+/** Two pies, download and upload: side by side, or one above the other on a narrow screen. */
+function pieOption(rows: AnalysisRow[], narrow: boolean): ChartOption {
+  const places = narrow
+    ? [{ center: ['50%', '32%'], title: { left: '50%', top: 32 } }, { center: ['50%', '78%'], title: { left: '50%', top: '55%' } }]
+    : [{ center: ['27%', '58%'], title: { left: '27%', top: 36 } }, { center: ['73%', '58%'], title: { left: '73%', top: 36 } }];
+  const series = [
+    { name: M.saasDownload, pick: (r: AnalysisRow) => r.download_flow_sum },
+    { name: M.saasUpload, pick: (r: AnalysisRow) => r.upload_flow_sum },
+  ];
   return {
     tooltip: { trigger: 'item', valueFormatter: tooltipBytes },
-    title: [
-      { text: M.saasDownload, left: '27%', top: 36, textAlign: 'center', textStyle: { fontSize: 14 } },
-      { text: M.saasUpload, left: '73%', top: 36, textAlign: 'center', textStyle: { fontSize: 14 } },
-    ],
+    title: series.map((s, i) => ({ text: s.name, ...places[i]!.title, textAlign: 'center', textStyle: { fontSize: 14 } })),
     legend: { type: 'scroll', top: 0 },
-    series: [pie(M.saasDownload, '27%', (r) => r.download_flow_sum), pie(M.saasUpload, '73%', (r) => r.upload_flow_sum)],
+    series: series.map((s, i) => ({
+      name: s.name,
+      type: 'pie',
+      radius: narrow ? ['22%', '40%'] : ['32%', '62%'],
+      center: places[i]!.center,
+      label: { show: !narrow && rows.length <= 10 },
+      data: rows.map((r) => ({ name: r.name, value: s.pick(r) })),
+    })),
   };
 }
 
@@ -65,12 +69,13 @@ function ViewResult({ routerName, view, range }: { routerName: string; view: Ana
     { on204: 'stay' },
   );
   const rows = result.data?.data;
-  const option = useMemo(() => (rows ? (isTopView(view) ? pieOption(rows) : barOption(rows)) : null), [rows, view]);
+  const narrow = !(Grid.useBreakpoint().md ?? true);
+  const option = useMemo(() => (rows ? (isTopView(view) ? pieOption(rows, narrow) : barOption(rows)) : null), [rows, view, narrow]);
   if (!rows) return result.isError ? <Empty description={M.saasNoData} /> : <Spin style={{ display: 'block', margin: '48px auto' }} />;
   if (rows.length === 0) return <Empty description={M.saasNoData} />;
   return (
     <Flex vertical gap={16}>
-      <Chart option={option!} label={LABELS[view]} height={isTopView(view) ? 360 : 320} />
+      <Chart option={option!} label={LABELS[view]} height={isTopView(view) ? (narrow ? 600 : 360) : 320} />
       <Table<AnalysisRow> rowKey="name" size="small" columns={columnsOf(view)} dataSource={rows} pagination={false} scroll={{ x: 'max-content', y: 320 }} />
     </Flex>
   );

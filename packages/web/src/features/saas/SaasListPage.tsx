@@ -1,5 +1,5 @@
 import { M, SAAS_SHARED, saasRouters, type SaasItem } from '@hublink/contract';
-import { Badge, Button, Divider, Empty, Flex, Input, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Badge, Button, Divider, Empty, Flex, Grid, Input, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
@@ -22,6 +22,8 @@ export default function SaasListPage() {
   const [search, setSearch] = useState('');
   const list = useApiQuery(saasRouters, search ? { search } : {});
   const canEdit = useCanEditDevices();
+  // On a phone a fixed operation column would leave no room for the name: the whole row scrolls instead.
+  const wide = Grid.useBreakpoint().md ?? true;
   const [noting, setNoting] = useState<SaasItem>();
   const [sizing, setSizing] = useState<SaasItem>();
   const groups = list.data?.data;
@@ -47,7 +49,7 @@ export default function SaasListPage() {
       title: M.saasColOperation,
       key: 'operation',
       width: 240,
-      fixed: 'right',
+      fixed: wide ? 'right' : undefined,
       render: (_, d) => (
         <Space size={12}>
           <Link to={detailPath(d.router_name)}>{M.saasViewDetail}</Link>
