@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
-import { isCalendarDate, pageQuery, searchField } from './fields';
+import { isCalendarDate, pageQuery, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -10,7 +10,8 @@ import { fmt, M } from './messages';
 /** share of spec 3 §3: 1 shared edition (the tenant may edit its bandwidth), otherwise standard. */
 export const SAAS_SHARED = 1;
 
-const saasNameField = z.string({ error: M.saasDeviceNotFound }).trim().min(1, M.saasDeviceNotFound).max(64, M.saasDeviceNotFound);
+/** Names a device (any text without control characters; the lookup decides). */
+const saasNameField = requiredString(M.saasDeviceNotFound).max(64, M.saasDeviceNotFound);
 
 /** A device as the list shows it. */
 export const saasItem = z.object({

@@ -44,6 +44,18 @@ describeEachDatabase('gateway: flow and traffic minutes', (t) => {
     ]);
   });
 
+  it('drops control characters from names, and records whose name is left empty', async () => {
+    const id = await hardware();
+    const w = new FlowWriter(t().db);
+    const time = Math.floor(Date.now() / 1000);
+    w.add(id, a.account.id, [
+      { kind: 'app', name: 'we\u0000chat', download: 1, upload: 1, time },
+      { kind: 'app', name: '\u0000\u0007', download: 1, upload: 1, time },
+    ]);
+    await w.flush();
+    expect((await t().db.selectFrom('flow_minute').select('name').where('member_id', '=', id).execute()).map((r) => r.name)).toEqual(['wechat']);
+  });
+
   it("a deleted member's rows do not stop the others of the batch", async () => {
     const keep = await hardware();
     const w = new FlowWriter(t().db);

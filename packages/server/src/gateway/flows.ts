@@ -6,6 +6,7 @@ import type { FlowMinuteTable } from '../db/types';
 /** Rows per statement: 7 parameters a row, well under both databases' parameter limits. */
 const CHUNK = 200;
 const MINUTE_MS = 60_000;
+const CONTROL = /\p{Cc}/gu;
 
 export const minuteOf = (epochSeconds: number) => Math.floor(epochSeconds / 60) * MINUTE_MS;
 
@@ -23,14 +24,17 @@ export class FlowWriter {
 
   add(memberId: number, tenantId: number, records: readonly FlowRecord[]) {
     for (const r of records) {
+      // PostgreSQL text holds no NUL, and no control character belongs in a name the console shows.
+      const name = r.name.replace(CONTROL, '').trim();
+      if (!name) continue;
       const minute = minuteOf(r.time);
-      const key = `${memberId}\u0000${r.kind}\u0000${minute}\u0000${r.name}`;
+      const key = `${memberId}\u0000${r.kind}\u0000${minute}\u0000${name}`;
       const row = this.rows.get(key);
       if (row) {
         row.download += r.download;
         row.upload += r.upload;
       } else {
-        this.rows.set(key, { tenant_id: tenantId, member_id: memberId, kind: r.kind, name: r.name, minute, download: r.download, upload: r.upload });
+        this.rows.set(key, { tenant_id: tenantId, member_id: memberId, kind: r.kind, name, minute, download: r.download, upload: r.upload });
       }
     }
   }
