@@ -24,7 +24,6 @@ export const saasMessages = {
   saasColBandwidth: '带宽',
   saasColOperation: '操作',
   saasBandwidthUnit: 'Mbs',
-  saasEmpty: '暂无设备',
   saasInfoTitle: '设备信息',
   saasTempTitle: '临时带宽',
   saasAddressTitle: '地址',

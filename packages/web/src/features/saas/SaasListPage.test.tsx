@@ -45,7 +45,7 @@ describe('SaasListPage', () => {
     await shows('saas-sh');
     await u().type(screen.getByLabelText(M.saasSearchPlaceholder), 'zzz');
     await u().click(screen.getByRole('button', { name: new RegExp(M.searchLabel.split('').join('\\s*')) }));
-    await shows(M.saasEmpty);
+    await shows(M.empty);
     expect(m.callsTo('/saas/router').at(-1)!.query).toEqual({ search: 'zzz' });
   }, LONG);
 

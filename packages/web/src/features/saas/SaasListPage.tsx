@@ -84,7 +84,7 @@ export default function SaasListPage() {
           {M.searchLabel}
         </Button>
       </Flex>
-      {groups && groups.length === 0 && <Empty description={M.saasEmpty} />}
+      {groups && groups.length === 0 && <Empty description={M.empty} />}
       {groups?.map((g) => (
         <section key={g.category} aria-label={g.category || M.saasUncategorized}>
           <Divider titlePlacement="start">
