@@ -171,6 +171,7 @@ export const flowRecord = z.object({
   upload: count,
   time: epochSeconds,
 });
+export type FlowRecord = z.infer<typeof flowRecord>;
 
 export const flowsMessage = z.object({
   type: z.literal('flows'),

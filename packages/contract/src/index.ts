@@ -25,3 +25,4 @@ export * from './networkSegments';
 export * from './pop';
 export * from './networkTicket';
 export * from './device';
+export * from './saas';

@@ -99,6 +99,19 @@ export const LIMITS = {
   memberPickerMax: 5000,
   /** DNS rows one network may ever hold, whatever its plan's dns_quantity (ours: bounds a request). */
   dnsRowsMax: 32,
+  // SaaS devices (spec 3 §5, §9)
+  saasBandwidthMax: 1_000_000,
+  /** Analysis ranges: AppLog and OrigScrLog look back 1 h by default, the top views 6 h; at most 180 days back; top 30. */
+  saasLogDefaultHours: 1,
+  saasTopDefaultHours: 6,
+  saasAnalysisDays: 180,
+  saasTop: 30,
+  /** Names the non-top views list at most (ours: bounds an answer). */
+  saasLogRowsMax: 100,
+  /** Hours of minute averages the traffic chart shows (ours). */
+  saasTrafficHours: 24,
+  /** Days flow and traffic minutes are kept: the analysis range. */
+  saasHistoryDays: 180,
   /** Default-route metrics of spec 2 §9, priority 1 to 5 in this order. */
   defaultRouteMetrics: [30, 60, 90, 120, 150],
 } as const;

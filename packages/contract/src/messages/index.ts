@@ -19,6 +19,7 @@ import { networkSegmentsMessages } from './networkSegments';
 import { popMessages } from './pop';
 import { networkTicketMessages } from './networkTicket';
 import { logsMessages } from './logs';
+import { saasMessages } from './saas';
 
 export const M = {
   ...commonMessages,
@@ -38,6 +39,7 @@ export const M = {
   ...popMessages,
   ...networkTicketMessages,
   ...logsMessages,
+  ...saasMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -17,6 +17,7 @@ import { serviceMessages } from './service';
 import { shellMessages } from './shell';
 import { networkSegmentsMessages } from './networkSegments';
 import { logsMessages } from './logs';
+import { saasMessages } from './saas';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -36,6 +37,7 @@ const AREAS: Record<string, Record<string, string>> = {
   pop: popMessages,
   networkTicket: networkTicketMessages,
   logs: logsMessages,
+  saas: saasMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -17,6 +17,7 @@ import { networkSegments } from './migrations/0014_network_segments';
 import { pop } from './migrations/0015_pop';
 import { memberConfig } from './migrations/0017_member_config';
 import { gateway } from './migrations/0018_gateway';
+import { saas } from './migrations/0019_saas';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0015_pop': pop(),
     '0017_member_config': memberConfig(handle.dialect),
     '0018_gateway': gateway(handle.dialect),
+    '0019_saas': saas(),
   };
 }
 

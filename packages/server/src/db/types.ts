@@ -158,6 +158,9 @@ export interface Database {
   gateway_instance: GatewayInstanceTable;
   device_session: DeviceSessionTable;
   connect_log: ConnectLogTable;
+  saas_device: SaasDeviceTable;
+  flow_minute: FlowMinuteTable;
+  traffic_minute: TrafficMinuteTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -564,4 +567,43 @@ export interface ConnectLogTable {
   online: number;
   session_id: string;
   create_time: number;
+}
+
+/** A hardware member's SaaS attributes, set by the operator (migration 0019). */
+export interface SaasDeviceTable {
+  member_id: number;
+  tenant_id: number;
+  category: Generated<string>;
+  share: Generated<number>;
+  bandwidth: Generated<number>;
+  max_bandwidth: Generated<number>;
+  expire_time: number | null;
+  temp_bandwidth: Generated<number>;
+  temp_start_time: number | null;
+  temp_expire_time: number | null;
+  /** JSON list of addresses. */
+  ip: Generated<string>;
+  create_time: number;
+  update_time: number;
+}
+
+/** Flow records of a device added up per kind, name and minute (migration 0019). */
+export interface FlowMinuteTable {
+  tenant_id: number;
+  member_id: number;
+  kind: string;
+  name: string;
+  minute: number;
+  download: number;
+  upload: number;
+}
+
+/** A device's reported traffic rates added up per minute (migration 0019); the average is sum / samples. */
+export interface TrafficMinuteTable {
+  tenant_id: number;
+  member_id: number;
+  minute: number;
+  down_sum: number;
+  upload_sum: number;
+  samples: number;
 }

@@ -11,6 +11,7 @@ import { networkTicketModule } from './network-ticket';
 import { ramModule } from './ram';
 import { ramRoleModule } from './ram-role';
 import { routerModule } from './router';
+import { saasModule } from './saas';
 import { serviceModule } from './service';
 import { siteModule } from './site';
 import { pkiModule } from '../compiler/pkiModule';
@@ -28,6 +29,7 @@ export const MODULES: Module[] = [
   ramModule,
   ramRoleModule,
   routerModule,
+  saasModule,
   networkModule,
   popModule,
   networkTicketModule,

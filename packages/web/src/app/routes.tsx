@@ -85,8 +85,8 @@ export const ROUTES: PageRoute[] = [
     page: lazy(() => import('../features/network-ticket/TicketCreatePage')),
   },
   // SaaS devices, members (document 3)
-  { path: '/saas/router', title: M.routeSaas, layout: 'main' },
-  { path: '/saas/detail', title: M.routeSaasDetail, layout: 'main', menu: '/saas/router' },
+  { path: '/saas/router', title: M.routeSaas, layout: 'main', page: lazy(() => import('../features/saas/SaasListPage')) },
+  { path: '/saas/detail', title: M.routeSaasDetail, layout: 'main', menu: '/saas/router', page: lazy(() => import('../features/saas/SaasDetailPage')) },
   { path: '/router/lists', title: M.routeMembers, layout: 'main', page: lazy(() => import('../features/router/RouterListPage')) },
   {
     path: '/router/detail',

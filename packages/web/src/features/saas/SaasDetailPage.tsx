@@ -1,0 +1,113 @@
+import { M, SAAS_SHARED, saasInfo, type SaasDetail } from '@hublink/contract';
+import { Badge, Button, Card, Descriptions, Flex, Space, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer } from '../../components/PageContainer';
+import { AnalysisTab } from './AnalysisTab';
+import { BandwidthDialog } from './BandwidthDialog';
+import { bandwidthText, bytes } from './format';
+import { useCanEditDevices } from './rights';
+import { SaasNoteDialog } from './SaasNoteDialog';
+import { TrafficTab } from './TrafficTab';
+
+const orNone = (v: string) => v || M.saasNone;
+
+function InfoCard({ d, onNote, onBandwidth }: { d: SaasDetail; onNote?: () => void; onBandwidth?: () => void }) {
+  return (
+    <Card title={M.saasInfoTitle} size="small">
+      <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }}>
+        <Descriptions.Item label={M.saasColName}>{d.router_name}</Descriptions.Item>
+        <Descriptions.Item label={M.saasColNote}>
+          <Space size={4}>
+            {orNone(d.note)}
+            {onNote && (
+              <Button type="link" size="small" onClick={onNote}>
+                {M.saasEditNote}
+              </Button>
+            )}
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label={M.saasCategory}>{d.category || M.saasUncategorized}</Descriptions.Item>
+        <Descriptions.Item label={M.saasEdition}>{d.share === SAAS_SHARED ? M.saasShare : M.saasStandard}</Descriptions.Item>
+        <Descriptions.Item label={M.saasColOnline}>
+          {d.online === 1 ? <Badge status="success" text={M.saasOnline} /> : <Badge status="default" text={M.saasOffline} />}
+        </Descriptions.Item>
+        <Descriptions.Item label={M.saasColBandwidth}>
+          <Space size={4}>
+            {d.bandwidth > 0 ? bandwidthText(d.bandwidth) : <Tag>{bandwidthText(d.bandwidth)}</Tag>}
+            {onBandwidth && (
+              <Button type="link" size="small" onClick={onBandwidth}>
+                {M.saasEditBandwidth}
+              </Button>
+            )}
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label={M.saasMaxBandwidth}>{`${d.max_bandwidth} ${M.saasBandwidthUnit}`}</Descriptions.Item>
+        <Descriptions.Item label={M.saasExpireDate}>{orNone(d.expire_date)}</Descriptions.Item>
+        <Descriptions.Item label={M.saasOnlineTime}>{orNone(d.online_time)}</Descriptions.Item>
+        <Descriptions.Item label={M.saasModel}>{orNone(d.router_model)}</Descriptions.Item>
+        <Descriptions.Item label={M.saasIpv4}>{orNone(d.router_ipv4)}</Descriptions.Item>
+        <Descriptions.Item label={M.saasMac}>{orNone(d.router_mac)}</Descriptions.Item>
+        <Descriptions.Item label={M.saasVersion}>{orNone(d.version)}</Descriptions.Item>
+        <Descriptions.Item label={M.saasInput}>{bytes(d.input)}</Descriptions.Item>
+        <Descriptions.Item label={M.saasOut}>{bytes(d.out)}</Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}
+
+/** /saas/detail?router_name (spec 3 §2): info, temporary bandwidth, addresses, and the traffic and analysis tabs. */
+export default function SaasDetailPage() {
+  const [params] = useSearchParams();
+  const name = params.get('router_name') ?? '';
+  const info = useApiQuery(saasInfo, { router_name: name }, { enabled: name !== '' });
+  const canEdit = useCanEditDevices();
+  const [noting, setNoting] = useState(false);
+  const [sizing, setSizing] = useState(false);
+  const d = info.data?.data;
+
+  if (name === '') return <Navigate to="/saas/router" replace />;
+  if (!d) return <PageContainer loading />;
+
+  return (
+    <PageContainer title={d.router_name} card={false}>
+      <InfoCard d={d} onNote={canEdit ? () => setNoting(true) : undefined} onBandwidth={canEdit && d.share === SAAS_SHARED ? () => setSizing(true) : undefined} />
+      <Flex gap={16} wrap>
+        <Card title={M.saasTempTitle} size="small" style={{ flex: '1 1 320px' }}>
+          {d.temp_bandwidth > 0 ? (
+            <Descriptions size="small" column={1}>
+              <Descriptions.Item label={M.saasTempBandwidth}>{bandwidthText(d.temp_bandwidth)}</Descriptions.Item>
+              <Descriptions.Item label={M.saasTempStart}>{orNone(d.temp_start_date)}</Descriptions.Item>
+              <Descriptions.Item label={M.saasTempExpire}>{orNone(d.temp_expire_date)}</Descriptions.Item>
+            </Descriptions>
+          ) : (
+            <Typography.Text type="secondary">{M.saasNone}</Typography.Text>
+          )}
+        </Card>
+        <Card title={M.saasAddressTitle} size="small" style={{ flex: '1 1 320px' }}>
+          {d.ip.length > 0 ? (
+            <Space size={[4, 4]} wrap>
+              {d.ip.map((ip) => (
+                <Tag key={ip}>{ip}</Tag>
+              ))}
+            </Space>
+          ) : (
+            <Typography.Text type="secondary">{M.saasNone}</Typography.Text>
+          )}
+        </Card>
+      </Flex>
+      <Card size="small">
+        <Tabs
+          destroyOnHidden
+          items={[
+            { key: 'traffic', label: M.saasTabTraffic, children: <TrafficTab routerName={d.router_name} /> },
+            { key: 'analysis', label: M.saasTabAnalysis, children: <AnalysisTab routerName={d.router_name} /> },
+          ]}
+        />
+      </Card>
+      <SaasNoteDialog device={noting ? d : undefined} onClose={() => setNoting(false)} />
+      <BandwidthDialog device={sizing ? d : undefined} onClose={() => setSizing(false)} />
+    </PageContainer>
+  );
+}

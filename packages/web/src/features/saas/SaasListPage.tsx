@@ -1,0 +1,109 @@
+import { M, SAAS_SHARED, saasRouters, type SaasItem } from '@hublink/contract';
+import { Badge, Button, Divider, Empty, Flex, Grid, Input, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer } from '../../components/PageContainer';
+import { BandwidthDialog } from './BandwidthDialog';
+import { bandwidthText } from './format';
+import { useCanEditDevices } from './rights';
+import { SaasNoteDialog } from './SaasNoteDialog';
+
+/** Buttons in the operation column line up with the link beside them. */
+const LINK_BUTTON = { padding: 0, height: 'auto' };
+/** Every group's table has the same columns at the same widths, so the groups line up. */
+const TABLE_WIDTH = 910;
+
+export const detailPath = (name: string) => `/saas/detail?router_name=${encodeURIComponent(name)}`;
+
+/** /saas/router (spec 3 §2): the tenant's SaaS devices grouped by category, a divider heading per non-empty group. */
+export default function SaasListPage() {
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const list = useApiQuery(saasRouters, search ? { search } : {});
+  const canEdit = useCanEditDevices();
+  // On a phone a fixed operation column would leave no room for the name: the whole row scrolls instead.
+  const wide = Grid.useBreakpoint().md ?? true;
+  const [noting, setNoting] = useState<SaasItem>();
+  const [sizing, setSizing] = useState<SaasItem>();
+  const groups = list.data?.data;
+
+  const columns: TableColumnsType<SaasItem> = [
+    { title: M.saasColName, dataIndex: 'router_name', key: 'router_name', width: 220, ellipsis: true, render: (v: string) => <Link to={detailPath(v)}>{v}</Link> },
+    { title: M.saasColNote, dataIndex: 'note', key: 'note', width: 220, ellipsis: true },
+    {
+      title: M.saasColOnline,
+      dataIndex: 'online',
+      key: 'online',
+      width: 110,
+      render: (v: number) => (v === 1 ? <Badge status="success" text={M.saasOnline} /> : <Badge status="default" text={M.saasOffline} />),
+    },
+    {
+      title: M.saasColBandwidth,
+      dataIndex: 'bandwidth',
+      key: 'bandwidth',
+      width: 120,
+      render: (v: number) => (v > 0 ? bandwidthText(v) : <Tag color="default">{bandwidthText(v)}</Tag>),
+    },
+    {
+      title: M.saasColOperation,
+      key: 'operation',
+      width: 240,
+      fixed: wide ? 'right' : undefined,
+      render: (_, d) => (
+        <Space size={12}>
+          <Link to={detailPath(d.router_name)}>{M.saasViewDetail}</Link>
+          {canEdit && (
+            <Button type="link" size="small" style={LINK_BUTTON} onClick={() => setNoting(d)}>
+              {M.saasEditNote}
+            </Button>
+          )}
+          {canEdit && d.share === SAAS_SHARED && (
+            <Button type="link" size="small" style={LINK_BUTTON} onClick={() => setSizing(d)}>
+              {M.saasEditBandwidth}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer title={M.saasListTitle} loading={!groups && list.isLoading}>
+      <Flex gap={8} wrap style={{ marginBottom: 8 }}>
+        <Input
+          allowClear
+          value={draft}
+          placeholder={M.saasSearchPlaceholder}
+          aria-label={M.saasSearchPlaceholder}
+          style={{ maxWidth: 320, flex: '1 1 200px' }}
+          onChange={(e) => setDraft(e.target.value)}
+          onPressEnter={() => setSearch(draft.trim())}
+        />
+        <Button type="primary" onClick={() => setSearch(draft.trim())}>
+          {M.searchLabel}
+        </Button>
+      </Flex>
+      {groups && groups.length === 0 && <Empty description={M.empty} />}
+      {groups?.map((g) => (
+        <section key={g.category} aria-label={g.category || M.saasUncategorized}>
+          <Divider titlePlacement="start">
+            <Typography.Text strong>{g.category || M.saasUncategorized}</Typography.Text>
+          </Divider>
+          <Table<SaasItem>
+            rowKey="router_name"
+            size="small"
+            columns={columns}
+            dataSource={g.list}
+            pagination={false}
+            loading={list.isFetching}
+            tableLayout="fixed"
+            scroll={{ x: TABLE_WIDTH }}
+          />
+        </section>
+      ))}
+      <SaasNoteDialog device={noting} onClose={() => setNoting(undefined)} />
+      <BandwidthDialog device={sizing} onClose={() => setSizing(undefined)} />
+    </PageContainer>
+  );
+}
