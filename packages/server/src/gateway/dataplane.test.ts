@@ -59,6 +59,8 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
   let ns: { center: string; point: string };
   /** The center's VPN address on its hardware service (from its compiled config). */
   let centerVpn = '';
+  /** The center's VPN address on its software service, which no member of this network dials. */
+  let softwareVpn = '';
   const agents: Agent[] = [];
 
   function startAgent(name: string, namespace: string): Agent {
@@ -128,7 +130,9 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
     await t.ctx.events.settle();
 
     const config = (await t.call(getMemberConfig, { token, query: { network_number: networkNumber, router_name: center } })).data!;
-    centerVpn = (config.config as unknown as CenterConfig).services.find((s) => s.service === 'router')!.address;
+    const services = (config.config as unknown as CenterConfig).services;
+    centerVpn = services.find((s) => s.service === 'router')!.address;
+    softwareVpn = services.find((s) => s.service === 'software')!.address;
     expect(config.openvpn['router.conf']).toContain(`port ${CENTER_PORT}`);
 
     ns = { center: await lab.namespace('center'), point: await lab.namespace('point') };
@@ -151,6 +155,11 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
     expect(centerVpn).toMatch(/^100\.64\.10\.\d+$/);
     await waitFor(() => lab.pings(ns.point, centerVpn), `ping from the point to ${centerVpn}`);
     expect(await lab.exec(ns.point, 'ip', ['route', 'get', centerVpn])).toMatch(/dev tun/);
+  }, TUNNEL_MS + 10_000);
+
+  it('runs both servers of the center, the software one too although no client of it is in the network', async () => {
+    expect(softwareVpn).toMatch(/^100\.64\.11\.\d+$/);
+    await waitFor(async () => (await lab.exec(ns.center, 'ip', ['-o', '-4', 'address'])).includes(`inet ${softwareVpn}/24`), 'the software server up in the center');
   }, TUNNEL_MS + 10_000);
 
   it('shows both members online and the link up with the address the point holds', async () => {
