@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DeviceClient, OpenvpnDevice } from '@hublink/agent';
-import { connectLog, editCenterGateway, getMemberConfig, networkStatus, onlineLog, setFixedPort, type TrafficPoint } from '@hublink/contract';
+import { connectLog, editCenterGateway, getMemberConfig, networkStatus, onlineLog, setFixedPort, type OnlineLogItem, type TrafficPoint } from '@hublink/contract';
 import { NetLab, requireDataplane } from '../../test/netns';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { createNetworkThroughApi } from '../../test/networks';
@@ -175,13 +175,22 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
     expect(link.vpn_online_time).not.toBe('');
   }, TUNNEL_MS + 10_000);
 
-  it("writes both agents' sign-ins in the connect log and the point's session in the online log", async () => {
+  it("writes both agents' sign-ins in the connect log and both ends' sessions in the online log", async () => {
     const connects = (await t!.call(connectLog, { token, query: { page: 1, limit: 100 } })).data!;
     for (const name of [center, point]) {
       expect(connects.filter((r) => r.router_name === name && r.online === 1).length).toBeGreaterThanOrEqual(1);
     }
     expect(connects.every((r) => r.remote_ip === '127.0.0.1')).toBe(true);
-    await waitFor(async () => ((await t!.call(onlineLog, { token, query: { mode: 'p2p', page: 1 } })).data ?? []).length > 0, 'a p2p session in the online log');
+    // Each end reports the session it sees, with the other end's real address on the veth pair.
+    const sessions = async () => (await t!.call(onlineLog, { token, query: { mode: 'p2p', page: 1, limit: 100 } })).data ?? [];
+    const open = (s: OnlineLogItem, self: string, peer: string, peerHost: string) =>
+      s.router_name === self && s.link_router_name === peer && s.network_number === networkNumber && s.orig.startsWith(`${peerHost}:`) && s.end_time === '';
+    await waitFor(async () => {
+      const rows = await sessions();
+      return rows.some((s) => open(s, point, center, CENTER_HOST)) && rows.some((s) => open(s, center, point, POINT_HOST));
+    }, "both ends' open p2p sessions in the online log");
+    const pointSession = (await sessions()).find((s) => open(s, point, center, CENTER_HOST))!;
+    expect(pointSession.vpn_ip).toMatch(/^100\.64\.10\.\d+$/);
   }, TUNNEL_MS + 10_000);
 
   it("relays to the console's traffic stream non-zero traffic read from the point's management interface", async () => {
