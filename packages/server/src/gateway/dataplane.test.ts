@@ -211,5 +211,4 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
     }
     expect(points.find((p) => p.down > 0)!.interface).toContain(networkNumber);
   }, TUNNEL_MS + 10_000);
-
 });
