@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { until } from './until';
 
@@ -186,6 +187,19 @@ export class NetLab {
     return proc;
   }
 
+  /**
+   * An executable that runs `openvpn <args>` inside namespace `ns`, for an agent that runs in the host's
+   * namespace (OpenvpnDevice's `binary`). The agent reads openvpn's management port on the host's
+   * 127.0.0.1, which a namespaced openvpn cannot listen on: the runner has openvpn listen on a Unix
+   * socket in `dir` instead (a path, so reachable from both namespaces) and forwards the agent's TCP
+   * port to it. Signals go to openvpn; the runner ends with it. Returns the executable's path.
+   */
+  openvpnRunner(ns: string, dir: string): string {
+    const file = path.join(dir, `openvpn-${ns}.cjs`);
+    fs.writeFileSync(file, `#!${process.execPath}\n'use strict';\nconst NS = ${JSON.stringify(ns)};\nconst DIR = ${JSON.stringify(dir)};\n${RUNNER}`, { mode: 0o755 });
+    return file;
+  }
+
   /** One ping with a one-second bound: whether it was answered. */
   async pings(ns: string, address: string): Promise<boolean> {
     return found('ip', ['netns', 'exec', ns, 'ping', '-n', '-c', '1', '-W', '1', address]);
@@ -228,3 +242,52 @@ async function removeNamespace(ns: string): Promise<void> {
   }
   await sh('ip', ['netns', 'del', ns]);
 }
+
+/** The body of openvpnRunner's script (CommonJS, run by this Node); NS and DIR are defined before it. */
+const RUNNER = String.raw`
+const { spawn } = require('node:child_process');
+const net = require('node:net');
+const path = require('node:path');
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--management');
+let port = 0;
+let socket = '';
+if (at >= 0) {
+  port = Number(args[at + 2]);
+  socket = path.join(DIR, 'mgmt-' + process.pid + '.sock');
+  args.splice(at, 3, '--management', socket, 'unix');
+}
+let ended = false;
+const child = spawn('ip', ['netns', 'exec', NS, 'openvpn', ...args], { stdio: 'inherit' });
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
+
+// openvpn makes its socket a moment after it starts: a connection waits for it (bounded).
+const server = net.createServer((tcp) => {
+  tcp.on('error', () => tcp.destroy());
+  const attempt = (left) => {
+    const unix = net.connect(socket);
+    unix.once('error', () => {
+      if (ended || left === 0 || tcp.destroyed) return tcp.destroy();
+      setTimeout(() => attempt(left - 1), 50);
+    });
+    unix.once('connect', () => {
+      unix.removeAllListeners('error');
+      unix.on('error', () => tcp.destroy());
+      unix.on('close', () => tcp.destroy());
+      tcp.on('close', () => unix.destroy());
+      tcp.pipe(unix);
+      unix.pipe(tcp);
+    });
+  };
+  attempt(600);
+});
+// A port taken meanwhile: end openvpn, so the agent starts it again on another.
+server.on('error', () => child.kill('SIGTERM'));
+if (port) server.listen(port, '127.0.0.1');
+child.on('exit', (code) => {
+  ended = true;
+  server.close();
+  process.exit(code === null ? 1 : code);
+});
+`;

@@ -104,6 +104,19 @@ describe.skipIf(!openvpn)('OpenVPN mode with a real openvpn', () => {
     expect(lines().length).toBe(after);
   });
 
+  it('makes the client-config-dir a server names though no client file lands in it, never outside the network directory', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'hublink-agent-ccd-'));
+    dirs.push(stateDir);
+    const d = new OpenvpnDevice({ kind: 'router', name: 'c8', binary: '/bin/true', stateDir, scheduler, backoff: { firstMinMs: 1000, firstMaxMs: 1000, maxMs: 1000, throttledMinMs: 1000 } });
+    d.attach({ sessionUp: () => {}, sessionDown: () => {}, log: () => {} });
+    devices.push(d);
+    const server = (ccd: string) => ({ ...twin('c8', 'c9', 1, 2, 'server', ''), openvpn: { 'software.conf': `dev tun\nclient-config-dir ${ccd}\nccd-exclusive\n` } });
+    await d.apply(server('ccd-software'));
+    expect(statSync(join(stateDir, 'N7', 'ccd-software')).isDirectory()).toBe(true);
+    await expect(d.apply(server('../../outside'))).rejects.toThrow('refused file path');
+    expect(existsSync(join(stateDir, 'outside'))).toBe(false);
+  });
+
   it('refuses a file path outside the network directory', async () => {
     const a = device('c3');
     const bad = { ...twin('c3', 'c4', 1, 2, 'server', ''), openvpn: { '../escape.conf': 'x' } };

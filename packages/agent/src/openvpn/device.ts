@@ -97,6 +97,10 @@ export class OpenvpnDevice implements Device {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     for (const [path, text] of Object.entries(config.openvpn)) writeInside(dir, path, text, 0o644);
+    // A server without clients names a client-config-dir no file lands in, and openvpn will not start without it.
+    for (const text of Object.values(config.openvpn)) {
+      for (const [, ccd] of text.matchAll(/^client-config-dir\s+(\S+)\s*$/gm)) mkdirSync(inside(dir, ccd!), { recursive: true });
+    }
     if (!config.certificates) throw new Error('the config carries no certificates');
     for (const [file, pem] of Object.entries(config.certificates)) if (pem !== undefined) writeInside(dir, file, pem, file === 'member.key' ? 0o600 : 0o644);
     const network: Network = { config, dir, links: plannedLinks(config.config), instances: new Map() };
@@ -259,11 +263,16 @@ function safeName(name: string): string {
   return name;
 }
 
-/** Writes a file the server named, refusing any path that would land outside the network's directory. */
-function writeInside(dir: string, path: string, text: string, mode: number): void {
+/** A path the server named, inside the network's directory; any path that would land outside is refused. */
+function inside(dir: string, path: string): string {
   const rel = normalize(path);
   if (isAbsolute(rel) || rel.startsWith('..') || rel.includes('\0')) throw new Error(`refused file path ${JSON.stringify(path)}`);
-  const file = join(dir, rel);
+  return join(dir, rel);
+}
+
+/** Writes a file the server named, inside the network's directory. */
+function writeInside(dir: string, path: string, text: string, mode: number): void {
+  const file = inside(dir, path);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text, { mode });
 }
