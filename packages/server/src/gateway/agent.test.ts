@@ -38,6 +38,8 @@ describeEachDatabase('the simulated agent against the gateway', (t) => {
       startSpreadMs: 200,
       linkDelayMs: [10, 50],
       backoff: FAST,
+      // Flows with every status report, so the analysis minutes fill within the test.
+      flowsEvery: 1,
     });
   });
   afterAll(async () => {
@@ -56,6 +58,14 @@ describeEachDatabase('the simulated agent against the gateway', (t) => {
     const logins = await t().call(softwareLoginLog, { token, query: { page: 1 } });
     expect(logins.count).toBe(apps.length);
   });
+
+  it("stores the agents' flow records and traffic as minute sums for SaaS analysis", async () => {
+    const rows = (table: 'flow_minute' | 'traffic_minute') => t().db.selectFrom(table).select('member_id').distinct().execute();
+    await until(async () => (await rows('traffic_minute')).length === 10, 'traffic minutes of every agent', 60_000);
+    await until(async () => (await rows('flow_minute')).length > 0, 'flow minutes', 60_000);
+    const sums = await t().db.selectFrom('flow_minute').select(['kind', 'download']).execute();
+    expect(sums.some((r) => r.kind === 'app' && Number(r.download) > 0)).toBe(true);
+  }, 90_000);
 
   it('carries out a command issued in the console and reports it done', async () => {
     expect((await t().call(killUser, { token, body: { network_number: networkNumber, router_name: points[0]! } })).code).toBe(200);

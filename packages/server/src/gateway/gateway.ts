@@ -18,7 +18,9 @@ import type { Unsubscribe } from '../core/pubsub';
 import { authenticate } from './auth';
 import { configsOf, networksOf, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
+import { FlowWriter } from './flows';
 import { LiveWriter } from './liveWriter';
+import { TrafficHistoryWriter } from './trafficHistory';
 import { DeviceSession } from './session';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, sweepSessions } from './sessionRows';
 
@@ -27,6 +29,9 @@ const FLOOD_MAX = 400;
 const CHECK_MS = 5_000;
 const LINK_FLUSH_MS = 1_000;
 const COUNTER_FLUSH_MS = 60_000;
+const HISTORY_FLUSH_MS = 10_000;
+/** Flow records held before a flush comes early (a burst of reports between two timer flushes). */
+const FLOWS_EARLY_FLUSH = 50_000;
 
 const known = new Set<string>(DEVICE_MESSAGE_TYPES);
 
@@ -38,12 +43,16 @@ export class Gateway {
   private readonly sessions = new Map<number, DeviceSession>();
   private readonly writes = new Set<Promise<unknown>>();
   private readonly writer: LiveWriter;
+  private readonly flows: FlowWriter;
+  private readonly trafficHistory: TrafficHistoryWriter;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribes: Unsubscribe[] = [];
   private stopping = false;
 
   constructor(private readonly ctx: Ctx) {
     this.writer = new LiveWriter(ctx.db);
+    this.flows = new FlowWriter(ctx.db);
+    this.trafficHistory = new TrafficHistoryWriter(ctx.db);
   }
 
   get size() {
@@ -81,6 +90,7 @@ export class Gateway {
     every(CHECK_MS, () => this.checkSessions(Date.now()));
     every(LINK_FLUSH_MS, () => this.writer.flushLinks());
     every(COUNTER_FLUSH_MS, () => this.writer.flushCounters());
+    every(HISTORY_FLUSH_MS, () => Promise.all([this.flows.flush(), this.trafficHistory.flush()]));
   }
 
   /** Closes every session (1001: reconnect elsewhere or later), writes their ends and what is pending. */
@@ -93,7 +103,7 @@ export class Gateway {
     for (const s of [...this.sessions.values()]) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down', s);
     await Promise.allSettled([...this.sessions.values()].map((s) => this.end(s)));
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
-    await this.writer.flush();
+    await Promise.all([this.writer.flush(), this.flows.flush(), this.trafficHistory.flush()]);
   }
 
   /** Keeps a write in view so stop() waits for it; its failure is logged, never thrown into a socket handler. */
@@ -254,6 +264,7 @@ export class Gateway {
         return this.onStatus(s, m.links);
       case 'traffic': {
         s.keepTraffic(m.data);
+        this.trafficHistory.add(s.member.id, s.member.tenant_id, m.data);
         this.writer.traffic(s.member.id, s.member.tenant_id, m.rx_bytes, m.tx_bytes);
         if (s.watchedUntil > now && m.data.length > 0) await this.ctx.pubsub.publish(DEVICE_CHANNELS.traffic(s.member.id), trafficRelay.parse({ member_id: s.member.id, data: m.data }));
         return;
@@ -298,7 +309,9 @@ export class Gateway {
         return;
       }
       case 'flows':
-        // Flow records feed SaaS analysis, which stores them from its own issue part; until then they are counted only.
+        // Minute sums for SaaS analysis, written in batches.
+        this.flows.add(s.member.id, s.member.tenant_id, m.records);
+        if (this.flows.pending > FLOWS_EARLY_FLUSH) await this.flows.flush();
         return;
       case 'ack':
         await db
