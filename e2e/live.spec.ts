@@ -4,7 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '@hublink/agent';
 import { M } from '@hublink/contract';
-import { CONTEXT, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
+import { assignSaasDevice } from '../packages/server/src/modules/saas';
+import { CONTEXT, canvasStill, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
 
 const WIDTHS = [1440, 1280, 390];
 /** Online and offline show after a status poll (10 s) that follows the device's change. */
@@ -39,12 +40,17 @@ describe('the console with the simulator running', () => {
     for (const name of [center, ...points]) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: secret, note: '' });
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '实时网络', center: [center], point: points });
     networkNumber = created.data!.network_number;
+    // The center is also a SaaS device (the operator's side), so its analysis shows what its agent reports.
+    const tenantId = (await server.ctx.db.selectFrom('account').select('id').where('username_key', '=', username).executeTakeFirstOrThrow()).id;
+    await assignSaasDevice(server.ctx.db, { tenantId, routerName: center, category: '总部', share: 1, max_bandwidth: 100, bandwidth: 50, expire_date: null });
     sim = simulate({
       url: server.url,
       members: [center, ...points].map((router_name) => ({ kind: 'router' as const, router_name, secret })),
       startSpreadMs: 100,
       linkDelayMs: [10, 50],
       backoff: FAST,
+      // Flow records with every status report (10 s) rather than every minute.
+      flowsEvery: 1,
     });
   }, 60_000);
 
@@ -103,5 +109,29 @@ describe('the console with the simulator running', () => {
     const names = new Set<string>();
     wb.worksheets[0]!.eachRow((r, n) => n > 1 && names.add(String((r.values as unknown[])[1])));
     for (const name of [center, ...points]) expect(names).toContain(name);
+  }, 120_000);
+
+  it("renders the SaaS analysis of the center's flow records", async () => {
+    await page.goto(`${server.url}/saas/detail?router_name=${center}`);
+    await page.getByRole('tab', { name: M.saasTabAnalysis }).click();
+    // The simulated agent's applications (微信, 钉钉, HTTPS, …) arrive with its reports, a minute sum at a time.
+    const appCell = page.getByRole('cell', { name: /^(微信|钉钉|企业微信|HTTPS|DNS|抖音|Office 365|SSH)$/ }).first();
+    await expect
+      .poll(
+        async () => {
+          if ((await appCell.count()) > 0) return true;
+          await page.getByRole('tab', { name: M.saasTabTraffic }).click();
+          await page.getByRole('tab', { name: M.saasTabAnalysis }).click();
+          return false;
+        },
+        { timeout: 60_000, interval: 5_000 },
+      )
+      .toBe(true);
+    await canvasStill(page.getByRole('img', { name: M.saasAppLog }).locator('canvas'));
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `live-saas-analysis-${width}`, appCell);
+    }
+    await page.setViewportSize(CONTEXT.viewport);
   }, 120_000);
 });
