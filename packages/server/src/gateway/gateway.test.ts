@@ -223,6 +223,17 @@ describeEachDatabase('device gateway', (t) => {
     x.close();
   });
 
+  it("writes a device's first byte counters at once, later ones with the minute's batch", async () => {
+    const [fresh = ''] = await seedFreshMembers(t(), a.account.id, 1);
+    const d = await connect();
+    d.send(routerHello(fresh, SEEDED_MEMBER_SECRET));
+    await d.next('welcome');
+    d.send({ type: 'traffic', data: [{ interface: 'wan', time: Math.floor(Date.now() / 1000), down: 1, upload: 2 }], rx_bytes: 4096, tx_bytes: 1024 });
+    await until(async () => Number((await memberRow(fresh)).traffic_in) === 4096, 'the first counters written');
+    expect(Number((await memberRow(fresh)).traffic_out)).toBe(1024);
+    d.close();
+  });
+
   it('closes the older session when the same member signs in again', async () => {
     const first = await connect();
     first.send(routerHello(center, SEEDED_MEMBER_SECRET));

@@ -28,6 +28,9 @@ const CHUNK = 200;
 export class LiveWriter {
   private links = new Map<string, LinkState>();
   private counters = new Map<number, Counters>();
+  /** Members whose counters were never written by this instance: their first report goes with the next link flush. */
+  private readonly written = new Set<number>();
+  private firstCounters = new Map<number, Counters>();
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Db) {}
@@ -37,24 +40,36 @@ export class LiveWriter {
   }
 
   traffic(memberId: number, tenantId: number, rx: number, tx: number) {
-    this.counters.set(memberId, { tenantId, rx, tx });
+    if (this.written.has(memberId)) this.counters.set(memberId, { tenantId, rx, tx });
+    else this.firstCounters.set(memberId, { tenantId, rx, tx });
   }
 
   get pending(): number {
-    return this.links.size + this.counters.size;
+    return this.links.size + this.counters.size + this.firstCounters.size;
   }
 
-  /** Writes what is pending; flushes never overlap (a slow one makes the next wait). */
+  /** Writes what is pending (and the first counters of newly seen members); flushes never overlap (a slow one makes the next wait). */
   flushLinks(now = Date.now()): Promise<void> {
     const batch = [...this.links.values()];
     this.links.clear();
-    return this.then(() => this.writeLinks(batch, now));
+    const first = this.takeFirstCounters();
+    return this.then(async () => {
+      await this.writeLinks(batch, now);
+      await this.writeCounters(first);
+    });
   }
 
   flushCounters(): Promise<void> {
-    const batch = [...this.counters.entries()];
+    const batch = [...this.counters.entries(), ...this.takeFirstCounters()];
     this.counters.clear();
     return this.then(() => this.writeCounters(batch));
+  }
+
+  private takeFirstCounters(): [number, Counters][] {
+    const first = [...this.firstCounters.entries()];
+    this.firstCounters.clear();
+    for (const [id] of first) this.written.add(id);
+    return first;
   }
 
   flush(now = Date.now()): Promise<void> {
