@@ -9,7 +9,7 @@ export function NetworkCarousel({ routerName, networks }: { routerName: string; 
       {networks.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
-        <Carousel autoplay autoplaySpeed={LIMITS.carouselMs} dotPosition="bottom" className="router-network-carousel">
+        <Carousel autoplay autoplaySpeed={LIMITS.carouselMs} dotPlacement="bottom" className="router-network-carousel">
           {networks.map((n) => (
             <div key={n.network_number}>
               <NetworkSlide routerName={routerName} network={n} />
