@@ -11,7 +11,7 @@ type Stream = ReturnType<typeof useTrafficStream>;
 function NetworkStatusCard({ detail }: { detail: RouterDetail }) {
   const online = detail.online_status === 1;
   return (
-    <Card variant="borderless" title={M.routerStatusTitle}>
+    <Card variant="borderless" title={M.routerStatusTitle} style={{ height: '100%' }}>
       <Descriptions size="small" column={1}>
         <Descriptions.Item label={M.routerInfoOnline}>
           <Badge status={online ? 'success' : 'default'} text={online ? M.routerConnected : M.routerDisconnected} />
