@@ -41,8 +41,8 @@ export function NetworkSlide({ routerName, network }: { routerName: string; netw
           {short}
         </Link>
       </Tooltip>
+      <Typography.Text type="secondary">{fmt(M.routerNetworkMembers, { n: network.network_member_count })}</Typography.Text>
       <Descriptions size="small" column={1}>
-        <Descriptions.Item label={M.routerStatusNetworks}>{fmt(M.routerNetworkMembers, { n: network.network_member_count })}</Descriptions.Item>
         <Descriptions.Item label={M.routerStatusLink}>{state ? <LinkState state={state} /> : '-'}</Descriptions.Item>
         <Descriptions.Item label={M.routerStatusConfig}>{state ? <ConfigState device={state.device} /> : '-'}</Descriptions.Item>
       </Descriptions>
