@@ -115,6 +115,57 @@ describe('hardware router detail in Chromium', () => {
     await page.getByText('上海机房', { exact: true }).first().waitFor({ timeout: WAIT_MS });
   }, 60_000);
 
+  /** The member's history as the gateway's writers leave it: minutes of traffic and flows, and two sessions. */
+  async function writeHistory() {
+    const db = server.ctx.db;
+    const { tenant_id } = await db.selectFrom('member').select('tenant_id').where('id', '=', memberId).executeTakeFirstOrThrow();
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    await db.insertInto('traffic_minute').values(
+      Array.from({ length: 90 }, (_, i) => ({ tenant_id, member_id: memberId, minute: minute - (90 - i) * 60_000, down_sum: 40 + 20 * Math.sin(i / 8), upload_sum: 10 + 5 * Math.cos(i / 6), samples: 1 })),
+    ).execute();
+    await db.insertInto('flow_minute').values([
+      { tenant_id, member_id: memberId, kind: 'app', name: 'wechat', minute: minute - 10 * 60_000, download: 50_000_000, upload: 4_000_000 },
+      { tenant_id, member_id: memberId, kind: 'app', name: 'dingtalk', minute: minute - 12 * 60_000, download: 20_000_000, upload: 9_000_000 },
+    ]).execute();
+    const base = { tenant_id, router_name: router, mode: 'pop', online_time: 0 };
+    await db.insertInto('online_log').values([
+      { ...base, orig: '198.51.100.20:51820', vpn_ip: '172.16.0.2', start_time: Date.now() - 3 * 3_600_000, end_time: Date.now() - 2 * 3_600_000, online_time: 3600 },
+      { ...base, orig: '198.51.100.21:51820', vpn_ip: '172.16.0.3', start_time: Date.now() - 3_600_000, end_time: null },
+    ]).execute();
+  }
+
+  it('switches by keyboard to the second view: traffic chart, connections, then analysis', async () => {
+    await writeHistory();
+    await page.goto(`${server.url}/router/detail?router_name=${router}`);
+    await page.getByText('HL-R300').waitFor({ timeout: WAIT_MS });
+    await page.getByRole('radio', { name: M.routerViewDetail }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL(/view=traffic/, { timeout: WAIT_MS });
+    await page.getByText('198.51.100.21:51820').waitFor({ timeout: WAIT_MS });
+    await page.getByRole('img', { name: M.saasTabTraffic }).waitFor({ timeout: WAIT_MS });
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `router-detail-traffic-${width}`, page.getByText('198.51.100.21:51820'));
+    }
+    await page.setViewportSize(CONTEXT.viewport);
+    await page.getByRole('tab', { name: M.routerTabAnalysis }).click();
+    await page.getByText('wechat').first().waitFor({ timeout: WAIT_MS });
+    await screenshot(page, 'router-detail-analysis-1440', page.getByText('dingtalk').first());
+  }, 120_000);
+
+  it('shows the device status view with its networks in the carousel, names cut after 6 characters', async () => {
+    await postAs(server, page, '/network/create', { network_name: '华东区域总部网络', center: [peer], point: [router] });
+    await page.goto(`${server.url}/router/detail?router_name=${router}&view=status`);
+    await page.getByText(M.routerStatusTitle).waitFor({ timeout: WAIT_MS });
+    await page.getByRole('link', { name: '总部网络', exact: true }).first().waitFor({ state: 'attached', timeout: WAIT_MS });
+    await page.getByText('华东区域总部…').first().waitFor({ state: 'attached', timeout: WAIT_MS });
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `router-status-${width}`, page.getByText(M.routerStatusTitle));
+    }
+    await page.setViewportSize(CONTEXT.viewport);
+  }, 120_000);
+
   it('sends the user to the member list for a member that does not exist', async () => {
     await page.goto(`${server.url}/router/detail?router_name=nosuch${stamp}`);
     await expectPath(page, '/router/lists');

@@ -112,6 +112,10 @@ export const LIMITS = {
   saasTrafficHours: 24,
   /** Days flow and traffic minutes are kept: the analysis range. */
   saasHistoryDays: 180,
+  /** The device status view's network carousel turns every this many ms (spec 3 §9). */
+  carouselMs: 5000,
+  /** Network names in status cards are cut after this many characters (spec 2 §9, spec 3 §9). */
+  statusNetworkName: 6,
   /** Default-route metrics of spec 2 §9, priority 1 to 5 in this order. */
   defaultRouteMetrics: [30, 60, 90, 120, 150],
 } as const;

@@ -5,7 +5,7 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { formatTime, startOfDay } from '../../core/time';
-import { findDevice } from './devices';
+import { findHardware } from './devices';
 
 type AnalysisQuery = z.output<typeof analysisQuery>;
 
@@ -41,7 +41,7 @@ export async function analysis(ctx: Ctx, actor: Actor, view: AnalysisView, q: An
   const from = parseDateTime(q.start_date, tz);
   const to = parseDateTime(q.end_date, tz);
   if (from < oldestStart(now, tz)) throw invalid(fmt(M.saasRangeTooOld, { n: LIMITS.saasAnalysisDays }));
-  const d = await findDevice(ctx, actor, q.router_name);
+  const d = await findHardware(ctx, actor, q.router_name);
   const { kind, top } = VIEWS[view];
   const down = sql<number | string>`sum(download)`;
   const up = sql<number | string>`sum(upload)`;

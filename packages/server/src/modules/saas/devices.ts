@@ -48,6 +48,22 @@ export async function findDevice(ctx: Ctx, actor: Actor, name: string) {
   return d;
 }
 
+/**
+ * Any hardware member of the tenant of this name (any case), a SaaS device or not, or 204: the
+ * records and charts it reported are the same for both, and the router detail's second view reads them.
+ */
+export async function findHardware(ctx: Ctx, actor: Actor, name: string) {
+  const m = await ctx.db
+    .selectFrom('member')
+    .select(['id', 'router_name'])
+    .where('tenant_id', '=', actor.tenantId)
+    .where('router_type', '=', ROUTER_TYPE.hardware)
+    .where('router_key', '=', name.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!m) throw notFound(M.saasDeviceNotFound);
+  return m;
+}
+
 type DeviceRow = Awaited<ReturnType<typeof findDevice>>;
 
 const toItem = (d: DeviceRow): SaasItem => ({

@@ -4,7 +4,7 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { contains, pageOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
-import { findDevice } from './devices';
+import { findHardware } from './devices';
 
 type ConnectQuery = z.output<typeof saasConnect.query>;
 
@@ -18,7 +18,7 @@ const MINUTE_MS = 60_000;
  * carries no per-session counters; application records cover all traffic once, source records again).
  */
 export async function connects(ctx: Ctx, actor: Actor, q: ConnectQuery): Promise<{ rows: SaasConnectItem[]; count: number }> {
-  const d = await findDevice(ctx, actor, q.router_name);
+  const d = await findHardware(ctx, actor, q.router_name);
   const text = q.search?.toLowerCase();
   const filtered = ctx.db
     .selectFrom('online_log')
@@ -60,7 +60,7 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 
 /** The traffic chart: per-minute averages of the last LIMITS.saasTrafficHours, oldest first. */
 export async function traffic(ctx: Ctx, actor: Actor, name: string): Promise<SaasTrafficPoint[]> {
-  const d = await findDevice(ctx, actor, name);
+  const d = await findHardware(ctx, actor, name);
   const rows = await ctx.db
     .selectFrom('traffic_minute')
     .select(['minute', 'down_sum', 'upload_sum', 'samples'])

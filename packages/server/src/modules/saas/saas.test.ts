@@ -148,6 +148,41 @@ describeEachDatabase('saas: dial-in records and traffic', (t) => {
   });
 });
 
+describeEachDatabase('saas: records of a plain hardware member (the router detail second view)', (t) => {
+  let a: Main;
+  let plain: string;
+  let software: string;
+  const now = Date.now();
+
+  beforeAll(async () => {
+    a = await newAccount(t());
+    plain = await addMember(t(), a.token, 1);
+    software = await addMember(t(), a.token, 2);
+    const m = await t().db.selectFrom('member').select('id').where('tenant_id', '=', a.account.id).where('router_name', '=', plain).executeTakeFirstOrThrow();
+    await t().db.insertInto('online_log').values({ tenant_id: a.account.id, router_name: plain, mode: 'pop', orig: '10.3.3.3:7000', vpn_ip: '172.16.0.4', start_time: now - HOUR, end_time: null, online_time: 0 }).execute();
+    await flowRows(t(), a.account.id, m.id, [{ kind: 'app', name: 'dns', download: 50, upload: 5, at: now - 20 * 60_000 }]);
+    await t().db.insertInto('traffic_minute').values({ tenant_id: a.account.id, member_id: m.id, minute: minuteOf(now - 5 * 60_000), down_sum: 6, upload_sum: 3, samples: 3 }).execute();
+  });
+
+  it('answers traffic, connections and analysis for a hardware member that is not a SaaS device', async () => {
+    expect(await t().call(saasInfo, { token: a.token, query: { router_name: plain } })).toMatchObject({ code: 204 });
+    expect(await t().call(saasConnect, { token: a.token, query: { router_name: plain.toUpperCase() } })).toMatchObject({ code: 200, count: 1, data: [{ ip: '172.16.0.4', input: 50, out: 5 }] });
+    expect((await t().call(saasTraffic, { token: a.token, query: { router_name: plain } })).data).toEqual([{ time: at(t(), minuteOf(now - 5 * 60_000)), down: 2, upload: 1 }]);
+    const range = { start_date: at(t(), now - 2 * HOUR), end_date: at(t(), now) };
+    expect((await t().call(saasAppLog, { token: a.token, query: { router_name: plain, ...range } })).data).toEqual([{ name: 'dns', download_flow_sum: 50, upload_flow_sum: 5 }]);
+  });
+
+  it('keeps 204 for a software member, an unknown name and another tenant', async () => {
+    const b = await newAccount(t());
+    const range = { start_date: at(t(), now - 2 * HOUR), end_date: at(t(), now) };
+    for (const [token, router_name] of [[a.token, software], [a.token, 'nosuchmember'], [b.token, plain]] as const) {
+      expect(await t().call(saasConnect, { token, query: { router_name } })).toMatchObject({ code: 204, msg: M.saasDeviceNotFound });
+      expect(await t().call(saasTraffic, { token, query: { router_name } })).toMatchObject({ code: 204 });
+      expect(await t().call(saasOrigLog, { token, query: { router_name, ...range } })).toMatchObject({ code: 204 });
+    }
+  });
+});
+
 describeEachDatabase('saas: analysis', (t) => {
   let a: Main;
   let dev: { name: string; id: number };

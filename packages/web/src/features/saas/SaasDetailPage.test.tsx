@@ -7,12 +7,12 @@ import { mainUser } from '../../app/testing';
 import dayjs from '../../components/dayjs';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
-import { DATE_TIME_FORMAT, defaultRange, outOfRange } from './analysisRange';
+import { DATE_TIME_FORMAT, defaultRange, outOfRange } from '../../components/device/analysisRange';
 import SaasDetailPage from './SaasDetailPage';
 import { detail } from './testData';
 
 // jsdom draws no canvas: the chart is a labelled box here; what it is given is checked through the calls.
-vi.mock('./Chart', () => ({ Chart: ({ label }: { label: string }) => <div role="img" aria-label={label} /> }));
+vi.mock('../../components/device/Chart', () => ({ Chart: ({ label }: { label: string }) => <div role="img" aria-label={label} /> }));
 
 const u = () => userEvent.setup({ delay: null });
 const LONG = 60_000;

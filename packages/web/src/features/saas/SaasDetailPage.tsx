@@ -4,12 +4,13 @@ import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
-import { AnalysisTab } from './AnalysisTab';
+import { AnalysisTab } from '../../components/device/AnalysisTab';
 import { BandwidthDialog } from './BandwidthDialog';
-import { bandwidthText, bytes } from './format';
+import { bytes } from '../../components/device/format';
+import { bandwidthText } from './format';
 import { useCanEditDevices } from './rights';
 import { SaasNoteDialog } from './SaasNoteDialog';
-import { TrafficTab } from './TrafficTab';
+import { TrafficTab } from '../../components/device/TrafficTab';
 
 const orNone = (v: string) => v || M.saasNone;
 

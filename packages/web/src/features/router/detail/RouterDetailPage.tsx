@@ -1,38 +1,54 @@
 import { CODE, routerInfo } from '@hublink/contract';
 import { Flex } from 'antd';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../../api/hooks';
 import { consoleEntryBehind } from '../../../app/leaveStalePage';
 import { PageContainer } from '../../../components/PageContainer';
 import { NoteDialog } from '../NoteDialog';
 import { useMemberRights } from '../rights';
+import { DeviceStatusView } from './DeviceStatusView';
+import { HardwareTrafficView } from './HardwareTrafficView';
 import { InterfaceTable } from './InterfaceTable';
 import { NetworksCard } from './NetworksCard';
 import { RouterInfoCard } from './RouterInfoCard';
 import { TrafficPanel } from './TrafficPanel';
 import { useTrafficStream } from './useTrafficStream';
+import { viewOf, type RouterView } from './views';
+import { ViewSwitch } from './ViewSwitch';
 
 export const MEMBER_LIST_PATH = '/router/lists';
 
 /**
  * /router/detail?router_name (spec 3 §2): the router's info, its interfaces, live per-interface
- * traffic charts and its networks. A member that is gone (204) sends the user to the member list;
- * without router_name the page goes back.
+ * traffic charts and its networks. &view=traffic is the second hardware view (traffic and analysis),
+ * &view=status the device status view. A member that is gone (204) sends the user to the member list;
+ * without router_name the page goes back, and so does the second view when the server has no charts
+ * for the member (204).
  */
 export default function RouterDetailPage() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const name = params.get('router_name') ?? '';
+  const view = viewOf(params.get('view'));
   const navigate = useNavigate();
   const info = useApiQuery(routerInfo, { router_name: name }, { enabled: name !== '', on204: 'stay' });
   const detail = info.data?.data;
-  const stream = useTrafficStream(name, detail !== undefined);
+  const stream = useTrafficStream(name, detail !== undefined && view !== 'traffic');
   const rights = useMemberRights();
   const [editing, setEditing] = useState(false);
 
+  const goBack = useCallback(() => void (consoleEntryBehind() ? navigate(-1) : navigate(MEMBER_LIST_PATH, { replace: true })), [navigate]);
   useEffect(() => {
-    if (name === '') void (consoleEntryBehind() ? navigate(-1) : navigate(MEMBER_LIST_PATH, { replace: true }));
-  }, [name, navigate]);
+    if (name === '') goBack();
+  }, [name, goBack]);
+
+  const switchTo = (next: RouterView) =>
+    setParams((p) => {
+      const q = new URLSearchParams(p);
+      if (next === 'detail') q.delete('view');
+      else q.set('view', next);
+      return q;
+    });
 
   if (info.error?.envelope.code === CODE.notFound) return <Navigate to={MEMBER_LIST_PATH} replace />;
   if (!detail) return <PageContainer loading />;
@@ -40,10 +56,19 @@ export default function RouterDetailPage() {
   return (
     <PageContainer title={detail.router_name} card={false}>
       <Flex vertical gap={16}>
-        <RouterInfoCard detail={detail} canEdit={rights.edit} onEditNote={() => setEditing(true)} />
-        <InterfaceTable interfaces={detail.interfaces} />
-        <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} />
-        <NetworksCard networks={detail.network} />
+        <div>
+          <ViewSwitch value={view} onChange={switchTo} />
+        </div>
+        {view === 'traffic' && <HardwareTrafficView routerName={detail.router_name} onGone={goBack} />}
+        {view === 'status' && <DeviceStatusView detail={detail} stream={stream} canEdit={rights.edit} onEditNote={() => setEditing(true)} />}
+        {view === 'detail' && (
+          <>
+            <RouterInfoCard detail={detail} canEdit={rights.edit} onEditNote={() => setEditing(true)} />
+            <InterfaceTable interfaces={detail.interfaces} />
+            <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} />
+            <NetworksCard networks={detail.network} />
+          </>
+        )}
       </Flex>
       <NoteDialog member={editing ? detail : undefined} onClose={() => setEditing(false)} />
     </PageContainer>

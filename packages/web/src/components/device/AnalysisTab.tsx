@@ -2,7 +2,7 @@ import { ANALYSIS_VIEWS, M, saasAppLog, saasAppLogTop, saasOrigLog, saasOrigLogT
 import { DatePicker, Empty, Flex, Grid, Segmented, Spin, Table, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
-import type { Dayjs } from '../../components/dayjs';
+import type { Dayjs } from '../dayjs';
 import { DATE_TIME_FORMAT, defaultRange, isTopView, outOfRange } from './analysisRange';
 import { Chart, type ChartOption } from './Chart';
 import { bytes } from './format';

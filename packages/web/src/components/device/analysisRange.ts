@@ -1,5 +1,5 @@
 import { LIMITS, type AnalysisView } from '@hublink/contract';
-import dayjs, { type Dayjs } from '../../components/dayjs';
+import dayjs, { type Dayjs } from '../dayjs';
 
 /** The format of the analysis calls' start_date and end_date. */
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';

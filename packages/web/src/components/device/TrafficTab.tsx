@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { usePagedList } from '../../api/usePagedList';
 import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
-import { PagedTable } from '../../components/PagedTable';
+import { PagedTable } from '../PagedTable';
 import { Chart, type ChartOption } from './Chart';
 import { bytes, duration } from './format';
 

@@ -1,0 +1,51 @@
+import { fmt, M, networkStatus, type RouterDetail } from '@hublink/contract';
+import { Badge, Descriptions, Flex, Tooltip, Typography } from 'antd';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../../api/hooks';
+import { networkDetailPath } from '../../../components/pageLinks';
+import { shortNetworkName } from './shortNetworkName';
+
+type Membership = RouterDetail['network'][number];
+
+/** The member's links in one network (as edge or as center) and whether its config took effect. */
+function useMemberState(routerName: string, networkNumber: string) {
+  const status = useApiQuery(networkStatus, { network_number: networkNumber }, { on204: 'stay', quiet: true });
+  const data = status.data?.data;
+  if (!data) return undefined;
+  const key = routerName.toLowerCase();
+  const links = data.link.filter((l) => l.router_name.toLowerCase() === key || l.center_router_name.toLowerCase() === key);
+  const device = Object.entries(data.device).find(([n]) => n.toLowerCase() === key)?.[1];
+  return { up: links.filter((l) => l.vpn_online === 1).length, total: links.length, device };
+}
+
+function LinkState({ state }: { state: NonNullable<ReturnType<typeof useMemberState>> }) {
+  if (state.total === 0) return <Badge status="default" text={M.routerStatusNoLink} />;
+  const all = state.up === state.total;
+  return <Badge status={all ? 'success' : state.up > 0 ? 'warning' : 'error'} text={`${all ? M.routerStatusLinkUp : M.routerStatusLinkDown} ${state.up}/${state.total}`} />;
+}
+
+function ConfigState({ device }: { device: NonNullable<ReturnType<typeof useMemberState>>['device'] }) {
+  if (!device || device.config_version === 0) return <Typography.Text type="secondary">-</Typography.Text>;
+  if (device.applied_error) return <Badge status="error" text={M.routerStatusFailed} title={device.applied_error} />;
+  return device.applied_version >= device.config_version ? <Badge status="success" text={M.routerStatusApplied} /> : <Badge status="processing" text={M.routerStatusPending} />;
+}
+
+/** One network of the carousel: its name (cut to LIMITS.statusNetworkName, whole in the tooltip), members, links, config. */
+export function NetworkSlide({ routerName, network }: { routerName: string; network: Membership }) {
+  const state = useMemberState(routerName, network.network_number);
+  const short = shortNetworkName(network.network_name);
+  return (
+    <Flex vertical gap={8} style={{ padding: '4px 4px 28px' }}>
+      <Tooltip title={short === network.network_name ? undefined : network.network_name}>
+        <Link to={networkDetailPath(network.network_number)} aria-label={network.network_name} style={{ fontSize: 16, fontWeight: 600 }}>
+          {short}
+        </Link>
+      </Tooltip>
+      <Typography.Text type="secondary">{fmt(M.routerNetworkMembers, { n: network.network_member_count })}</Typography.Text>
+      <Descriptions size="small" column={1}>
+        <Descriptions.Item label={M.routerStatusLink}>{state ? <LinkState state={state} /> : '-'}</Descriptions.Item>
+        <Descriptions.Item label={M.routerStatusConfig}>{state ? <ConfigState device={state.device} /> : '-'}</Descriptions.Item>
+      </Descriptions>
+    </Flex>
+  );
+}
