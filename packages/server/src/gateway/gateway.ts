@@ -19,6 +19,7 @@ import { authenticate } from './auth';
 import { configsOf, networksOf, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
 import { LiveWriter } from './liveWriter';
+import { GatewayMetrics } from './metrics';
 import { DeviceSession } from './session';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, sweepSessions } from './sessionRows';
 
@@ -38,6 +39,7 @@ export class Gateway {
   private readonly sessions = new Map<number, DeviceSession>();
   private readonly writes = new Set<Promise<unknown>>();
   private readonly writer: LiveWriter;
+  private readonly metrics = new GatewayMetrics();
   private timers: NodeJS.Timeout[] = [];
   private unsubscribes: Unsubscribe[] = [];
   private stopping = false;
@@ -81,6 +83,12 @@ export class Gateway {
     every(CHECK_MS, () => this.checkSessions(Date.now()));
     every(LINK_FLUSH_MS, () => this.writer.flushLinks());
     every(COUNTER_FLUSH_MS, () => this.writer.flushCounters());
+    const metricsSeconds = ctx.config.gatewayMetricsSeconds;
+    if (metricsSeconds) {
+      // Asked for explicitly, so logged whatever the log level.
+      const log = ctx.log.child({}, { level: 'info' });
+      every(metricsSeconds * 1000, () => log.info({ sessions: this.sessions.size, ...this.metrics.take() }, 'gateway: message handling'));
+    }
   }
 
   /** Closes every session (1001: reconnect elsewhere or later), writes their ends and what is pending. */
@@ -115,6 +123,7 @@ export class Gateway {
     helloTimer.unref();
 
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      const received = performance.now();
       if (session) {
         session.lastSeen = Date.now();
         session.messages++;
@@ -126,10 +135,12 @@ export class Gateway {
         if (!session) {
           clearTimeout(helloTimer);
           session = await this.hello(socket, parsed, remote);
+          this.metrics.record('hello', performance.now() - received);
           if (session && closed) await this.end(session);
           return;
         }
         await this.onMessage(session, parsed);
+        this.metrics.record(messageType(parsed), performance.now() - received);
       });
       this.track(chain);
     });
@@ -427,6 +438,11 @@ function parseJson(data: RawData): unknown {
     return undefined;
   }
 }
+
+const messageType = (raw: unknown) => {
+  const type = (raw as { type?: unknown }).type;
+  return typeof type === 'string' && known.has(type) ? type : 'other';
+};
 
 const isHelloShaped = (raw: unknown) => (raw as { type?: unknown }).type === 'hello';
 
