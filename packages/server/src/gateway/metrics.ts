@@ -29,7 +29,8 @@ export class LatencyHistogram {
     let seen = 0;
     for (let i = 0; i < BUCKETS; i++) {
       seen += this.counts[i]!;
-      if (seen >= rank) return Math.min(this.max, FLOOR_MS * 2 ** (i / STEPS));
+      // The last bucket has no upper bound of its own.
+      if (seen >= rank) return i === BUCKETS - 1 ? this.max : Math.min(this.max, FLOOR_MS * 2 ** (i / STEPS));
     }
     return this.max;
   }
