@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import {
   DEVICE_CLOSE,
+  DEVICE_LIMITS,
   DEVICE_MESSAGE_TYPES,
   DEVICE_PROTOCOL,
   DEVICE_TIMING,
@@ -23,8 +24,12 @@ import { GatewayMetrics } from './metrics';
 import { DeviceSession } from './session';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, sweepSessions } from './sessionRows';
 
-/** Messages a session may send per check window before it counts as a flood. */
-const FLOOD_MAX = 400;
+/**
+ * Messages a session may send per check window before it counts as a flood. A center reports one session
+ * message per link (up to DEVICE_LIMITS.links) when its tunnels come up, and may see them go down and up
+ * again within one window: 400 closed every center of a 1,000-member network as it started.
+ */
+const FLOOD_MAX = 2 * DEVICE_LIMITS.links + 100;
 const CHECK_MS = 5_000;
 const LINK_FLUSH_MS = 1_000;
 const COUNTER_FLUSH_MS = 60_000;
