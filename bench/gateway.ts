@@ -113,6 +113,28 @@ async function seed(dir: string) {
   return { names, networks: networkIds.length, configs: Number(configs.n), certificates: Number(certs.n) };
 }
 
+type Seeded = Awaited<ReturnType<typeof seed>>;
+
+/** BENCH_SEED_CACHE=<dir>: the seeded data dir is kept there and copied on later runs (seeding 10,000 takes minutes). */
+async function seedOrCopy(dir: string): Promise<Seeded> {
+  const cache = process.env.BENCH_SEED_CACHE;
+  const about = cache && path.join(cache, 'bench-seed.json');
+  if (cache && about && fs.existsSync(about)) {
+    const seeded = JSON.parse(fs.readFileSync(about, 'utf8')) as Seeded;
+    if (seeded.names.length === AGENTS && seeded.networks === Math.ceil(AGENTS / NETWORK_SIZE)) {
+      fs.cpSync(cache, dir, { recursive: true });
+      return seeded;
+    }
+  }
+  const seeded = await seed(dir);
+  if (cache && about) {
+    fs.rmSync(cache, { recursive: true, force: true });
+    fs.cpSync(dir, cache, { recursive: true });
+    fs.writeFileSync(about, JSON.stringify(seeded));
+  }
+  return seeded;
+}
+
 // ---- the server (a child process) -------------------------------------------------------------
 
 interface MetricsLine {
@@ -129,7 +151,9 @@ class Server {
   exited: Promise<number | null>;
 
   constructor(dir: string) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts', 'start'], {
+    // BENCH_SERVER_NODE_OPTIONS: e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to see where the server's time goes.
+    const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+    this.child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'packages/server/src/main.ts', 'start'], {
       env: { ...process.env, NODE_ENV: 'production', HUBLINK_DATA_DIR: dir, PORT: String(PORT), HOST: '127.0.0.1', HUBLINK_INSTANCE: INSTANCE, LOG_LEVEL: 'warn', HUBLINK_GATEWAY_METRICS: String(METRICS_S) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -207,11 +231,16 @@ class Agents {
   summaries = () => [...this.latest.values()].map((m) => m.summary);
 
   /** Resolves once the condition holds of the agents' counts (checked every 100 ms); throws after `limitMs`. */
-  async until(what: string, ok: (c: SimulationCounts) => boolean, limitMs: number): Promise<number> {
+  async until(what: string, ok: (c: SimulationCounts) => boolean, limitMs: number, progress?: () => string): Promise<number> {
     const t0 = Date.now();
+    let shown = t0;
     for (;;) {
       if (this.latest.size === this.procs.length && ok(this.counts())) return Date.now() - t0;
       if (Date.now() - t0 > limitMs) throw new Error(`${what}: not within ${seconds(limitMs)} s (${this.summaries().join('; ')})`);
+      if (progress && Date.now() - shown >= 10_000) {
+        shown = Date.now();
+        console.log(`  ${seconds(shown - t0)} s: ${this.counts().connected} connected; ${progress()}`);
+      }
       await sleep(100);
     }
   }
@@ -252,13 +281,17 @@ async function main() {
   let agents: Agents | undefined;
   try {
     const t0 = Date.now();
-    const seeded = await seed(dir);
+    const seeded = await seedOrCopy(dir);
     console.log(`seeded in ${seconds(Date.now() - t0)} s: ${seeded.networks} networks, ${seeded.configs} configs, ${seeded.certificates} certificates`);
 
     server = new Server(dir);
     await server.listening();
     agents = new Agents(`ws://127.0.0.1:${PORT}`, seeded.names);
-    const connectMs = await agents.until('all agents connected', (c) => c.connected === AGENTS, 180_000);
+    const progress = () => {
+      const m = server?.metrics.at(-1);
+      return m ? `last ${METRICS_S} s: ${JSON.stringify(m.types)}` : '';
+    };
+    const connectMs = await agents.until('all agents connected', (c) => c.connected === AGENTS, 600_000, progress);
     console.log(`all ${AGENTS} connected ${seconds(connectMs)} s after the agents started (hellos spread over 10 s per process)`);
 
     await sleep(WARMUP_S * 1000);
@@ -289,7 +322,7 @@ async function main() {
     server = new Server(dir);
     await server.listening();
     const listenMs = Date.now() - kill;
-    await agents.until('every agent back', (c) => c.connected === AGENTS, STORM_LIMIT_S * 1000 * 3);
+    await agents.until('every agent back', (c) => c.connected === AGENTS, STORM_LIMIT_S * 1000 * 5, progress);
     const backMs = Date.now() - kill;
     let stormPeak = 0;
     const after = sample(server.pid);
