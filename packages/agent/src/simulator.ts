@@ -3,7 +3,8 @@ import { DeviceClient, type ClientState, type Identity } from './client';
 import { Scheduler } from './scheduler';
 import { SimulatedDevice } from './simulated';
 
-export type SimulatedMember = { kind: 'router'; router_name: string; secret: string } | { kind: 'app'; login: string; secret: string };
+/** `credential`: one issued earlier (the hello skips the secret's slow check); the secret stays the fallback. */
+export type SimulatedMember = ({ kind: 'router'; router_name: string } | { kind: 'app'; login: string }) & { secret: string; credential?: string };
 
 export interface SimulateOptions {
   url: string;
@@ -47,6 +48,7 @@ export function simulate(options: SimulateOptions): Simulation {
       url: options.url,
       identity,
       secret: m.secret,
+      credential: m.credential,
       device,
       scheduler,
       backoff: options.backoff,

@@ -47,6 +47,8 @@ export interface Config {
    */
   secretKey?: SecretKey;
   /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
+  /** HUBLINK_GATEWAY_METRICS=<seconds>: the gateway logs its message handling latency this often (the load benchmark reads it); unset: never. */
+  gatewayMetricsSeconds?: number;
   defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
 }
 
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runJobs: env.HUBLINK_JOBS !== '0',
     instance: env.HUBLINK_INSTANCE || `${os.hostname()}-${process.pid}`,
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
+    gatewayMetricsSeconds: Number(env.HUBLINK_GATEWAY_METRICS) > 0 ? Number(env.HUBLINK_GATEWAY_METRICS) : undefined,
     defaultPlan: { network_level: 1, network_router_count: 10, network_center_count: 2, dns_quantity: 2, ram_quantity: 10 },
   };
 }

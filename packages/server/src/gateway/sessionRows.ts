@@ -71,13 +71,23 @@ export async function endSession(db: Db, sessionId: string, at: number): Promise
       .updateTable('online_log')
       .set({ end_time: at, online_time: sql<number>`(${at} - start_time) / 1000` })
       .where('session_id', '=', row.id)
+      // Always true (device_key is never null): it makes SQLite's planner take online_log_session rather
+      // than the tenant's time index, which scanned every online-log row of the tenant per ended session.
+      .where('device_key', '>=', '')
       .where('tenant_id', '=', row.tenant_id)
       .where('end_time', 'is', null)
       .execute();
     const other = await trx.selectFrom('device_session').select('id').where('member_id', '=', row.member_id).limit(1).executeTakeFirst();
     if (!other) {
       await trx.updateTable('member').set({ online_status: 0 }).where('id', '=', row.member_id).where('tenant_id', '=', row.tenant_id).execute();
-      await trx.updateTable('member_link').set({ vpn_online: 0, update_time: at }).where('member_id', '=', row.member_id).where('vpn_online', '=', 1).execute();
+      // Through the member's networks: member_link is indexed by network first (a member leaving a network loses its rows there).
+      await trx
+        .updateTable('member_link')
+        .set({ vpn_online: 0, update_time: at })
+        .where('network_id', 'in', (eb) => eb.selectFrom('network_member').select('network_id').where('member_id', '=', row.member_id).where('tenant_id', '=', row.tenant_id))
+        .where('member_id', '=', row.member_id)
+        .where('vpn_online', '=', 1)
+        .execute();
     }
     return true;
   });

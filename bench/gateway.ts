@@ -1,0 +1,351 @@
+/**
+ * Load benchmark of the device gateway (issue 13): one server instance (a child process, SQLite in a
+ * temporary data dir) holds BENCH_AGENTS simulated agents (10,000) reporting status every 10 s and
+ * traffic every 5 s. Measures the server's RSS, CPU and disk writes over the steady state, its message
+ * handling latency (the gateway's own histograms, HUBLINK_GATEWAY_METRICS), then restarts it (SIGTERM,
+ * start again) and times the reconnect storm until every agent is back.
+ *
+ *   npm run bench:gateway      BENCH_AGENTS, BENCH_NETWORK_SIZE, BENCH_STEADY_S, BENCH_AGENT_PROCS change it
+ *
+ * The agents run in BENCH_AGENT_PROCS child processes of their own (this file with the argument
+ * `agents`), so neither their CPU nor their sockets count as the server's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { simulate, type SimulatedMember, type SimulationCounts } from '../packages/agent/src/index';
+import { buildApp } from '../packages/server/src/app';
+import { loadConfig } from '../packages/server/src/config';
+import { hashPassword } from '../packages/server/src/core/passwords';
+import { connect } from '../packages/server/src/db/connect';
+import { migrateToLatest } from '../packages/server/src/db/migrate';
+import { credentialHash } from '../packages/server/src/gateway/auth';
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
+/** Members per network: two centers, the rest points (each point links to both centers). */
+const NETWORK_SIZE = Number(process.env.BENCH_NETWORK_SIZE ?? 1_000);
+const STEADY_S = Number(process.env.BENCH_STEADY_S ?? 120);
+const AGENT_PROCS = Number(process.env.BENCH_AGENT_PROCS ?? 2);
+/** Reports settle (configs applied, links up, first traffic) before the steady window opens. */
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 30);
+const METRICS_S = 10;
+const STORM_LIMIT_S = 60;
+const SECRET = 'bench-secret-1';
+const PORT = Number(process.env.BENCH_PORT ?? 18_090);
+const INSTANCE = 'bench-gateway';
+const CHUNK = 500;
+
+const nameOf = (i: number) => `gw${String(i).padStart(5, '0')}`;
+const credentialOf = (name: string) => `bench-credential-${name}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+// ---- the agents' side (a child process) -------------------------------------------------------
+
+type AgentsIn = { url: string; members: SimulatedMember[] } | { stop: true };
+type AgentsOut = { counts: SimulationCounts; cpuMs: number; summary: string };
+
+function runAgents() {
+  let stopSim: (() => Promise<void>) | undefined;
+  process.on('message', (m: AgentsIn) => {
+    if ('stop' in m) {
+      void (stopSim?.() ?? Promise.resolve()).then(() => process.exit(0));
+      return;
+    }
+    const sim = simulate({ url: m.url, members: m.members });
+    stopSim = () => sim.stop();
+    setInterval(() => {
+      const cpu = process.cpuUsage();
+      process.send!({ counts: sim.counts(), cpuMs: (cpu.user + cpu.system) / 1000, summary: sim.summary() } satisfies AgentsOut);
+    }, 250);
+  });
+}
+
+// ---- seeding ----------------------------------------------------------------------------------
+
+/** One tenant, AGENTS hardware members with a known secret and a credential each, in networks of NETWORK_SIZE, compiled with their certificates. */
+async function seed(dir: string) {
+  const handle = connect({ dataDir: dir });
+  await migrateToLatest(handle);
+  const app = await buildApp({ ...loadConfig({ HUBLINK_DATA_DIR: dir }), prettyLogs: false, logLevel: 'warn' }, { db: handle, logger: false });
+  await app.ready();
+  const { db } = handle;
+  const now = Date.now();
+  const tenant = await db
+    .insertInto('account')
+    .values({ username: 'gwbench', username_key: 'gwbench', nickname: 'bench', password_hash: 'x', phone: null, email: null, sign: 'gwbench', domain: 'gwbench', network_level: 2, network_router_count: AGENTS, network_center_count: 2, dns_quantity: 2, ram_quantity: 10, create_time: now, update_time: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const secretHash = await hashPassword(SECRET);
+  const names = Array.from({ length: AGENTS }, (_, i) => nameOf(i));
+  const ids: number[] = [];
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < AGENTS; i += CHUNK) {
+      const rows = names.slice(i, i + CHUNK).map((n) => ({ tenant_id: tenant.id, router_name: n, router_key: n, router_type: 1, secret_hash: secretHash, area_number: null, phone: null, online_time: null, create_time: now, update_time: now }));
+      ids.push(...(await trx.insertInto('member').values(rows).returning('id').execute()).map((r) => r.id));
+    }
+    for (let i = 0; i < AGENTS; i += CHUNK) {
+      const rows = ids.slice(i, i + CHUNK).map((id, k) => ({ tenant_id: tenant.id, member_id: id, token_hash: credentialHash(credentialOf(names[i + k]!)), create_time: now, used_time: now }));
+      await trx.insertInto('device_credential').values(rows).execute();
+    }
+  });
+  const networkIds: number[] = [];
+  for (let start = 0, n = 0; start < AGENTS; start += NETWORK_SIZE, n++) {
+    const net = await db
+      .insertInto('network')
+      .values({ tenant_id: tenant.id, network_number: `NGW${String(n).padStart(6, '0')}`, network_name: `压测网络${n}`, create_time: now, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const members = ids.slice(start, start + NETWORK_SIZE).map((member_id, k) => ({ tenant_id: tenant.id, network_id: net.id, member_id, member_type: k < 2 ? 'center' : 'point', create_time: now }));
+    for (let i = 0; i < members.length; i += CHUNK) await db.insertInto('network_member').values(members.slice(i, i + CHUNK)).execute();
+    networkIds.push(net.id);
+  }
+  // The compiler and the PKI follow network events, as they would after the console created the networks.
+  for (const network_id of networkIds) await app.ctx.events.emit(db, { type: 'network.changed', tenant_id: tenant.id, network_id, change: 'created' });
+  await app.ctx.events.settle();
+  const configs = await db.selectFrom('member_config').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const certs = await db.selectFrom('member_certificate').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  await app.close();
+  await handle.close();
+  return { names, networks: networkIds.length, configs: Number(configs.n), certificates: Number(certs.n) };
+}
+
+type Seeded = Awaited<ReturnType<typeof seed>>;
+
+/** BENCH_SEED_CACHE=<dir>: the seeded data dir is kept there and copied on later runs (seeding 10,000 takes minutes). */
+async function seedOrCopy(dir: string): Promise<Seeded> {
+  const cache = process.env.BENCH_SEED_CACHE;
+  const about = cache && path.join(cache, 'bench-seed.json');
+  if (cache && about && fs.existsSync(about)) {
+    const seeded = JSON.parse(fs.readFileSync(about, 'utf8')) as Seeded;
+    if (seeded.names.length === AGENTS && seeded.networks === Math.ceil(AGENTS / NETWORK_SIZE)) {
+      fs.cpSync(cache, dir, { recursive: true });
+      return seeded;
+    }
+  }
+  const seeded = await seed(dir);
+  if (cache && about) {
+    fs.rmSync(cache, { recursive: true, force: true });
+    fs.cpSync(dir, cache, { recursive: true });
+    fs.writeFileSync(about, JSON.stringify(seeded));
+  }
+  return seeded;
+}
+
+// ---- the server (a child process) -------------------------------------------------------------
+
+interface MetricsLine {
+  time: number;
+  sessions: number;
+  all: { count: number; p50: number; p99: number; max: number };
+  types: Record<string, { count: number; p50: number; p99: number; max: number }>;
+}
+
+class Server {
+  readonly child: ChildProcess;
+  readonly metrics: MetricsLine[] = [];
+  readonly other: string[] = [];
+  exited: Promise<number | null>;
+
+  constructor(dir: string) {
+    // BENCH_SERVER_NODE_OPTIONS: e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to see where the server's time goes.
+    const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+    this.child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'packages/server/src/main.ts', 'start'], {
+      env: { ...process.env, NODE_ENV: 'production', HUBLINK_DATA_DIR: dir, PORT: String(PORT), HOST: '127.0.0.1', HUBLINK_INSTANCE: INSTANCE, LOG_LEVEL: 'warn', HUBLINK_GATEWAY_METRICS: String(METRICS_S) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        try {
+          const entry = JSON.parse(line) as { msg?: string } & MetricsLine;
+          if (entry.msg === 'gateway: message handling') return void this.metrics.push(entry);
+        } catch {
+          // not a JSON log line
+        }
+        if (this.other.length < 20) this.other.push(line);
+      });
+    }
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  get pid() {
+    return this.child.pid!;
+  }
+
+  async listening(): Promise<void> {
+    for (;;) {
+      const up = await new Promise<boolean>((resolve) => {
+        http.get({ host: '127.0.0.1', port: PORT, path: '/api/health' }, (res) => {
+          res.resume();
+          resolve(true);
+        }).on('error', () => resolve(false));
+      });
+      if (up) return;
+      if (this.child.exitCode !== null) throw new Error(`the server exited (${this.child.exitCode}): ${this.other.join('\n')}`);
+      await sleep(100);
+    }
+  }
+}
+
+/** RSS (bytes), CPU time (ms) and bytes written to disk of a process, from /proc. */
+function sample(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const io = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
+  const written = Number(/write_bytes:\s+(\d+)/.exec(io)![1]);
+  return { rss, cpuMs: (ticks * 1000) / 100, written, at: Date.now() };
+}
+
+// ---- the run ----------------------------------------------------------------------------------
+
+class Agents {
+  private readonly procs: ChildProcess[] = [];
+  private readonly latest = new Map<ChildProcess, AgentsOut>();
+
+  constructor(url: string, names: string[]) {
+    const per = Math.ceil(names.length / AGENT_PROCS);
+    for (let i = 0; i < AGENT_PROCS; i++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'agents'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      child.on('message', (m: AgentsOut) => this.latest.set(child, m));
+      const members: SimulatedMember[] = names.slice(i * per, (i + 1) * per).map((router_name) => ({ kind: 'router', router_name, secret: SECRET, credential: credentialOf(router_name) }));
+      child.send({ url, members } satisfies AgentsIn);
+      this.procs.push(child);
+    }
+  }
+
+  counts(): SimulationCounts & { cpuMs: number } {
+    const sum = { idle: 0, connecting: 0, connected: 0, waiting: 0, failed: 0, stopped: 0, cpuMs: 0 };
+    for (const m of this.latest.values()) {
+      for (const k of Object.keys(m.counts) as (keyof SimulationCounts)[]) sum[k] += m.counts[k];
+      sum.cpuMs += m.cpuMs;
+    }
+    return sum;
+  }
+
+  summaries = () => [...this.latest.values()].map((m) => m.summary);
+
+  /** Resolves once the condition holds of the agents' counts (checked every 100 ms); throws after `limitMs`. */
+  async until(what: string, ok: (c: SimulationCounts) => boolean, limitMs: number, progress?: () => string): Promise<number> {
+    const t0 = Date.now();
+    let shown = t0;
+    for (;;) {
+      if (this.latest.size === this.procs.length && ok(this.counts())) return Date.now() - t0;
+      if (Date.now() - t0 > limitMs) throw new Error(`${what}: not within ${seconds(limitMs)} s (${this.summaries().join('; ')})`);
+      if (progress && Date.now() - shown >= 10_000) {
+        shown = Date.now();
+        console.log(`  ${seconds(shown - t0)} s: ${this.counts().connected} connected; ${progress()}`);
+      }
+      await sleep(100);
+    }
+  }
+
+  async stop() {
+    await Promise.all(
+      this.procs.map((p) => {
+        const gone = new Promise((r) => p.on('exit', r));
+        p.send({ stop: true } satisfies AgentsIn);
+        return gone;
+      }),
+    );
+  }
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+function latencyOf(lines: MetricsLine[]) {
+  const windows = lines.filter((l) => l.all.count > 0);
+  const p99s = windows.map((l) => l.all.p99).sort((a, b) => a - b);
+  const types: Record<string, { count: number; worstP99: number; max: number }> = {};
+  for (const l of windows) {
+    for (const [type, s] of Object.entries(l.types)) {
+      const t = (types[type] ??= { count: 0, worstP99: 0, max: 0 });
+      t.count += s.count;
+      t.worstP99 = Math.max(t.worstP99, s.p99);
+      t.max = Math.max(t.max, s.max);
+    }
+  }
+  const messages = windows.reduce((a, l) => a + l.all.count, 0);
+  return { windows: windows.length, messages, medianP99: p99s[Math.floor(p99s.length / 2)] ?? 0, worstP99: p99s.at(-1) ?? 0, max: Math.max(0, ...windows.map((l) => l.all.max)), types };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-gw-bench-'));
+  console.log(`${AGENTS} agents in networks of ${NETWORK_SIZE}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}, open files limit ${/Max open files\s+(\d+)/.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1]}; ${dir}`);
+  let server: Server | undefined;
+  let agents: Agents | undefined;
+  try {
+    const t0 = Date.now();
+    const seeded = await seedOrCopy(dir);
+    console.log(`seeded in ${seconds(Date.now() - t0)} s: ${seeded.networks} networks, ${seeded.configs} configs, ${seeded.certificates} certificates`);
+
+    server = new Server(dir);
+    await server.listening();
+    agents = new Agents(`ws://127.0.0.1:${PORT}`, seeded.names);
+    const progress = () => {
+      const m = server?.metrics.at(-1);
+      return m ? `last ${METRICS_S} s: ${JSON.stringify(m.types)}` : '';
+    };
+    const connectMs = await agents.until('all agents connected', (c) => c.connected === AGENTS, 600_000, progress);
+    console.log(`all ${AGENTS} connected ${seconds(connectMs)} s after the agents started (hellos spread over 10 s per process)`);
+
+    await sleep(WARMUP_S * 1000);
+    const first = sample(server.pid);
+    const agentCpu0 = agents.counts().cpuMs;
+    const metricsFrom = server.metrics.length;
+    let peakRss = first.rss;
+    const steadyEnd = Date.now() + STEADY_S * 1000;
+    while (Date.now() < steadyEnd) {
+      await sleep(1000);
+      peakRss = Math.max(peakRss, sample(server.pid).rss);
+    }
+    const last = sample(server.pid);
+    const wall = last.at - first.at;
+    const steady = latencyOf(server.metrics.slice(metricsFrom + 1));
+    const c = agents.counts();
+    console.log(`steady state over ${seconds(wall)} s: server RSS ${mib(last.rss)} (peak ${mib(peakRss)}), CPU ${((100 * (last.cpuMs - first.cpuMs)) / wall).toFixed(1)}% of one core, disk writes ${((last.written - first.written) / 1024 / (wall / 1000)).toFixed(0)} KiB/s; agents' CPU ${((100 * (c.cpuMs - agentCpu0)) / wall).toFixed(1)}%; ${c.connected} connected`);
+    console.log(`  handling latency over ${steady.windows} windows of ${METRICS_S} s (${steady.messages} messages, ${(steady.messages / (wall / 1000)).toFixed(0)}/s): p99 median ${steady.medianP99} ms, worst ${steady.worstP99} ms, max ${steady.max} ms`);
+    for (const [type, t] of Object.entries(steady.types)) console.log(`    ${type.padEnd(8)} ${String(t.count).padStart(8)} messages, worst window p99 ${t.worstP99} ms, max ${t.max} ms`);
+
+    // The storm: a restart (SIGTERM: the sessions are told 1001 and ended), then every agent comes back.
+    const kill = Date.now();
+    server.child.kill('SIGTERM');
+    const code = await server.exited;
+    await agents.until('the agents saw the server go', (c) => c.connected < AGENTS, 10_000);
+    const stoppedMs = Date.now() - kill;
+    const before = server;
+    server = new Server(dir);
+    await server.listening();
+    const listenMs = Date.now() - kill;
+    await agents.until('every agent back', (c) => c.connected === AGENTS, STORM_LIMIT_S * 1000 * 5, progress);
+    const backMs = Date.now() - kill;
+    let stormPeak = 0;
+    const after = sample(server.pid);
+    stormPeak = after.rss;
+    await sleep(METRICS_S * 1000 + 500);
+    const storm = latencyOf(server.metrics);
+    console.log(`storm: the old server stopped in ${seconds(stoppedMs)} s (exit ${code}; ${before.other.length} other log lines), the new one listened ${seconds(listenMs)} s after the kill; all ${AGENTS} back ${seconds(backMs)} s after the kill (${seconds(backMs - listenMs)} s after it listened) — limit ${STORM_LIMIT_S} s: ${backMs < STORM_LIMIT_S * 1000 ? 'met' : 'MISSED'}`);
+    console.log(`  new server RSS ${mib(stormPeak)} when all were back; hello p99 ${storm.types.hello?.worstP99 ?? '-'} ms (worst window), max ${storm.types.hello?.max ?? '-'} ms`);
+    console.log(`  RSS < 1.5 GiB: ${peakRss < 1.5 * 2 ** 30 ? 'met' : 'MISSED'}; p99 < 50 ms: ${steady.worstP99 < 50 ? 'met' : 'MISSED'}`);
+    if (server.other.length > 0) console.log(`server log lines other than metrics (first ${server.other.length}):\n${server.other.join('\n')}`);
+  } finally {
+    await agents?.stop();
+    if (server && server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === 'agents') runAgents();
+else
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
