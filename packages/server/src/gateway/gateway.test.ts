@@ -7,7 +7,7 @@ import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from 
 import { until } from '../../test/until';
 import { gatewayOf } from '.';
 import { DEVICE_AUTH_LIMITS } from './auth';
-import { INSTANCE_STALE_MS, sweepSessions } from './sessionRows';
+import { INSTANCE_STALE_MS, endSessions, sweepSessions } from './sessionRows';
 
 describeEachDatabase('device gateway', (t) => {
   let base: string;
@@ -315,5 +315,24 @@ describeEachDatabase('device gateway', (t) => {
     const ends = await t().db.selectFrom('connect_log').selectAll().where('session_id', '=', 'dead-session-1').execute();
     expect(ends).toEqual([expect.objectContaining({ online: 0, create_time: lastBeat })]);
     expect((await memberRow(center)).online_status).toBe(0);
+  });
+
+  it('ends many sessions in one go, once each, leaving a member online while another session of it is open', async () => {
+    const [m1 = '', m2 = ''] = await seedFreshMembers(t(), a.account.id, 2, { online_status: 1 });
+    const ids = { m1: (await memberRow(m1)).id, m2: (await memberRow(m2)).id };
+    const now = Date.now();
+    const row = (id: string, member: string, member_id: number) => ({ id, tenant_id: a.account.id, member_id, router_name: member, instance: 'batch-test', start_time: now - 1000 });
+    await t().db.insertInto('device_session').values([row('b-1', m1, ids.m1), row('b-2', m1, ids.m1), row('b-3', m2, ids.m2)]).execute();
+    expect((await endSessions(t().db, [{ id: 'b-1', at: now }, { id: 'b-3', at: now + 1 }, { id: 'no-such', at: now }])).sort()).toEqual(['b-1', 'b-3']);
+    expect(await endSessions(t().db, [{ id: 'b-1', at: now }, { id: 'b-3', at: now }])).toEqual([]);
+    const ends = await t().db.selectFrom('connect_log').select(['session_id', 'create_time']).where('session_id', 'in', ['b-1', 'b-2', 'b-3']).orderBy('session_id').execute();
+    expect(ends).toEqual([
+      { session_id: 'b-1', create_time: now },
+      { session_id: 'b-3', create_time: now + 1 },
+    ]);
+    expect((await memberRow(m1)).online_status).toBe(1);
+    expect((await memberRow(m2)).online_status).toBe(0);
+    await endSessions(t().db, [{ id: 'b-2', at: now }]);
+    expect((await memberRow(m1)).online_status).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ import { LiveWriter } from './liveWriter';
 import { TrafficHistoryWriter } from './trafficHistory';
 import { GatewayMetrics } from './metrics';
 import { DeviceSession } from './session';
-import { INSTANCE_BEAT_MS, beat, beginSession, endSession, sweepSessions } from './sessionRows';
+import { INSTANCE_BEAT_MS, beat, beginSession, endSession, endSessions, sweepSessions } from './sessionRows';
 
 /**
  * Messages a session may send per check window before it counts as a flood. A center reports one session
@@ -33,6 +33,8 @@ import { INSTANCE_BEAT_MS, beat, beginSession, endSession, sweepSessions } from 
  */
 const FLOOD_MAX = 2 * DEVICE_LIMITS.links + 100;
 const CHECK_MS = 5_000;
+/** Session ends written per transaction (a shutdown or a mass disconnect ends thousands at once). */
+const END_BATCH = 500;
 const LINK_FLUSH_MS = 1_000;
 const COUNTER_FLUSH_MS = 60_000;
 const HISTORY_FLUSH_MS = 10_000;
@@ -55,6 +57,8 @@ export class Gateway {
   private timers: NodeJS.Timeout[] = [];
   private unsubscribes: Unsubscribe[] = [];
   private stopping = false;
+  private readonly endQueue: { id: string; at: number; done: () => void }[] = [];
+  private endWorker: Promise<void> | undefined;
 
   constructor(private readonly ctx: Ctx) {
     this.writer = new LiveWriter(ctx.db);
@@ -114,11 +118,7 @@ export class Gateway {
     for (const u of this.unsubscribes) await u();
     this.unsubscribes = [];
     for (const s of this.sessions.values()) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down');
-    // One after another: 10,000 ends at once queue on the database connection, whose lock wakes every
-    // waiter at each release (it took 50 s); in turn they take a few.
-    while (this.sessions.size > 0) {
-      for (const s of [...this.sessions.values()]) await this.end(s).catch((err: unknown) => this.ctx.log.error({ err }, 'gateway: a session end failed'));
-    }
+    await Promise.all([...this.sessions.values()].map((s) => this.end(s)));
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
     await Promise.all([this.writer.flush(), this.flows.flush(), this.trafficHistory.flush()]);
   }
@@ -166,8 +166,7 @@ export class Gateway {
     socket.on('close', () => {
       closed = true;
       clearTimeout(helloTimer);
-      // While stopping, stop() writes the ends.
-      if (session && !this.stopping) this.track(this.end(session));
+      if (session) this.track(this.end(session));
     });
     socket.on('error', (err) => this.ctx.log.debug({ err }, 'gateway: socket error'));
   }
@@ -444,11 +443,32 @@ export class Gateway {
 
   /** Writes the session's end once (whoever comes first: the socket's close, a replacement, stop). */
   private end(s: DeviceSession): Promise<void> {
-    s.ending ??= (async () => {
+    s.ending ??= new Promise<void>((done) => {
       if (this.sessions.get(s.member.id) === s) this.sessions.delete(s.member.id);
-      await endSession(this.ctx.db, s.id, Date.now());
-    })();
+      this.endQueue.push({ id: s.id, at: Date.now(), done });
+      this.endWorker ??= this.writeEnds();
+    });
     return s.ending;
+  }
+
+  /**
+   * Writes queued session ends, up to END_BATCH per transaction: 10,000 ends at once (a shutdown, a
+   * network outage) written one transaction each queue on the database connection, whose lock wakes every
+   * waiter at each release (it took 50 s). A failed batch is written one by one, so one bad row fails alone.
+   */
+  private async writeEnds() {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.endQueue.length > 0) {
+      const batch = this.endQueue.splice(0, END_BATCH);
+      try {
+        await endSessions(this.ctx.db, batch);
+      } catch (err) {
+        this.ctx.log.warn({ err, n: batch.length }, 'gateway: a batch of session ends failed; writing them one by one');
+        for (const e of batch) await endSession(this.ctx.db, e.id, e.at).catch((e2: unknown) => this.ctx.log.error({ err: e2 }, 'gateway: a session end failed'));
+      }
+      for (const e of batch) e.done();
+    }
+    this.endWorker = undefined;
   }
 }
 

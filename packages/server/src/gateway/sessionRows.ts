@@ -58,44 +58,60 @@ export async function beginSession(ctx: Ctx, s: SessionBegin): Promise<void> {
 
 /** Ends a session (see above); returns whether this call ended it. `at` is when it ended. */
 export async function endSession(db: Db, sessionId: string, at: number): Promise<boolean> {
+  return (await endSessions(db, [{ id: sessionId, at }])).length === 1;
+}
+
+/** Ends many sessions in one transaction (a shutdown, a mass disconnect); returns the ids this call ended. */
+export async function endSessions(db: Db, ends: readonly { id: string; at: number }[]): Promise<string[]> {
+  if (ends.length === 0) return [];
+  const atOf = new Map(ends.map((e) => [e.id, e.at]));
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('device_session').selectAll().where('id', '=', sessionId).executeTakeFirst();
-    if (!row) return false;
-    const gone = await trx.deleteFrom('device_session').where('id', '=', sessionId).executeTakeFirst();
-    if (Number(gone.numDeletedRows) !== 1) return false;
+    const rows = await trx.selectFrom('device_session').selectAll().where('id', 'in', [...atOf.keys()]).execute();
+    if (rows.length === 0) return [];
+    const gone = new Set((await trx.deleteFrom('device_session').where('id', 'in', rows.map((r) => r.id)).returning('id').execute()).map((g) => g.id));
+    const ended = rows.filter((r) => gone.has(r.id));
+    if (ended.length === 0) return [];
     await trx
       .insertInto('connect_log')
-      .values({ tenant_id: row.tenant_id, member_id: row.member_id, router_name: row.router_name, remote_ip: row.remote_ip, remote_port: row.remote_port, version: row.version, online: 0, session_id: row.id, create_time: at })
+      .values(ended.map((r) => ({ tenant_id: r.tenant_id, member_id: r.member_id, router_name: r.router_name, remote_ip: r.remote_ip, remote_port: r.remote_port, version: r.version, online: 0, session_id: r.id, create_time: atOf.get(r.id)! })))
       .execute();
-    await trx
-      .updateTable('online_log')
-      .set({ end_time: at, online_time: sql<number>`(${at} - start_time) / 1000` })
-      .where('session_id', '=', row.id)
-      // Always true (device_key is never null): it makes SQLite's planner take online_log_session rather
-      // than the tenant's time index, which scanned every online-log row of the tenant per ended session.
-      .where('device_key', '>=', '')
-      .where('tenant_id', '=', row.tenant_id)
-      .where('end_time', 'is', null)
-      .execute();
-    const other = await trx.selectFrom('device_session').select('id').where('member_id', '=', row.member_id).limit(1).executeTakeFirst();
-    if (!other) {
-      await trx.updateTable('member').set({ online_status: 0 }).where('id', '=', row.member_id).where('tenant_id', '=', row.tenant_id).execute();
-      // Through the member's networks: member_link is indexed by network first (a member leaving a network loses its rows there).
+    for (const r of ended) {
+      const at = atOf.get(r.id)!;
+      await trx
+        .updateTable('online_log')
+        .set({ end_time: at, online_time: sql<number>`(${at} - start_time) / 1000` })
+        .where('session_id', '=', r.id)
+        // Always true (device_key is never null): it makes SQLite's planner take online_log_session rather
+        // than the tenant's time index, which scanned every online-log row of the tenant per ended session.
+        .where('device_key', '>=', '')
+        .where('tenant_id', '=', r.tenant_id)
+        .where('end_time', 'is', null)
+        .execute();
+    }
+    const memberIds = [...new Set(ended.map((r) => r.member_id))];
+    const still = new Set((await trx.selectFrom('device_session').select('member_id').where('member_id', 'in', memberIds).execute()).map((r) => r.member_id));
+    const offline = ended.filter((r) => !still.has(r.member_id));
+    if (offline.length > 0) {
+      const ids = [...new Set(offline.map((r) => r.member_id))];
+      await trx.updateTable('member').set({ online_status: 0 }).where('id', 'in', ids).execute();
+      // Through the members' networks: member_link is indexed by network first (a member leaving a network loses its rows there).
       await trx
         .updateTable('member_link')
-        .set({ vpn_online: 0, update_time: at })
-        .where('network_id', 'in', (eb) => eb.selectFrom('network_member').select('network_id').where('member_id', '=', row.member_id).where('tenant_id', '=', row.tenant_id))
-        .where('member_id', '=', row.member_id)
+        .set({ vpn_online: 0, update_time: Math.max(...offline.map((r) => atOf.get(r.id)!)) })
+        .where('network_id', 'in', (eb) => eb.selectFrom('network_member').select('network_id').where('member_id', 'in', ids))
+        .where('member_id', 'in', ids)
         .where('vpn_online', '=', 1)
         .execute();
     }
-    return true;
+    return ended.map((r) => r.id);
   });
 }
 
 /** How long an instance may miss its heartbeat before its sessions count as ended. */
 export const INSTANCE_STALE_MS = 60_000;
 export const INSTANCE_BEAT_MS = 10_000;
+/** Sessions ended per transaction by a sweep (an instance with 10,000 sessions died). */
+const SWEEP_BATCH = 500;
 
 /** Records that this instance is alive (its sessions count as open). */
 export async function beat(db: Db, instance: string, now: number): Promise<void> {
@@ -124,14 +140,15 @@ export async function sweepSessions(db: Db, now: number, restarted?: string): Pr
     .select(['device_session.id', 'device_session.instance', 'device_session.start_time', 'gateway_instance.instance as beating'])
     .where((eb) => eb.or([...(lastBeat.size > 0 ? [eb('device_session.instance', 'in', [...lastBeat.keys()])] : []), eb('gateway_instance.instance', 'is', null)]))
     .execute();
-  let ended = 0;
+  const ends: { id: string; at: number }[] = [];
   for (const c of candidates) {
     const start = Number(c.start_time);
     // An instance that never beat (it died in its first moments) is given the stale time before its sessions end.
     if (c.beating === null && c.instance !== restarted && now - start < INSTANCE_STALE_MS) continue;
-    const at = Math.max(start, lastBeat.get(c.instance) ?? start);
-    if (await endSession(db, c.id, at)) ended++;
+    ends.push({ id: c.id, at: Math.max(start, lastBeat.get(c.instance) ?? start) });
   }
+  let ended = 0;
+  for (let i = 0; i < ends.length; i += SWEEP_BATCH) ended += (await endSessions(db, ends.slice(i, i + SWEEP_BATCH))).length;
   const stale = dead.filter((d) => d.instance !== restarted).map((d) => d.instance);
   if (stale.length > 0) await db.deleteFrom('gateway_instance').where('instance', 'in', stale).where('seen_time', '<', now - INSTANCE_STALE_MS).execute();
   return ended;
