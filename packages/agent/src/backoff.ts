@@ -14,6 +14,9 @@ export interface BackoffPolicy {
 
 export const DEFAULT_BACKOFF: BackoffPolicy = { firstMinMs: 1_000, firstMaxMs: 5_000, maxMs: 30_000, throttledMinMs: 30_000 };
 
+/** The longest wait between retries after the server said it was restarting (1001), until a welcome. */
+export const RESTART_MAX_MS = 10_000;
+
 /**
  * The wait before retry number `attempt` (0 for the first): the window doubles each time, capped, and the
  * wait is drawn uniformly from its upper half-and-more so retries never line up.

@@ -11,7 +11,7 @@ import {
   type ServerMessage,
   type WelcomeMessage,
 } from '@hublink/contract';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+import { backoffDelay, DEFAULT_BACKOFF, RESTART_MAX_MS, type BackoffPolicy } from './backoff';
 import type { Device, DeviceSession } from './device';
 import { sharedScheduler, type Scheduled, type Scheduler } from './scheduler';
 
@@ -89,6 +89,8 @@ export class DeviceClient {
   /** The next hello with the secret is the last try: an auth refusal of it stops the client. */
   private secretIsLastTry = false;
   private attempt = 0;
+  /** The server said it was going away (1001): it is restarting, so retries stay short until the next welcome. */
+  private restarting = false;
   private timing: Record<'heartbeat' | 'ping' | 'status' | 'traffic', number> = { heartbeat: DEVICE_TIMING.heartbeatTimeout, ping: DEVICE_TIMING.pingInterval, status: DEVICE_TIMING.statusInterval, traffic: DEVICE_TIMING.trafficInterval };
   private next: Scheduled | null = null;
   private due = { status: 0, traffic: 0, flows: 0 };
@@ -258,6 +260,7 @@ export class DeviceClient {
 
   private onWelcome(welcome: WelcomeMessage): void {
     this.attempt = 0;
+    this.restarting = false;
     this.secretIsLastTry = false;
     this.sessionId = welcome.session_id;
     this.welcomes++;
@@ -388,7 +391,10 @@ export class DeviceClient {
     }
     if (AUTH_CODES.has(code) || code === DEVICE_CLOSE.unsupportedProtocol) return this.fail(code, text);
     if (code === DEVICE_CLOSE.replaced) return this.fail(code, text);
-    const delay = backoffDelay(this.options.backoff ?? DEFAULT_BACKOFF, this.attempt++, code === DEVICE_CLOSE.tooManyAttempts);
+    if (code === DEVICE_CLOSE.goingAway) this.restarting = true;
+    const policy = this.options.backoff ?? DEFAULT_BACKOFF;
+    // A restart takes seconds: waits that grew to half a minute would keep devices away long after it.
+    const delay = backoffDelay(this.restarting ? { ...policy, maxMs: Math.min(policy.maxMs, RESTART_MAX_MS) } : policy, this.attempt++, code === DEVICE_CLOSE.tooManyAttempts);
     this.log(`closed ${text}: reconnecting in ${(delay / 1000).toFixed(1)} s`);
     this.setState('waiting');
     this.next = this.scheduler.after(delay, () => {
