@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
 import type { FlowRecord } from '@hublink/contract';
-import type { Db } from '../db/connect';
 import type { FlowMinuteTable } from '../db/types';
+import { MinuteSums } from './minuteSums';
 
-/** Rows per statement: 7 parameters a row, well under both databases' parameter limits. */
-const CHUNK = 200;
 const MINUTE_MS = 60_000;
 const CONTROL = /\p{Cc}/gu;
 
@@ -16,12 +14,7 @@ export const minuteOf = (epochSeconds: number) => Math.floor(epochSeconds / 60) 
  * sees one row per name and minute, and a few statements per flush. A row already written for that
  * minute is added to, so flushes in the same minute (or records arriving late) add up.
  */
-export class FlowWriter {
-  private rows = new Map<string, FlowMinuteTable>();
-  private flushing: Promise<void> = Promise.resolve();
-
-  constructor(private readonly db: Db) {}
-
+export class FlowWriter extends MinuteSums<FlowMinuteTable> {
   add(memberId: number, tenantId: number, records: readonly FlowRecord[]) {
     for (const r of records) {
       // PostgreSQL text holds no NUL, and no control character belongs in a name the console shows.
@@ -39,31 +32,7 @@ export class FlowWriter {
     }
   }
 
-  /** Rows waiting for the next flush (the gateway may flush early when this grows large). */
-  get pending(): number {
-    return this.rows.size;
-  }
-
-  /** Writes what is pending; flushes never overlap (a slow one makes the next wait). */
-  flush(): Promise<void> {
-    const batch = [...this.rows.values()];
-    this.rows.clear();
-    const work = () => this.write(batch);
-    this.flushing = this.flushing.then(work, work);
-    return this.flushing;
-  }
-
-  private async write(batch: FlowMinuteTable[]) {
-    for (let i = 0; i < batch.length; i += CHUNK) {
-      const rows = batch.slice(i, i + CHUNK);
-      await this.upsert(rows).catch(async () => {
-        // A member deleted since the report fails its rows (foreign key): write the others one by one.
-        for (const row of rows) await this.upsert([row]).catch(() => undefined);
-      });
-    }
-  }
-
-  private upsert(rows: FlowMinuteTable[]) {
+  protected upsert(rows: FlowMinuteTable[]) {
     return this.db
       .insertInto('flow_minute')
       .values(rows)

@@ -1,23 +1,15 @@
 import { sql } from 'kysely';
 import type { TrafficPoint } from '@hublink/contract';
-import type { Db } from '../db/connect';
 import type { TrafficMinuteTable } from '../db/types';
+import { MinuteSums } from './minuteSums';
 import { minuteOf } from './flows';
-
-/** Rows per statement: 6 parameters a row. */
-const CHUNK = 200;
 
 /**
  * The traffic history of devices (the SaaS detail chart): each report's rates, all interfaces of one
  * time together, added up per member and minute with the number of reports, so the chart shows the
  * minute's average (sum / samples). Kept in memory and written in batches like the live counters.
  */
-export class TrafficHistoryWriter {
-  private rows = new Map<string, TrafficMinuteTable>();
-  private flushing: Promise<void> = Promise.resolve();
-
-  constructor(private readonly db: Db) {}
-
+export class TrafficHistoryWriter extends MinuteSums<TrafficMinuteTable> {
   add(memberId: number, tenantId: number, points: readonly TrafficPoint[]) {
     const byTime = new Map<number, { down: number; upload: number }>();
     for (const p of points) {
@@ -40,29 +32,7 @@ export class TrafficHistoryWriter {
     }
   }
 
-  get pending(): number {
-    return this.rows.size;
-  }
-
-  flush(): Promise<void> {
-    const batch = [...this.rows.values()];
-    this.rows.clear();
-    const work = () => this.write(batch);
-    this.flushing = this.flushing.then(work, work);
-    return this.flushing;
-  }
-
-  private async write(batch: TrafficMinuteTable[]) {
-    for (let i = 0; i < batch.length; i += CHUNK) {
-      const rows = batch.slice(i, i + CHUNK);
-      await this.upsert(rows).catch(async () => {
-        // A member deleted since the report fails its rows (foreign key): write the others one by one.
-        for (const row of rows) await this.upsert([row]).catch(() => undefined);
-      });
-    }
-  }
-
-  private upsert(rows: TrafficMinuteTable[]) {
+  protected upsert(rows: TrafficMinuteTable[]) {
     return this.db
       .insertInto('traffic_minute')
       .values(rows)

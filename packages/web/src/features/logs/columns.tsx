@@ -1,6 +1,6 @@
 import { M, type ConnectLogItem, type OnlineLogItem, type SoftwareLoginItem } from '@hublink/contract';
 import { Tag, type TableColumnsType } from 'antd';
-import { duration } from './format';
+import { duration } from '../../components/device/format';
 
 // The columns of spec 3 §3 per log, headed as the exported sheets are (LOG_EXPORT_COLUMNS).
 

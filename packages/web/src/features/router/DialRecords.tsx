@@ -6,7 +6,7 @@ import { usePagedList } from '../../api/usePagedList';
 import { PagedTable } from '../../components/PagedTable';
 import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
 import { DAY_FORMAT, defaultLogRange } from '../../components/logRange';
-import { duration } from './format';
+import { duration } from '../../components/device/format';
 
 type Mode = (typeof ONLINE_MODES)[number];
 const MODE_LABELS: Record<Mode, string> = { p2p: 'P2P', pop: 'POP' };

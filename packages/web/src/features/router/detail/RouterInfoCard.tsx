@@ -1,7 +1,7 @@
 import { EditOutlined } from '@ant-design/icons';
 import { M, type RouterDetail } from '@hublink/contract';
 import { Badge, Button, Card, Descriptions, Space } from 'antd';
-import { bytesText } from './traffic';
+import { bytes } from '../../../components/device/format';
 
 const orDash = (v: string) => v || '-';
 
@@ -26,8 +26,8 @@ export function RouterInfoCard({ detail, canEdit, onEditNote }: { detail: Router
     { key: 'mac', label: M.routerInfoMac, children: orDash(detail.router_mac) },
     { key: 'version', label: M.routerInfoVersion, children: orDash(detail.version) },
     { key: 'online_time', label: M.routerInfoOnlineTime, children: orDash(detail.online_time) },
-    { key: 'input', label: M.routerInfoInput, children: bytesText(detail.input) },
-    { key: 'out', label: M.routerInfoOut, children: bytesText(detail.out) },
+    { key: 'input', label: M.routerInfoInput, children: bytes(detail.input) },
+    { key: 'out', label: M.routerInfoOut, children: bytes(detail.out) },
   ];
   return (
     <Card variant="borderless" title={M.routerInfoTitle}>

@@ -1,6 +1,7 @@
 import { LIMITS } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
-import { addPoints, bytesText, rateText } from './traffic';
+import { bytes } from '../../../components/device/format';
+import { addPoints, rateText } from './traffic';
 
 const point = (time: number, iface = 'eth0') => ({ interface: iface, time, down: time % 7, upload: time % 5 });
 
@@ -26,8 +27,8 @@ describe('router traffic', () => {
   });
 
   it('shows byte totals in binary units', () => {
-    expect(bytesText(512)).toBe('512 B');
-    expect(bytesText(1536)).toBe('1.50 KB');
-    expect(bytesText(5_000_000_000)).toBe('4.66 GB');
+    expect(bytes(512)).toBe('512 B');
+    expect(bytes(1536)).toBe('1.50 KB');
+    expect(bytes(5_000_000_000)).toBe('4.66 GB');
   });
 });

@@ -31,19 +31,6 @@ export function addPoints(series: TrafficSeries, points: readonly TrafficPoint[]
 /** The text rate of spec 3 §4: the Mbit/s value divided by 8, to 2 decimals, in MB/s. */
 export const rateText = (mbit: number): string => fmt(M.routerTrafficRate, { rate: (mbit / 8).toFixed(2) });
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
-
-/** A byte total (input/out) as '1.50 GB'. */
-export function bytesText(bytes: number): string {
-  let v = Math.max(0, bytes);
-  let i = 0;
-  while (v >= 1024 && i < UNITS.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${v} B` : `${v.toFixed(2)} ${UNITS[i]}`;
-}
-
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** Epoch seconds as the browser's local 'HH:mm:ss' (the x axis). */
