@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_CLOSE, ROUTER_TYPE, addNetworkMember, killUser, networkStatus, removeNetworkMember, resendConfig, routerPassword, updateRouterStatus, setDns } from '@hublink/contract';
+import { DEVICE_CLOSE, ROUTER_TYPE, addNetworkMember, deleteRouter, killUser, networkStatus, removeNetworkMember, resendConfig, routerPassword, updateRouterStatus, setDns } from '@hublink/contract';
 import { TestDevice, routerHello } from '../../test/device';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
@@ -232,6 +232,31 @@ describeEachDatabase('device gateway', (t) => {
     await until(async () => Number((await memberRow(fresh)).traffic_in) === 4096, 'the first counters written');
     expect(Number((await memberRow(fresh)).traffic_out)).toBe(1024);
     d.close();
+  });
+
+  it('closes the session of a deleted member at once, its credentials gone with it', async () => {
+    const [doomed = ''] = await seedFreshMembers(t(), a.account.id, 1);
+    const d = await connect();
+    d.send(routerHello(doomed, SEEDED_MEMBER_SECRET));
+    const w = await d.next('welcome');
+    expect((await t().call(deleteRouter, { token: a.token, body: { router_name: doomed } })).code).toBe(200);
+    expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.revoked);
+    const again = await connect();
+    again.send(routerHello(doomed, '', { secret: undefined, credential: w.credential }));
+    expect((await again.closedWith()).code).toBe(DEVICE_CLOSE.authFailed);
+    await until(async () => (await rowsOf(doomed)).length === 2, 'the session of the deleted member ended in the log');
+  });
+
+  it('closes a session that sends nothing for the heartbeat timeout, and the member goes offline', async () => {
+    const [quiet = ''] = await seedFreshMembers(t(), a.account.id, 1);
+    const d = await connect();
+    d.send(routerHello(quiet, SEEDED_MEMBER_SECRET));
+    await d.next('welcome');
+    const session = gatewayOf(t().ctx).sessionOf((await memberRow(quiet)).id)!;
+    // As if its last message were 31 s old: the next check (every 5 s) closes it.
+    session.lastSeen = Date.now() - 31_000;
+    expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.heartbeatTimeout);
+    await until(async () => (await memberRow(quiet)).online_status === 0, 'offline after the timeout');
   });
 
   it('closes the older session when the same member signs in again', async () => {
