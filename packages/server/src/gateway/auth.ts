@@ -103,13 +103,14 @@ async function issueCredential(ctx: Ctx, m: DeviceMember, now: number): Promise<
 /**
  * Who a hello is. A credential from an earlier welcome is checked by its hash (cheap: reconnect storms
  * stay cheap); otherwise the secret is checked with scrypt (slow on purpose) and a new credential is
- * issued. Failures count against the member and the address; a disabled member is refused after its
- * secret was proven, so the refusal tells nothing to someone who does not know it.
+ * issued. Failed secrets count against the member and the address; a disabled member is refused after
+ * its secret was proven, so the refusal tells nothing to someone who does not know it.
  */
 export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, now = Date.now()): Promise<AuthOutcome> {
   const { key, member } = await findMember(ctx, hello);
-  if (!(await withinLimits(ctx, key, ip))) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later');
 
+  // A credential is 256 random bits: guessing one is hopeless, so it is checked before (and apart from)
+  // the failure limits, and a device whose neighbour behind the same NAT keeps failing still comes back.
   if (hello.credential && member) {
     const row = await ctx.db
       .selectFrom('device_credential')
@@ -122,10 +123,9 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
       return { ok: true, member };
     }
   }
-  if (!hello.secret) {
-    await countFailure(ctx, key, ip);
-    return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed');
-  }
+  if (!hello.secret) return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed');
+
+  if (!(await withinLimits(ctx, key, ip))) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later');
   const proven = await verifyPassword(hello.secret, member?.secret_hash ?? DUMMY_HASH);
   if (!member || !proven) {
     await countFailure(ctx, key, ip);

@@ -99,8 +99,13 @@ describeEachDatabase('device gateway', (t) => {
     expect(await t().db.selectFrom('connect_log').select('id').execute()).toEqual(before);
   });
 
-  it('stops answering sign-ins for a member after repeated failures, even with the right secret', async () => {
+  it('stops answering secret sign-ins for a member after repeated failures, while its credential still works', async () => {
     const [victim = ''] = await seedFreshMembers(t(), a.account.id, 1);
+    const first = await connect();
+    first.send(routerHello(victim, SEEDED_MEMBER_SECRET));
+    const { credential } = await first.next('welcome');
+    first.close();
+    await first.closedWith();
     for (let i = 0; i < DEVICE_AUTH_LIMITS.perMember.max; i++) {
       const d = await connect();
       d.send(routerHello(victim, `guess-${i}`));
@@ -109,6 +114,11 @@ describeEachDatabase('device gateway', (t) => {
     const d = await connect();
     d.send(routerHello(victim, SEEDED_MEMBER_SECRET));
     expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.tooManyAttempts);
+    // 256 random bits cannot be guessed: the device that holds its credential comes back regardless.
+    const back = await connect();
+    back.send(routerHello(victim, '', { secret: undefined, credential }));
+    await back.next('welcome');
+    back.close();
   });
 
   it('closes a socket that sends something other than JSON, or a status before its hello', async () => {
