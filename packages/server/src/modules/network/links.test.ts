@@ -42,7 +42,7 @@ describeEachDatabase('networks: links and the online map', (t) => {
     ];
     const status = await t().call(networkStatus, { token: main.token, query: { network_number: net.network_number } });
     expect(status).toMatchObject({ code: 200 });
-    expect(status.data).toEqual({ network_status: 1, link: expected, online: { [c1!]: 1, [c2!]: 0, [p1!]: 1, [p2!]: 0, [s1!]: 0 } });
+    expect(status.data).toEqual({ network_status: 1, link: expected, online: { [c1!]: 1, [c2!]: 0, [p1!]: 1, [p2!]: 0, [s1!]: 0 }, device: {} });
     const info = await t().call(networkInfo, { token: main.token, query: { network_number: net.network_number } });
     expect(info.data!.link).toEqual(expected);
     expect(info.data!.member.map((m) => [m.router_name, m.online])).toEqual([
@@ -143,8 +143,9 @@ describeEachDatabase('networks: /network/status and /network/lists do a fixed nu
     expect((l.res.data as Status).link).toHaveLength(998 * 2);
     expect(Object.keys((l.res.data as Status).online)).toHaveLength(1000);
     expect(l.queries.length).toBe(s.queries.length);
-    // The caller's account, the network, the plan, the use, the members, the reported links.
-    expect(l.queries.length).toBeLessThanOrEqual(6);
+    // The caller's account, the network, the plan, the use, the members, the reported links, and the
+    // device state: the members' config versions and their latest commands (a third read when there are some).
+    expect(l.queries.length).toBeLessThanOrEqual(8);
 
     // Full pages (a page that is not full spares the count): small networks first, then large ones.
     for (let i = 0; i < 10; i++) await seedNetwork(t(), main.account.id, { name: `小网${i}`, center: [names[0]!], point: [names[1]!] });
