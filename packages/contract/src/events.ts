@@ -47,6 +47,15 @@ export const EVENTS = {
    * certificate revoked), which its centers must load. The gateway sends the members concerned their files.
    */
   'network_pki.changed': z.object({ ...tenant, network_id: id, member_ids: z.array(id), crl: z.boolean() }),
+  /**
+   * A member's device came online: its first open gateway session began (a second session of a member
+   * already online says nothing). `at` is when, epoch ms. The monitoring alerts follow these.
+   */
+  'member.online': z.object({ ...tenant, member_id: id, at: z.number().int().nonnegative() }),
+  /** A member's device went offline: its last open gateway session ended (closed, timed out, or its instance died). */
+  'member.offline': z.object({ ...tenant, member_id: id, at: z.number().int().nonnegative() }),
+  /** A member's device reported a session to a POP up (the online log's pop mode). */
+  'pop.connected': z.object({ ...tenant, member_id: id, pop_name: z.string(), area: z.string(), at: z.number().int().nonnegative() }),
   /** A main account (ram_id null) or a sub-account signed in. */
   'account.signed_in': z.object({ ...tenant, ram_id: id.nullable() }),
   /** A main account or a sub-account (ram_id) can no longer sign in. */

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { DEVICE_CLOSE, type HelloMessage } from '@hublink/contract';
 import type { Ctx } from '../core/context';
+import { credentialHash, issueDeviceCredential } from '../core/deviceCredentials';
 import { ApiError } from '../core/errors';
 import { DUMMY_HASH, verifyPassword } from '../core/passwords';
 import type { Limit } from '../core/ratelimit';
@@ -10,9 +10,6 @@ export const DEVICE_AUTH_LIMITS = {
   perMember: { name: 'device-member', max: 10, windowSeconds: 900, message: 'too many attempts' },
   perIp: { name: 'device-ip', max: 200, windowSeconds: 900, message: 'too many attempts' },
 } as const satisfies Record<string, Limit>;
-
-/** Credentials kept per member: a router re-flashed or a client on a new phone gets a new one; old ones fade. */
-const CREDENTIALS_PER_MEMBER = 5;
 
 export interface DeviceMember {
   id: number;
@@ -25,7 +22,6 @@ export interface DeviceMember {
 export type AuthOutcome = { ok: true; member: DeviceMember; credential?: string } | { ok: false; code: number; reason: string };
 
 const refuse = (code: number, reason: string): AuthOutcome => ({ ok: false, code, reason });
-export const credentialHash = (credential: string) => createHash('sha256').update(credential).digest('hex');
 
 /** The member a hello names: a router by its name (unique across tenants), an app by `username@sign`. */
 async function findMember(ctx: Ctx, hello: HelloMessage): Promise<{ key: string; member: (DeviceMember & { secret_hash: string }) | undefined }> {
@@ -73,33 +69,6 @@ async function countFailure(ctx: Ctx, key: string, ip: string) {
   }
 }
 
-/** Issues a credential: only its hash is stored, and the member keeps its newest few. */
-async function issueCredential(ctx: Ctx, m: DeviceMember, now: number): Promise<string> {
-  const credential = randomBytes(32).toString('base64url');
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('device_credential').values({ tenant_id: m.tenant_id, member_id: m.id, token_hash: credentialHash(credential), create_time: now, used_time: now }).execute();
-    const old = await trx
-      .selectFrom('device_credential')
-      .select('id')
-      .where('member_id', '=', m.id)
-      .orderBy('id', 'desc')
-      .offset(CREDENTIALS_PER_MEMBER)
-      .limit(1000)
-      .execute();
-    if (old.length > 0) {
-      await trx
-        .deleteFrom('device_credential')
-        .where(
-          'id',
-          'in',
-          old.map((o) => o.id),
-        )
-        .execute();
-    }
-  });
-  return credential;
-}
-
 /**
  * Who a hello is. A credential from an earlier welcome is checked by its hash (cheap: reconnect storms
  * stay cheap); otherwise the secret is checked with scrypt (slow on purpose) and a new credential is
@@ -133,10 +102,5 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
   }
   await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
   if (member.status !== 1) return refuse(DEVICE_CLOSE.disabled, 'member disabled');
-  return { ok: true, member, credential: await issueCredential(ctx, member, now) };
-}
-
-/** Revokes every credential of a member (its secret changed): its devices must prove the new secret. */
-export async function revokeCredentials(ctx: Ctx, memberId: number): Promise<void> {
-  await ctx.db.deleteFrom('device_credential').where('member_id', '=', memberId).execute();
+  return { ok: true, member, credential: await issueDeviceCredential(ctx, member, now) };
 }

@@ -25,6 +25,11 @@ describeEachDatabase('device gateway', (t) => {
   const rowsOf = (name: string) => t().db.selectFrom('connect_log').selectAll().where('router_name', '=', name).orderBy('id').execute();
   const noSessions = () => until(async () => (await t().db.selectFrom('device_session').select('id').execute()).length === 0, 'every session ended');
   const memberRow = (name: string) => t().db.selectFrom('member').selectAll().where('router_key', '=', name.toLowerCase()).executeTakeFirstOrThrow();
+  /** The payloads of the events of one type about one member, oldest first. */
+  const eventsOf = async (type: string, memberId: number) =>
+    (await t().db.selectFrom('event').select('payload').where('type', '=', type).orderBy('id').execute())
+      .map((r) => JSON.parse(r.payload) as { member_id: number; at: number })
+      .filter((e) => e.member_id === memberId);
 
   beforeAll(async () => {
     await t().app.listen({ port: 0, host: '127.0.0.1' });
@@ -209,6 +214,26 @@ describeEachDatabase('device gateway', (t) => {
     expect((await link())?.vpn_online).toBe(0);
   });
 
+  it('announces a member online at its first session, offline after its last, and each POP session it reports', async () => {
+    const [fresh = ''] = await seedFreshMembers(t(), a.account.id, 1);
+    const id = (await memberRow(fresh)).id;
+    const first = await connect();
+    first.send(routerHello(fresh, SEEDED_MEMBER_SECRET));
+    await first.next('welcome');
+    expect(await eventsOf('member.online', id)).toEqual([expect.objectContaining({ tenant_id: a.account.id, member_id: id })]);
+    const since = Math.floor(Date.now() / 1000);
+    first.send({ type: 'session', event: 'up', id: 'p1', mode: 'pop', pop_name: 'pop-sh', area: '上海', orig: '192.0.2.10:1194', vpn_ip: '10.9.0.6', time: since });
+    first.send({ type: 'session', event: 'up', id: 'x1', mode: 'p2p', network_number: networkNumber, link_router_name: center, orig: '192.0.2.10:1194', vpn_ip: '10.8.0.6', time: since });
+    first.send({ type: 'ping' });
+    await first.next('pong');
+    expect(await eventsOf('pop.connected', id)).toEqual([{ tenant_id: a.account.id, member_id: id, pop_name: 'pop-sh', area: '上海', at: since * 1000 }]);
+    expect(await eventsOf('member.offline', id)).toEqual([]);
+    first.close();
+    await until(async () => (await eventsOf('member.offline', id)).length === 1, 'offline announced');
+    expect((await eventsOf('member.offline', id))[0]!.at).toBeGreaterThanOrEqual(since * 1000);
+    expect(await eventsOf('member.online', id)).toHaveLength(1);
+  });
+
   it('sends a joining point its config and the center a new CRL when a point leaves', async () => {
     const [extra = ''] = await seedFreshMembers(t(), a.account.id, 1);
     const c = await connect();
@@ -345,8 +370,8 @@ describeEachDatabase('device gateway', (t) => {
       .values({ id: 'dead-session-1', tenant_id: a.account.id, member_id: m.id, router_name: center, instance: 'dead-instance', start_time: lastBeat - 60_000 })
       .execute();
     await t().db.updateTable('member').set({ online_status: 1 }).where('id', '=', m.id).execute();
-    expect(await sweepSessions(t().db, Date.now())).toBe(1);
-    expect(await sweepSessions(t().db, Date.now())).toBe(0);
+    expect(await sweepSessions(t().ctx, Date.now())).toBe(1);
+    expect(await sweepSessions(t().ctx, Date.now())).toBe(0);
     const ends = await t().db.selectFrom('connect_log').selectAll().where('session_id', '=', 'dead-session-1').execute();
     expect(ends).toEqual([expect.objectContaining({ online: 0, create_time: lastBeat })]);
     expect((await memberRow(center)).online_status).toBe(0);
@@ -358,8 +383,8 @@ describeEachDatabase('device gateway', (t) => {
     const now = Date.now();
     const row = (id: string, member: string, member_id: number) => ({ id, tenant_id: a.account.id, member_id, router_name: member, instance: 'batch-test', start_time: now - 1000 });
     await t().db.insertInto('device_session').values([row('b-1', m1, ids.m1), row('b-2', m1, ids.m1), row('b-3', m2, ids.m2)]).execute();
-    expect((await endSessions(t().db, [{ id: 'b-1', at: now }, { id: 'b-3', at: now + 1 }, { id: 'no-such', at: now }])).sort()).toEqual(['b-1', 'b-3']);
-    expect(await endSessions(t().db, [{ id: 'b-1', at: now }, { id: 'b-3', at: now }])).toEqual([]);
+    expect((await endSessions(t().ctx, [{ id: 'b-1', at: now }, { id: 'b-3', at: now + 1 }, { id: 'no-such', at: now }])).sort()).toEqual(['b-1', 'b-3']);
+    expect(await endSessions(t().ctx, [{ id: 'b-1', at: now }, { id: 'b-3', at: now }])).toEqual([]);
     const ends = await t().db.selectFrom('connect_log').select(['session_id', 'create_time']).where('session_id', 'in', ['b-1', 'b-2', 'b-3']).orderBy('session_id').execute();
     expect(ends).toEqual([
       { session_id: 'b-1', create_time: now },
@@ -367,7 +392,10 @@ describeEachDatabase('device gateway', (t) => {
     ]);
     expect((await memberRow(m1)).online_status).toBe(1);
     expect((await memberRow(m2)).online_status).toBe(0);
-    await endSessions(t().db, [{ id: 'b-2', at: now }]);
+    expect(await eventsOf('member.offline', ids.m1)).toEqual([]);
+    expect(await eventsOf('member.offline', ids.m2)).toEqual([{ tenant_id: a.account.id, member_id: ids.m2, at: now + 1 }]);
+    await endSessions(t().ctx, [{ id: 'b-2', at: now + 2 }]);
     expect((await memberRow(m1)).online_status).toBe(0);
+    expect(await eventsOf('member.offline', ids.m1)).toEqual([{ tenant_id: a.account.id, member_id: ids.m1, at: now + 2 }]);
   });
 });

@@ -76,7 +76,7 @@ export class Gateway {
 
   async start() {
     const { ctx } = this;
-    const ended = await sweepSessions(ctx.db, Date.now(), ctx.config.instance);
+    const ended = await sweepSessions(ctx, Date.now(), ctx.config.instance);
     if (ended > 0) ctx.log.info({ ended }, 'gateway: ended the sessions an earlier run of this instance left open');
     await beat(ctx.db, ctx.config.instance, Date.now());
     this.unsubscribes.push(
@@ -291,23 +291,28 @@ export class Gateway {
       }
       case 'session': {
         if (m.event === 'up') {
-          await db
-            .insertInto('online_log')
-            .values({
-              tenant_id: s.member.tenant_id,
-              router_name: s.member.router_name,
-              mode: m.mode,
-              network_number: m.network_number,
-              link_router_name: m.link_router_name,
-              pop_name: m.pop_name,
-              area: m.area,
-              orig: m.orig,
-              vpn_ip: m.vpn_ip,
-              start_time: m.time * 1000,
-              session_id: s.id,
-              device_key: m.id,
-            })
-            .execute();
+          await db.transaction().execute(async (trx) => {
+            await trx
+              .insertInto('online_log')
+              .values({
+                tenant_id: s.member.tenant_id,
+                router_name: s.member.router_name,
+                mode: m.mode,
+                network_number: m.network_number,
+                link_router_name: m.link_router_name,
+                pop_name: m.pop_name,
+                area: m.area,
+                orig: m.orig,
+                vpn_ip: m.vpn_ip,
+                start_time: m.time * 1000,
+                session_id: s.id,
+                device_key: m.id,
+              })
+              .execute();
+            if (m.mode === 'pop') {
+              await this.ctx.events.emit(trx, { type: 'pop.connected', tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 });
+            }
+          });
         } else {
           const row = await db
             .selectFrom('online_log')
@@ -461,10 +466,10 @@ export class Gateway {
     while (this.endQueue.length > 0) {
       const batch = this.endQueue.splice(0, END_BATCH);
       try {
-        await endSessions(this.ctx.db, batch);
+        await endSessions(this.ctx, batch);
       } catch (err) {
         this.ctx.log.warn({ err, n: batch.length }, 'gateway: a batch of session ends failed; writing them one by one');
-        for (const e of batch) await endSession(this.ctx.db, e.id, e.at).catch((e2: unknown) => this.ctx.log.error({ err: e2 }, 'gateway: a session end failed'));
+        for (const e of batch) await endSession(this.ctx, e.id, e.at).catch((e2: unknown) => this.ctx.log.error({ err: e2 }, 'gateway: a session end failed'));
       }
       for (const e of batch) e.done();
     }

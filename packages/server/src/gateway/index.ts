@@ -1,7 +1,7 @@
 import { DEVICE_CLOSE } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { defineModule } from '../core/module';
-import { revokeCredentials } from './auth';
+import { revokeDeviceCredentials } from '../core/deviceCredentials';
 import { publishDelivery } from './deliveries';
 import { Gateway } from './gateway';
 import { sweepSessions } from './sessionRows';
@@ -51,7 +51,7 @@ export const gatewayModule = defineModule({
     },
     'member.changed': async (e, ctx) => {
       if (e.fields.some((f) => SECRET_FIELDS.includes(f))) {
-        await revokeCredentials(ctx, e.member_id);
+        await revokeDeviceCredentials(ctx, e.member_id);
         await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'the secret changed' });
       }
       if (e.fields.includes('status')) {
@@ -68,7 +68,7 @@ export const gatewayModule = defineModule({
       name: 'gateway.sweep-sessions',
       schedule: '* * * * *',
       run: async ({ ctx }) => {
-        const ended = await sweepSessions(ctx.db, Date.now());
+        const ended = await sweepSessions(ctx, Date.now());
         if (ended > 0) ctx.log.info({ ended }, 'gateway: ended the sessions of instances that stopped');
       },
     },

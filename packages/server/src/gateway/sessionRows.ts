@@ -26,6 +26,8 @@ export interface SessionBegin {
 export async function beginSession(ctx: Ctx, s: SessionBegin): Promise<void> {
   const h = s.hello;
   await ctx.db.transaction().execute(async (trx) => {
+    // Online only if no other session of the member is open (a second device under the same name).
+    const other = await trx.selectFrom('device_session').select('id').where('member_id', '=', s.member.id).limit(1).executeTakeFirst();
     await trx
       .insertInto('device_session')
       .values({ id: s.id, tenant_id: s.member.tenant_id, member_id: s.member.id, router_name: s.member.router_name, instance: s.instance, remote_ip: s.remoteIp, remote_port: s.remotePort, version: h.version, start_time: s.now })
@@ -53,19 +55,26 @@ export async function beginSession(ctx: Ctx, s: SessionBegin): Promise<void> {
         .values({ tenant_id: s.member.tenant_id, router_name: s.member.router_name, ip: s.remoteIp, os: h.os, version: h.version, sys_brand: h.sys_brand, sys_model: h.sys_model, sys_version: h.sys_version, create_time: s.now })
         .execute();
     }
+    if (!other) await ctx.events.emit(trx, { type: 'member.online', tenant_id: s.member.tenant_id, member_id: s.member.id, at: s.now });
   });
 }
 
+/** What writing a session's end needs: the database, and the events to say a member went offline. */
+export type SessionCtx = Pick<Ctx, 'db' | 'events'>;
+
 /** Ends a session (see above); returns whether this call ended it. `at` is when it ended. */
-export async function endSession(db: Db, sessionId: string, at: number): Promise<boolean> {
-  return (await endSessions(db, [{ id: sessionId, at }])).length === 1;
+export async function endSession(ctx: SessionCtx, sessionId: string, at: number): Promise<boolean> {
+  return (await endSessions(ctx, [{ id: sessionId, at }])).length === 1;
 }
 
-/** Ends many sessions in one transaction (a shutdown, a mass disconnect); returns the ids this call ended. */
-export async function endSessions(db: Db, ends: readonly { id: string; at: number }[]): Promise<string[]> {
+/**
+ * Ends many sessions in one transaction (a shutdown, a mass disconnect); returns the ids this call
+ * ended. A member left without an open session is offline (member.offline, dated at its last end).
+ */
+export async function endSessions(ctx: SessionCtx, ends: readonly { id: string; at: number }[]): Promise<string[]> {
   if (ends.length === 0) return [];
   const atOf = new Map(ends.map((e) => [e.id, e.at]));
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const rows = await trx.selectFrom('device_session').selectAll().where('id', 'in', [...atOf.keys()]).execute();
     if (rows.length === 0) return [];
     const gone = new Set((await trx.deleteFrom('device_session').where('id', 'in', rows.map((r) => r.id)).returning('id').execute()).map((g) => g.id));
@@ -102,6 +111,12 @@ export async function endSessions(db: Db, ends: readonly { id: string; at: numbe
         .where('member_id', 'in', ids)
         .where('vpn_online', '=', 1)
         .execute();
+      const lastEnd = new Map<number, { tenant_id: number; at: number }>();
+      for (const r of offline) lastEnd.set(r.member_id, { tenant_id: r.tenant_id, at: Math.max(atOf.get(r.id)!, lastEnd.get(r.member_id)?.at ?? 0) });
+      await ctx.events.emitAll(
+        trx,
+        [...lastEnd].map(([member_id, e]) => ({ type: 'member.offline', tenant_id: e.tenant_id, member_id, at: e.at })),
+      );
     }
     return ended.map((r) => r.id);
   });
@@ -127,7 +142,8 @@ export async function beat(db: Db, instance: string, now: number): Promise<void>
  * those of `restarted` (this instance's name in an earlier life, which can hold none of them now).
  * Returns how many sessions it ended.
  */
-export async function sweepSessions(db: Db, now: number, restarted?: string): Promise<number> {
+export async function sweepSessions(ctx: SessionCtx, now: number, restarted?: string): Promise<number> {
+  const { db } = ctx;
   const dead = await db
     .selectFrom('gateway_instance')
     .selectAll()
@@ -148,7 +164,7 @@ export async function sweepSessions(db: Db, now: number, restarted?: string): Pr
     ends.push({ id: c.id, at: Math.max(start, lastBeat.get(c.instance) ?? start) });
   }
   let ended = 0;
-  for (let i = 0; i < ends.length; i += SWEEP_BATCH) ended += (await endSessions(db, ends.slice(i, i + SWEEP_BATCH))).length;
+  for (let i = 0; i < ends.length; i += SWEEP_BATCH) ended += (await endSessions(ctx, ends.slice(i, i + SWEEP_BATCH))).length;
   const stale = dead.filter((d) => d.instance !== restarted).map((d) => d.instance);
   if (stale.length > 0) await db.deleteFrom('gateway_instance').where('instance', 'in', stale).where('seen_time', '<', now - INSTANCE_STALE_MS).execute();
   return ended;

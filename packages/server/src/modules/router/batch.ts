@@ -19,11 +19,11 @@ import type { Upload } from '../../core/http';
 import { hashPassword } from '../../core/passwords';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
-import { chunks } from './chunks';
-import { membersCreated, membersDeleted } from './events';
+import { chunks } from '../../core/chunks';
+import { deleteMembers, membersCreated, placesLeft } from '../../core/members';
 import { exclusive } from '../../core/turns';
 import type { SheetRow } from '../../core/xlsxSheet';
-import { keyOf, placesLeft } from './service';
+import { keyOf } from './service';
 import { readSheet } from './xlsx';
 
 const resultOf = (rows: BatchResultRow[]): BatchResult => ({
@@ -218,8 +218,7 @@ async function deleteNames(ctx: Ctx, actor: Actor, names: { row: number; name: s
       ids.push(m.id);
       return { row, router_name: name, ok: true, msg: M.importRemoved };
     });
-    await membersDeleted(ctx, trx, actor.tenantId, ids);
-    for (const part of chunks(ids)) await trx.deleteFrom('member').where('tenant_id', '=', actor.tenantId).where('id', 'in', part).execute();
+    await deleteMembers(ctx, trx, actor.tenantId, ids);
     return resultOf(rows);
   });
 }

@@ -6,7 +6,7 @@ import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { proofKey } from '../../core/proofs';
 import { lockTenant } from '../../core/tenantLock';
-import { memberChanged } from './events';
+import { memberChanged } from '../../core/members';
 import { findSoftware, phoneHolder } from './service';
 
 type PhoneInput = z.output<typeof routerPhone.body>;

@@ -20,9 +20,8 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
 import { allowedNetworks } from '../../core/networks';
-import { planOf } from '../../core/plan';
 import { lockTenant } from '../../core/tenantLock';
-import { memberChanged, membersCreated, membersDeleted } from './events';
+import { countByType, deleteMembers, memberChanged, memberKey, memberLimit, membersCreated, placesLeft } from '../../core/members';
 import { contains, pageOf } from '../../core/paging';
 import { hashPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
@@ -35,7 +34,7 @@ import type { Database } from '../../db/types';
 type ListQuery = z.output<typeof listRouters.query>;
 type AddInput = z.output<typeof addRouter.body>;
 
-export const keyOf = (name: string) => name.trim().toLowerCase();
+export const keyOf = memberKey;
 
 /** Characters of a trigram: shorter searches cannot use the full-text index. */
 const TRIGRAM = 3;
@@ -159,27 +158,10 @@ export async function options(ctx: Ctx, actor: Actor, type: number, search: stri
   return rows.map(optionOf);
 }
 
-/** The tenant's plan limit on members (hardware and software together). */
-const memberLimit = async (db: Db, tenantId: number): Promise<number> => (await planOf(db, tenantId)).network_router_count;
-
-/** Members of the tenant by kind, from the counts the database keeps (migration 0006). */
-async function countByType(db: Db, tenantId: number): Promise<{ hardware: number; software: number }> {
-  const rows = await db.selectFrom('member_count').select(['router_type', 'n']).where('tenant_id', '=', tenantId).execute();
-  const n = (type: number) => Number(rows.find((r) => r.router_type === type)?.n ?? 0);
-  return { hardware: n(ROUTER_TYPE.hardware), software: n(ROUTER_TYPE.software) };
-}
-
 export async function quantity(ctx: Ctx, actor: Actor, db: Db = ctx.db) {
   const [max, used] = await Promise.all([memberLimit(db, actor.tenantId), countByType(db, actor.tenantId)]);
   return { ...used, max, software_surplus: Math.max(0, max - used.hardware - used.software) };
 }
-
-/** Places left under the plan: 0 when full (or over, after the plan was lowered). */
-export async function placesLeft(db: Db, tenantId: number): Promise<{ left: number; max: number }> {
-  const [max, used] = await Promise.all([memberLimit(db, tenantId), countByType(db, tenantId)]);
-  return { left: Math.max(0, max - used.hardware - used.software), max };
-}
-
 
 /** A member of the tenant by name (case-insensitively), or 204. */
 export async function findMember(db: Db, actor: Actor, name: string) {
@@ -256,8 +238,7 @@ export async function remove(ctx: Ctx, actor: Actor, name: string) {
   await ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, actor.tenantId);
     const m = await findMember(trx, actor, name);
-    await membersDeleted(ctx, trx, actor.tenantId, [m.id]);
-    await trx.deleteFrom('member').where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();
+    await deleteMembers(ctx, trx, actor.tenantId, [m.id]);
   });
 }
 
