@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const env = { ...process.env, HUBLINK_DEV_ENDPOINTS: process.env.HUBLINK_DEV_ENDPOINTS ?? '1' };
+const env = { ...process.env, HUBLINK_DEV_ENDPOINTS: process.env.HUBLINK_DEV_ENDPOINTS ?? '1', HUBLINK_ALLOW_PRIVATE_TARGETS: process.env.HUBLINK_ALLOW_PRIVATE_TARGETS ?? '1' };
 const children = [
   spawn('npx', ['tsx', 'watch', 'packages/server/src/main.ts', 'start'], { cwd: root, stdio: 'inherit', env }),
   spawn('npx', ['vite'], { cwd: path.join(root, 'packages/web'), stdio: 'inherit', env }),

@@ -46,9 +46,14 @@ export interface Config {
    * generated into `<dataDir>/secret.key` on first start and reused afterwards.
    */
   secretKey?: SecretKey;
-  /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
+  /**
+   * HUBLINK_ALLOW_PRIVATE_TARGETS=1: webhooks and domain checks may reach loopback and private addresses
+   * (core/outbound.ts); default: refused, so a tenant cannot reach the operator's own network through us.
+   */
+  allowPrivateTargets: boolean;
   /** HUBLINK_GATEWAY_METRICS=<seconds>: the gateway logs its message handling latency this often (the load benchmark reads it); unset: never. */
   gatewayMetricsSeconds?: number;
+  /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
   defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
 }
 
@@ -102,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runJobs: env.HUBLINK_JOBS !== '0',
     instance: env.HUBLINK_INSTANCE || `${os.hostname()}-${process.pid}`,
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
+    allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',
     gatewayMetricsSeconds: Number(env.HUBLINK_GATEWAY_METRICS) > 0 ? Number(env.HUBLINK_GATEWAY_METRICS) : undefined,
     defaultPlan: { network_level: 1, network_router_count: 10, network_center_count: 2, dns_quantity: 2, ram_quantity: 10 },
   };

@@ -148,6 +148,8 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     prettyLogs: false,
     // Jobs run where a test asks for them (backbone tests); every other test sees requests only.
     runJobs: false,
+    // Test servers (webhook receivers, directories, providers) listen on localhost.
+    allowPrivateTargets: true,
     ...opts.config,
   };
   const store = opts.store ?? new MemoryStore();

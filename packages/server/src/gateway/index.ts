@@ -17,8 +17,11 @@ export function gatewayOf(ctx: Ctx): Gateway {
   return g;
 }
 
-/** Member changes that end the device's sessions: a new secret (revoked) or a disabled member. */
-const SECRET_FIELDS = ['password'];
+/**
+ * Member changes that revoke the device's credentials and end its sessions: a new secret, or
+ * 'credentials' (what let it sign in was withdrawn, e.g. the sign-in source that issued them).
+ */
+const SECRET_FIELDS = ['password', 'credentials'];
 
 /**
  * The device gateway (WS /api/device/v1/ws, docs/device-protocol.md) as a module: its route, its
