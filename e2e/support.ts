@@ -26,10 +26,13 @@ export interface Server {
   close(): Promise<void>;
 }
 
-/** The real server on a free localhost port, with its own SQLite file and the dev endpoints on. */
-export async function startServer(): Promise<Server> {
+/**
+ * The real server on a free localhost port, with its own SQLite file and the dev endpoints on;
+ * `env` adds configuration as the environment would give it (an SMTP server, short alert windows).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-e2e-'));
-  const config = { ...loadConfig({ HUBLINK_DATA_DIR: dataDir, HUBLINK_DEV_ENDPOINTS: '1', HUBLINK_ALLOW_PRIVATE_TARGETS: '1', LOG_LEVEL: 'warn' }), prettyLogs: false };
+  const config = { ...loadConfig({ HUBLINK_DATA_DIR: dataDir, HUBLINK_DEV_ENDPOINTS: '1', HUBLINK_ALLOW_PRIVATE_TARGETS: '1', LOG_LEVEL: 'warn', ...env }), prettyLogs: false };
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
