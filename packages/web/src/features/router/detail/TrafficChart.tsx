@@ -4,7 +4,8 @@ import { LineChart } from 'echarts/charts';
 import { GridComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
+import { useEChart } from '../../../components/useEChart';
 import { clockTime, rateText, type ChartPoint } from './traffic';
 
 // SVG: a few small lines redraw cheaply, stay sharp at any zoom, and need no canvas (jsdom has none).
@@ -17,24 +18,10 @@ const HEIGHT = 200;
  * the text rate in MB/s (spec 3 §4).
  */
 export function TrafficChart({ title, points, field, color }: { title: string; points: readonly ChartPoint[]; field: 'down' | 'upload'; color: string }) {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const { box, chart } = useEChart({ renderer: 'svg', height: HEIGHT });
 
   useEffect(() => {
-    if (!box.current) return;
-    const instance = echarts.init(box.current, undefined, { height: HEIGHT, renderer: 'svg' });
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(box.current);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
-    chart.current?.setOption({
+    chart?.setOption({
       animation: false,
       grid: { left: 48, right: 16, top: 24, bottom: 28 },
       tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} ${M.routerTrafficUnit}` },
@@ -42,7 +29,7 @@ export function TrafficChart({ title, points, field, color }: { title: string; p
       yAxis: { type: 'value', name: M.routerTrafficUnit, min: 0 },
       series: [{ type: 'line', name: title, showSymbol: false, areaStyle: { opacity: 0.15 }, color, data: points.map((p) => p[field]) }],
     });
-  }, [points, field, title, color]);
+  }, [chart, points, field, title, color]);
 
   const last = points.at(-1);
   return (
