@@ -22,7 +22,7 @@ import { loadConfig } from '../packages/server/src/config';
 import { hashPassword } from '../packages/server/src/core/passwords';
 import { connect } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
-import { credentialHash } from '../packages/server/src/gateway/auth';
+import { credentialHash } from '../packages/server/src/core/deviceCredentials';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
 /** Members per network: two centers, the rest points (each point links to both centers). */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '@hublink/agent';
 import { M } from '@hublink/contract';
 import { assignSaasDevice } from '../packages/server/src/modules/saas';
-import { CONTEXT, canvasStill, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
+import { addRouters, canvasStill, CONTEXT, launch, postAs, screenshot, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 
 const WIDTHS = [1440, 1280, 390];
 /** Online and offline show after a status poll (10 s) that follows the device's change. */
@@ -33,15 +33,12 @@ describe('the console with the simulator running', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launch();
-    page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce', acceptDownloads: true })).newPage();
-    const captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone: `135${String(Date.now()).slice(-8)}`, nickname: '实时测试' });
-    await signIn(page, server, captcha, username, password);
-    for (const name of [center, ...points]) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: secret, note: '' });
+    let tenantId: number;
+    ({ page, tenantId } = await signedInTenant(server, browser, { username, password, phone: `135${String(Date.now()).slice(-8)}`, nickname: '实时测试' }, { acceptDownloads: true }));
+    await addRouters(server, page, [center, ...points], { secret });
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '实时网络', center: [center], point: points });
     networkNumber = created.data!.network_number;
     // The center is also a SaaS device (the operator's side), so its analysis shows what its agent reports.
-    const tenantId = (await server.ctx.db.selectFrom('account').select('id').where('username_key', '=', username).executeTakeFirstOrThrow()).id;
     await assignSaasDevice(server.ctx.db, { tenantId, routerName: center, category: '总部', share: 1, max_bandwidth: 100, bandwidth: 50, expire_date: null });
     sim = simulate({
       url: server.url,

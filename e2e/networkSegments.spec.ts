@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { CONTEXT, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { addRouters, CONTEXT, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 const OK = /确\s?定|OK/;
 const ENABLE = new RegExp(M.segUiCenterLinkEnable.split('').join('\\s?'));
@@ -35,7 +35,7 @@ describe('network segments in Chromium', () => {
       .where('username_key', '=', username)
       .execute();
     await signIn(page, server, captcha, username, password);
-    for (const name of ['seg_ca01', 'seg_cb01', 'seg_pt01']) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: 'devsecret1', note: '' });
+    await addRouters(server, page, ['seg_ca01', 'seg_cb01', 'seg_pt01']);
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '网段网络', center: ['seg_ca01', 'seg_cb01'], point: ['seg_pt01'] });
     networkNumber = created.data!.network_number;
     detailUrl = `${server.url}/network/detail?network_number=${networkNumber}`;

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, M } from '@hublink/contract';
-import { CONTEXT, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { addRouters, CONTEXT, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 const OK = /确\s?定|OK/;
 /** A phone's width (the widths spec's narrowest). */
@@ -34,7 +34,7 @@ describe('network settings in Chromium', () => {
       .where('username_key', '=', username)
       .execute();
     await signIn(page, server, captcha, username, password);
-    for (const name of ['gw_main01', 'gw_back01']) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: 'devsecret1', note: '机房出口' });
+    await addRouters(server, page, ['gw_main01', 'gw_back01'], { note: '机房出口' });
     await postAs(server, page, '/router/add', { router_type: 2, username: 'app01', password: 'devsecret1', note: '笔记本' });
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '设置网络', center: ['gw_main01', 'gw_back01'], point: ['app01'] });
     // gw_main01 is online, as the device gateway would leave it.

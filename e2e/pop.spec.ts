@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M, TICKET_TYPE_ACCESS_POP } from '@hublink/contract';
-import { CONTEXT, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { addRouters, CONTEXT, launch, postAs, screenshot, settled, signedInTenant, startServer, type Server } from './support';
 
 const OK = /确\s?定|OK/;
 const WIDTHS = [1440, 1280, 390];
@@ -24,19 +24,16 @@ describe('POP resources in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launch();
-    page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' })).newPage();
-    const captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone: `137${String(Date.now()).slice(-8)}`, nickname: 'POP测试' });
-    await signIn(page, server, captcha, username, password);
-    for (const name of [center, point]) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: 'devsecret1', note: '' });
+    let tenantId: number;
+    ({ page, tenantId } = await signedInTenant(server, browser, { username, password, phone: `137${String(Date.now()).slice(-8)}`, nickname: 'POP测试' }));
+    await addRouters(server, page, [center, point]);
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: 'POP网络', center: [center], point: [point] });
     networkNumber = created.data!.network_number;
-    const account = await server.ctx.db.selectFrom('account').select('id').where('username_key', '=', username).executeTakeFirstOrThrow();
     // The operator completes the access-POP order: the network-ticket module says so with this event.
     await server.ctx.db.transaction().execute((trx) =>
       server.ctx.events.emit(trx, {
         type: 'network_ticket.completed',
-        tenant_id: account.id,
+        tenant_id: tenantId,
         ticket_id: Number(stamp) + 1,
         network_number: networkNumber,
         network_ticket_type: TICKET_TYPE_ACCESS_POP,

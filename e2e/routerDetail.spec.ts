@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, M } from '@hublink/contract';
 import { DEVICE_CHANNELS, type TrafficRelay, type WatchRequest } from '../packages/server/src/core/deviceChannels';
-import { CONTEXT, expectPath, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
+import { addRouters, CONTEXT, expectPath, launch, postAs, screenshot, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 
 const WIDTHS = [1440, 1280, 390];
 
@@ -24,11 +24,8 @@ describe('hardware router detail in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launch();
-    page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' })).newPage();
-    const captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone: `136${String(Date.now()).slice(-8)}`, nickname: '详情测试' });
-    await signIn(page, server, captcha, username, password);
-    for (const name of [router, peer]) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: 'devsecret1', note: '' });
+    ({ page } = await signedInTenant(server, browser, { username, password, phone: `136${String(Date.now()).slice(-8)}`, nickname: '详情测试' }));
+    await addRouters(server, page, [router, peer]);
     await postAs(server, page, '/router/note', { router_name: router, note: '北京机房' });
     await postAs(server, page, '/network/create', { network_name: '总部网络', center: [router], point: [peer] });
     // What the gateway writes when the device says hello (its own tests cover that path).

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, M } from '@hublink/contract';
 import { assignSaasDevice } from '../packages/server/src/modules/saas';
-import { CONTEXT, canvasStill, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { addRouters, canvasStill, CONTEXT, launch, postAs, screenshot, settled, signedInTenant, startServer, type Server } from './support';
 
 const OK = /确\s?定|OK/;
 const WIDTHS = [1440, 1280, 390];
@@ -25,14 +25,11 @@ describe('SaaS devices in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launch();
-    page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' })).newPage();
-    const captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone: `137${String(Date.now()).slice(-8)}`, nickname: 'SaaS测试' });
-    await signIn(page, server, captcha, username, password);
-    for (const name of [shanghai, hangzhou, beijing]) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: 'devsecret1', note: '' });
+    let tenantId: number;
+    ({ page, tenantId } = await signedInTenant(server, browser, { username, password, phone: `137${String(Date.now()).slice(-8)}`, nickname: 'SaaS测试' }));
+    await addRouters(server, page, [shanghai, hangzhou, beijing]);
     await postAs(server, page, '/router/note', { router_name: shanghai, note: '上海机房' });
     const db = server.ctx.db;
-    const tenantId = (await db.selectFrom('account').select('id').where('username_key', '=', username).executeTakeFirstOrThrow()).id;
     const now = Date.now();
     const base = { tenantId, max_bandwidth: 100, expire_date: now + 365 * 24 * 60 * MINUTE };
     await assignSaasDevice(db, { ...base, routerName: shanghai, category: '华东', share: 1, bandwidth: 20, ip: ['203.0.113.7', '203.0.113.8'], temp_bandwidth: 80, temp_start_date: now - 60 * MINUTE, temp_expire_date: now + 24 * 60 * MINUTE });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Request } from 'playwright-core';
 import type { Envelope, OutboxEntry } from '@hublink/contract';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
@@ -271,6 +271,29 @@ export async function signIn(page: Page, server: Server, captcha: ReturnType<typ
   await page.getByLabel('验证码').fill(await captcha.answer());
   await page.getByLabel('验证码').press('Enter');
   await expectPath(page, '/dashboard');
+}
+
+/**
+ * A new main account, registered through the API and signed in at /login in a page of its own (with
+ * reduced motion): where most specs start. Answers the page and the tenant's id.
+ */
+export async function signedInTenant(
+  server: Server,
+  browser: Browser,
+  account: { username: string; password: string; phone: string; nickname: string },
+  context: BrowserContextOptions = {},
+): Promise<{ page: Page; tenantId: number }> {
+  const page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce', ...context })).newPage();
+  const captcha = trackCaptcha(page, server);
+  await registerByApi(server, account);
+  await signIn(page, server, captcha, account.username, account.password);
+  const { id } = await server.ctx.db.selectFrom('account').select('id').where('username_key', '=', account.username.toLowerCase()).executeTakeFirstOrThrow();
+  return { page, tenantId: id };
+}
+
+/** Adds hardware members (router_type 1) through /router/add, all with one device secret and note. */
+export async function addRouters(server: Server, page: Page, names: string[], opts: { secret?: string; note?: string } = {}) {
+  for (const name of names) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: opts.secret ?? 'devsecret1', note: opts.note ?? '' });
 }
 
 /** Waits until no dialog is still zooming in (a screenshot would catch it half-drawn). */
