@@ -233,14 +233,17 @@ describeEachDatabase('network work orders: the list and the detail', (t) => {
 });
 
 describeEachDatabase('network work orders: delete and cancel', (t) => {
-  it('deletes pending and cancelled orders only', async () => {
+  /** A tenant with one order in each status: pending (1), in progress (2), completed (3), cancelled (4). */
+  async function orderOfEachStatus() {
     const { main, net } = await tenantWith(t());
-    const [pending, doing, done, cancelled] = [
-      await seedTicket(t(), main.account.id, net.network_number, { status: 1 }),
-      await seedTicket(t(), main.account.id, net.network_number, { status: 2 }),
-      await seedTicket(t(), main.account.id, net.network_number, { status: 3 }),
-      await seedTicket(t(), main.account.id, net.network_number, { status: 4 }),
-    ];
+    const numbers: string[] = [];
+    for (const status of [1, 2, 3, 4]) numbers.push(await seedTicket(t(), main.account.id, net.network_number, { status }));
+    const [pending, doing, done, cancelled] = numbers as [string, string, string, string];
+    return { main, pending, doing, done, cancelled };
+  }
+
+  it('deletes pending and cancelled orders only', async () => {
+    const { main, pending, doing, done, cancelled } = await orderOfEachStatus();
     for (const n of [doing, done]) await refused(t(), main.token, deleteTicket, { network_ticket_number: n }, CODE.invalid, M.ticketDeleteRefused);
     for (const n of [pending, cancelled]) {
       expect(await send(t(), deleteTicket, main.token, { network_ticket_number: n })).toMatchObject({ code: CODE.ok, msg: M.deleted });
@@ -250,13 +253,7 @@ describeEachDatabase('network work orders: delete and cancel', (t) => {
   });
 
   it('cancels orders in progress and completed only', async () => {
-    const { main, net } = await tenantWith(t());
-    const [pending, doing, done, cancelled] = [
-      await seedTicket(t(), main.account.id, net.network_number, { status: 1 }),
-      await seedTicket(t(), main.account.id, net.network_number, { status: 2 }),
-      await seedTicket(t(), main.account.id, net.network_number, { status: 3 }),
-      await seedTicket(t(), main.account.id, net.network_number, { status: 4 }),
-    ];
+    const { main, pending, doing, done, cancelled } = await orderOfEachStatus();
     for (const n of [pending, cancelled]) await refused(t(), main.token, cancelTicket, { network_ticket_number: n }, CODE.invalid, M.ticketCancelRefused);
     for (const n of [doing, done]) {
       expect(await send(t(), cancelTicket, main.token, { network_ticket_number: n })).toMatchObject({ code: CODE.ok, msg: M.cancelled });
