@@ -34,7 +34,7 @@ describe('the console with the simulator running', () => {
     server = await startServer();
     browser = await launch();
     let tenantId: number;
-    ({ page, tenantId } = await signedInTenant(server, browser, { username, password, phone: `135${String(Date.now()).slice(-8)}`, nickname: '实时测试' }, { acceptDownloads: true }));
+    ({ page, tenantId } = await signedInTenant(server, browser, { username, password, phone: `135${String(Date.now()).slice(-8)}`, nickname: '实时测试' }, { context: { acceptDownloads: true } }));
     await addRouters(server, page, [center, ...points], { secret });
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '实时网络', center: [center], point: points });
     networkNumber = created.data!.network_number;

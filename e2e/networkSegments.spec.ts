@@ -1,9 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { addRouters, CONTEXT, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { addRouters, launch, postAs, screenshot, settled, signedInTenant, startServer, type Server } from './support';
+import { dialogHelpers, OK } from './dialogs';
 
-const OK = /确\s?定|OK/;
 const ENABLE = new RegExp(M.segUiCenterLinkEnable.split('').join('\\s?'));
 const WIDTHS = [1440, 1280] as const;
 const PHONE = { width: 390, height: 844 };
@@ -26,15 +26,8 @@ describe('network segments in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launch();
-    page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' })).newPage();
-    const captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone: `137${String(Date.now()).slice(-8)}`, nickname: '网段测试' });
-    await server.ctx.db
-      .updateTable('account')
-      .set({ network_center_count: 2, auth_quagga: 1, auth_quagga_advanced: 1 })
-      .where('username_key', '=', username)
-      .execute();
-    await signIn(page, server, captcha, username, password);
+    const grant = { network_center_count: 2, auth_quagga: 1, auth_quagga_advanced: 1 };
+    ({ page } = await signedInTenant(server, browser, { username, password, phone: `137${String(Date.now()).slice(-8)}`, nickname: '网段测试' }, { grant }));
     await addRouters(server, page, ['seg_ca01', 'seg_cb01', 'seg_pt01']);
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '网段网络', center: ['seg_ca01', 'seg_cb01'], point: ['seg_pt01'] });
     networkNumber = created.data!.network_number;
@@ -46,40 +39,15 @@ describe('network segments in Chromium', () => {
     await server?.close();
   });
 
-  const dialog = () => page.getByRole('dialog');
+  const { dialog, choose, submit, confirm, ...helpers } = dialogHelpers(() => page);
+  const openConfig = (label: string) => helpers.openConfig(label, true);
   const row = (name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) });
   const networkRow = () => server.ctx.db.selectFrom('network').selectAll().where('network_number', '=', networkNumber).executeTakeFirstOrThrow();
-
-  async function openConfig(label: string) {
-    await page.getByRole('button', { name: new RegExp(M.networkConfig) }).click();
-    await page.getByRole('menuitem', { name: label, exact: true }).click();
-    await dialog().waitFor();
-    await settled(page);
-  }
 
   async function openRowAction(label: string, member: string) {
     await page.getByRole('button', { name: `${label} ${member}`, exact: true }).click();
     await dialog().waitFor();
     await settled(page);
-  }
-
-  async function choose(select: Locator, option: string) {
-    await select.click();
-    await page.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
-    await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
-  }
-
-  async function submit(success: string, label: RegExp = OK) {
-    await dialog().getByRole('button', { name: label }).click();
-    await page.getByText(success).first().waitFor();
-    await dialog().waitFor({ state: 'hidden' });
-  }
-
-  async function confirm(question: string) {
-    await page.getByText(question).waitFor();
-    await settled(page);
-    await page.locator('.ant-modal-confirm').filter({ hasText: question }).getByRole('button', { name: OK }).last().click();
-    await page.getByText(question).waitFor({ state: 'hidden' });
   }
 
   it('shows a center’s fixed-port and segment actions on its row, at 1440 and 1280 px', async () => {

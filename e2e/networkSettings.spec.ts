@@ -1,9 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, M } from '@hublink/contract';
-import { addRouters, CONTEXT, launch, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { addRouters, launch, postAs, screenshot, settled, signedInTenant, startServer, type Server } from './support';
+import { dialogHelpers, OK } from './dialogs';
 
-const OK = /确\s?定|OK/;
 /** A phone's width (the widths spec's narrowest). */
 const PHONE = { width: 390, height: 844 };
 
@@ -23,17 +23,9 @@ describe('network settings in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launch();
-    // Without animations: on a loaded machine a click on an option or a menu item still sliding in can be lost.
-    page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' })).newPage();
-    const captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone: `139${String(Date.now()).slice(-8)}`, nickname: '设置测试' });
-    // What the operator side grants: two centers, four DNS rows, default route and dynamic routing.
-    await server.ctx.db
-      .updateTable('account')
-      .set({ network_center_count: 2, dns_quantity: 4, auth_quagga: 1, auth_default_route: 1 })
-      .where('username_key', '=', username)
-      .execute();
-    await signIn(page, server, captcha, username, password);
+    // Two centers, four DNS rows, default route and dynamic routing.
+    const grant = { network_center_count: 2, dns_quantity: 4, auth_quagga: 1, auth_default_route: 1 };
+    ({ page } = await signedInTenant(server, browser, { username, password, phone: `139${String(Date.now()).slice(-8)}`, nickname: '设置测试' }, { grant }));
     await addRouters(server, page, ['gw_main01', 'gw_back01'], { note: '机房出口' });
     await postAs(server, page, '/router/add', { router_type: 2, username: 'app01', password: 'devsecret1', note: '笔记本' });
     const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '设置网络', center: ['gw_main01', 'gw_back01'], point: ['app01'] });
@@ -47,38 +39,8 @@ describe('network settings in Chromium', () => {
     await server?.close();
   });
 
-  const dialog = () => page.getByRole('dialog');
+  const { dialog, openConfig, choose, submit, confirm } = dialogHelpers(() => page);
   const row = (name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) });
-
-  /** Opens one entry of the 配置 menu and waits for its dialog. */
-  async function openConfig(label: string) {
-    await page.getByRole('button', { name: new RegExp(M.networkConfig) }).click();
-    await page.getByRole('menuitem', { name: label }).click();
-    await dialog().waitFor();
-    await settled(page);
-  }
-
-  /** Picks an option of an antd select by its label. */
-  async function choose(select: Locator, option: string) {
-    await select.click();
-    await page.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
-    // The pick closes the list, which would otherwise cover the fields below.
-    await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
-  }
-
-  /** Submits the dialog and waits for it to close and for the server's success message. */
-  async function submit(success: string) {
-    await dialog().getByRole('button', { name: OK }).click();
-    await page.getByText(success).first().waitFor();
-    await dialog().waitFor({ state: 'hidden' });
-  }
-
-  /** Confirms the open popconfirm or confirmation dialog. */
-  async function confirm(question: string) {
-    await page.getByText(question).waitFor();
-    await settled(page);
-    await page.locator('.ant-popover, .ant-modal-confirm').filter({ hasText: question }).getByRole('button', { name: OK }).last().click();
-  }
 
   it('sets main-backup lines: picking the main center makes the other one the backup', async () => {
     await page.goto(detailUrl);

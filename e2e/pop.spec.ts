@@ -1,9 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M, TICKET_TYPE_ACCESS_POP } from '@hublink/contract';
 import { addRouters, CONTEXT, launch, postAs, screenshot, settled, signedInTenant, startServer, type Server } from './support';
+import { dialogHelpers, OK } from './dialogs';
 
-const OK = /确\s?定|OK/;
 const WIDTHS = [1440, 1280, 390];
 
 /**
@@ -48,22 +48,9 @@ describe('POP resources in Chromium', () => {
     await server?.close();
   });
 
-  const dialog = () => page.getByRole('dialog');
+  const { dialog, openConfig, choose } = dialogHelpers(() => page);
   /** A member's row of the member table (the link list has rows named after members too). */
   const row = (name: string) => page.locator(`tr[data-row-key="${name}"]`);
-
-  async function openConfig(label: string) {
-    await page.getByRole('button', { name: new RegExp(M.networkConfig) }).click();
-    await page.getByRole('menuitem', { name: label }).click();
-    await dialog().waitFor();
-    await settled(page);
-  }
-
-  async function choose(select: Locator, option: string) {
-    await select.click();
-    await page.locator(`.ant-select-item-option[title="${option}"]:visible`).click();
-    await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
-  }
 
   it('the order’s resource is the network’s, with the ordered member in its area', async () => {
     await page.goto(`${server.url}/network/detail?network_number=${networkNumber}`);

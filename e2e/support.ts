@@ -6,6 +6,8 @@ import type { Envelope, OutboxEntry } from '@hublink/contract';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import type { Ctx } from '../packages/server/src/core/context';
+import type { Updateable } from 'kysely';
+import type { AccountTable } from '../packages/server/src/db/types';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
@@ -273,21 +275,25 @@ export async function signIn(page: Page, server: Server, captcha: ReturnType<typ
   await expectPath(page, '/dashboard');
 }
 
+/** What the operator side grants a tenant (plan quotas and feature flags), set before it signs in. */
+export type Grant = Partial<Pick<Updateable<AccountTable>, 'network_center_count' | 'dns_quantity' | 'auth_quagga' | 'auth_quagga_advanced' | 'auth_default_route' | 'software_auth_source'>>;
+
 /**
- * A new main account, registered through the API and signed in at /login in a page of its own (with
- * reduced motion): where most specs start. Answers the page and the tenant's id.
+ * A new main account, registered through the API, given `grant`, and signed in at /login in a page of
+ * its own (with reduced motion): where most specs start. Answers the page and the tenant's id.
  */
 export async function signedInTenant(
   server: Server,
   browser: Browser,
   account: { username: string; password: string; phone: string; nickname: string },
-  context: BrowserContextOptions = {},
+  opts: { context?: BrowserContextOptions; grant?: Grant } = {},
 ): Promise<{ page: Page; tenantId: number }> {
-  const page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce', ...context })).newPage();
+  const page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce', ...opts.context })).newPage();
   const captcha = trackCaptcha(page, server);
   await registerByApi(server, account);
-  await signIn(page, server, captcha, account.username, account.password);
   const { id } = await server.ctx.db.selectFrom('account').select('id').where('username_key', '=', account.username.toLowerCase()).executeTakeFirstOrThrow();
+  if (opts.grant) await server.ctx.db.updateTable('account').set(opts.grant).where('id', '=', id).execute();
+  await signIn(page, server, captcha, account.username, account.password);
   return { page, tenantId: id };
 }
 
