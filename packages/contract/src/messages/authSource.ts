@@ -86,7 +86,8 @@ export const authSourceMessages = {
   authSourceFieldWhiteIpHint: '在开放平台的IP白名单（企业可信IP）中填写这些地址',
   authSourceFieldAuthDomain: '回调地址',
   authSourceFieldAuthDomainWechat: '可信域名',
-  authSourceFieldAuthDomainHint: '在开放平台的授权回调（重定向URL）中填写此地址',
+  authSourceFieldAuthDomainHint: '在开放平台应用的重定向URL（回调地址）中填写此地址',
+  authSourceFieldAuthDomainHintWechat: '在企业微信应用的可信域名和“企业微信授权登录”的授权回调域中填写此域名',
   authSourceWhiteIpUnset: '未配置，请联系客服获取',
   authSourceSecretKeep: '不修改请保留原值',
 } as const;

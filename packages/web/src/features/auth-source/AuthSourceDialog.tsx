@@ -45,30 +45,19 @@ export interface AuthSourceDialogProps {
  */
 export function AuthSourceDialog({ open, record, config, onClose }: AuthSourceDialogProps) {
   const editing = record !== undefined;
-  const [form] = Form.useForm<Values>();
-  const type = (Form.useWatch('type', form) as AuthSourceType | undefined) ?? record?.type;
   const create = useSourceMutation(createAuthSource);
   const edit = useSourceMutation(editAuthSource);
   const info = useApiQuery(authSourceInfo, { id: record?.id ?? 0 }, { enabled: open && editing });
   const mask = info.data?.data?.app_secret;
-
-  // The masked secret arrives after the dialog opens; it fills the field unless something was typed.
-  useEffect(() => {
-    if (open && mask !== undefined && !form.isFieldTouched('app_secret')) form.setFieldValue('app_secret', mask);
-  }, [open, mask, form]);
 
   const submit = async (values: Values) => {
     const env = editing ? await edit.mutateAsync({ ...values, id: record.id, type: record.type }) : await create.mutateAsync(values);
     return env.code === CODE.ok;
   };
 
-  const labels = type ? FIELD_LABELS[type] : undefined;
-  const defaults = type ? config?.defaults[type] : undefined;
-
   return (
     <FormDialog<Values>
       key={record?.id ?? 'new'}
-      form={form}
       title={editing ? M.authSourceEdit : M.authSourceCreate}
       open={open}
       onClose={onClose}
@@ -76,11 +65,29 @@ export function AuthSourceDialog({ open, record, config, onClose }: AuthSourceDi
       guardMs={LIMITS.submitGuardLongMs}
       width={560}
       initialValues={
-        editing
-          ? { type: record.type, name: record.name, app_id: record.app_id, agent_id: record.agent_id, corp_id: record.corp_id, app_secret: mask }
-          : {}
+        editing ? { type: record.type, name: record.name, app_id: record.app_id, agent_id: record.agent_id, corp_id: record.corp_id, app_secret: mask } : {}
       }
     >
+      <SourceFields editing={editing} fixedType={record?.type} mask={mask} config={config} />
+    </FormDialog>
+  );
+}
+
+/** The fields of the form: those of the chosen type, then what the provider needs of us and the ID code. */
+function SourceFields({ editing, fixedType, mask, config }: { editing: boolean; fixedType?: AuthSourceType; mask?: string; config: SourceConfig | undefined }) {
+  const form = Form.useFormInstance<Values>();
+  const type = (Form.useWatch('type', form) as AuthSourceType | undefined) ?? fixedType;
+
+  // The masked secret arrives after the dialog opens; it fills the field unless something was typed.
+  useEffect(() => {
+    if (mask !== undefined && !form.isFieldTouched('app_secret')) form.setFieldValue('app_secret', mask);
+  }, [mask, form]);
+
+  const labels = type ? FIELD_LABELS[type] : undefined;
+  const defaults = type ? config?.defaults[type] : undefined;
+
+  return (
+    <>
       <Form.Item name="type" label={M.authSourceFieldType} rules={rulesOf(authSourceFields, 'type')}>
         <Select placeholder={M.authSourceTypeRequired} options={config?.types ?? []} disabled={editing} aria-label={M.authSourceFieldType} />
       </Form.Item>
@@ -102,18 +109,13 @@ export function AuthSourceDialog({ open, record, config, onClose }: AuthSourceDi
               <Input maxLength={LIMITS.authSourceCorpIdMax} placeholder={M.authSourceFieldCorpId} autoComplete="off" />
             </Form.Item>
           )}
-          <Form.Item
-            name="app_secret"
-            label={labels.secret}
-            rules={rulesOf(authSourceFields, 'app_secret')}
-            extra={editing ? M.authSourceSecretKeep : undefined}
-          >
+          <Form.Item name="app_secret" label={labels.secret} rules={rulesOf(authSourceFields, 'app_secret')} extra={editing ? M.authSourceSecretKeep : undefined}>
             <Input.Password maxLength={LIMITS.authSourceAppSecretMax} placeholder={M.authSourceAppSecretRequired} autoComplete="new-password" />
           </Form.Item>
           <Form.Item label={M.authSourceFieldWhiteIp} extra={M.authSourceFieldWhiteIpHint}>
             <CopyField label={M.authSourceFieldWhiteIp} value={defaults?.white_ip ?? ''} empty={M.authSourceWhiteIpUnset} />
           </Form.Item>
-          <Form.Item label={labels.authDomain} extra={M.authSourceFieldAuthDomainHint}>
+          <Form.Item label={labels.authDomain} extra={labels.authDomainHint}>
             <CopyField label={labels.authDomain} value={defaults?.auth_domain ?? ''} />
           </Form.Item>
         </>
@@ -121,6 +123,6 @@ export function AuthSourceDialog({ open, record, config, onClose }: AuthSourceDi
       <Form.Item label={M.authSourceCodeLabel} extra={M.authSourceCodeHint}>
         <CopyField label={M.authSourceCodeLabel} value={config?.code ?? ''} />
       </Form.Item>
-    </FormDialog>
+    </>
   );
 }
