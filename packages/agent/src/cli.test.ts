@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { simulatedMembers } from './cli';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiOf, runAgentCommand, simulatedMembers } from './cli';
 import { StateDir } from './state';
 
 const dirs: string[] = [];
@@ -59,5 +59,19 @@ describe('state dir', () => {
     expect(statSync(join(state.path, 'credential')).mode & 0o777).toBe(0o600);
     state.saveCredential(undefined);
     expect(state.readCredential()).toBeUndefined();
+  });
+});
+
+describe('agent --auth-source', () => {
+  it('takes the server from --url unless --api is given, and refuses a router or a login beside it', async () => {
+    expect(apiOf('ws://10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
+    expect(apiOf('wss://console.example.com/api/device/v1/ws')).toBe('https://console.example.com');
+    const usage = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await runAgentCommand(['--url', 'ws://127.0.0.1:1', '--auth-source', 'K7M2QX9P', '--router', 'r1'])).toBe(2);
+      expect(await runAgentCommand(['--url', 'ws://127.0.0.1:1', '--auth-source', 'K7M2QX9P', '--login', 'u@s'])).toBe(2);
+    } finally {
+      usage.mockRestore();
+    }
   });
 });

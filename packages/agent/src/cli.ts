@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { signInWithSource } from './authSource';
 import { DeviceClient, type Identity } from './client';
 import type { Device } from './device';
 import { findOpenvpn, OpenvpnDevice } from './openvpn/device';
@@ -8,7 +9,10 @@ import { simulate, type SimulatedMember } from './simulator';
 import { defaultStateDir, StateDir } from './state';
 
 export const AGENT_USAGE = `usage: hublink agent --url ws://HOST[:PORT] (--router NAME | --login USER@SIGN) --secret S [--state-dir DIR] [--simulate]
-  The secret may come from HUBLINK_SECRET instead of --secret. Runs OpenVPN when it is on PATH, else simulates.`;
+       hublink agent --url ws://HOST[:PORT] --auth-source ID_CODE [--source ID|NAME] [--api http(s)://HOST[:PORT]] [--state-dir DIR] [--simulate]
+  The secret may come from HUBLINK_SECRET instead of --secret. --auth-source signs a member in through the tenant's
+  sign-in source (enterprise WeChat, Feishu, DingTalk) in a browser; --api defaults to --url's host.
+  Runs OpenVPN when it is on PATH, else simulates.`;
 
 export const SIMULATE_USAGE = `usage: hublink simulate --url ws://HOST[:PORT] (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) [--secret S]
   members.json: [{"kind":"router","router_name":"r1","secret":"…"} | {"kind":"app","login":"u@sign","secret":"…"}]
@@ -18,19 +22,32 @@ class UsageError extends Error {}
 
 /** `hublink agent …`: one device until the server refuses it for good (exit 1) or SIGINT/SIGTERM (exit 0). */
 export async function runAgentCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, { url: 'string', router: 'string', login: 'string', secret: 'string', 'state-dir': 'string', simulate: 'boolean' }, AGENT_USAGE);
+  const options = { url: 'string', router: 'string', login: 'string', secret: 'string', 'state-dir': 'string', simulate: 'boolean', 'auth-source': 'string', source: 'string', api: 'string' } as const;
+  const { values } = parse(argv, options, AGENT_USAGE);
   if (!values) return 2;
   const url = values.url as string | undefined;
   const secret = (values.secret as string | undefined) ?? process.env.HUBLINK_SECRET;
   const router = values.router as string | undefined;
-  const login = values.login as string | undefined;
-  if (!url || !secret || (router ? login : !login)) {
+  const idCode = values['auth-source'] as string | undefined;
+  let login = values.login as string | undefined;
+  if (!url || (idCode ? router || login : !secret || (router ? login : !login))) {
     console.error(AGENT_USAGE);
     return 2;
+  }
+  let credential: string | undefined;
+  if (idCode) {
+    try {
+      ({ login, credential } = await signInWithSource({ api: (values.api as string | undefined) ?? apiOf(url), code: idCode, source: values.source as string | undefined }));
+    } catch (e) {
+      console.error(`sign-in through the source failed: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
+    console.log(`[${login}] signed in through the sign-in source`);
   }
   const identity: Identity = router ? { kind: 'router', router_name: router } : { kind: 'app', login: login! };
   const name = router ?? login!;
   const state = new StateDir((values['state-dir'] as string | undefined) ?? defaultStateDir(name));
+  if (credential) state.saveCredential(credential);
   const openvpn = values.simulate ? null : findOpenvpn();
   let device: Device;
   if (openvpn) {
@@ -40,7 +57,7 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
     device = new SimulatedDevice({ kind: identity.kind, name });
     console.log(`[${name}] SIMULATED mode (${values.simulate ? '--simulate given' : 'no openvpn binary on PATH'}): links, traffic, sessions and flows are synthetic`);
   }
-  const client = new DeviceClient({ url, identity, secret, credential: state.readCredential(), device, saveCredential: (c) => state.saveCredential(c) });
+  const client = new DeviceClient({ url, identity, secret: idCode ? undefined : secret, credential: state.readCredential(), device, saveCredential: (c) => state.saveCredential(c) });
   return new Promise<number>((resolve) => {
     const finish = (code: number) => {
       clearInterval(watch);
@@ -53,13 +70,16 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
     process.on('SIGTERM', onSignal);
     const watch = setInterval(() => {
       if (client.state === 'failed') {
-        console.error(`[${name}] the server refused this device: ${client.failure?.reason ?? ''}`);
+        console.error(`[${name}] the server refused this device: ${client.failure?.reason ?? ''}${idCode ? ' (sign in again with --auth-source)' : ''}`);
         finish(1);
       }
     }, 500);
     client.start();
   });
 }
+
+/** The server's HTTP origin from the gateway URL given (ws → http, wss → https). */
+export const apiOf = (url: string) => new URL(url.replace(/^ws/, 'http')).origin;
 
 /** `hublink simulate …`: many simulated agents in this process, a summary line every 10 s. */
 export async function runSimulateCommand(argv: string[]): Promise<number> {

@@ -17,3 +17,4 @@ export { simulate, type SimulatedMember, type SimulateOptions, type Simulation, 
 export { findOpenvpn, OpenvpnDevice, type OpenvpnDeviceOptions } from './openvpn/device';
 export { plannedLinks, type PlannedLink } from './plan';
 export { AGENT_USAGE, runAgentCommand, runSimulateCommand, SIMULATE_USAGE } from './cli';
+export { signInWithSource, type SourceSignIn, type SourceSignInOptions } from './authSource';

@@ -34,9 +34,10 @@ export interface Endpoint {
   query?: z.ZodType;
   /**
    * What a successful call answers: the schema of the envelope's `data` (noData when it has none),
-   * or, for a download, the file (refusals of a download are envelopes all the same).
+   * for a download the file, for a step a browser opens a redirect (refusals of a download or a
+   * redirect are envelopes all the same).
    */
-  response: z.ZodType | FileResponse;
+  response: z.ZodType | FileResponse | RedirectResponse;
   /** A paged list: a successful answer carries `count`, the total of the list. */
   paged?: true;
 }
@@ -54,12 +55,22 @@ export const xlsxFile: FileResponse = { file: XLSX_TYPE };
 
 export const isFileResponse = (r: Endpoint['response']): r is FileResponse => 'file' in r && typeof r.file === 'string';
 
+/**
+ * A step of a sign-in that a browser opens (an OAuth authorize or callback): success is HTTP 302 to
+ * the URL `redirect` describes, not an envelope.
+ */
+export interface RedirectResponse {
+  redirect: string;
+}
+
+export const isRedirectResponse = (r: Endpoint['response']): r is RedirectResponse => 'redirect' in r && typeof r.redirect === 'string';
+
 export const defineEndpoint = <const E extends Endpoint>(e: E): E => e;
 
 export type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined;
 export type QueryOf<E extends Endpoint> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined;
-/** `data` of a successful answer; never for a download, which answers a file (unknown for any endpoint at all). */
-export type DataOf<E extends Endpoint> = E['response'] extends FileResponse
+/** `data` of a successful answer; never for a download or a redirect, which answer no envelope (unknown for any endpoint at all). */
+export type DataOf<E extends Endpoint> = E['response'] extends FileResponse | RedirectResponse
   ? never
   : E['response'] extends z.ZodType
     ? z.output<E['response']>

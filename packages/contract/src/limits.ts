@@ -116,6 +116,22 @@ export const LIMITS = {
   carouselMs: 5000,
   /** Network names in status cards are cut after this many characters (spec 2 §9, spec 3 §9). */
   statusNetworkName: 6,
+  // third-party sign-in sources (spec 3 §3, §5, §9; ours where the spec is silent)
+  authSourceNameMax: 32,
+  authSourceAppIdMax: 128,
+  authSourceAppSecretMax: 256,
+  authSourceAgentIdMax: 16,
+  authSourceCorpIdMax: 128,
+  /** Sources one tenant may configure. */
+  authSourcesMax: 20,
+  /** Characters of a tenant's ID code (the code a member's client enters). */
+  authSourceCodeLength: 8,
+  /** Life of a sign-in started at /auth_source/authorize until the provider calls back. */
+  authSourceStateSeconds: 600,
+  /** Life of the one-time ticket the client redeems at /auth_source/token. */
+  authSourceTicketSeconds: 120,
+  authSourceRedirectUriMax: 512,
+  authSourceClientStateMax: 256,
   /** Default-route metrics of spec 2 §9, priority 1 to 5 in this order. */
   defaultRouteMetrics: [30, 60, 90, 120, 150],
 } as const;

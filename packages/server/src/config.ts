@@ -53,9 +53,35 @@ export interface Config {
   allowPrivateTargets: boolean;
   /** HUBLINK_GATEWAY_METRICS=<seconds>: the gateway logs its message handling latency this often (the load benchmark reads it); unset: never. */
   gatewayMetricsSeconds?: number;
+  /**
+   * HUBLINK_PUBLIC_URL: the console's public origin (https://console.example.com). Sign-in sources send
+   * users back to it, and the console shows it as the address to register with the provider; unset:
+   * the origin of the request at hand.
+   */
+  publicUrl?: string;
+  /** HUBLINK_EGRESS_IPS: comma-separated addresses the server's outbound calls come from (a provider's IP allow list). */
+  egressIps: string[];
+  /** The open platforms' base URLs (the real hosts by default; tests point them at local servers). */
+  authProviders: AuthProviderUrls;
   /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
   defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
 }
+
+export interface AuthProviderUrls {
+  /** HUBLINK_WECOM_LOGIN_URL: enterprise WeChat's web sign-in page host. */
+  wecomLogin: string;
+  /** HUBLINK_WECOM_API_URL: enterprise WeChat's server API. */
+  wecomApi: string;
+  /** HUBLINK_FEISHU_URL: Feishu's open platform (sign-in page and API). */
+  feishu: string;
+  /** HUBLINK_DINGTALK_LOGIN_URL: DingTalk's sign-in page host. */
+  dingtalkLogin: string;
+  /** HUBLINK_DINGTALK_API_URL: DingTalk's server API. */
+  dingtalkApi: string;
+}
+
+/** An origin or base URL as configured: no trailing slash. */
+const baseUrl = (v: string | undefined, fallback: string) => (v || fallback).replace(/\/+$/, '');
 
 export const DEFAULT_BRANDS: Record<string, Brand> = {
   'hublink.cn': { name: 'HubLink', logo: 'default', own: true, filing: '京ICP备00000000号' },
@@ -109,6 +135,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',
     gatewayMetricsSeconds: Number(env.HUBLINK_GATEWAY_METRICS) > 0 ? Number(env.HUBLINK_GATEWAY_METRICS) : undefined,
+    publicUrl: env.HUBLINK_PUBLIC_URL ? baseUrl(env.HUBLINK_PUBLIC_URL, '') : undefined,
+    egressIps: (env.HUBLINK_EGRESS_IPS ?? '')
+      .split(',')
+      .map((ip) => ip.trim())
+      .filter(Boolean),
+    authProviders: {
+      wecomLogin: baseUrl(env.HUBLINK_WECOM_LOGIN_URL, 'https://login.work.weixin.qq.com'),
+      wecomApi: baseUrl(env.HUBLINK_WECOM_API_URL, 'https://qyapi.weixin.qq.com'),
+      feishu: baseUrl(env.HUBLINK_FEISHU_URL, 'https://open.feishu.cn'),
+      dingtalkLogin: baseUrl(env.HUBLINK_DINGTALK_LOGIN_URL, 'https://login.dingtalk.com'),
+      dingtalkApi: baseUrl(env.HUBLINK_DINGTALK_API_URL, 'https://api.dingtalk.com'),
+    },
     defaultPlan: { network_level: 1, network_router_count: 10, network_center_count: 2, dns_quantity: 2, ram_quantity: 10 },
   };
 }

@@ -1,4 +1,5 @@
 import { CODE, type Endpoint } from '@hublink/contract';
+import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../test/helpers';
 import type { RoleAuth } from './core/actor';
@@ -22,7 +23,9 @@ const NO_RIGHTS: RoleAuth = {
 /** Every row that belongs to a tenant, in every table of the database. */
 async function rowsOf(t: TestApp, tenantId: number) {
   const out: Record<string, unknown[]> = {};
-  for (const table of await t.db.introspection.getTables()) {
+  // PostgreSQL lists the tables of every schema; other test files' schemas (other tables) are not ours.
+  const schema = t.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(t.db)).rows[0]?.name : undefined;
+  for (const table of (await t.db.introspection.getTables()).filter((x) => schema === undefined || x.schema === schema)) {
     const cols = table.columns.map((c) => c.name);
     const key = table.name === 'account' ? 'id' : cols.includes('tenant_id') ? 'tenant_id' : cols.includes('account_id') ? 'account_id' : null;
     if (!key || table.name === 'session') continue;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { z } from 'zod';
-import { CODE, isFileResponse, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
+import { CODE, isFileResponse, isRedirectResponse, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
 import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { RoleAuth } from '../src/core/actor';
@@ -32,6 +32,7 @@ export type { BuiltApp };
 export function checkAnswer(endpoint: Endpoint, env: Envelope): void {
   const call = `${endpoint.method} ${endpoint.path}`;
   if (isFileResponse(endpoint.response)) throw new Error(`${call} answered an envelope; its contract says a file`);
+  if (isRedirectResponse(endpoint.response)) throw new Error(`${call} answered an envelope with code 200; its contract says a redirect`);
   const parsed = endpoint.response.safeParse(env.data);
   if (!parsed.success) throw new Error(`${call} answered data its contract does not allow:\n${z.prettifyError(parsed.error)}`);
   expect(env.data, `${call} answered data its contract does not declare`).toStrictEqual(parsed.data);
@@ -69,6 +70,8 @@ const SNAPSHOT_TABLES = [
   'member_link',
   'software_login',
   'online_log',
+  'auth_source',
+  'auth_source_member',
 ] as const;
 
 /**
@@ -171,7 +174,7 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
   async function call<E extends Endpoint>(
     endpoint: E,
     input: { body?: unknown; query?: Record<string, unknown>; token?: string; ip?: string; headers?: Record<string, string> } = {},
-  ): Promise<Envelope<DataOf<E>> & { status: number; file?: { filename: string; contentType: string; body: Buffer } }> {
+  ): Promise<Envelope<DataOf<E>> & { status: number; file?: { filename: string; contentType: string; body: Buffer }; location?: string }> {
     const res = await app.inject({
       method: endpoint.method,
       url: `/api/v1${endpoint.path}`,
@@ -187,6 +190,11 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
       const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
       const file = { filename: name ? decodeURIComponent(name) : '', contentType: String(res.headers['content-type'] ?? ''), body: res.rawPayload };
       return { code: 200, msg: '', status: res.statusCode, file };
+    }
+    // A step a browser opens (a sign-in's authorize or callback): code 200 and where it sends the browser.
+    if (res.statusCode === 302) {
+      if (!isRedirectResponse(endpoint.response)) throw new Error(`${endpoint.method} ${endpoint.path} answered a redirect; its contract says an envelope`);
+      return { code: 200, msg: '', status: 302, location: String(res.headers.location) };
     }
     const env = res.json() as Envelope<DataOf<E>>;
     if (env.code === CODE.ok) checkAnswer(endpoint, env);

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { CODE, M, type AnswerOf, type Endpoint, type FileResponse } from '@hublink/contract';
+import { CODE, M, type AnswerOf, type Endpoint, type FileResponse, type RedirectResponse } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
 import type { Ctx } from './context';
 import { ApiError, invalid } from './errors';
@@ -43,8 +43,17 @@ export class FileAnswer {
   ) {}
 }
 
-/** What a handler answers: the endpoint's data in the envelope, or a file where the endpoint says it answers one. */
-export type HandlerAnswer<E extends Endpoint> = E['response'] extends FileResponse ? FileAnswer : AnswerOf<E>;
+/** Where a browser-opened step of a sign-in sends the browser next (HTTP 302), instead of an envelope. */
+export class RedirectAnswer {
+  constructor(readonly location: string) {}
+}
+
+/** What a handler answers: the endpoint's data in the envelope, or a file or a redirect where the endpoint says it answers one. */
+export type HandlerAnswer<E extends Endpoint> = E['response'] extends FileResponse
+  ? FileAnswer
+  : E['response'] extends RedirectResponse
+    ? RedirectAnswer
+    : AnswerOf<E>;
 
 /**
  * 'attachment' with the name twice (RFC 6266): an ASCII stand-in for old clients and the real name
@@ -108,8 +117,8 @@ export type LiveHandler = (socket: WebSocket, req: FastifyRequest) => void | Pro
 /**
  * Registers one call of the contract: its schemas validate the request (422 with the first rule's
  * message), the guard decides who may call it, and the handler's envelope is sent as is (or its
- * FileAnswer, as a download); a sub-account's successful POST emits operation.performed. A GET call
- * may also take WebSockets on its path (live).
+ * FileAnswer, as a download; or its RedirectAnswer, as a 302); a sub-account's successful POST emits
+ * operation.performed. A GET call may also take WebSockets on its path (live).
  */
 export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<HandlerAnswer<E>>, live?: LiveHandler) {
   app.route({
@@ -146,6 +155,10 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       });
       if (answer instanceof FileAnswer) {
         return reply.header('content-disposition', contentDisposition(answer.filename)).header('cache-control', 'no-store').type(answer.contentType).send(answer.body);
+      }
+      if (answer instanceof RedirectAnswer) {
+        // The location may carry a one-time code or ticket: nothing on the way may keep it.
+        return reply.header('cache-control', 'no-store').redirect(answer.location, 302);
       }
       // Every successful mutating call of a sub-account goes into its operation log (the ram module
       // writes it from the event). The call has succeeded: a failure here is logged, not answered.

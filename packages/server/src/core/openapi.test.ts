@@ -1,4 +1,4 @@
-import { isFileResponse } from '@hublink/contract';
+import { isFileResponse, isRedirectResponse } from '@hublink/contract';
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/helpers';
 
@@ -25,6 +25,11 @@ describeEachDatabase('the OpenAPI document', (t) => {
     for (const { url, endpoint } of t().app.endpoints) {
       const op = doc.paths[url]?.[endpoint.method.toLowerCase()];
       expect(op, url).toBeDefined();
+      if (isRedirectResponse(endpoint.response)) {
+        expect(op!.responses['302']?.description, url).toBe(`302 to ${endpoint.response.redirect}`);
+        expect(op!.responses['200']?.content?.['application/json']?.schema.required, url).toEqual(['code', 'msg']);
+        continue;
+      }
       const answer = op!.responses['200']!;
       expect(answer.description, url).not.toBe('Default Response');
       if (isFileResponse(endpoint.response)) {

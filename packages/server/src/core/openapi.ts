@@ -1,7 +1,7 @@
 import type { SwaggerTransform } from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isFileResponse, type Endpoint } from '@hublink/contract';
+import { isFileResponse, isRedirectResponse, type Endpoint } from '@hublink/contract';
 
 /** Any answer but a success: a code of spec 1 §8 and its message (DESIGN.md §4). */
 const refusal = z.object({ code: z.number(), msg: z.string() });
@@ -25,6 +25,12 @@ export const openApiTransform: SwaggerTransform = (input) => {
   const endpoint = input.route.config?.endpoint;
   if (!endpoint) return jsonSchemaTransform(input);
   const { response } = endpoint;
+  if (isRedirectResponse(response)) {
+    // A step a browser opens: success is the redirect, a refusal an envelope with HTTP 200.
+    const out = jsonSchemaTransform({ ...input, schema: { ...input.schema, response: { 200: refusal.describe('A refusal'), default: failure } } });
+    const redirect = { description: `302 to ${response.redirect}`, headers: { location: { schema: { type: 'string', format: 'uri' } } } };
+    return { ...out, schema: { ...out.schema, response: { 302: redirect, ...(out.schema.response as object) } } };
+  }
   const answers = isFileResponse(response) ? { default: failure } : { 200: envelopeOf(endpoint, response), default: failure };
   const out = jsonSchemaTransform({ ...input, schema: { ...input.schema, response: answers } });
   if (!isFileResponse(response)) return out;

@@ -2,6 +2,7 @@ import type { Module } from '../core/module';
 import { accountModule } from './account';
 import { announcementModule } from './announcement';
 import { authModule } from './auth';
+import { authSourceModule } from './auth-source';
 import { devModule } from './dev';
 import { logsModule } from './logs';
 import { messageModule } from './message';
@@ -29,6 +30,7 @@ export const MODULES: Module[] = [
   ramModule,
   ramRoleModule,
   routerModule,
+  authSourceModule,
   saasModule,
   networkModule,
   popModule,

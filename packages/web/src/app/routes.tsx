@@ -97,7 +97,7 @@ export const ROUTES: PageRoute[] = [
   },
   { path: '/router/ldap', title: 'LDAP', layout: 'main' },
   { path: '/router/ldap_edit', title: M.routeLdapEdit, layout: 'main', menu: '/router/ldap' },
-  { path: '/router/auth_source', title: M.routeAuthSource, layout: 'main' },
+  { path: '/router/auth_source', title: M.routeAuthSource, layout: 'main', page: lazy(() => import('../features/auth-source/AuthSourcePage')) },
   // monitoring, logs
   { path: '/monitor/setting', title: M.routeMonitor, layout: 'main' },
   { path: '/logs/software_login', title: M.routeSoftwareLogins, layout: 'main', access: 'main', page: lazy(() => import('../features/logs/SoftwareLoginPage')) },
