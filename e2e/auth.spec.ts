@@ -74,8 +74,7 @@ describe('sign-in in Chromium', () => {
     await page.getByLabel('账号').fill(username);
     await page.getByLabel('密码').fill(password);
     await page.getByLabel('验证码').fill('zzzz');
-    await page.getByLabel('验证码').press('Enter');
-    await captcha.renewed();
+    await captcha.renewedBy(() => page.getByLabel('验证码').press('Enter'));
     await page.getByText(M.captchaWrong).first().waitFor();
     await expect(page.getByLabel('验证码').inputValue()).resolves.toBe('');
   });

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, M } from '@hublink/contract';
-import { CONTEXT, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, launch, screenshot, settled, signedInTenant, startServer, type Server } from './support';
 
 /**
  * Third-party sign-in sources in Chromium (spec 3 §2 /router/auth_source): a tenant with the feature
@@ -21,14 +21,13 @@ describe('sign-in sources in Chromium', () => {
   beforeAll(async () => {
     server = await startServer({ HUBLINK_EGRESS_IPS: '203.0.113.7,203.0.113.8' });
     browser = await launch();
-    const context = await browser.newContext({ ...CONTEXT, permissions: ['clipboard-read', 'clipboard-write'] });
-    page = await context.newPage();
-    const captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone, nickname: '认证源管理' });
-    // The operator's CLI will set this; the test sets it in the database.
-    const account = await server.ctx.db.updateTable('account').set({ software_auth_source: 1 }).where('username_key', '=', username).returning('id').executeTakeFirstOrThrow();
-    tenantId = account.id;
-    await signIn(page, server, captcha, username, password);
+    // The operator's CLI will set the feature flag; the test grants it in the database.
+    ({ page, tenantId } = await signedInTenant(
+      server,
+      browser,
+      { username, password, phone, nickname: '认证源管理' },
+      { context: { permissions: ['clipboard-read', 'clipboard-write'] }, grant: { software_auth_source: 1 } },
+    ));
   });
 
   afterAll(async () => {

@@ -1,13 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { CONTEXT, expectPath, launch, openUserMenu, postAs, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { addRouters, CONTEXT, expectPath, launch, openUserMenu, postAs, screenshot, settled, signedInTenant, signIn, startServer, trackCaptcha, type Server } from './support';
 
 describe('sub-accounts and roles in Chromium', () => {
   let server: Server;
   let browser: Browser;
   let page: Page;
-  let captcha: ReturnType<typeof trackCaptcha>;
   const username = `ram${Date.now() % 1_000_000}`;
   const phone = `137${String(Date.now()).slice(-8)}`;
   const password = 'secret123';
@@ -15,15 +14,9 @@ describe('sub-accounts and roles in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launch();
-    const context = await browser.newContext(CONTEXT);
-    page = await context.newPage();
-    captcha = trackCaptcha(page, server);
-    await registerByApi(server, { username, password, phone, nickname: '子账号管理' });
-    await signIn(page, server, captcha, username, password);
+    ({ page } = await signedInTenant(server, browser, { username, password, phone, nickname: '子账号管理' }));
     // Two networks: the role will be limited to the first.
-    for (const name of ['gw_ram01', 'gw_ram02']) {
-      await postAs(server, page, '/router/add', { router_type: 1, username: name, password: 'devsecret1' });
-    }
+    await addRouters(server, page, ['gw_ram01', 'gw_ram02']);
     await postAs(server, page, '/network/create', { network_name: '运维网络', center: ['gw_ram01'], point: [] });
     await postAs(server, page, '/network/create', { network_name: '财务网络', center: ['gw_ram02'], point: [] });
   });
@@ -79,7 +72,7 @@ describe('sub-accounts and roles in Chromium', () => {
   });
 
   it("signs in as the sub-account, and the main account reads what it did in the operation log", async () => {
-    const context = await browser.newContext(CONTEXT);
+    const context = await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' });
     const ramPage = await context.newPage();
     const ramCaptcha = trackCaptcha(ramPage, server);
     await signIn(ramPage, server, ramCaptcha, `ops01@${username}`, 'opspass1', true);

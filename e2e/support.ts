@@ -211,9 +211,10 @@ export function trackCaptcha(page: Page, server: Server) {
       if (!latest) throw new Error('no captcha loaded');
       return captchaAnswer(server, latest);
     },
-    /** Waits until a captcha newer than the current one has loaded. */
-    async renewed(): Promise<void> {
+    /** Runs `action` and waits until a captcha newer than the one before it has loaded. */
+    async renewedBy(action: () => Promise<void>): Promise<void> {
       const before = latest;
+      await action();
       await until(async () => (latest === before ? undefined : latest), 'a new captcha');
     },
   };
@@ -280,21 +281,22 @@ export type Grant = Partial<Pick<Updateable<AccountTable>, 'network_center_count
 
 /**
  * A new main account, registered through the API, given `grant`, and signed in at /login in a page of
- * its own (with reduced motion): where most specs start. Answers the page and the tenant's id.
+ * its own (with reduced motion: on a loaded machine a click on an option still sliding in can be lost):
+ * where most specs start. Answers the page, its captcha tracker and the tenant's id.
  */
 export async function signedInTenant(
   server: Server,
   browser: Browser,
   account: { username: string; password: string; phone: string; nickname: string },
   opts: { context?: BrowserContextOptions; grant?: Grant } = {},
-): Promise<{ page: Page; tenantId: number }> {
+): Promise<{ page: Page; captcha: ReturnType<typeof trackCaptcha>; tenantId: number }> {
   const page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce', ...opts.context })).newPage();
   const captcha = trackCaptcha(page, server);
   await registerByApi(server, account);
   const { id } = await server.ctx.db.selectFrom('account').select('id').where('username_key', '=', account.username.toLowerCase()).executeTakeFirstOrThrow();
   if (opts.grant) await server.ctx.db.updateTable('account').set(opts.grant).where('id', '=', id).execute();
   await signIn(page, server, captcha, account.username, account.password);
-  return { page, tenantId: id };
+  return { page, captcha, tenantId: id };
 }
 
 /** Adds hardware members (router_type 1) through /router/add, all with one device secret and note. */
