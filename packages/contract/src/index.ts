@@ -26,3 +26,6 @@ export * from './pop';
 export * from './networkTicket';
 export * from './device';
 export * from './saas';
+export * from './monitor';
+export * from './contacts';
+export * from './webhook';
