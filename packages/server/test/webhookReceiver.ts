@@ -65,7 +65,13 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
         if (Math.abs(Date.now() - Number(timestamp)) > HOUR_MS) return false;
         const expected = hmac(secret, `${timestamp}\n${secret}`);
         const markdown = body.markdown as { title?: unknown; text?: unknown } | undefined;
-        return body.msgtype === 'markdown' && typeof markdown?.title === 'string' && typeof markdown.text === 'string' && same(Buffer.from(query.sign ?? '', 'base64'), expected);
+        return (
+          !!query.access_token &&
+          body.msgtype === 'markdown' &&
+          typeof markdown?.title === 'string' &&
+          typeof markdown.text === 'string' &&
+          same(Buffer.from(query.sign ?? '', 'base64'), expected)
+        );
       }
       case '/feishu': {
         // sign = base64(HmacSHA256(key = timestamp + "\n" + secret, message = '')); timestamp in seconds.

@@ -22,7 +22,7 @@ const MAIL_LIMIT: Limit = { name: 'contact-mail-tenant', max: 30, windowSeconds:
 const ADDRESS_LIMIT: Limit = { name: 'contact-mail-address', max: 5, windowSeconds: 3600, message: M.contactMailLimit };
 
 const COLUMNS = ['uuid', 'name', 'email', 'email_verify'] as const;
-const item = (r: { uuid: string; name: string; email: string; email_verify: number }): ContactItem => ({ ...r, email_verify: r.email_verify === 1 ? 1 : 0 });
+const item = (r: { uuid: string; name: string; email: string; email_verify: number }): ContactItem => ({ uuid: r.uuid, name: r.name, email: r.email, email_verify: r.email_verify === 1 ? 1 : 0 });
 
 const emailKey = (email: string) => email.trim().toLowerCase();
 
