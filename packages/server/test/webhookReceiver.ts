@@ -17,6 +17,8 @@ export interface ReceivedHook {
   body: Record<string, unknown>;
   /** The signature (or, unsigned, the format) was what the provider requires. */
   valid: boolean;
+  /** When it arrived, epoch ms. */
+  at: number;
 }
 
 export interface WebhookReceiver {
@@ -49,7 +51,7 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
       }
       const query = Object.fromEntries(url.searchParams);
       const valid = check(url.pathname, query, req.headers, body, raw);
-      received.push({ path: url.pathname, query, headers: req.headers, body, valid });
+      received.push({ path: url.pathname, query, headers: req.headers, body, valid, at: Date.now() });
       const failures = failing.get(url.pathname) ?? 0;
       if (failures > 0) failing.set(url.pathname, failures - 1);
       const answer = respond(url.pathname, valid, failures > 0);

@@ -150,7 +150,8 @@ async function record(ctx: Ctx, d: DeliveryRow, outcome: Outcome): Promise<void>
     return;
   }
   if (outcome.ok) {
-    await mine.set({ status: 'sent', attempts, last_error: null, done_at: now, update_time: now, lease_until: 0 }).execute();
+    // last_error stays: the delivery's record says what failed before it went through.
+    await mine.set({ status: 'sent', attempts, done_at: now, update_time: now, lease_until: 0 }).execute();
     return;
   }
   const error = outcome.reason.slice(0, ERROR_MAX);
