@@ -131,7 +131,8 @@ describeEachDatabase('permission model over every registered route', (t) => {
   });
 
   it('refuses a sub-account every main-account route and every permission its role lacks (403)', async () => {
-    const guarded = endpoints.filter((x) => x.access !== 'public' && x.access !== 'user');
+    // View permissions are always on (spec 1 §5): a role without any right still reads (next test).
+    const guarded = endpoints.filter((x) => x.access !== 'public' && x.access !== 'user' && !x.access.endsWith('.view'));
     expect(guarded.length).toBeGreaterThan(10);
     for (const e of guarded) {
       const before = await t().snapshot();
@@ -139,6 +140,15 @@ describeEachDatabase('permission model over every registered route', (t) => {
       expect({ path: e.path, code: res.code }).toEqual({ path: e.path, code: CODE.forbidden });
       const after = await t().snapshot();
       expect({ path: e.path, ...after, session: [] }).toEqual({ path: e.path, ...before, session: [] });
+    }
+  });
+
+  it('lets a sub-account without any right call every view route', async () => {
+    const views = endpoints.filter((x) => x.access.endsWith('.view'));
+    expect(views.length).toBeGreaterThan(0);
+    for (const e of views) {
+      const res = await t().call(e, { token: ramToken, query: sampleBody(keysOf(e.query), 1) as Record<string, unknown> });
+      expect({ path: e.path, code: res.code }).not.toEqual({ path: e.path, code: CODE.forbidden });
     }
   });
 
