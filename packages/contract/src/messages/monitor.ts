@@ -88,6 +88,8 @@ export const monitorMessages = {
   monitorRouterName: '设备名称',
   monitorRouterNote: '备注',
   monitorRoutersSelected: '已选 {n} / {total} 台',
+  monitorRoutersAll: '全选',
+  monitorNoRouters: '还没有硬件成员，添加后即可选择监控',
   monitorWebhookConfig: 'Webhook配置',
   monitorContacts: '联系人',
   contactName: '名称',
