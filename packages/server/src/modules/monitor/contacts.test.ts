@@ -1,7 +1,7 @@
 import { CODE, contactInfo, createContact, deleteContact, editContact, fmt, LIMITS, listContacts, M, sendContactValidation, validateEmail } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../../test/helpers';
-import { freshEmail, monitorSnapshot } from './fixtures';
+import { expectRefused, freshEmail, monitorSnapshot } from './fixtures';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
@@ -21,11 +21,7 @@ const cooldownOver = (t: TestApp, uuid: string) =>
 
 describeEachDatabase('monitoring contacts (/contacts/*)', (t) => {
   let a: Account;
-  const refused = async (call: () => Promise<{ code: number; msg: string }>, code: number, msg: string) => {
-    const before = await monitorSnapshot(t());
-    expect(await call()).toMatchObject({ code, msg });
-    expect(await monitorSnapshot(t())).toEqual(before);
-  };
+  const refused = (call: () => Promise<{ code: number; msg: string }>, code: number, msg: string) => expectRefused(t(), call, code, msg);
 
   beforeAll(async () => {
     a = await newAccount(t());

@@ -29,3 +29,10 @@ export async function monitorSnapshot(t: TestApp): Promise<Record<string, unknow
   }
   return out;
 }
+
+/** Expects a call to be refused with this code and message, and to have changed nothing. */
+export async function expectRefused(t: TestApp, call: () => Promise<{ code: number; msg: string }>, code: number, msg: string): Promise<void> {
+  const before = await monitorSnapshot(t);
+  expect(await call()).toMatchObject({ code, msg });
+  expect(await monitorSnapshot(t)).toEqual(before);
+}

@@ -1,9 +1,9 @@
 import { CODE, fmt, M, monitorClose, monitorConfig, monitorEnable, monitorRouters, monitorSetting, ROUTER_TYPE, webhookSetting } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../../test/helpers';
+import { describeEachDatabase, FULL_ROLE, newAccount, ramToken } from '../../../test/helpers';
 import { seedFreshMembers, seedMembers } from '../../../test/networks';
 import type { RoleAuth } from '../../core/actor';
-import { accountWithEmail, monitorOn, monitorSnapshot } from './fixtures';
+import { accountWithEmail, expectRefused, monitorOn } from './fixtures';
 
 const role = (monitor: Partial<RoleAuth['monitor']>): RoleAuth => ({ ...FULL_ROLE, monitor: { view: 1, create: 0, edit: 0, delete: 0, ...monitor } });
 
@@ -21,11 +21,7 @@ describeEachDatabase('monitoring configuration (/monitor/*)', (t) => {
     await t().db.updateTable('member').set({ note: '机房A' }).where('router_key', '=', hardware[0]!.toLowerCase()).execute();
   });
 
-  const refused = async (t: TestApp, call: () => Promise<{ code: number; msg: string }>, code: number, msg: string) => {
-    const before = await monitorSnapshot(t);
-    expect(await call()).toMatchObject({ code, msg });
-    expect(await monitorSnapshot(t)).toEqual(before);
-  };
+  const refused = expectRefused;
 
   it('answers the defaults before monitoring was ever on', async () => {
     const res = await t().call(monitorConfig, { token: a.token });
