@@ -1,4 +1,5 @@
 import { CODE, type Endpoint } from '@hublink/contract';
+import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../test/helpers';
 import type { RoleAuth } from './core/actor';
@@ -22,7 +23,10 @@ const NO_RIGHTS: RoleAuth = {
 /** Every row that belongs to a tenant, in every table of the database. */
 async function rowsOf(t: TestApp, tenantId: number) {
   const out: Record<string, unknown[]> = {};
-  for (const table of await t.db.introspection.getTables()) {
+  // On PostgreSQL the introspection lists every schema's tables; other test runs' schemas (of other
+  // branches, with other tables) share the database: only this app's schema counts.
+  const schema = t.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(t.db)).rows[0]?.name : undefined;
+  for (const table of (await t.db.introspection.getTables()).filter((x) => schema === undefined || x.schema === schema)) {
     const cols = table.columns.map((c) => c.name);
     const key = table.name === 'account' ? 'id' : cols.includes('tenant_id') ? 'tenant_id' : cols.includes('account_id') ? 'account_id' : null;
     if (!key || table.name === 'session') continue;
@@ -154,6 +158,7 @@ describeEachDatabase('permission model over every registered route', (t) => {
 
   it("never lets tenant B read or change tenant A's data through any route", async () => {
     const before = await rowsOf(t(), a.account.id);
+    expect(Object.keys(before)).toEqual(expect.arrayContaining(['account', 'member', 'monitor_config', 'monitor_contact']));
     const reached = new Set<string>();
     for (const e of endpoints.filter((x) => x.access !== 'public' && !x.path.startsWith('/login/'))) {
       for (const id of aIds) {
