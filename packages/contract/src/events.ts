@@ -83,6 +83,11 @@ export const EVENTS = {
   'pop.created': z.object({ ...tenant, network_fr_id: id, network_number: z.string().nullable() }),
   /** An emailed validation link was confirmed: the address is proven for `subject` / `subject_id`. */
   'email.validated': z.object({ ...tenant, subject: z.string(), subject_id: z.string(), email: z.string() }),
+  /**
+   * A monitoring alert's in-app delivery: the message module writes it into the message centre once
+   * per alert_id (type 'alert'). `content` is HTML (the message module sanitises it).
+   */
+  'alert.raised': z.object({ ...tenant, alert_id: id, title: z.string(), content: z.string() }),
 } as const;
 
 export type EventType = keyof typeof EVENTS;

@@ -27,3 +27,6 @@ export * from './networkTicket';
 export * from './device';
 export * from './saas';
 export * from './authSource';
+export * from './monitor';
+export * from './contacts';
+export * from './webhook';

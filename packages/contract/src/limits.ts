@@ -134,4 +134,15 @@ export const LIMITS = {
   authSourceClientStateMax: 256,
   /** Default-route metrics of spec 2 §9, priority 1 to 5 in this order. */
   defaultRouteMetrics: [30, 60, 90, 120, 150],
+  // monitoring alerts, contacts and webhooks (spec 3 §5, §9; ours where the spec is silent)
+  /** Contacts one tenant may have, and the characters of a contact's name. */
+  contactsMax: 50,
+  contactNameMax: 32,
+  webhookUrlMax: 1024,
+  webhookSecretMax: 256,
+  /** Devices one monitoring setting may name, and the characters of one name. */
+  monitorRoutersMax: 5000,
+  monitorRouterNameMax: 64,
+  /** A webhook test answers within the console's request timeout (requestTimeoutMs). */
+  webhookTestTimeoutMs: 8000,
 } as const;

@@ -54,15 +54,21 @@ export interface Config {
   /** HUBLINK_GATEWAY_METRICS=<seconds>: the gateway logs its message handling latency this often (the load benchmark reads it); unset: never. */
   gatewayMetricsSeconds?: number;
   /**
-   * HUBLINK_PUBLIC_URL: the console's public origin (https://console.example.com). Sign-in sources send
-   * users back to it, and the console shows it as the address to register with the provider; unset:
-   * the origin of the request at hand.
+   * HUBLINK_PUBLIC_URL: where users reach the console (`https://console.example.com`): links in mails
+   * (contact email validation) and where sign-in sources send users back (shown as the address to
+   * register with the provider); unset: the origin of the request at hand.
    */
   publicUrl?: string;
   /** HUBLINK_EGRESS_IPS: comma-separated addresses the server's outbound calls come from (a provider's IP allow list). */
   egressIps: string[];
   /** The open platforms' base URLs (the real hosts by default; tests point them at local servers). */
   authProviders: AuthProviderUrls;
+  /** HUBLINK_ALERT_DEBOUNCE_SECONDS: how long a member must stay offline before its offline alert (default 60). */
+  alertDebounceSeconds: number;
+  /** HUBLINK_ALERT_RETRY_SECONDS: the wait before an alert delivery's second attempt, doubling after each failure (default 30). */
+  alertRetrySeconds: number;
+  /** HUBLINK_ALERT_ATTEMPTS: attempts of one alert delivery before it is given up (default 6). */
+  alertAttempts: number;
   /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
   defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
 }
@@ -103,6 +109,22 @@ function parseBrands(raw: string | undefined): Record<string, Brand> {
   return brands;
 }
 
+/** A whole number of at least `min` from the environment, or the default when unset. */
+function numberOr(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, got '${raw}'`);
+  return n;
+}
+
+/** The console's origin from HUBLINK_PUBLIC_URL: http(s), nothing after the host but an optional path. */
+function publicUrlOf(raw: string): string {
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`HUBLINK_PUBLIC_URL must be http(s), got '${raw}'`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 /** Reads the environment once; nothing else in the server reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
@@ -135,7 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',
     gatewayMetricsSeconds: Number(env.HUBLINK_GATEWAY_METRICS) > 0 ? Number(env.HUBLINK_GATEWAY_METRICS) : undefined,
-    publicUrl: env.HUBLINK_PUBLIC_URL ? baseUrl(env.HUBLINK_PUBLIC_URL, '') : undefined,
+    publicUrl: env.HUBLINK_PUBLIC_URL ? publicUrlOf(env.HUBLINK_PUBLIC_URL) : undefined,
+    alertDebounceSeconds: numberOr(env, 'HUBLINK_ALERT_DEBOUNCE_SECONDS', 60, 0),
+    alertRetrySeconds: numberOr(env, 'HUBLINK_ALERT_RETRY_SECONDS', 30, 1),
+    alertAttempts: numberOr(env, 'HUBLINK_ALERT_ATTEMPTS', 6, 1),
     egressIps: (env.HUBLINK_EGRESS_IPS ?? '')
       .split(',')
       .map((ip) => ip.trim())

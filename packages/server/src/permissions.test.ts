@@ -23,7 +23,8 @@ const NO_RIGHTS: RoleAuth = {
 /** Every row that belongs to a tenant, in every table of the database. */
 async function rowsOf(t: TestApp, tenantId: number) {
   const out: Record<string, unknown[]> = {};
-  // PostgreSQL lists the tables of every schema; other test files' schemas (other tables) are not ours.
+  // On PostgreSQL the introspection lists every schema's tables; other test runs' schemas (of other
+  // branches, with other tables) share the database: only this app's schema counts.
   const schema = t.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(t.db)).rows[0]?.name : undefined;
   for (const table of (await t.db.introspection.getTables()).filter((x) => schema === undefined || x.schema === schema)) {
     const cols = table.columns.map((c) => c.name);
@@ -134,7 +135,8 @@ describeEachDatabase('permission model over every registered route', (t) => {
   });
 
   it('refuses a sub-account every main-account route and every permission its role lacks (403)', async () => {
-    const guarded = endpoints.filter((x) => x.access !== 'public' && x.access !== 'user');
+    // View permissions are always on (spec 1 §5): a role without any right still reads (next test).
+    const guarded = endpoints.filter((x) => x.access !== 'public' && x.access !== 'user' && !x.access.endsWith('.view'));
     expect(guarded.length).toBeGreaterThan(10);
     for (const e of guarded) {
       const before = await t().snapshot();
@@ -145,8 +147,18 @@ describeEachDatabase('permission model over every registered route', (t) => {
     }
   });
 
+  it('lets a sub-account without any right call every view route', async () => {
+    const views = endpoints.filter((x) => x.access.endsWith('.view'));
+    expect(views.length).toBeGreaterThan(0);
+    for (const e of views) {
+      const res = await t().call(e, { token: ramToken, query: sampleBody(keysOf(e.query), 1) as Record<string, unknown> });
+      expect({ path: e.path, code: res.code }).not.toEqual({ path: e.path, code: CODE.forbidden });
+    }
+  });
+
   it("never lets tenant B read or change tenant A's data through any route", async () => {
     const before = await rowsOf(t(), a.account.id);
+    expect(Object.keys(before)).toEqual(expect.arrayContaining(['account', 'member', 'monitor_config', 'monitor_contact']));
     const reached = new Set<string>();
     for (const e of endpoints.filter((x) => x.access !== 'public' && !x.path.startsWith('/login/'))) {
       for (const id of aIds) {

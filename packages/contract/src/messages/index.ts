@@ -21,6 +21,7 @@ import { networkTicketMessages } from './networkTicket';
 import { logsMessages } from './logs';
 import { saasMessages } from './saas';
 import { authSourceMessages } from './authSource';
+import { monitorMessages } from './monitor';
 
 export const M = {
   ...commonMessages,
@@ -42,6 +43,7 @@ export const M = {
   ...logsMessages,
   ...saasMessages,
   ...authSourceMessages,
+  ...monitorMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -19,6 +19,7 @@ import { networkSegmentsMessages } from './networkSegments';
 import { logsMessages } from './logs';
 import { saasMessages } from './saas';
 import { authSourceMessages } from './authSource';
+import { monitorMessages } from './monitor';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -40,6 +41,7 @@ const AREAS: Record<string, Record<string, string>> = {
   logs: logsMessages,
   saas: saasMessages,
   authSource: authSourceMessages,
+  monitor: monitorMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -19,6 +19,7 @@ import { memberConfig } from './migrations/0017_member_config';
 import { gateway } from './migrations/0018_gateway';
 import { saas } from './migrations/0019_saas';
 import { authSource } from './migrations/0021_auth_source';
+import { monitor } from './migrations/0022_monitor';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0018_gateway': gateway(handle.dialect),
     '0019_saas': saas(),
     '0021_auth_source': authSource(handle.dialect),
+    '0022_monitor': monitor(handle.dialect),
   };
 }
 

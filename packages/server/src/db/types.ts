@@ -106,6 +106,8 @@ export interface MessageTable {
   type: string;
   status: number;
   create_time: number;
+  /** Set by writers that may be told twice (an alert's message: 'alert:<id>'); unique in the tenant (migration 0022). */
+  dedupe_key: Generated<string | null>;
 }
 
 export interface AnnouncementTable {
@@ -198,6 +200,13 @@ export interface Database {
   saas_device: SaasDeviceTable;
   flow_minute: FlowMinuteTable;
   traffic_minute: TrafficMinuteTable;
+  monitor_config: MonitorConfigTable;
+  monitor_router: MonitorRouterTable;
+  monitor_contact: MonitorContactTable;
+  monitor_webhook: MonitorWebhookTable;
+  monitor_state: MonitorStateTable;
+  monitor_alert: MonitorAlertTable;
+  monitor_delivery: MonitorDeliveryTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -643,4 +652,89 @@ export interface TrafficMinuteTable {
   down_sum: number;
   upload_sum: number;
   samples: number;
+}
+
+/** A tenant's monitoring alerts (migration 0022); flags are 0/1. */
+export interface MonitorConfigTable {
+  tenant_id: number;
+  enable: number;
+  enable_time: number | null;
+  portal_confirm: number;
+  email_confirm: number;
+  webhook_confirm: number;
+  router_online: number;
+  router_offline: number;
+  service_expired: number;
+  pop_connect: number;
+  create_time: number;
+  update_time: number;
+}
+
+/** A monitored device (a hardware member); goes with its member. */
+export interface MonitorRouterTable {
+  member_id: number;
+  tenant_id: number;
+  create_time: number;
+}
+
+export interface MonitorContactTable {
+  id: Generated<number>;
+  uuid: string;
+  tenant_id: number;
+  name: string;
+  email: string;
+  email_key: string;
+  email_verify: Generated<number>;
+  verify_sent_at: number | null;
+  create_time: number;
+  update_time: number;
+}
+
+export interface MonitorWebhookTable {
+  tenant_id: number;
+  type: string;
+  url: string;
+  /** Sealed by the secret box; null when none. */
+  secret: string | null;
+  create_time: number;
+  update_time: number;
+}
+
+/** A monitored member's online state as the alert engine follows it. */
+export interface MonitorStateTable {
+  member_id: number;
+  tenant_id: number;
+  last_change_at: number;
+  offline_at: number | null;
+  alerted: Generated<number>;
+}
+
+export interface MonitorAlertTable {
+  id: Generated<number>;
+  tenant_id: number;
+  dedupe_key: string;
+  kind: string;
+  member_id: number | null;
+  router_name: Generated<string>;
+  title: string;
+  text: string;
+  at: number;
+  create_time: number;
+}
+
+export interface MonitorDeliveryTable {
+  id: Generated<number>;
+  tenant_id: number;
+  alert_id: number;
+  channel: string;
+  target: string;
+  contact_id: number | null;
+  status: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  next_at: number;
+  lease_until: Generated<number>;
+  create_time: number;
+  update_time: number;
+  done_at: number | null;
 }

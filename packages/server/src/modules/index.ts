@@ -6,6 +6,7 @@ import { authSourceModule } from './auth-source';
 import { devModule } from './dev';
 import { logsModule } from './logs';
 import { messageModule } from './message';
+import { monitorModule } from './monitor';
 import { networkModule } from './network';
 import { popModule } from './pop';
 import { networkTicketModule } from './network-ticket';
@@ -36,6 +37,7 @@ export const MODULES: Module[] = [
   popModule,
   networkTicketModule,
   logsModule,
+  monitorModule,
   devModule,
   // The compiler's PKI (not a module folder): it follows the network and member events.
   pkiModule,

@@ -99,7 +99,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/router/ldap_edit', title: M.routeLdapEdit, layout: 'main', menu: '/router/ldap' },
   { path: '/router/auth_source', title: M.routeAuthSource, layout: 'main', page: lazy(() => import('../features/auth-source/AuthSourcePage')) },
   // monitoring, logs
-  { path: '/monitor/setting', title: M.routeMonitor, layout: 'main' },
+  { path: '/monitor/setting', title: M.routeMonitor, layout: 'main', access: 'monitor.view', page: lazy(() => import('../features/monitor/MonitorPage')) },
   { path: '/logs/software_login', title: M.routeSoftwareLogins, layout: 'main', access: 'main', page: lazy(() => import('../features/logs/SoftwareLoginPage')) },
   { path: '/logs/online', title: M.routeOnlineLogs, layout: 'main', page: lazy(() => import('../features/logs/OnlineLogPage')) },
   { path: '/logs/connect', title: M.routeConnectLogs, layout: 'main', page: lazy(() => import('../features/logs/ConnectLogPage')) },

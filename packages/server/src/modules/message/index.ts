@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module';
+import { writeAlertMessage } from './alerts';
 import { messageRoutes } from './routes';
 
-export const messageModule = defineModule({ name: 'message', routes: messageRoutes });
+export const messageModule = defineModule({ name: 'message', routes: messageRoutes, on: { 'alert.raised': writeAlertMessage } });

@@ -1,0 +1,52 @@
+import { AlertOutlined, ApiOutlined, MailOutlined, MessageOutlined } from '@ant-design/icons';
+import { M, monitorEnable } from '@hublink/contract';
+import { Button, Flex, List, Popconfirm, Tooltip, Typography, theme } from 'antd';
+import { useMonitorMutation } from './api';
+import { useMonitorRights } from './rights';
+
+/** The panel shown while monitoring is off: what it does, and the start button (confirmed). */
+export function MonitorIntro() {
+  const { token } = theme.useToken();
+  const rights = useMonitorRights();
+  const start = useMonitorMutation(monitorEnable);
+  const button = (
+    <Button type="primary" size="large" icon={<AlertOutlined />} disabled={!rights.enable} loading={start.isPending}>
+      {M.monitorStart}
+    </Button>
+  );
+  return (
+    <Flex vertical align="center" gap={token.marginLG} style={{ padding: `${token.paddingLG}px 0`, textAlign: 'center' }}>
+      <AlertOutlined style={{ fontSize: 56, color: token.colorPrimary }} aria-hidden />
+      <div>
+        <Typography.Title level={4}>{M.monitorIntroTitle}</Typography.Title>
+        <Typography.Paragraph type="secondary" style={{ maxWidth: 560, margin: '0 auto' }}>
+          {M.monitorIntroText}
+        </Typography.Paragraph>
+      </div>
+      <List
+        size="small"
+        style={{ maxWidth: 560, width: '100%', textAlign: 'start' }}
+        dataSource={[
+          { icon: <MessageOutlined />, text: M.monitorIntroPortal },
+          { icon: <MailOutlined />, text: M.monitorIntroEmail },
+          { icon: <ApiOutlined />, text: M.monitorIntroWebhook },
+        ]}
+        renderItem={(item) => (
+          <List.Item>
+            <Flex gap={token.marginSM} align="baseline">
+              <span style={{ color: token.colorPrimary }}>{item.icon}</span>
+              <span>{item.text}</span>
+            </Flex>
+          </List.Item>
+        )}
+      />
+      {rights.enable ? (
+        <Popconfirm title={M.monitorStartConfirm} onConfirm={() => start.mutateAsync(undefined)}>
+          {button}
+        </Popconfirm>
+      ) : (
+        <Tooltip title={M.deniedPermission}>{button}</Tooltip>
+      )}
+    </Flex>
+  );
+}

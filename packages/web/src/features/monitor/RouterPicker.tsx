@@ -1,0 +1,84 @@
+import { fmt, LIMITS, M, monitorRouters, type MonitorRouter } from '@hublink/contract';
+import { Checkbox, Empty, Flex, Input, Table, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useApiQuery } from '../../api/hooks';
+
+export interface RouterPickerProps {
+  /** The names chosen. */
+  selected: string[];
+  onChange: (names: string[]) => void;
+  disabled?: boolean;
+}
+
+/**
+ * The devices to monitor: the tenant's hardware members with a search (name or note) and a select-all
+ * of what the search shows; the table pages 10 at a time, the choice spans every page.
+ */
+export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps) {
+  const routers = useApiQuery(monitorRouters);
+  const [search, setSearch] = useState('');
+  const all = useMemo(() => routers.data?.data ?? [], [routers.data]);
+  const shown = useMemo(() => {
+    const text = search.trim().toLowerCase();
+    return text ? all.filter((r) => r.router_name.toLowerCase().includes(text) || r.note.toLowerCase().includes(text)) : all;
+  }, [all, search]);
+  const chosen = new Set(selected);
+  const shownChosen = shown.filter((r) => chosen.has(r.router_name)).length;
+
+  const selectShown = (on: boolean) => {
+    const names = new Set(selected);
+    for (const r of shown) {
+      if (on) names.add(r.router_name);
+      else names.delete(r.router_name);
+    }
+    onChange([...names]);
+  };
+
+  return (
+    <Flex vertical gap={12}>
+      <Flex justify="space-between" align="center" gap={12} wrap>
+        <Input.Search
+          allowClear
+          placeholder={M.monitorRouterSearch}
+          maxLength={LIMITS.searchMax}
+          onSearch={setSearch}
+          onChange={(e) => setSearch(e.target.value)}
+          style={{ maxWidth: 320 }}
+          aria-label={M.monitorRouterSearch}
+        />
+        <Flex gap={12} align="center" wrap>
+          <Checkbox
+            checked={shown.length > 0 && shownChosen === shown.length}
+            indeterminate={shownChosen > 0 && shownChosen < shown.length}
+            disabled={disabled || shown.length === 0}
+            onChange={(e) => selectShown(e.target.checked)}
+          >
+            {M.monitorRoutersAll}
+          </Checkbox>
+          <Typography.Text type="secondary">{fmt(M.monitorRoutersSelected, { n: selected.length, total: all.length })}</Typography.Text>
+        </Flex>
+      </Flex>
+      <Table<MonitorRouter>
+        rowKey="router_name"
+        size="middle"
+        loading={routers.isFetching}
+        dataSource={shown}
+        columns={[
+          { title: M.monitorRouterName, dataIndex: 'router_name', key: 'router_name' },
+          { title: M.monitorRouterNote, dataIndex: 'note', key: 'note' },
+        ]}
+        rowSelection={{
+          selectedRowKeys: selected,
+          preserveSelectedRowKeys: true,
+          // The select-all above covers every page of what the search shows, not only this page.
+          hideSelectAll: true,
+          getCheckboxProps: () => ({ disabled }),
+          onChange: (keys) => onChange(keys.map(String)),
+        }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={all.length === 0 ? M.monitorNoRouters : M.empty} /> }}
+        pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, showLessItems: true, showTotal: (n) => fmt(M.tableTotal, { n }) }}
+        scroll={{ x: 'max-content' }}
+      />
+    </Flex>
+  );
+}

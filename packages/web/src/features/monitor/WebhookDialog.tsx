@@ -1,0 +1,125 @@
+import {
+  CODE,
+  DEFAULT_WEBHOOK_TYPE,
+  LIMITS,
+  M,
+  WEBHOOK_TYPES,
+  webhookConfig,
+  webhookDelete,
+  webhookSetting,
+  webhookTest,
+  webhookUsesSecret,
+  type BodyOf,
+  type WebhookType,
+} from '@hublink/contract';
+import { Button, Flex, Form, Input, Modal, Popconfirm, Select, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useApiMutation, useApiQuery } from '../../api/hooks';
+import { rulesOf } from '../../api/rules';
+import { useGuardedBusy } from '../../components/useGuardedBusy';
+import { useMonitorMutation } from './api';
+import { useMonitorRights } from './rights';
+
+type Values = BodyOf<typeof webhookSetting>;
+
+const TYPE_OPTIONS = (Object.keys(WEBHOOK_TYPES) as WebhookType[]).map((value) => ({ value, label: WEBHOOK_TYPES[value] }));
+
+export interface WebhookDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The webhook (spec 3 §2–§5): type (DingTalk by default), URL and a signing secret (none for WeCom; a
+ * stored one shows masked and is kept unless replaced). Test and delete ask first; test, delete and
+ * save each hold their loading state at most 60 s.
+ */
+export function WebhookDialog({ open, onClose }: WebhookDialogProps) {
+  const rights = useMonitorRights();
+  const current = useApiQuery(webhookConfig, undefined, { enabled: open });
+  const stored = current.data?.data ?? null;
+  const [form] = Form.useForm<Values>();
+  const type = (Form.useWatch('type', form) as WebhookType | undefined) ?? DEFAULT_WEBHOOK_TYPE;
+  const save = useMonitorMutation(webhookSetting);
+  // A test changes nothing: no reload after it.
+  const test = useApiMutation(webhookTest);
+  const remove = useMonitorMutation(webhookDelete, { on204: 'stay' });
+  const saving = useGuardedBusy(LIMITS.submitGuardLongMs);
+  const testing = useGuardedBusy(LIMITS.submitGuardLongMs);
+  const deleting = useGuardedBusy(LIMITS.submitGuardLongMs);
+
+  useEffect(() => {
+    if (open && current.isSuccess) form.setFieldsValue(stored ?? { type: DEFAULT_WEBHOOK_TYPE, url: '', secret: '' });
+  }, [open, current.isSuccess, stored, form]);
+
+  /** The form's values once its rules pass (the secret dropped for WeCom), or null. */
+  const values = async (): Promise<Values | null> => {
+    try {
+      const v = await form.validateFields();
+      return { ...v, secret: webhookUsesSecret(v.type) ? (v.secret ?? '') : '' };
+    } catch {
+      return null;
+    }
+  };
+
+  const onSave = () =>
+    saving.run(async () => {
+      const v = await values();
+      if (v && (await save.mutateAsync(v)).code === CODE.ok) onClose();
+    });
+  const onTest = () =>
+    testing.run(async () => {
+      const v = await values();
+      if (v) await test.mutateAsync(v);
+    });
+  const onDelete = () =>
+    deleting.run(async () => {
+      if ((await remove.mutateAsync(undefined)).code === CODE.ok) onClose();
+    });
+
+  const footer = (
+    <Flex justify="space-between" gap={8} wrap>
+      <Flex gap={8}>
+        {rights.edit && stored && (
+          <Popconfirm title={M.webhookDeleteConfirm} onConfirm={onDelete}>
+            <Button danger loading={deleting.busy}>
+              {M.webhookDelete}
+            </Button>
+          </Popconfirm>
+        )}
+        {rights.edit && (
+          <Popconfirm title={M.webhookTestConfirm} onConfirm={onTest}>
+            <Button loading={testing.busy}>{M.webhookTest}</Button>
+          </Popconfirm>
+        )}
+      </Flex>
+      <Flex gap={8}>
+        <Button onClick={onClose}>{rights.edit ? M.cancel : M.close}</Button>
+        {rights.edit && (
+          <Button type="primary" loading={saving.busy} onClick={() => void onSave()}>
+            {M.save}
+          </Button>
+        )}
+      </Flex>
+    </Flex>
+  );
+
+  return (
+    <Modal title={M.monitorWebhookConfig} open={open} onCancel={onClose} footer={footer} forceRender width={560}>
+      <Form<Values> form={form} layout="vertical" requiredMark={false} disabled={!rights.edit || current.isPending} initialValues={{ type: DEFAULT_WEBHOOK_TYPE }}>
+        <Form.Item name="type" label={M.webhookType} rules={rulesOf(webhookSetting.body, 'type')}>
+          <Select options={TYPE_OPTIONS} aria-label={M.webhookType} />
+        </Form.Item>
+        <Form.Item name="url" label={M.webhookUrl} rules={rulesOf(webhookSetting.body, 'url')}>
+          <Input maxLength={LIMITS.webhookUrlMax} placeholder={M.webhookUrlPlaceholder} autoComplete="off" />
+        </Form.Item>
+        {webhookUsesSecret(type) && (
+          <Form.Item name="secret" label={M.webhookSecret} rules={rulesOf(webhookSetting.body, 'secret')}>
+            <Input.Password maxLength={LIMITS.webhookSecretMax} placeholder={M.webhookSecretPlaceholder} autoComplete="new-password" />
+          </Form.Item>
+        )}
+        {type === 'other' && <Typography.Paragraph type="secondary">{M.webhookOtherHint}</Typography.Paragraph>}
+      </Form>
+    </Modal>
+  );
+}
