@@ -26,3 +26,4 @@ export * from './pop';
 export * from './networkTicket';
 export * from './device';
 export * from './saas';
+export * from './ldap';

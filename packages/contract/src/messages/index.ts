@@ -20,6 +20,7 @@ import { popMessages } from './pop';
 import { networkTicketMessages } from './networkTicket';
 import { logsMessages } from './logs';
 import { saasMessages } from './saas';
+import { ldapMessages } from './ldap';
 
 export const M = {
   ...commonMessages,
@@ -40,6 +41,7 @@ export const M = {
   ...networkTicketMessages,
   ...logsMessages,
   ...saasMessages,
+  ...ldapMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -18,6 +18,7 @@ import { shellMessages } from './shell';
 import { networkSegmentsMessages } from './networkSegments';
 import { logsMessages } from './logs';
 import { saasMessages } from './saas';
+import { ldapMessages } from './ldap';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -38,6 +39,7 @@ const AREAS: Record<string, Record<string, string>> = {
   networkTicket: networkTicketMessages,
   logs: logsMessages,
   saas: saasMessages,
+  ldap: ldapMessages,
 };
 
 describe('messages, one file per area', () => {
