@@ -73,7 +73,7 @@ export const ldapMessages = {
   ldapErrPrivate: '不允许连接内网或保留地址',
   ldapErrTls: 'TLS连接失败：{reason}',
   ldapErrTlsSelfSigned: '服务器证书为自签名证书',
-  ldapErrTlsUntrusted: '服务器证书不受所上传的CA证书信任',
+  ldapErrTlsUntrusted: '服务器证书不受信任，请上传签发它的CA证书',
   ldapErrTlsHost: '服务器证书与主机地址不符',
   ldapErrTlsExpired: '服务器证书已过期或尚未生效',
   ldapErrTlsOther: '握手失败（{code}）',

@@ -18,6 +18,7 @@ import { pop } from './migrations/0015_pop';
 import { memberConfig } from './migrations/0017_member_config';
 import { gateway } from './migrations/0018_gateway';
 import { saas } from './migrations/0019_saas';
+import { ldap } from './migrations/0020_ldap';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -40,6 +41,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0017_member_config': memberConfig(handle.dialect),
     '0018_gateway': gateway(handle.dialect),
     '0019_saas': saas(),
+    '0020_ldap': ldap(handle.dialect),
   };
 }
 
