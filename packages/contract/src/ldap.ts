@@ -17,6 +17,8 @@ export const LDAP_MODES = ['public', 'private'] as const;
 export type LdapMode = (typeof LDAP_MODES)[number];
 /** The saved password as /ldap/config shows it; a check or save that sends it back keeps the saved one. */
 export const LDAP_PASSWORD_MASK = '******';
+/** member.source of a software member imported from the directory (it signs in with its directory password). */
+export const LDAP_MEMBER_SOURCE = 'ldap';
 /** The CA files /ldap/upload takes, by name. */
 export const LDAP_CA_EXTENSIONS = ['cert', 'crt', 'cer', 'pem'] as const;
 

@@ -37,6 +37,13 @@ export const ldapMessages = {
   ldapDomainFileMissing: '验证失败：未能从 {url} 读取到验证文件',
   ldapDomainFileWrong: '验证失败：验证文件内容不正确',
   ldapDomainUnreachable: '验证失败：无法访问该域名（{reason}）',
+  ldapReasonDns: '域名无法解析',
+  ldapReasonConnect: '连接失败',
+  ldapReasonTimeout: '响应超时',
+  ldapReasonPrivate: '域名指向内网或保留地址',
+  ldapReasonTls: 'HTTPS证书错误',
+  ldapReasonTooLarge: '验证文件过大',
+  ldapReasonUrl: '验证地址无效',
   // server answers (ours)
   ldapNotEnabled: 'LDAP未启用',
   ldapSaved: '配置保存成功',

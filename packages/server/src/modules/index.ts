@@ -3,6 +3,7 @@ import { accountModule } from './account';
 import { announcementModule } from './announcement';
 import { authModule } from './auth';
 import { devModule } from './dev';
+import { ldapModule } from './ldap';
 import { logsModule } from './logs';
 import { messageModule } from './message';
 import { networkModule } from './network';
@@ -30,6 +31,7 @@ export const MODULES: Module[] = [
   ramRoleModule,
   routerModule,
   saasModule,
+  ldapModule,
   networkModule,
   popModule,
   networkTicketModule,
