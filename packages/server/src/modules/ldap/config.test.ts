@@ -23,8 +23,7 @@ import {
   type Endpoint,
 } from '@hublink/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Config } from '../../config';
-import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../../test/helpers';
+import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp, type TestAppOptions } from '../../../test/helpers';
 import { uploadFile } from '../../../test/multipart';
 import { seedMembers, seedNetwork } from '../../../test/networks';
 import { startSlapd, type Slapd } from '../../../test/slapd';
@@ -37,7 +36,7 @@ let s: Slapd;
 /** The web site of the tenants' domains: /{domain}/{file} → content. */
 const site = new Map<string, string>();
 let web: http.Server;
-const config: Partial<Config> = {};
+const config: NonNullable<TestAppOptions['config']> = {};
 
 beforeAll(async () => {
   s = await startSlapd({ tls: true, users: [{ uid: 'alice', description: '研发部' }, { uid: 'bob' }] });
