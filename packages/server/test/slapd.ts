@@ -22,6 +22,8 @@ const SCHEMAS = ['core', 'cosine', 'inetorgperson', 'nis', 'msuser'];
 
 export interface TestUser {
   uid: string;
+  /** The organizational unit it lives in (default people for OpenLDAP users, ad for AD users); addOu() makes one. */
+  ou?: string;
   password?: string;
   description?: string;
   disabled?: boolean;
@@ -48,8 +50,12 @@ export interface Slapd {
   /** The test CA that signed the server's certificate (with tls), and another that did not. */
   ca: string;
   otherCa: string;
+  /** A user's DN (the user must have been loaded or added). */
   userDn(uid: string): string;
   adUserDn(uid: string): string;
+  /** DN of an organizational unit under the suffix. */
+  ouDn(ou: string): string;
+  addOu(ou: string): Promise<void>;
   /** The objectGUID bytes of an AD user as loaded or added. */
   adGuid(uid: string): Buffer;
   addUser(user: TestUser): Promise<void>;
@@ -58,6 +64,7 @@ export interface Slapd {
   modifyUser(uid: string, change: { description?: string | null; disabled?: boolean; password?: string }): Promise<void>;
   /** Sets an AD user's userAccountControl disabled bit. */
   setAdDisabled(uid: string, disabled: boolean): Promise<void>;
+  /** Deletes a user of either kind. */
   deleteUser(uid: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -149,6 +156,23 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
   const adminPassword = `admin-${randomBytes(6).toString('hex')}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-slapd-'));
   const guids = new Map<string, Buffer>();
+  const dns = new Map<string, string>();
+  const ouDn = (ou: string) => `ou=${ou},${suffix}`;
+  const openLdapDn = (u: TestUser) => {
+    const dn = `uid=${u.uid},${ouDn(u.ou ?? 'people')}`;
+    dns.set(u.uid, dn);
+    return dn;
+  };
+  const adDn = (u: TestUser) => {
+    const dn = `cn=${u.uid},${ouDn(u.ou ?? 'ad')}`;
+    dns.set(u.uid, dn);
+    return dn;
+  };
+  const dnOf = (uid: string) => {
+    const dn = dns.get(uid);
+    if (!dn) throw new Error(`slapd: no user ${uid}`);
+    return dn;
+  };
   let child: ChildProcess | undefined;
   let output = '';
   const stop = async () => {
@@ -197,11 +221,11 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
       // Groups are no users: none of them may show up in a listing.
       entry(`cn=staff,ou=groups,${suffix}`, [['objectClass', 'posixGroup'], ['cn', 'staff'], ['gidNumber', '10000'], ...(opts.users ?? []).map((u) => ['memberUid', u.uid] as [string, string])]),
       entry(`cn=admins,ou=groups,${suffix}`, [['objectClass', 'groupOfNames'], ['cn', 'admins'], ['member', adminDn]]),
-      ...(opts.users ?? []).map((u) => entry(`uid=${u.uid},ou=people,${suffix}`, openLdapAttrs(u))),
+      ...(opts.users ?? []).map((u) => entry(openLdapDn(u), openLdapAttrs(u))),
       ...(opts.adUsers ?? []).map((u) => {
         const guid = randomBytes(16);
         guids.set(u.uid, guid);
-        return entry(`cn=${u.uid},ou=ad,${suffix}`, adAttrs(u, guid));
+        return entry(adDn(u), adAttrs(u, guid));
       }),
     ];
     fs.writeFileSync(path.join(dir, 'data.ldif'), `${entries.join('\n\n')}\n`);
@@ -235,8 +259,6 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
         await client.unbind();
       }
     };
-    const userDn = (uid: string) => `uid=${uid},ou=people,${suffix}`;
-    const adUserDn = (uid: string) => `cn=${uid},ou=ad,${suffix}`;
     const asRecord = (attrs: [string, string | Buffer][]) => {
       const out: Record<string, (string | Buffer)[]> = {};
       for (const [k, v] of attrs) (out[k] ??= []).push(v);
@@ -252,14 +274,16 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
       adminPassword,
       ca: read('ca.crt'),
       otherCa: read('other.crt'),
-      userDn,
-      adUserDn,
+      userDn: dnOf,
+      adUserDn: dnOf,
+      ouDn,
+      addOu: (ou) => admin((c) => c.add(ouDn(ou), asRecord([['objectClass', 'organizationalUnit'], ['ou', ou]]))),
       adGuid: (uid) => guids.get(uid)!,
-      addUser: (u) => admin((c) => c.add(userDn(u.uid), asRecord(openLdapAttrs(u)))),
+      addUser: (u) => admin((c) => c.add(openLdapDn(u), asRecord(openLdapAttrs(u)))),
       addAdUser: (u) => {
         const guid = Buffer.from(randomUUID().replaceAll('-', ''), 'hex');
         guids.set(u.uid, guid);
-        return admin((c) => c.add(adUserDn(u.uid), asRecord(adAttrs(u, guid))));
+        return admin((c) => c.add(adDn(u), asRecord(adAttrs(u, guid))));
       },
       modifyUser: (uid, change) =>
         admin(async (c) => {
@@ -277,11 +301,11 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
           if (change.password !== undefined) {
             changes.push(new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [ssha(change.password)] }) }));
           }
-          await c.modify(userDn(uid), changes);
+          await c.modify(dnOf(uid), changes);
         }),
       setAdDisabled: (uid, disabled) =>
-        admin((c) => c.modify(adUserDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type: 'userAccountControl', values: [disabled ? '514' : '512'] }) }))),
-      deleteUser: (uid) => admin((c) => c.del(userDn(uid))),
+        admin((c) => c.modify(dnOf(uid), new Change({ operation: 'replace', modification: new Attribute({ type: 'userAccountControl', values: [disabled ? '514' : '512'] }) }))),
+      deleteUser: (uid) => admin((c) => c.del(dnOf(uid))),
       stop,
     };
   } catch (err) {

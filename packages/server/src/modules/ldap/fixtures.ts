@@ -1,6 +1,6 @@
 import { listLdapUsers, saveLdap, type LdapUser } from '@hublink/contract';
 import type { TestApp } from '../../../test/helpers';
-import type { Slapd } from '../../../test/slapd';
+import type { Slapd, TestUser } from '../../../test/slapd';
 
 // Shared by the LDAP module's tests: a configuration of a test directory, a tenant with LDAP on, the listing.
 
@@ -51,4 +51,14 @@ export async function userNamed(t: TestApp, token: string, username: string): Pr
   const u = users.find((x) => x.username === username);
   if (!u) throw new Error(`${username} is not listed`);
   return { ...u, hash };
+}
+
+let ouSeq = 0;
+
+/** A directory of its own for one test: a new organizational unit holding these users; answers its DN (the base_dn). */
+export async function directoryOf(s: Slapd, users: TestUser[], kind: 'openldap' | 'ad' = 'openldap'): Promise<string> {
+  const ou = `t${Date.now() % 100_000}x${++ouSeq}`;
+  await s.addOu(ou);
+  for (const u of users) await (kind === 'ad' ? s.addAdUser({ ...u, ou }) : s.addUser({ ...u, ou }));
+  return s.ouDn(ou);
 }
