@@ -47,6 +47,9 @@ export interface Slapd {
   suffix: string;
   adminDn: string;
   adminPassword: string;
+  /** A service account that may read the directory, under the server's limits (the administrator has none). */
+  readerDn: string;
+  readerPassword: string;
   /** The test CA that signed the server's certificate (with tls), and another that did not. */
   ca: string;
   otherCa: string;
@@ -154,6 +157,8 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
   const suffix = opts.suffix ?? 'dc=example,dc=com';
   const adminDn = `cn=admin,${suffix}`;
   const adminPassword = `admin-${randomBytes(6).toString('hex')}`;
+  const readerDn = `cn=reader,${suffix}`;
+  const readerPassword = `reader-${randomBytes(6).toString('hex')}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-slapd-'));
   const guids = new Map<string, Buffer>();
   const dns = new Map<string, string>();
@@ -215,6 +220,7 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
     const dc = /^dc=([^,]+)/i.exec(suffix)?.[1] ?? 'example';
     const entries = [
       entry(suffix, [['objectClass', 'dcObject'], ['objectClass', 'organization'], ['dc', dc], ['o', dc]]),
+      entry(readerDn, [['objectClass', 'organizationalRole'], ['objectClass', 'simpleSecurityObject'], ['cn', 'reader'], ['userPassword', ssha(readerPassword)]]),
       entry(`ou=people,${suffix}`, [['objectClass', 'organizationalUnit'], ['ou', 'people']]),
       entry(`ou=ad,${suffix}`, [['objectClass', 'organizationalUnit'], ['ou', 'ad']]),
       entry(`ou=groups,${suffix}`, [['objectClass', 'organizationalUnit'], ['ou', 'groups']]),
@@ -272,6 +278,8 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
       suffix,
       adminDn,
       adminPassword,
+      readerDn,
+      readerPassword,
       ca: read('ca.crt'),
       otherCa: read('other.crt'),
       userDn: dnOf,
