@@ -109,6 +109,7 @@ export const ldapMessages = {
   ldapModePrivate: '私网',
   ldapRouter: '路由器',
   ldapRouterHint: '私网模式下目录位于该路由器所在的内网',
+  ldapRouterOption: '{name}（{note}）',
   ldapDomain: '域名',
   ldapDomainPlaceholder: '例如 example.com',
   ldapHost: '主机地址',
