@@ -164,6 +164,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
         <Col xs={24} md={12}>
           <Form.Item name="mode" label={M.ldapMode} rules={rules('mode')}>
             <Radio.Group
+              aria-label={M.ldapMode}
               optionType="button"
               options={[
                 { value: 'public', label: M.ldapModePublic },
@@ -201,6 +202,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
         <Col xs={24} md={12}>
           <Form.Item name="security" label={M.ldapSecurity}>
             <Radio.Group
+              aria-label={M.ldapSecurity}
               optionType="button"
               options={[
                 { value: 'none', label: M.ldapSecurityNone },
@@ -224,6 +226,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
         <Col xs={24} md={12}>
           <Form.Item name="type" label={M.ldapType} rules={rules('type')}>
             <Radio.Group
+              aria-label={M.ldapType}
               optionType="button"
               options={[
                 { value: LDAP_TYPE.openldap, label: M.ldapTypeOpenLdap },
@@ -285,6 +288,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
         <Col xs={24} md={12}>
           <Form.Item name="sync_mode" label={M.ldapSyncMode} rules={rules('sync_mode')}>
             <Radio.Group
+              aria-label={M.ldapSyncMode}
               optionType="button"
               options={[
                 { value: LDAP_SYNC_MODE.manual, label: M.ldapSyncManual },
