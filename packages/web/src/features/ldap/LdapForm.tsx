@@ -151,7 +151,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       layout="vertical"
       requiredMark
       initialValues={initial}
-      style={{ maxWidth: 880 }}
+      style={{ maxWidth: 880, margin: '0 auto' }}
       onValuesChange={(changed: Partial<LdapFormValues>) => {
         setChecked(false);
         if ('domain' in changed) setPending(null);
@@ -162,7 +162,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       <Divider titlePlacement="start">{M.ldapGroupConnection}</Divider>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="mode" label={M.ldapMode} rules={rules('mode')}>
+          <Form.Item name="mode" required label={M.ldapMode} rules={rules('mode')}>
             <Radio.Group
               aria-label={M.ldapMode}
               optionType="button"
@@ -175,7 +175,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
         </Col>
         {mode === 'private' && (
           <Col xs={24} md={12}>
-            <Form.Item name="router_name" label={M.ldapRouter} extra={M.ldapRouterHint} rules={[requiredWhen((get) => get('mode') === 'private', M.ldapRouterRequired)]}>
+            <Form.Item name="router_name" required label={M.ldapRouter} extra={M.ldapRouterHint} rules={[requiredWhen((get) => get('mode') === 'private', M.ldapRouterRequired)]}>
               <Select
                 aria-label={M.ldapRouter}
                 placeholder={M.ldapRouterRequired}
@@ -188,12 +188,12 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       </Row>
       <Row gutter={24}>
         <Col xs={24} md={16}>
-          <Form.Item name="host" label={M.ldapHost} rules={rules('host')}>
+          <Form.Item name="host" required label={M.ldapHost} rules={rules('host')}>
             <Input placeholder={M.ldapHostPlaceholder} maxLength={LIMITS.ldapHostMax} autoComplete="off" />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item name="port" label={M.ldapPort} rules={rules('port')} extra={M.ldapPortHint}>
+          <Form.Item name="port" required label={M.ldapPort} rules={rules('port')} extra={M.ldapPortHint}>
             <Input inputMode="numeric" maxLength={LIMITS.ldapPortDigits} autoComplete="off" />
           </Form.Item>
         </Col>
@@ -224,7 +224,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       <Divider titlePlacement="start">{M.ldapGroupAccount}</Divider>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="type" label={M.ldapType} rules={rules('type')}>
+          <Form.Item name="type" required label={M.ldapType} rules={rules('type')}>
             <Radio.Group
               aria-label={M.ldapType}
               optionType="button"
@@ -236,7 +236,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="domain" label={M.ldapDomain} rules={rules('domain')} normalize={(v: string) => v.toLowerCase()}>
+          <Form.Item name="domain" required label={M.ldapDomain} rules={rules('domain')} normalize={(v: string) => v.toLowerCase()}>
             <Input placeholder={M.ldapDomainPlaceholder} maxLength={LIMITS.ldapDomainMax} autoComplete="off" />
           </Form.Item>
         </Col>
@@ -250,17 +250,17 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
           />
         </div>
       )}
-      <Form.Item name="base_dn" label={M.ldapBaseDn} rules={rules('base_dn')}>
+      <Form.Item name="base_dn" required label={M.ldapBaseDn} rules={rules('base_dn')}>
         <Input placeholder={M.ldapBaseDnPlaceholder} maxLength={LIMITS.ldapBaseDnMax} disabled={saved !== undefined} autoComplete="off" />
       </Form.Item>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="username" label={M.ldapUsername} rules={rules('username')}>
+          <Form.Item name="username" required label={M.ldapUsername} rules={rules('username')}>
             <Input placeholder={M.ldapUsernamePlaceholder} maxLength={LIMITS.ldapUsernameMax} autoComplete="off" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="password" label={M.ldapPassword} rules={rules('password')}>
+          <Form.Item name="password" required label={M.ldapPassword} rules={rules('password')}>
             <Input.Password
               placeholder={M.ldapPasswordRequired}
               maxLength={LIMITS.ldapPasswordMax}
@@ -286,7 +286,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="sync_mode" label={M.ldapSyncMode} rules={rules('sync_mode')}>
+          <Form.Item name="sync_mode" required label={M.ldapSyncMode} rules={rules('sync_mode')}>
             <Radio.Group
               aria-label={M.ldapSyncMode}
               optionType="button"
