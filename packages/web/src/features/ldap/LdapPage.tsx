@@ -4,7 +4,7 @@ import { Alert, Button, Card, Flex, Popconfirm, Result, Typography } from 'antd'
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
-import { LDAP_CALL, useLdapMutation, useLdapRights } from './api';
+import { CLOSED, LDAP_CALL, useLdapMutation, useLdapRights } from './api';
 import { LdapOverview } from './LdapOverview';
 import { LdapUsers } from './LdapUsers';
 
@@ -39,7 +39,7 @@ export default function LdapPage() {
   const rights = useLdapRights();
   const navigate = useNavigate();
   const answer = useApiQuery(getLdapConfig, undefined, LDAP_CALL).data?.data;
-  const close = useLdapMutation(deleteLdap);
+  const close = useLdapMutation(deleteLdap, { invalidates: CLOSED });
   const config = answer?.enable === 1 ? answer.data : null;
 
   if (!answer) return <PageContainer loading />;

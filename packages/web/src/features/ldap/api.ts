@@ -9,9 +9,15 @@ export const LDAP_CALL = { timeoutMs: LIMITS.directoryTimeoutMs } as const;
 /** Every LDAP answer, and the member lists: a change of the directory's state can change members. */
 const AREA = ['/ldap/', '/router/'];
 
-/** A POST of the area: the directory's time limit; its success toast shows and the area's queries reload. */
-export const useLdapMutation = <E extends Endpoint>(endpoint: E, opts: { quiet?: boolean; successToast?: boolean } = {}) =>
-  useApiMutation(endpoint, { ...LDAP_CALL, ...opts, invalidates: AREA });
+/** A POST of the area: the directory's time limit; its success toast shows and the area's queries (or `invalidates`) reload. */
+export const useLdapMutation = <E extends Endpoint>(endpoint: E, opts: { quiet?: boolean; successToast?: boolean; invalidates?: string[] } = {}) =>
+  useApiMutation(endpoint, { ...LDAP_CALL, invalidates: AREA, ...opts });
+
+/**
+ * What closing LDAP reloads: the page's state (which then shows the enable tile) and the members, not
+ * the listing and the sync status, which would only answer 'LDAP未启用' on their way out.
+ */
+export const CLOSED = ['/ldap/config', '/ldap/status', '/router/'];
 
 /** What the user may do here, as the server's access decides it (configuration: main accounts; users: the member permissions). */
 export interface LdapRights {
