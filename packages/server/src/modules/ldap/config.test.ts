@@ -243,6 +243,13 @@ describeEachDatabase(
       expect((await listing(t(), a.token)).users.map((u) => u.username)).toEqual(['alice', 'bob']);
     });
 
+    it('keeps at most 20 domains a tenant named and did not prove', async () => {
+      const a = await newAccount(t());
+      for (let i = 0; i < 22; i++) expect((await t().call(downloadLdapVerifyFile, { token: a.token, query: { domain: `d${i}.example.cn` } })).file).toBeDefined();
+      const rows = await t().db.selectFrom('ldap_domain').select('domain').where('tenant_id', '=', a.account.id).orderBy('id').execute();
+      expect(rows.map((r) => r.domain)).toEqual(Array.from({ length: 20 }, (_, i) => `d${i + 2}.example.cn`));
+    });
+
     it('seals the password at rest, never answers it, keeps it when the mask comes back; base_dn is fixed once saved', async () => {
       const a = await newAccount(t());
       await enableLdap(t(), a, s);

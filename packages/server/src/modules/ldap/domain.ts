@@ -16,6 +16,8 @@ import { CONNECTIONS_PER_TENANT } from './state';
  */
 
 const TOKEN_BYTES = 32;
+/** Domains a tenant may have named and not proven; beyond them the oldest such token goes. */
+const UNPROVEN_MAX = 20;
 /** The verification file's content, at most (the token and a line break or two). */
 const FILE_MAX_BYTES = 1024;
 
@@ -32,7 +34,27 @@ async function tokenOf(db: Db, tenantId: number, domain: string) {
     .values({ tenant_id: tenantId, domain, token: randomBytes(TOKEN_BYTES).toString('hex'), verify_time: null, create_time: Date.now() })
     .onConflict((oc) => oc.columns(['tenant_id', 'domain']).doNothing())
     .execute();
-  return (await find())!;
+  const row = (await find())!;
+  const unproven = await db
+    .selectFrom('ldap_domain')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('verify_time', 'is', null)
+    .orderBy('id', 'desc')
+    .offset(UNPROVEN_MAX)
+    .limit(1000)
+    .execute();
+  if (unproven.length > 0) {
+    await db
+      .deleteFrom('ldap_domain')
+      .where(
+        'id',
+        'in',
+        unproven.map((u) => u.id),
+      )
+      .execute();
+  }
+  return row;
 }
 
 /** Refuses a domain the tenant has not proven with 423 and the file to place (a save's last rule before connecting). */
