@@ -88,6 +88,7 @@ export const ldapMessages = {
   ldapErrNeedTls: 'LDAP服务器要求加密连接，请启用SSL或TLS',
   ldapErrServer: 'LDAP服务器返回错误：{message}',
   ldapErrOther: 'LDAP连接失败',
+  ldapErrTooLarge: 'LDAP服务器返回的数据过大',
   ldapErrPassword: '无法读取已保存的密码，请重新输入密码后保存',
   // console labels (ours; spec 3 §2 names them in English)
   ldapTitle: 'LDAP',

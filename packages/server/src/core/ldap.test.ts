@@ -101,6 +101,29 @@ describe('the LDAP client against slapd (core/ldap.ts)', () => {
     }
   });
 
+  it('closes the connection to a server whose answer passes the bound, instead of keeping it all', async () => {
+    // A BER sequence announcing about 2 GB, then bytes without end.
+    const flood = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.write(Buffer.from([0x30, 0x84, 0x7f, 0xff, 0xff, 0xff]));
+        const chunk = Buffer.alloc(1024 * 1024);
+        const more = () => {
+          while (!socket.destroyed && socket.write(chunk));
+          if (!socket.destroyed) socket.once('drain', more);
+        };
+        more();
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (flood.address() as net.AddressInfo).port;
+      expect(await outcome({ host: '127.0.0.1', port, security: 'plain' }, s.adminDn, 'x', s.suffix)).toBe(`too_large: ${M.ldapErrTooLarge}`);
+    } finally {
+      flood.close();
+    }
+  });
+
   it('reads OpenLDAP users by pages: uid, entryUUID, description, shadowExpire as the disabled marker; groups are left out', async () => {
     const { users, pages } = await usersOf(s, 1, 2, plain());
     expect(pages).toEqual([2, 1]);

@@ -45,6 +45,7 @@ export type DirectoryFailure =
   | 'starttls'
   | 'need_tls'
   | 'server'
+  | 'too_large'
   | 'other';
 
 /** A failure of the directory: `message` is for the console (Chinese), `detail` for the log. */
@@ -105,6 +106,8 @@ export function directoryError(err: unknown, step: 'connect' | 'tls' | 'operatio
   const code = e?.code ?? '';
   const text = e?.message ?? String(err);
   if (code === 'EHUBLINKPRIVATE') return failure('private', M.ldapErrPrivate, err);
+  // The client reports a socket destroyed with an error in its own words, with the error's message inside.
+  if (code === TOO_LARGE || text.includes(TOO_LARGE)) return failure('too_large', M.ldapErrTooLarge, err);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return failure('dns', M.ldapErrDns, err);
   if (code === 'ECONNREFUSED') return failure('refused', M.ldapErrRefused, err);
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return failure('unreachable', M.ldapErrUnreachable, err);
@@ -115,6 +118,28 @@ export function directoryError(err: unknown, step: 'connect' | 'tls' | 'operatio
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || /closed|socket error/i.test(text)) return failure('closed', M.ldapErrClosed, err);
   return failure('other', M.ldapErrOther, err);
+}
+
+/** Bytes one answer may take (a page of 500 users of four attributes is far less): a directory cannot fill our memory. */
+export const ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+const TOO_LARGE = 'EHUBLINKTOOLARGE';
+
+/**
+ * Counts what the server sends since the client last wrote (a request), and closes the connection once
+ * an answer passes ANSWER_MAX_BYTES: the client's parser keeps a message whole until its end.
+ */
+function bounded<S extends net.Socket>(socket: S): S {
+  let received = 0;
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  socket.write = ((...args: unknown[]) => {
+    received = 0;
+    return write(...args);
+  }) as S['write'];
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > ANSWER_MAX_BYTES) socket.destroy(Object.assign(new Error(`${TOO_LARGE}: an answer over ${ANSWER_MAX_BYTES} bytes`), { code: TOO_LARGE }));
+  });
+  return socket;
 }
 
 /** The TLS settings of a server: its CA (else the system's), its name checked against the certificate. */
@@ -144,11 +169,13 @@ export async function withDirectory<T>(limits: DirectoryLimits, server: Director
     connectTimeout: limits.timeoutMs,
     // Only LDAPS connects with TLS; StartTLS upgrades the plain connection below.
     ...(server.security === 'ldaps' ? { tlsOptions } : {}),
-    createConnection: ((port: number, host: string) => net.connect({ port, host, ...(lookup ? { lookup } : {}) })) as unknown as typeof net.connect,
+    createConnection: ((port: number, host: string) => bounded(net.connect({ port, host, ...(lookup ? { lookup } : {}) }))) as unknown as typeof net.connect,
     createSecureConnection: ((...args: unknown[]) =>
-      typeof args[0] === 'number'
-        ? tls.connect({ port: args[0], host: args[1] as string, ...(args[2] as tls.ConnectionOptions), ...(lookup ? { lookup } : {}) })
-        : tls.connect(args[0] as tls.ConnectionOptions)) as unknown as typeof tls.connect,
+      bounded(
+        typeof args[0] === 'number'
+          ? tls.connect({ port: args[0], host: args[1] as string, ...(args[2] as tls.ConnectionOptions), ...(lookup ? { lookup } : {}) })
+          : tls.connect(args[0] as tls.ConnectionOptions),
+      )) as unknown as typeof tls.connect,
   });
 
   let timedOut = false;
