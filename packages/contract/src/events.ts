@@ -81,6 +81,11 @@ export const EVENTS = {
   }),
   /** A POP resource was created (by a completed access-POP order); the network module makes it the network's when it has none. */
   'pop.created': z.object({ ...tenant, network_fr_id: id, network_number: z.string().nullable() }),
+  /**
+   * Directory users were imported as software members (ldap) and the tenant's LDAP configuration names
+   * a network: the network module adds them to it as points, with its own rules and quota.
+   */
+  'ldap.members_imported': z.object({ ...tenant, network_number: z.string().min(1), member_ids: z.array(id).min(1) }),
   /** An emailed validation link was confirmed: the address is proven for `subject` / `subject_id`. */
   'email.validated': z.object({ ...tenant, subject: z.string(), subject_id: z.string(), email: z.string() }),
   /**

@@ -30,3 +30,4 @@ export * from './authSource';
 export * from './monitor';
 export * from './contacts';
 export * from './webhook';
+export * from './ldap';

@@ -132,6 +132,29 @@ export const LIMITS = {
   authSourceTicketSeconds: 120,
   authSourceRedirectUriMax: 512,
   authSourceClientStateMax: 256,
+  // LDAP directory sync (spec 3 §5, §9; ours where marked)
+  ldapHostMax: 128,
+  /** The port is typed as digits, at most this many. */
+  ldapPortDigits: 5,
+  ldapPortMax: 65_535,
+  ldapBaseDnMax: 255,
+  ldapUsernameMax: 128,
+  ldapPasswordMax: 32,
+  /** A search of the directory's users shows at most this many. */
+  ldapSearchShown: 10,
+  /** A domain name: at most 253 characters, labels of at most 63. */
+  ldapDomainMax: 253,
+  ldapDomainLabelMax: 63,
+  /** Entries per page of the directory's paged search (ours: bounds the memory of a sync). */
+  ldapPageSize: 500,
+  /** Minutes between two automatic syncs of a tenant (ours). */
+  ldapSyncCycleMinutes: 60,
+  /** Characters of a directory user's description kept (ours). */
+  ldapDescriptionMax: 255,
+  /** A member signing in to the gateway with its directory password waits this long for the directory (ours). */
+  directorySignInTimeoutMs: 10_000,
+  /** How long one tenant's sync holds its turn at most (an instance that dies holding it; ours). */
+  ldapSyncTurnSeconds: 1800,
   /** Default-route metrics of spec 2 §9, priority 1 to 5 in this order. */
   defaultRouteMetrics: [30, 60, 90, 120, 150],
   // monitoring alerts, contacts and webhooks (spec 3 §5, §9; ours where the spec is silent)

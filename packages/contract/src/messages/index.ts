@@ -22,6 +22,7 @@ import { logsMessages } from './logs';
 import { saasMessages } from './saas';
 import { authSourceMessages } from './authSource';
 import { monitorMessages } from './monitor';
+import { ldapMessages } from './ldap';
 
 export const M = {
   ...commonMessages,
@@ -44,6 +45,7 @@ export const M = {
   ...saasMessages,
   ...authSourceMessages,
   ...monitorMessages,
+  ...ldapMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -20,6 +20,7 @@ import { logsMessages } from './logs';
 import { saasMessages } from './saas';
 import { authSourceMessages } from './authSource';
 import { monitorMessages } from './monitor';
+import { ldapMessages } from './ldap';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -42,6 +43,7 @@ const AREAS: Record<string, Record<string, string>> = {
   saas: saasMessages,
   authSource: authSourceMessages,
   monitor: monitorMessages,
+  ldap: ldapMessages,
 };
 
 describe('messages, one file per area', () => {

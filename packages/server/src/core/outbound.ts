@@ -92,8 +92,11 @@ export function isSpecialAddress(address: string): boolean {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
-/** dns.lookup that refuses special addresses: the connection goes only to an address that passed. */
-function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback) {
+/**
+ * dns.lookup that refuses special addresses: the connection goes only to an address that passed (also
+ * for other protocols to tenant targets: the LDAP client, core/ldap.ts). Its error's code is EHUBLINKPRIVATE.
+ */
+export function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback) {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '');
     const list = addresses as dns.LookupAddress[];

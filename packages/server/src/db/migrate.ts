@@ -18,6 +18,7 @@ import { pop } from './migrations/0015_pop';
 import { memberConfig } from './migrations/0017_member_config';
 import { gateway } from './migrations/0018_gateway';
 import { saas } from './migrations/0019_saas';
+import { ldap } from './migrations/0020_ldap';
 import { authSource } from './migrations/0021_auth_source';
 import { monitor } from './migrations/0022_monitor';
 
@@ -42,6 +43,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0017_member_config': memberConfig(handle.dialect),
     '0018_gateway': gateway(handle.dialect),
     '0019_saas': saas(),
+    '0020_ldap': ldap(handle.dialect),
     '0021_auth_source': authSource(handle.dialect),
     '0022_monitor': monitor(handle.dialect),
   };

@@ -207,6 +207,10 @@ export interface Database {
   monitor_state: MonitorStateTable;
   monitor_alert: MonitorAlertTable;
   monitor_delivery: MonitorDeliveryTable;
+  ldap_file: LdapFileTable;
+  ldap_domain: LdapDomainTable;
+  ldap_config: LdapConfigTable;
+  ldap_user: LdapUserTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -737,4 +741,70 @@ export interface MonitorDeliveryTable {
   create_time: number;
   update_time: number;
   done_at: number | null;
+}
+
+/** A CA certificate a tenant uploaded for LDAPS or StartTLS (migration 0020); the file is in ctx.storage. */
+export interface LdapFileTable {
+  id: Generated<number>;
+  tenant_id: number;
+  file_name: string;
+  storage_key: string;
+  create_time: number;
+}
+
+/** A domain a tenant named for LDAP: its verification token, and when the file was found (null until then). */
+export interface LdapDomainTable {
+  id: Generated<number>;
+  tenant_id: number;
+  domain: string;
+  token: string;
+  verify_time: number | null;
+  create_time: number;
+}
+
+/** A tenant's directory connection and the state of its sync (one row per tenant). */
+export interface LdapConfigTable {
+  tenant_id: number;
+  mode: string;
+  router_name: Generated<string>;
+  domain: string;
+  host: string;
+  port: number;
+  base_dn: string;
+  use_ssl: Generated<number>;
+  use_tls: Generated<number>;
+  ca_id: number | null;
+  type: number;
+  username: string;
+  /** Sealed with ctx.secretBox. */
+  password: string;
+  network_number: Generated<string>;
+  sync_mode: Generated<number>;
+  status: Generated<number>;
+  create_time: number;
+  update_time: number;
+  sync_status: Generated<number>;
+  sync_message: Generated<string>;
+  sync_time: number | null;
+  sync_seconds: Generated<number>;
+  sync_cycle: number;
+  sync_due: number;
+  generation: Generated<number>;
+  user_count: Generated<number>;
+}
+
+/** A directory user as the last sync read it, and the software member imported for it. */
+export interface LdapUserTable {
+  id: Generated<number>;
+  tenant_id: number;
+  uuid: string;
+  dn: string;
+  username: string;
+  description: Generated<string>;
+  disabled: Generated<number>;
+  member_id: number | null;
+  verify: Generated<string>;
+  seen: number;
+  create_time: number;
+  update_time: number;
 }

@@ -1,7 +1,8 @@
-import { DEVICE_CLOSE, type HelloMessage } from '@hublink/contract';
+import { DEVICE_CLOSE, LDAP_MEMBER_SOURCE, type HelloMessage } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { credentialHash, issueDeviceCredential } from '../core/deviceCredentials';
 import { ApiError } from '../core/errors';
+import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
 import { DUMMY_HASH, verifyPassword } from '../core/passwords';
 import type { Limit } from '../core/ratelimit';
 
@@ -24,8 +25,8 @@ export type AuthOutcome = { ok: true; member: DeviceMember; credential?: string 
 const refuse = (code: number, reason: string): AuthOutcome => ({ ok: false, code, reason });
 
 /** The member a hello names: a router by its name (unique across tenants), an app by `username@sign`. */
-async function findMember(ctx: Ctx, hello: HelloMessage): Promise<{ key: string; member: (DeviceMember & { secret_hash: string }) | undefined }> {
-  const cols = ['member.id', 'member.tenant_id', 'member.router_name', 'member.router_type', 'member.status', 'member.secret_hash'] as const;
+async function findMember(ctx: Ctx, hello: HelloMessage): Promise<{ key: string; member: (DeviceMember & { secret_hash: string; source: string }) | undefined }> {
+  const cols = ['member.id', 'member.tenant_id', 'member.router_name', 'member.router_type', 'member.status', 'member.secret_hash', 'member.source'] as const;
   if (hello.kind === 'router') {
     const key = hello.router_name.toLowerCase();
     const member = await ctx.db.selectFrom('member').select(cols).where('router_key', '=', key).where('router_type', '=', 1).executeTakeFirst();
@@ -95,12 +96,16 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
   if (!hello.secret) return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed');
 
   if (!(await withinLimits(ctx, key, ip))) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later');
-  const proven = await verifyPassword(hello.secret, member?.secret_hash ?? DUMMY_HASH);
-  if (!member || !proven) {
+  // A member imported from the tenant's directory has no password here: the directory checks it.
+  const verdict: DirectoryVerdict =
+    member?.source === LDAP_MEMBER_SOURCE ? await directorySignIn(ctx, member, hello.secret) : (await verifyPassword(hello.secret, member?.secret_hash ?? DUMMY_HASH)) ? 'ok' : 'wrong';
+  // Not the device's fault: no failure counted.
+  if (verdict === 'unavailable') return refuse(DEVICE_CLOSE.authFailed, 'the directory could not check the password, try later');
+  if (!member || verdict === 'wrong') {
     await countFailure(ctx, key, ip);
     return refuse(DEVICE_CLOSE.authFailed, 'authentication failed');
   }
   await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
-  if (member.status !== 1) return refuse(DEVICE_CLOSE.disabled, 'member disabled');
+  if (member.status !== 1 || verdict === 'disabled') return refuse(DEVICE_CLOSE.disabled, 'member disabled');
   return { ok: true, member, credential: await issueDeviceCredential(ctx, member, now) };
 }

@@ -4,6 +4,7 @@ import { announcementModule } from './announcement';
 import { authModule } from './auth';
 import { authSourceModule } from './auth-source';
 import { devModule } from './dev';
+import { ldapModule } from './ldap';
 import { logsModule } from './logs';
 import { messageModule } from './message';
 import { monitorModule } from './monitor';
@@ -33,6 +34,7 @@ export const MODULES: Module[] = [
   routerModule,
   authSourceModule,
   saasModule,
+  ldapModule,
   networkModule,
   popModule,
   networkTicketModule,

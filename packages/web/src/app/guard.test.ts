@@ -76,7 +76,7 @@ describe('mayVisit (who may see a page: the route table’s access)', () => {
 });
 
 describe('the route table’s access mirrors the server', () => {
-  it('keeps the account, software login and sub-account pages for main accounts', () => {
+  it('keeps the account, LDAP form, software login and sub-account pages for main accounts', () => {
     const mainOnly = ROUTES.filter((r) => r.access === 'main').map((r) => r.path);
     expect(mainOnly).toEqual([
       '/account',
@@ -84,6 +84,7 @@ describe('the route table’s access mirrors the server', () => {
       '/account/password',
       '/account/phone',
       '/account/email',
+      '/router/ldap_edit',
       '/logs/software_login',
       '/ram/index',
       '/ram/role',

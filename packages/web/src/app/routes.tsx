@@ -95,8 +95,8 @@ export const ROUTES: PageRoute[] = [
     menu: '/router/lists',
     page: lazy(() => import('../features/router/detail/RouterDetailPage')),
   },
-  { path: '/router/ldap', title: 'LDAP', layout: 'main' },
-  { path: '/router/ldap_edit', title: M.routeLdapEdit, layout: 'main', menu: '/router/ldap' },
+  { path: '/router/ldap', title: M.ldapTitle, layout: 'main', page: lazy(() => import('../features/ldap/LdapPage')) },
+  { path: '/router/ldap_edit', title: M.routeLdapEdit, layout: 'main', access: 'main', menu: '/router/ldap', page: lazy(() => import('../features/ldap/LdapEditPage')) },
   { path: '/router/auth_source', title: M.routeAuthSource, layout: 'main', page: lazy(() => import('../features/auth-source/AuthSourcePage')) },
   // monitoring, logs
   { path: '/monitor/setting', title: M.routeMonitor, layout: 'main', access: 'monitor.view', page: lazy(() => import('../features/monitor/MonitorPage')) },

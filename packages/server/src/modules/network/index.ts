@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module';
+import { joinImportedMembers } from './directoryMembers';
 import { assignCreatedPop } from './pop';
 import { popRoutes } from './popRoutes';
 import { networkRoutes } from './routes';
@@ -13,5 +14,5 @@ export const networkModule = defineModule({
     segmentsRoutes(app, ctx);
     popRoutes(app, ctx);
   },
-  on: { 'pop.created': assignCreatedPop },
+  on: { 'pop.created': assignCreatedPop, 'ldap.members_imported': joinImportedMembers },
 });

@@ -394,7 +394,7 @@ async function resolveMembers(db: Db, tenantId: number, center: string[], point:
 const lineOf = (routingType: number, memberType: MemberType) =>
   memberType === 'center' && routingType === ROUTING_TYPE.mainBackup ? ROUTING_LINE.backup : ROUTING_LINE.main;
 
-async function insertMembers(db: Db, tenantId: number, networkId: number, chosen: Chosen[], now: number, routingType: number = ROUTING_TYPE.dual): Promise<void> {
+export async function insertMembers(db: Db, tenantId: number, networkId: number, chosen: Chosen[], now: number, routingType: number = ROUTING_TYPE.dual): Promise<void> {
   for (const part of chunks(chosen)) {
     await db
       .insertInto('network_member')
@@ -540,7 +540,7 @@ export async function rename(ctx: Ctx, actor: Actor, networkNumber: string, name
 }
 
 /** network.changed, in the change's transaction (the compiler will rebuild the network's configs from it). */
-function networkChanged(ctx: Ctx, trx: Db, tenantId: number, networkId: number, change: 'created' | 'edited' | 'deleted' | 'members' | 'links') {
+export function networkChanged(ctx: Ctx, trx: Db, tenantId: number, networkId: number, change: 'created' | 'edited' | 'deleted' | 'members' | 'links') {
   return ctx.events.emit(trx, { type: 'network.changed', tenant_id: tenantId, network_id: networkId, change });
 }
 

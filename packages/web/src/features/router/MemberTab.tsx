@@ -1,20 +1,27 @@
-import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
 import {
+  CODE,
   exportRouters,
   fmt,
+  LDAP_SYNC_MODE,
+  ldapStatus,
+  LIMITS,
+  listLdapUsers,
   listRouters,
   M,
   MEMBER_FILES,
   ROUTER_TYPE,
   routerQuantity,
+  syncLdap,
   updateRouterStatus,
   type RouterItem,
   type RouterType,
 } from '@hublink/contract';
 import { Button, Tag } from 'antd';
 import { useState } from 'react';
+import { call } from '../../api/client';
 import { download } from '../../api/files';
-import { useApiQuery } from '../../api/hooks';
+import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
 import { usePagedList } from '../../api/usePagedList';
 import { useUser } from '../../app/user';
@@ -39,7 +46,7 @@ type RowDialog = { kind: 'note' | 'delete' | 'phone' | 'password' | 'detail'; me
 /**
  * One tab of /router/lists (spec 3 §2): the members of one router_type with search and pager, the
  * tab's toolbar, and the dialogs its rows and buttons open. Buttons the role does not grant are hidden.
- * The LDAP "sync users" button waits for LDAP (the user message carries no LDAP state yet).
+ * The software tab's "sync users" shows while LDAP is on in manual sync mode (spec 3 §2).
  */
 export function MemberTab({ type }: { type: RouterType }) {
   const software = type === ROUTER_TYPE.software;
@@ -53,6 +60,20 @@ export function MemberTab({ type }: { type: RouterType }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [row, setRow] = useState<RowDialog>(null);
   const [exporting, setExporting] = useState(false);
+  // The LDAP state is an extra of this page: a failure to read it hides the button and says nothing.
+  const ldap = useApiQuery(ldapStatus, undefined, { quiet: true, enabled: software }).data?.data;
+  const syncLdapUsers = useApiMutation(syncLdap, { invalidates: ['/router/', '/ldap/'], timeoutMs: LIMITS.directoryTimeoutMs });
+  const [syncing, setSyncing] = useState(false);
+  const syncUsers = async () => {
+    setSyncing(true);
+    try {
+      // A sync carries the hash of the directory's listing as it is now.
+      const listing = await call(listLdapUsers, { query: { limit: 1 } }, { timeoutMs: LIMITS.directoryTimeoutMs });
+      if (listing.code === CODE.ok && listing.data) await syncLdapUsers.mutateAsync({ hash: listing.data.hash });
+    } finally {
+      setSyncing(false);
+    }
+  };
 
   const open = (kind: NonNullable<RowDialog>['kind']) => (member: RouterItem) => setRow({ kind, member });
   const rowOf = (kind: NonNullable<RowDialog>['kind']) => (row?.kind === kind ? row.member : undefined);
@@ -101,6 +122,11 @@ export function MemberTab({ type }: { type: RouterType }) {
       {software && rights.main && (
         <Button onClick={() => setDialog('sign')} title={M.memberSignTitle}>
           {fmt(M.memberSignButton, { sign })}
+        </Button>
+      )}
+      {software && rights.edit && ldap?.enable === 1 && ldap.sync_mode !== LDAP_SYNC_MODE.automatic && (
+        <Button icon={<SyncOutlined />} loading={syncing} onClick={() => void syncUsers()}>
+          {M.ldapSyncUsers}
         </Button>
       )}
       {software && (

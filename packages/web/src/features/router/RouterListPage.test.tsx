@@ -182,4 +182,29 @@ describe('RouterListPage', () => {
     await waitFor(() => expect(m.callsTo('/logs/online')).toHaveLength(1));
     expect(m.callsTo('/logs/software_login')).toHaveLength(0);
   }, LONG);
+  it('offers sync users on the software tab while LDAP is on in manual mode, with the listing’s hash', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    m.answer('/ldap/status', ok({ enable: 1, sync_mode: 1 }));
+    m.answer('/ldap/user', { code: 200, msg: 'success', data: { list: [], hash: 'h7' }, count: 0 });
+    m.answer('/ldap/sync', ok(null, M.ldapSynced));
+    const r = renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    await shows('alice01');
+    await u().click(await screen.findByRole('button', { name: new RegExp(M.ldapSyncUsers) }));
+    await waitFor(() => expect(m.callsTo('/ldap/sync')[0]?.body).toEqual({ hash: 'h7' }));
+    await shows(M.ldapSynced);
+    r.unmount();
+
+    // Automatic mode, or LDAP off: no button.
+    for (const status of [{ enable: 1, sync_mode: 2 }, { enable: 0, sync_mode: 1 }]) {
+      const m2 = api();
+      m2.answer('/ldap/status', ok(status));
+      const again = renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+      await shows('bob02');
+      // The answer is in (and rendered): only then does no button mean none.
+      await waitFor(() => expect(again.queryClient.getQueryData(['/ldap/status', {}])).toBeDefined());
+      expect(screen.queryByRole('button', { name: new RegExp(M.ldapSyncUsers) })).not.toBeInTheDocument();
+      again.unmount();
+    }
+  });
 });

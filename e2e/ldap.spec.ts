@@ -1,0 +1,155 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { M } from '@hublink/contract';
+import { startSlapd, type Slapd } from '../packages/server/test/slapd';
+import { CONTEXT, expectPath, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+
+const OK = /确\s?定|OK/;
+const WIDTHS = [1440, 1280, 390];
+/** antd puts a space between the two characters of a short button's label. */
+const spaced = (label: string) => new RegExp(`^\\s*${label.split('').join('\\s*')}\\s*$`);
+
+/**
+ * LDAP in Chromium against the real server and a real slapd (issue 14): a tenant enables LDAP through
+ * the form (check, then save; the domain's ownership proven with the file the server hands out, placed
+ * on the domain's web site, here a local one), imports the directory's users, and finds them in the
+ * member list as software members.
+ */
+describe('LDAP directory sync in Chromium', () => {
+  let server: Server;
+  let slapd: Slapd;
+  let site: http.Server;
+  let browser: Browser;
+  let page: Page;
+  const stamp = String(Date.now() % 1_000_000);
+  const username = `ldap${stamp}`;
+  const password = 'secret123';
+  const domain = `corp${stamp}.example.cn`;
+
+  beforeAll(async () => {
+    slapd = await startSlapd({
+      users: [
+        { uid: 'zhangwei', description: '研发部 后端组' },
+        { uid: 'lina', description: '财务部' },
+        { uid: 'wangfang', description: '市场部', disabled: true },
+        { uid: 'liu.yang', description: '运维部' },
+      ],
+    });
+    // The tenant's web site: it holds the verification file the console told the tenant to place.
+    site = http.createServer((req, res) => {
+      void (async () => {
+        const row = await server.ctx.db.selectFrom('ldap_domain').select('token').where('domain', '=', domain).executeTakeFirst();
+        const placed = row && req.url === `/${domain}/hublink-verify-${row.token.slice(0, 12)}.txt`;
+        res.writeHead(placed ? 200 : 404).end(placed ? row.token : 'not found');
+      })();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    server = await startServer({ HUBLINK_LDAP_VERIFY_URL: `http://127.0.0.1:${(site.address() as AddressInfo).port}/{domain}/{file}` });
+    browser = await launch();
+    page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' })).newPage();
+    const captcha = trackCaptcha(page, server);
+    await registerByApi(server, { username, password, phone: `136${String(Date.now()).slice(-8)}`, nickname: 'LDAP测试' });
+    await signIn(page, server, captcha, username, password);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await slapd?.stop();
+    await new Promise((resolve) => site?.close(resolve));
+  });
+
+  const shootWidths = async (name: string, ready: Parameters<typeof screenshot>[2]) => {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `${name}-${width}`, ready);
+    }
+    await page.setViewportSize(CONTEXT.viewport);
+  };
+  const field = (label: string) => page.getByLabel(label, { exact: true });
+  const mainButton = () => page.locator('form[id="ldap"] button[type=submit]');
+
+  it('shows the enable tile, then the form: check, prove the domain, save', async () => {
+    await page.goto(`${server.url}/router/ldap`);
+    await page.getByText(M.ldapIntroTitle).waitFor();
+    await shootWidths('ldap-enable-tile', page.getByRole('button', { name: M.ldapEnable }));
+    await page.getByRole('button', { name: M.ldapEnable }).click();
+    await expectPath(page, '/router/ldap_edit');
+    await page.getByText(M.ldapCreateCrumb).first().waitFor();
+
+    // A rule first: nothing is sent.
+    await mainButton().click();
+    await page.getByText(M.ldapHostRequired).waitFor();
+    await field(M.ldapHost).fill(slapd.host);
+    await field(M.ldapPort).fill(String(slapd.port));
+    await field(M.ldapDomain).fill(domain.toUpperCase());
+    await expect.poll(() => field(M.ldapDomain).inputValue()).toBe(domain);
+    await field(M.ldapBaseDn).fill(slapd.suffix);
+    await field(M.ldapUsername).fill(slapd.readerDn);
+    await field(M.ldapPassword).fill('not-the-password');
+    await mainButton().click();
+    await page.getByText(M.ldapErrCredentials).first().waitFor();
+    await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapCheck));
+
+    await field(M.ldapPassword).fill(slapd.readerPassword);
+    await page.getByRole('combobox', { name: M.ldapNetwork }).waitFor();
+    await settled(page);
+    await shootWidths('ldap-form', mainButton());
+    await mainButton().click();
+    await page.getByText(M.ldapChecked).first().waitFor();
+    await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapSave));
+    await mainButton().click();
+    // The domain is not proven yet: the hint with the file to place.
+    await page.getByText(M.ldapDomainUnverified).waitFor();
+    await page.getByRole('button', { name: M.ldapDownloadFile }).waitFor();
+    await shootWidths('ldap-form-domain', page.getByText(M.ldapDomainUnverified));
+    await page.getByRole('button', { name: spaced(M.ldapVerify) }).click();
+    await page.getByText(M.ldapDomainVerified).first().waitFor();
+    await expect.poll(() => page.getByText(M.ldapDomainUnverified).count()).toBe(0);
+    await mainButton().click();
+    await expectPath(page, '/router/ldap');
+  });
+
+  it('lists the directory’s users and imports them as software members', async () => {
+    const status = page.getByRole('region', { name: M.ldapGroupStatus });
+    await status.getByText(M.ldapServiceRunning).waitFor();
+    for (const name of ['liu.yang', 'lina', 'wangfang', 'zhangwei']) await page.getByRole('cell', { name, exact: true }).waitFor();
+    // Groups are no users.
+    await expect(page.getByRole('cell', { name: 'staff', exact: true }).count()).resolves.toBe(0);
+    await shootWidths('ldap-list', page.getByRole('cell', { name: 'zhangwei' }));
+
+    await page.getByRole('row', { name: /lina/ }).getByRole('button', { name: spaced(M.ldapImport) }).click();
+    await page.getByText(M.ldapImported).first().waitFor();
+    await page.getByRole('button', { name: spaced(M.ldapImportAll) }).click();
+    await page.getByText(M.ldapConfirmImportAll).waitFor();
+    await page.getByRole('button', { name: OK }).click();
+    await page.getByText(/导入完成：成功3个，失败0个/).first().waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: M.ldapFilterNotImported }).count()).toBe(0);
+    await shootWidths('ldap-list-imported', page.getByRole('row', { name: /wangfang/ }));
+
+    await page.goto(`${server.url}/router/lists?type=2`);
+    for (const name of ['zhangwei', 'lina', 'wangfang', 'liu.yang']) await page.getByRole('cell', { name, exact: true }).waitFor();
+    await expect(page.getByRole('row', { name: /zhangwei/ }).getByText('研发部 后端组').count()).resolves.toBe(1);
+    // The directory's disabled user is a disabled member.
+    await expect(page.getByRole('row', { name: /wangfang/ }).getByRole('switch').isChecked()).resolves.toBe(false);
+    await page.getByRole('button', { name: new RegExp(M.ldapSyncUsers) }).waitFor();
+    await shootWidths('ldap-members', page.getByRole('cell', { name: 'zhangwei', exact: true }));
+  });
+
+  it('edits the saved configuration: base DN fixed, password masked, saved directly when unchanged', async () => {
+    await page.goto(`${server.url}/router/ldap`);
+    await page.getByRole('button', { name: new RegExp(M.ldapEdit) }).click();
+    await expectPath(page, '/router/ldap_edit');
+    await page.getByText(M.ldapEditCrumb).first().waitFor();
+    await expect(field(M.ldapBaseDn).isDisabled()).resolves.toBe(true);
+    await expect(field(M.ldapPassword).inputValue()).resolves.toBe('******');
+    await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapSave));
+    await settled(page);
+    await shootWidths('ldap-form-edit', mainButton());
+    await mainButton().click();
+    await expectPath(page, '/router/ldap');
+    await page.getByRole('cell', { name: 'zhangwei' }).waitFor();
+  });
+});

@@ -1,0 +1,331 @@
+import { z } from 'zod';
+import { defineEndpoint, noData, type FileResponse } from './endpoint';
+import { idField, integerField, pageQuery, plainText, requiredString } from './fields';
+import { LIMITS } from './limits';
+import { fmt, M } from './messages';
+
+/*
+ * LDAP directory sync (spec 3 §2, §3, §5, §7): a tenant connects its directory (OpenLDAP or Active
+ * Directory), reads its users and imports them as software members, which the sync keeps in step.
+ */
+
+/** type of spec 3 §3: 1 OpenLDAP (uid, entryUUID, description), 2 Active Directory (sAMAccountName, objectGUID, userAccountControl). */
+export const LDAP_TYPE = { openldap: 1, ad: 2 } as const;
+/** sync_mode: 1 manual (the console's one-key sync), 2 automatic (a sync every cycle minutes). */
+export const LDAP_SYNC_MODE = { manual: 1, automatic: 2 } as const;
+export const LDAP_MODES = ['public', 'private'] as const;
+export type LdapMode = (typeof LDAP_MODES)[number];
+/** The saved password as /ldap/config shows it; a check or save that sends it back keeps the saved one. */
+export const LDAP_PASSWORD_MASK = '******';
+/** member.source of a software member imported from the directory (it signs in with its directory password). */
+export const LDAP_MEMBER_SOURCE = 'ldap';
+/** The CA files /ldap/upload takes, by name. */
+export const LDAP_CA_EXTENSIONS = ['cert', 'crt', 'cer', 'pem'] as const;
+
+const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+const IPV6 = /^[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}$/;
+/** A host as the form takes it: a DNS name, an IPv4 address or an IPv6 address (without brackets). */
+export const isLdapHost = (v: string) => HOST_NAME.test(v) || IPV6.test(v);
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+/**
+ * A domain name (spec 3 §5): letters, digits and hyphens, at least one dot, each label 1 to 63 and
+ * not starting or ending with a hyphen; the last label holds a letter (an address is no domain).
+ */
+export function isDomainName(v: string): boolean {
+  if (v.length > LIMITS.ldapDomainMax) return false;
+  const labels = v.split('.');
+  return labels.length >= 2 && labels.every((l) => l.length <= LIMITS.ldapDomainLabelMax && LABEL.test(l)) && /[a-z]/i.test(labels.at(-1)!);
+}
+
+const RDN = /^\s*(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)\s*=\s*\S/;
+/** A distinguished name: RDNs 'attr=value' separated by commas ('\,' is a comma inside a value). */
+export function isDn(v: string): boolean {
+  const rdns: string[] = [];
+  let current = '';
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '\\') {
+      current += c + (v[i + 1] ?? '');
+      i++;
+    } else if (c === ',') {
+      rdns.push(current);
+      current = '';
+    } else current += c;
+  }
+  rdns.push(current);
+  return rdns.every((r) => RDN.test(r));
+}
+
+/** The domain as the form takes it: trimmed, lower-cased, then checked. */
+export const ldapDomainField = requiredString(M.ldapDomainRequired)
+  .overwrite((v) => v.toLowerCase())
+  .refine(isDomainName, M.ldapDomainInvalid);
+
+const flag = (message: string) => integerField(message, 0, 1);
+
+/** The port: digits only, at most five of them, 1 to 65535 (a JSON number is taken too). */
+const portField = z
+  .union([z.number(), z.string()], { error: M.ldapPortRequired })
+  .transform((v) => String(v).trim())
+  .pipe(
+    z
+      .string()
+      .min(1, M.ldapPortRequired)
+      .regex(/^\d+$/, M.ldapPortDigits)
+      .max(LIMITS.ldapPortDigits, fmt(M.ldapPortRange, { n: LIMITS.ldapPortMax }))
+      .transform(Number)
+      .pipe(z.number().min(1, fmt(M.ldapPortRange, { n: LIMITS.ldapPortMax })).max(LIMITS.ldapPortMax, fmt(M.ldapPortRange, { n: LIMITS.ldapPortMax }))),
+  );
+
+/** What /ldap/check and /ldap/save carry (spec 3 §7), in the order of the form (the first failing rule answers). */
+export const ldapConfigBody = z
+  .object({
+    mode: z.enum(LDAP_MODES, { error: M.ldapModeRequired }),
+    /** A hardware member of the tenant; only in private mode. */
+    router_name: plainText(M.ldapRouterMissing).max(LIMITS.memberNameMax, M.ldapRouterMissing).default(''),
+    domain: ldapDomainField,
+    host: requiredString(M.ldapHostRequired)
+      .max(LIMITS.ldapHostMax, fmt(M.ldapHostTooLong, { n: LIMITS.ldapHostMax }))
+      .refine(isLdapHost, M.ldapHostInvalid),
+    port: portField,
+    base_dn: requiredString(M.ldapBaseDnRequired)
+      .max(LIMITS.ldapBaseDnMax, fmt(M.ldapBaseDnTooLong, { n: LIMITS.ldapBaseDnMax }))
+      .refine(isDn, M.ldapBaseDnInvalid),
+    /** 1: LDAPS (ca_id required). */
+    use_ssl: flag(M.ldapSslRequired).default(0),
+    /** 1: StartTLS on the plain port (ca_id optional: the uploaded CA, else the system's). */
+    use_tls: flag(M.ldapSslRequired).default(0),
+    ca_id: idField(M.ldapCaMissing).nullable().default(null),
+    type: integerField(M.ldapTypeRequired, LDAP_TYPE.openldap, LDAP_TYPE.ad),
+    /** The DN the server binds as to read the directory. */
+    username: requiredString(M.ldapUsernameRequired)
+      .max(LIMITS.ldapUsernameMax, fmt(M.ldapUsernameTooLong, { n: LIMITS.ldapUsernameMax }))
+      .refine(isDn, M.ldapUsernameInvalid),
+    /** Its password; LDAP_PASSWORD_MASK keeps the saved one. Not trimmed: spaces may be part of it. */
+    password: z
+      .string({ error: M.ldapPasswordRequired })
+      .min(1, M.ldapPasswordRequired)
+      .max(LIMITS.ldapPasswordMax, fmt(M.ldapPasswordTooLong, { n: LIMITS.ldapPasswordMax })),
+    /** A network imported members join as points; '' for none. */
+    network_number: plainText(M.ldapNetworkMissing).max(LIMITS.networkNumberMax, M.ldapNetworkMissing).default(''),
+    sync_mode: integerField(M.ldapSyncModeRequired, LDAP_SYNC_MODE.manual, LDAP_SYNC_MODE.automatic),
+  })
+  .superRefine((v, ctx) => {
+    if (v.mode === 'private' && v.router_name === '') ctx.addIssue({ code: 'custom', path: ['router_name'], message: M.ldapRouterRequired });
+    if (v.use_ssl === 1 && v.use_tls === 1) ctx.addIssue({ code: 'custom', path: ['use_tls'], message: M.ldapSslAndTls });
+    if (v.use_ssl === 1 && v.ca_id === null) ctx.addIssue({ code: 'custom', path: ['ca_id'], message: M.ldapCaRequired });
+  });
+export type LdapConfigInput = z.output<typeof ldapConfigBody>;
+
+/** The saved configuration as /ldap/config shows it (spec 3 §3); the password is always the mask. */
+export const ldapConfig = z.object({
+  mode: z.enum(LDAP_MODES),
+  router_name: z.string(),
+  domain: z.string(),
+  host: z.string(),
+  port: z.number(),
+  base_dn: z.string(),
+  use_ssl: z.number(),
+  use_tls: z.number(),
+  ca_id: z.number().nullable(),
+  /** The uploaded CA's file name ('' without one). */
+  file_name: z.string(),
+  username: z.string(),
+  password: z.string(),
+  type: z.number(),
+  network_number: z.string(),
+  /** '' when no network is chosen or it no longer exists. */
+  network_name: z.string(),
+  sync_mode: z.number(),
+  update_time: z.string(),
+  create_time: z.string(),
+  /** 1 enabled. */
+  status: z.number(),
+});
+export type LdapConfig = z.infer<typeof ldapConfig>;
+
+/** GET /ldap/status: whether LDAP is on and how it syncs (the member list's "sync users" button). */
+export const ldapStatus = defineEndpoint({
+  path: '/ldap/status',
+  method: 'GET',
+  access: 'user',
+  response: z.object({ enable: z.number(), sync_mode: z.number() }),
+});
+
+/** GET /ldap/config: enable (0/1), the saved configuration (null when none), and a notice of what no longer holds ('' when all is well). */
+export const getLdapConfig = defineEndpoint({
+  path: '/ldap/config',
+  method: 'GET',
+  access: 'user',
+  response: z.object({ enable: z.number(), data: ldapConfig.nullable(), notice: z.string() }),
+});
+
+/** POST /ldap/check: binds with the username and password and reads base_dn; the directory's failure is the msg (422). */
+export const checkLdap = defineEndpoint({
+  path: '/ldap/check',
+  method: 'POST',
+  access: 'main',
+  body: ldapConfigBody,
+  response: noData,
+});
+
+/**
+ * POST /ldap/save: checks as /ldap/check does, then saves and reads the directory's users. A domain
+ * whose ownership is not verified answers 423 with data.file_name, the verification file to place.
+ */
+export const saveLdap = defineEndpoint({
+  path: '/ldap/save',
+  method: 'POST',
+  access: 'main',
+  body: ldapConfigBody,
+  response: noData,
+});
+
+/** data of the 423 a save answers for a domain not yet verified. */
+export const ldapDomainPending = z.object({ file_name: z.string() });
+
+/** POST /ldap/delete: closes LDAP; the imported software members are deleted. */
+export const deleteLdap = defineEndpoint({ path: '/ldap/delete', method: 'POST', access: 'main', response: noData });
+
+/** POST /ldap/upload: multipart with one CA certificate 'file' (cert, crt, cer, pem; PEM content; under 2 MB). */
+export const uploadLdapCa = defineEndpoint({
+  path: '/ldap/upload',
+  method: 'POST',
+  access: 'main',
+  response: z.object({ ca_id: z.number(), file_name: z.string() }),
+});
+
+export const ldapDomainQuery = z.object({ domain: ldapDomainField });
+
+export const LDAP_VERIFY_FILE: FileResponse = { file: 'text/plain; charset=utf-8' };
+
+/** GET /ldap/download_verify_domain?domain: the verification file of the tenant and domain. */
+export const downloadLdapVerifyFile = defineEndpoint({
+  path: '/ldap/download_verify_domain',
+  method: 'GET',
+  access: 'main',
+  query: ldapDomainQuery,
+  response: LDAP_VERIFY_FILE,
+});
+
+/** POST /ldap/verify_domain: fetches the verification file from the domain and, when it is there, marks the domain verified. */
+export const verifyLdapDomain = defineEndpoint({
+  path: '/ldap/verify_domain',
+  method: 'POST',
+  access: 'main',
+  body: ldapDomainQuery,
+  response: noData,
+});
+
+/** A directory user as the list shows it (spec 3 §3). */
+export const ldapUser = z.object({
+  username: z.string(),
+  description: z.string(),
+  /** entryUUID (OpenLDAP) or objectGUID (Active Directory). */
+  uuid: z.string(),
+  /** Imported: a software member stands for the user (shown as 已导入). */
+  exist: z.boolean(),
+  /** Why the last import-all could not import the user ('' when nothing went wrong). */
+  verify: z.string(),
+  /** 1 disabled in the directory. */
+  disable: z.number(),
+});
+export type LdapUser = z.infer<typeof ldapUser>;
+
+/** The listing's version: calls that act on the listing carry it, and are refused once it changed. */
+const hashField = requiredString(M.ldapHashRequired).max(64, M.ldapStale);
+const uuidField = requiredString(M.ldapUserMissing).max(64, M.ldapUserMissing);
+
+/**
+ * GET /ldap/user: the directory's users as last read; search matches the username or the description
+ * (and shows at most LIMITS.ldapSearchShown); exist 1 only imported ones, 0 only the others.
+ */
+export const listLdapUsers = defineEndpoint({
+  path: '/ldap/user',
+  method: 'GET',
+  access: 'user',
+  query: pageQuery.extend({ exist: flag(M.validationFailed).optional() }),
+  response: z.object({ list: z.array(ldapUser), hash: z.string() }),
+  paged: true,
+});
+
+export const importLdapUser = defineEndpoint({
+  path: '/ldap/import',
+  method: 'POST',
+  access: 'easylink.router.create',
+  body: z.object({ hash: hashField, uuid: uuidField }),
+  response: noData,
+});
+
+/** POST /ldap/import_all: every user not yet imported; each one that cannot be gets its reason in verify. */
+export const importAllLdapUsers = defineEndpoint({
+  path: '/ldap/import_all',
+  method: 'POST',
+  access: 'easylink.router.create',
+  body: z.object({ hash: hashField }),
+  response: z.object({ success: z.number(), fail: z.number() }),
+});
+
+export const removeLdapUser = defineEndpoint({
+  path: '/ldap/remove',
+  method: 'POST',
+  access: 'easylink.router.delete',
+  body: z.object({ hash: hashField, uuid: uuidField }),
+  response: noData,
+});
+
+export const removeAllLdapUsers = defineEndpoint({
+  path: '/ldap/remove_all',
+  method: 'POST',
+  access: 'easylink.router.delete',
+  body: z.object({ hash: hashField }),
+  response: z.object({ count: z.number() }),
+});
+
+/** POST /ldap/remove_disable: the members of users disabled in the directory. */
+export const removeDisabledLdapUsers = defineEndpoint({
+  path: '/ldap/remove_disable',
+  method: 'POST',
+  access: 'easylink.router.delete',
+  body: z.object({ hash: hashField }),
+  response: z.object({ count: z.number() }),
+});
+
+/** POST /ldap/sync: reads the directory now and brings the imported members in step. */
+export const syncLdap = defineEndpoint({
+  path: '/ldap/sync',
+  method: 'POST',
+  access: 'easylink.router.edit',
+  body: z.object({ hash: hashField }),
+  response: noData,
+});
+
+export const setLdapSyncMode = defineEndpoint({
+  path: '/ldap/sync_mode',
+  method: 'POST',
+  access: 'main',
+  body: z.object({ sync_mode: integerField(M.ldapSyncModeRequired, LDAP_SYNC_MODE.manual, LDAP_SYNC_MODE.automatic) }),
+  response: noData,
+});
+
+/** The sync service (spec 3 §3): status 1 running, 0 abnormal (message says why); cycle in minutes, operation_hours in seconds. */
+export const ldapSyncService = z.object({
+  status: z.number(),
+  /** When the last sync ended ('' before the first). */
+  update_time: z.string(),
+  cycle: z.number(),
+  operation_hours: z.number(),
+  message: z.string(),
+});
+
+/** GET /ldap/sync_status: the directory's users as last read (count) and the sync service. */
+export const ldapSyncStatus = defineEndpoint({
+  path: '/ldap/sync_status',
+  method: 'GET',
+  access: 'user',
+  response: z.object({ count: z.number(), service: ldapSyncService }),
+});
+
+/** POST /ldap/restart_sync: clears an abnormal state and syncs now. */
+export const restartLdapSync = defineEndpoint({ path: '/ldap/restart_sync', method: 'POST', access: 'main', response: noData });

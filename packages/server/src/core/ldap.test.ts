@@ -1,0 +1,157 @@
+import net from 'node:net';
+import { fmt, M } from '@hublink/contract';
+import { InvalidCredentialsError, NoSuchObjectError, ProtocolError } from 'ldapts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSlapd, type Slapd } from '../../test/slapd';
+import { directoryError, withDirectory, type DirectoryError, type DirectoryServer } from './ldap';
+import { DIRECTORY_KINDS, guidText, type DirectoryUser } from './ldapUsers';
+
+const OPEN = { allowPrivateTargets: true, timeoutMs: 10_000, wholeSession: true };
+
+/** The failure of a session that binds as `dn` and reads `base`, or 'ok'. */
+async function outcome(server: DirectoryServer, dn: string, password: string, base: string, limits = OPEN): Promise<string> {
+  try {
+    await withDirectory(limits, server, async (d) => {
+      await d.bind(dn, password);
+      await d.search(base, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] });
+    });
+    return 'ok';
+  } catch (e) {
+    return `${(e as DirectoryError).kind}: ${(e as Error).message}`;
+  }
+}
+
+async function usersOf(s: Slapd, type: number, pageSize: number, server: DirectoryServer): Promise<{ users: (DirectoryUser | null)[]; pages: number[] }> {
+  const kind = DIRECTORY_KINDS[type]!;
+  const users: (DirectoryUser | null)[] = [];
+  const pages: number[] = [];
+  await withDirectory(OPEN, server, async (d) => {
+    await d.bind(s.adminDn, s.adminPassword);
+    for await (const page of d.pages(s.suffix, { filter: kind.filter, attributes: kind.attributes, buffers: kind.buffers, pageSize })) {
+      pages.push(page.length);
+      users.push(...page.map((e) => kind.read(e)));
+    }
+  });
+  return { users, pages };
+}
+
+describe('the LDAP client against slapd (core/ldap.ts)', () => {
+  let s: Slapd;
+  let plainOnly: Slapd;
+  const plain = () => ({ host: s.host, port: s.port, security: 'plain' as const });
+
+  beforeAll(async () => {
+    s = await startSlapd({
+      tls: true,
+      users: [
+        { uid: 'alice', description: '研发部', password: 'alicepass' },
+        { uid: 'bob', disabled: true },
+        { uid: 'carl' },
+      ],
+      adUsers: [{ uid: 'dora', description: 'Sales' }, { uid: 'eve', disabled: true }],
+    });
+    plainOnly = await startSlapd({ users: [{ uid: 'zed' }] });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await plainOnly?.stop();
+  });
+
+  it('binds and reads the base over LDAP, LDAPS with the CA and StartTLS with the CA', async () => {
+    expect(await outcome(plain(), s.adminDn, s.adminPassword, s.suffix)).toBe('ok');
+    expect(await outcome({ host: s.host, port: s.tlsPort, security: 'ldaps', ca: s.ca }, s.adminDn, s.adminPassword, s.suffix)).toBe('ok');
+    expect(await outcome({ host: 'localhost', port: s.tlsPort, security: 'ldaps', ca: s.ca }, s.adminDn, s.adminPassword, s.suffix)).toBe('ok');
+    expect(await outcome({ host: s.host, port: s.port, security: 'starttls', ca: s.ca }, s.adminDn, s.adminPassword, s.suffix)).toBe('ok');
+    // A user binds with its own DN and password.
+    expect(await outcome(plain(), s.userDn('alice'), 'alicepass', s.suffix)).toBe('ok');
+  });
+
+  it('says what went wrong in words a console user can act on', async () => {
+    const untrusted = `tls: ${fmt(M.ldapErrTls, { reason: M.ldapErrTlsUntrusted })}`;
+    const cases: [string, Promise<string>, string][] = [
+      ['wrong password', outcome(plain(), s.adminDn, 'wrong', s.suffix), `credentials: ${M.ldapErrCredentials}`],
+      ['unknown DN', outcome(plain(), `cn=nobody,${s.suffix}`, 'x', s.suffix), `credentials: ${M.ldapErrCredentials}`],
+      ['no such base', outcome(plain(), s.adminDn, s.adminPassword, `ou=nowhere,${s.suffix}`), `no_base: ${M.ldapErrNoBase}`],
+      ['another CA', outcome({ host: s.host, port: s.tlsPort, security: 'ldaps', ca: s.otherCa }, s.adminDn, s.adminPassword, s.suffix), untrusted],
+      ['no CA at all', outcome({ host: s.host, port: s.tlsPort, security: 'ldaps' }, s.adminDn, s.adminPassword, s.suffix), untrusted],
+      ['StartTLS, another CA', outcome({ host: s.host, port: s.port, security: 'starttls', ca: s.otherCa }, s.adminDn, s.adminPassword, s.suffix), untrusted],
+      ['StartTLS without TLS on the server', outcome({ host: plainOnly.host, port: plainOnly.port, security: 'starttls', ca: s.ca }, plainOnly.adminDn, plainOnly.adminPassword, plainOnly.suffix), `starttls: ${M.ldapErrStartTls}`],
+      ['LDAPS on the plain port', outcome({ host: s.host, port: s.port, security: 'ldaps', ca: s.ca }, s.adminDn, s.adminPassword, s.suffix), `tls: ${fmt(M.ldapErrTls, { reason: fmt(M.ldapErrTlsOther, { code: 'ECONNRESET' }) })}`],
+      ['plain LDAP on the LDAPS port', outcome({ host: s.host, port: s.tlsPort, security: 'plain' }, s.adminDn, s.adminPassword, s.suffix), `closed: ${M.ldapErrClosed}`],
+      ['nothing listening', outcome({ host: '127.0.0.1', port: 1, security: 'plain' }, s.adminDn, s.adminPassword, s.suffix), `refused: ${M.ldapErrRefused}`],
+      ['a name that resolves to nothing', outcome({ host: 'no-such-host.invalid', port: 389, security: 'plain' }, s.adminDn, s.adminPassword, s.suffix), `dns: ${M.ldapErrDns}`],
+      ['a private address when those are not allowed', outcome(plain(), s.adminDn, s.adminPassword, s.suffix, { ...OPEN, allowPrivateTargets: false }), `private: ${M.ldapErrPrivate}`],
+      ['a name of a private address when those are not allowed', outcome({ host: 'localhost', port: s.port, security: 'plain' }, s.adminDn, s.adminPassword, s.suffix, { ...OPEN, allowPrivateTargets: false }), `private: ${M.ldapErrPrivate}`],
+    ];
+    for (const [name, result, expected] of cases) expect({ name, result: await result }).toEqual({ name, result: expected });
+  });
+
+  it('gives up on a server that accepts and never answers, within the limit', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const started = Date.now();
+      expect(await outcome({ host: '127.0.0.1', port, security: 'plain' }, s.adminDn, 'x', s.suffix, { ...OPEN, timeoutMs: 300 })).toBe(`timeout: ${M.ldapErrTimeout}`);
+      // Each request and the whole session are bounded; the answer comes near the limit, not after minutes.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await outcome({ host: '127.0.0.1', port, security: 'ldaps', ca: s.ca }, s.adminDn, 'x', s.suffix, { ...OPEN, timeoutMs: 300 })).toBe(`timeout: ${M.ldapErrTimeout}`);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('closes the connection to a server whose answer passes the bound, instead of keeping it all', async () => {
+    // A BER sequence announcing about 2 GB, then bytes without end.
+    const flood = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.write(Buffer.from([0x30, 0x84, 0x7f, 0xff, 0xff, 0xff]));
+        const chunk = Buffer.alloc(1024 * 1024);
+        const more = () => {
+          while (!socket.destroyed && socket.write(chunk));
+          if (!socket.destroyed) socket.once('drain', more);
+        };
+        more();
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (flood.address() as net.AddressInfo).port;
+      expect(await outcome({ host: '127.0.0.1', port, security: 'plain' }, s.adminDn, 'x', s.suffix)).toBe(`too_large: ${M.ldapErrTooLarge}`);
+    } finally {
+      flood.close();
+    }
+  });
+
+  it('reads OpenLDAP users by pages: uid, entryUUID, description, shadowExpire as the disabled marker; groups are left out', async () => {
+    const { users, pages } = await usersOf(s, 1, 2, plain());
+    expect(pages).toEqual([2, 1]);
+    expect(users).toEqual([
+      { dn: s.userDn('alice'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'alice', description: '研发部', disabled: false },
+      { dn: s.userDn('bob'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'bob', description: '', disabled: true },
+      { dn: s.userDn('carl'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'carl', description: '', disabled: false },
+    ]);
+  });
+
+  it('reads Active Directory users: sAMAccountName, objectGUID as AD writes it, userAccountControl bit 2', async () => {
+    const { users } = await usersOf(s, 2, 10, { host: s.host, port: s.tlsPort, security: 'ldaps', ca: s.ca });
+    expect(users).toEqual([
+      { dn: s.adUserDn('dora'), uuid: guidText(s.adGuid('dora')), username: 'dora', description: 'Sales', disabled: false },
+      { dn: s.adUserDn('eve'), uuid: guidText(s.adGuid('eve')), username: 'eve', description: '', disabled: true },
+    ]);
+    expect(guidText(Buffer.from('00112233445566778899aabbccddeeff', 'hex'))).toBe('33221100-5544-7766-8899-aabbccddeeff');
+  });
+
+  it('maps result codes and socket errors it cannot provoke here', () => {
+    const tlsOf = (code: string) => directoryError(Object.assign(new Error('x'), { code }), 'tls').message;
+    expect(tlsOf('ERR_TLS_CERT_ALTNAME_INVALID')).toBe(fmt(M.ldapErrTls, { reason: M.ldapErrTlsHost }));
+    expect(tlsOf('CERT_HAS_EXPIRED')).toBe(fmt(M.ldapErrTls, { reason: M.ldapErrTlsExpired }));
+    expect(tlsOf('DEPTH_ZERO_SELF_SIGNED_CERT')).toBe(fmt(M.ldapErrTls, { reason: M.ldapErrTlsSelfSigned }));
+    expect(directoryError(Object.assign(new Error('x'), { code: 'EHOSTUNREACH' }), 'connect').kind).toBe('unreachable');
+    expect(directoryError(new InvalidCredentialsError('x'), 'operation').kind).toBe('credentials');
+    expect(directoryError(new NoSuchObjectError('x'), 'operation').kind).toBe('no_base');
+    expect(directoryError(new ProtocolError('unsupported extended operation'), 'tls').kind).toBe('starttls');
+    expect(directoryError(new ProtocolError('bad request'), 'operation').message).toBe(fmt(M.ldapErrServer, { message: 'bad request' }));
+  });
+});

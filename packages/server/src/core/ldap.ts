@@ -1,0 +1,252 @@
+import type dns from 'node:dns';
+import net from 'node:net';
+import tls from 'node:tls';
+import { Client, ResultCodeError, type Entry } from 'ldapts';
+import { fmt, M } from '@hublink/contract';
+import type { Config } from '../config';
+import { guardedLookup, isSpecialAddress } from './outbound';
+
+/*
+ * The one LDAP client of the server, on ldapts: the directory sync (modules/ldap) reads a tenant's
+ * directory with it and the device gateway checks a directory member's password with it. A tenant's
+ * directory is a target the tenant typed, so it gets the outbound rules of core/outbound.ts (no
+ * loopback, private or reserved address unless the operator allows them), every request has a time
+ * limit, and every failure becomes a DirectoryError whose message a console user can act on.
+ */
+
+/** How the connection is protected: plain LDAP, LDAPS (TLS from the start), or StartTLS on the plain port. */
+export type DirectorySecurity = 'plain' | 'ldaps' | 'starttls';
+
+export interface DirectoryServer {
+  host: string;
+  port: number;
+  security: DirectorySecurity;
+  /** PEM certificates to trust for TLS; without them the system's CAs. */
+  ca?: string;
+}
+
+export interface DirectoryLimits extends Pick<Config, 'allowPrivateTargets'> {
+  /** The limit of each request (connecting, binding, a search or one page of it). */
+  timeoutMs: number;
+  /** A limit on the whole session too (a check, a sign-in); a sync has none, its pages each have theirs. */
+  wholeSession?: boolean;
+}
+
+export type DirectoryFailure =
+  | 'credentials'
+  | 'no_base'
+  | 'refused'
+  | 'dns'
+  | 'unreachable'
+  | 'timeout'
+  | 'closed'
+  | 'private'
+  | 'tls'
+  | 'starttls'
+  | 'need_tls'
+  | 'server'
+  | 'too_large'
+  | 'other';
+
+/** A failure of the directory: `message` is for the console (Chinese), `detail` for the log. */
+export class DirectoryError extends Error {
+  constructor(
+    readonly kind: DirectoryFailure,
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a session with the directory offers its user: binds and searches, each under the limits. */
+export interface DirectorySession {
+  bind(dn: string, password: string): Promise<void>;
+  /** The entries of one search, at most `sizeLimit` (a base search, a small lookup). */
+  search(base: string, opts: { scope: 'base' | 'sub'; filter: string; attributes: string[]; buffers?: string[]; sizeLimit?: number }): Promise<Entry[]>;
+  /** A paged search, one page at a time, so a large directory never sits in memory whole. */
+  pages(base: string, opts: { filter: string; attributes: string[]; buffers?: string[]; pageSize: number }): AsyncGenerator<Entry[]>;
+}
+
+/** The host as a URL carries it (an IPv6 address in brackets). */
+const urlHost = (host: string) => (net.isIPv6(host) ? `[${host}]` : host);
+
+const TLS_REASONS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: M.ldapErrTlsSelfSigned,
+  SELF_SIGNED_CERT_IN_CHAIN: M.ldapErrTlsUntrusted,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: M.ldapErrTlsUntrusted,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: M.ldapErrTlsUntrusted,
+  UNABLE_TO_GET_ISSUER_CERT: M.ldapErrTlsUntrusted,
+  CERT_SIGNATURE_FAILURE: M.ldapErrTlsUntrusted,
+  ERR_TLS_CERT_ALTNAME_INVALID: M.ldapErrTlsHost,
+  CERT_HAS_EXPIRED: M.ldapErrTlsExpired,
+  CERT_NOT_YET_VALID: M.ldapErrTlsExpired,
+};
+
+/** LDAP result codes (RFC 4511) the console explains by name. */
+const RESULT = { protocolError: 2, strongAuthRequired: 8, confidentialityRequired: 13, noSuchObject: 32, invalidCredentials: 49, unavailable: 52 } as const;
+
+const failure = (kind: DirectoryFailure, message: string, detail: unknown) =>
+  new DirectoryError(kind, message, detail instanceof Error ? `${(detail as NodeJS.ErrnoException).code ?? detail.name}: ${detail.message}` : String(detail));
+
+/** The DirectoryError a failure of the client or the socket stands for. */
+/** `step`: where it failed: connecting, the TLS handshake (LDAPS or StartTLS), or a request on an open connection. */
+export function directoryError(err: unknown, step: 'connect' | 'tls' | 'operation'): DirectoryError {
+  if (err instanceof DirectoryError) return err;
+  if (err instanceof ResultCodeError) {
+    if (err.code === RESULT.invalidCredentials) return failure('credentials', M.ldapErrCredentials, err);
+    if (err.code === RESULT.noSuchObject) return failure('no_base', M.ldapErrNoBase, err);
+    if (err.code === RESULT.confidentialityRequired || err.code === RESULT.strongAuthRequired) return failure('need_tls', M.ldapErrNeedTls, err);
+    if (step === 'tls' && (err.code === RESULT.protocolError || err.code === RESULT.unavailable)) return failure('starttls', M.ldapErrStartTls, err);
+    // The server's own words (the first line, without ldapts' ' Code: 0x…' suffix): it is the tenant's directory.
+    const text = err.message.replace(/\s*Code: 0x[0-9a-f]+$/i, '').split('\n')[0]!.trim().slice(0, 200);
+    return failure('server', fmt(M.ldapErrServer, { message: text || `code ${err.code}` }), err);
+  }
+  const e = err as NodeJS.ErrnoException;
+  const code = e?.code ?? '';
+  const text = e?.message ?? String(err);
+  if (code === 'EHUBLINKPRIVATE') return failure('private', M.ldapErrPrivate, err);
+  // The client reports a socket destroyed with an error in its own words, with the error's message inside.
+  if (code === TOO_LARGE || text.includes(TOO_LARGE)) return failure('too_large', M.ldapErrTooLarge, err);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return failure('dns', M.ldapErrDns, err);
+  if (code === 'ECONNREFUSED') return failure('refused', M.ldapErrRefused, err);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return failure('unreachable', M.ldapErrUnreachable, err);
+  if (code === 'ETIMEDOUT' || /timed out|timeout/i.test(text)) return failure('timeout', M.ldapErrTimeout, err);
+  if (TLS_REASONS[code]) return failure('tls', fmt(M.ldapErrTls, { reason: TLS_REASONS[code] }), err);
+  if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || /certificate|ssl|tls/i.test(text) || (step === 'tls' && code === 'ECONNRESET')) {
+    return failure('tls', fmt(M.ldapErrTls, { reason: fmt(M.ldapErrTlsOther, { code: code || 'TLS' }) }), err);
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || /closed|socket error/i.test(text)) return failure('closed', M.ldapErrClosed, err);
+  return failure('other', M.ldapErrOther, err);
+}
+
+/** Bytes one answer may take (a page of 500 users of four attributes is far less): a directory cannot fill our memory. */
+export const ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+const TOO_LARGE = 'EHUBLINKTOOLARGE';
+
+/**
+ * Counts what the server sends since the client last wrote (a request), and closes the connection once
+ * an answer passes ANSWER_MAX_BYTES: the client's parser keeps a message whole until its end.
+ */
+function bounded<S extends net.Socket>(socket: S): S {
+  let received = 0;
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  socket.write = ((...args: unknown[]) => {
+    received = 0;
+    return write(...args);
+  }) as S['write'];
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > ANSWER_MAX_BYTES) socket.destroy(Object.assign(new Error(`${TOO_LARGE}: an answer over ${ANSWER_MAX_BYTES} bytes`), { code: TOO_LARGE }));
+  });
+  return socket;
+}
+
+/** The TLS settings of a server: its CA (else the system's), its name checked against the certificate. */
+function tlsOptionsOf(server: DirectoryServer): tls.ConnectionOptions {
+  return {
+    ...(server.ca ? { ca: server.ca } : {}),
+    // SNI takes names only; an address is still checked against the certificate's IP entries.
+    ...(net.isIP(server.host) ? {} : { servername: server.host }),
+    minVersion: 'TLSv1.2',
+  };
+}
+
+/**
+ * Opens a session with a directory, runs `work` in it and always closes it. Refuses a non-public
+ * address unless allowed; upgrades with StartTLS first when asked; maps every failure to a
+ * DirectoryError. With `wholeSession`, the whole of it must end within timeoutMs.
+ */
+export async function withDirectory<T>(limits: DirectoryLimits, server: DirectoryServer, work: (session: DirectorySession) => Promise<T>): Promise<T> {
+  if (!limits.allowPrivateTargets && net.isIP(server.host) && isSpecialAddress(server.host)) {
+    throw failure('private', M.ldapErrPrivate, `${server.host} is not a public address`);
+  }
+  const lookup = limits.allowPrivateTargets ? undefined : (guardedLookup as unknown as typeof dns.lookup);
+  const tlsOptions = server.security === 'plain' ? undefined : tlsOptionsOf(server);
+  const client = new Client({
+    url: `${server.security === 'ldaps' ? 'ldaps' : 'ldap'}://${urlHost(server.host)}:${server.port}`,
+    timeout: limits.timeoutMs,
+    connectTimeout: limits.timeoutMs,
+    // Only LDAPS connects with TLS; StartTLS upgrades the plain connection below.
+    ...(server.security === 'ldaps' ? { tlsOptions } : {}),
+    createConnection: ((port: number, host: string) => bounded(net.connect({ port, host, ...(lookup ? { lookup } : {}) }))) as unknown as typeof net.connect,
+    createSecureConnection: ((...args: unknown[]) =>
+      bounded(
+        typeof args[0] === 'number'
+          ? tls.connect({ port: args[0], host: args[1] as string, ...(args[2] as tls.ConnectionOptions), ...(lookup ? { lookup } : {}) })
+          : tls.connect(args[0] as tls.ConnectionOptions),
+      )) as unknown as typeof tls.connect,
+  });
+
+  let timedOut = false;
+  let deadline: NodeJS.Timeout | undefined;
+  // The whole session's limit: the answer goes at the limit, and the connection is closed behind it.
+  // (Closing it is not how the wait ends: a connection still being made would then never settle.)
+  const expired = new Promise<never>((_, reject) => {
+    if (!limits.wholeSession) return;
+    deadline = setTimeout(() => {
+      timedOut = true;
+      reject(failure('timeout', M.ldapErrTimeout, `no end within ${limits.timeoutMs} ms`));
+      void client.unbind().catch(() => undefined);
+    }, limits.timeoutMs);
+    deadline.unref();
+  });
+  /** The client's failures as DirectoryErrors; what `work` itself throws (a database error, say) passes as it is. */
+  const mapped = (err: unknown, step: 'connect' | 'tls' | 'operation') => (timedOut ? failure('timeout', M.ldapErrTimeout, err) : directoryError(err, step));
+  const guarded = async <R>(op: () => Promise<R>): Promise<R> => {
+    try {
+      return await op();
+    } catch (err) {
+      throw mapped(err, client.isConnected ? 'operation' : server.security === 'ldaps' ? 'tls' : 'connect');
+    }
+  };
+
+  const session: DirectorySession = {
+    bind: (dn, password) => guarded(() => client.bind(dn, password)),
+    search: (base, opts) =>
+      guarded(async () => {
+        const { searchEntries } = await client.search(base, {
+          scope: opts.scope,
+          filter: opts.filter,
+          attributes: opts.attributes,
+          explicitBufferAttributes: opts.buffers ?? [],
+          sizeLimit: opts.sizeLimit ?? 0,
+        });
+        return searchEntries;
+      }),
+    async *pages(base, opts) {
+      const pages = client.searchPaginated(base, {
+        scope: 'sub',
+        filter: opts.filter,
+        attributes: opts.attributes,
+        explicitBufferAttributes: opts.buffers ?? [],
+        paged: { pageSize: opts.pageSize },
+      });
+      for (;;) {
+        const next = await guarded(() => pages.next());
+        if (next.done) return;
+        yield next.value.searchEntries;
+      }
+    },
+  };
+
+  const run = async () => {
+    if (server.security === 'starttls') {
+      try {
+        await client.startTLS({ ...tlsOptions, host: server.host });
+      } catch (err) {
+        throw mapped(err, 'tls');
+      }
+    }
+    return work(session);
+  };
+  try {
+    const running = run();
+    // What the session does after the limit fails unheard.
+    running.catch(() => undefined);
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(deadline);
+    await client.unbind().catch(() => undefined);
+  }
+}

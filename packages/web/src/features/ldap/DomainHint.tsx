@@ -1,0 +1,53 @@
+import { CODE, downloadLdapVerifyFile, fmt, M, verifyLdapDomain } from '@hublink/contract';
+import { Alert, Button, Flex } from 'antd';
+import { download } from '../../api/files';
+import { LDAP_CALL, useLdapMutation } from './api';
+import { useState } from 'react';
+
+export interface PendingDomain {
+  domain: string;
+  /** The server's 423 message. */
+  message: string;
+  /** The verification file to place on the domain. */
+  file_name: string;
+}
+
+/**
+ * A domain whose ownership is not verified yet (spec 3 §4, §8: code 423): the server's message, the
+ * file to place, and the actions download the file and verify ('验证中...' while it runs). A refused
+ * verification shows under the domain field (`onRefused`); a verified domain ends the hint.
+ */
+export function DomainHint({ pending, onVerified, onRefused }: { pending: PendingDomain; onVerified: () => void; onRefused: (message: string) => void }) {
+  const verify = useLdapMutation(verifyLdapDomain, { quiet: true });
+  const [downloading, setDownloading] = useState(false);
+  const check = async () => {
+    const env = await verify.mutateAsync({ domain: pending.domain });
+    if (env.code === CODE.ok) onVerified();
+    else onRefused(env.msg);
+  };
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      title={pending.message}
+      description={fmt(M.ldapVerifyFile, { name: pending.file_name })}
+      action={
+        <Flex vertical gap={8}>
+          <Button
+            size="small"
+            loading={downloading}
+            onClick={() => {
+              setDownloading(true);
+              void download(downloadLdapVerifyFile, { domain: pending.domain }, pending.file_name, LDAP_CALL.timeoutMs).finally(() => setDownloading(false));
+            }}
+          >
+            {M.ldapDownloadFile}
+          </Button>
+          <Button size="small" type="primary" loading={verify.isPending} onClick={() => void check()}>
+            {verify.isPending ? M.ldapVerifying : M.ldapVerify}
+          </Button>
+        </Flex>
+      }
+    />
+  );
+}

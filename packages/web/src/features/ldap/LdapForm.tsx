@@ -1,0 +1,310 @@
+import {
+  checkLdap,
+  CODE,
+  fmt,
+  LDAP_PASSWORD_MASK,
+  LDAP_SYNC_MODE,
+  LDAP_TYPE,
+  ldapConfigBody,
+  ldapDomainPending,
+  LIMITS,
+  M,
+  routerHardware,
+  saveLdap,
+  selectNetworks,
+  type BodyOf,
+  type LdapConfig,
+  type LdapMode,
+} from '@hublink/contract';
+import { Button, Col, Divider, Flex, Form, Input, Radio, Row, Select } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { rulesOf } from '../../api/rules';
+import { useGuardedBusy } from '../../components/useGuardedBusy';
+import { useLdapMutation } from './api';
+import { CaUpload } from './CaUpload';
+import { DomainHint, type PendingDomain } from './DomainHint';
+
+type Security = 'none' | 'ssl' | 'tls';
+
+export interface LdapFormValues {
+  mode: LdapMode;
+  router_name?: string;
+  domain: string;
+  host: string;
+  port: string;
+  base_dn: string;
+  security: Security;
+  ca_id: number | null;
+  type: number;
+  username: string;
+  password: string;
+  network_number?: string;
+  sync_mode: number;
+}
+
+const PORTS: Record<Security, string> = { none: '389', ssl: '636', tls: '389' };
+
+/** The form's values as /ldap/check and /ldap/save carry them. */
+export function bodyOf(v: LdapFormValues): BodyOf<typeof saveLdap> {
+  return {
+    mode: v.mode,
+    router_name: v.mode === 'private' ? (v.router_name ?? '') : '',
+    domain: v.domain,
+    host: v.host,
+    port: v.port,
+    base_dn: v.base_dn,
+    use_ssl: v.security === 'ssl' ? 1 : 0,
+    use_tls: v.security === 'tls' ? 1 : 0,
+    ca_id: v.security === 'none' ? null : v.ca_id,
+    type: v.type,
+    username: v.username,
+    password: v.password,
+    network_number: v.network_number ?? '',
+    sync_mode: v.sync_mode,
+  };
+}
+
+/** The saved configuration as the form shows it (the password as the mask, which keeps it). */
+export const valuesOf = (c: LdapConfig): LdapFormValues => ({
+  mode: c.mode,
+  router_name: c.router_name || undefined,
+  domain: c.domain,
+  host: c.host,
+  port: String(c.port),
+  base_dn: c.base_dn,
+  security: c.use_ssl === 1 ? 'ssl' : c.use_tls === 1 ? 'tls' : 'none',
+  ca_id: c.ca_id,
+  type: c.type,
+  username: c.username,
+  password: LDAP_PASSWORD_MASK,
+  network_number: c.network_number || undefined,
+  sync_mode: c.sync_mode,
+});
+
+export const NEW_VALUES: Partial<LdapFormValues> = { mode: 'public', port: PORTS.none, security: 'none', ca_id: null, type: LDAP_TYPE.openldap, sync_mode: LDAP_SYNC_MODE.manual };
+
+const same = (a: LdapFormValues, b: LdapFormValues) => JSON.stringify(bodyOf(a)) === JSON.stringify(bodyOf(b));
+const rules = (field: string) => rulesOf(ldapConfigBody, field);
+
+/** A rule that holds only when `when` does (the router in private mode, the CA with SSL). */
+const requiredWhen =
+  (when: (get: (name: string) => unknown) => boolean, message: string): Rule =>
+  ({ getFieldValue }) => ({
+    validator: async (_rule, value: unknown) => {
+      if (when(getFieldValue) && (value === undefined || value === null || value === '')) throw new Error(message);
+    },
+  });
+
+/**
+ * The LDAP form (spec 3 §4, §5): every field with the server's rules. The main button checks the
+ * connection first (检测配置, '检测中...'), then saves (保存配置, '保存中...') and goes to /router/ldap;
+ * any change after a check asks for a check again. Editing, the saved configuration saves directly
+ * while the form still equals it. base_dn cannot change once saved. A save answered 423 shows the
+ * domain hint. The button stays busy at most 60 s.
+ */
+export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Partial<LdapFormValues> }) {
+  const [form] = Form.useForm<LdapFormValues>();
+  const navigate = useNavigate();
+  const check = useLdapMutation(checkLdap);
+  const save = useLdapMutation(saveLdap);
+  const { busy, run } = useGuardedBusy(LIMITS.submitGuardLongMs);
+  const [phase, setPhase] = useState<'check' | 'save'>('check');
+  const [checked, setChecked] = useState(false);
+  const [pending, setPending] = useState<PendingDomain | null>(null);
+  const [caName, setCaName] = useState(saved?.file_name ?? '');
+  const mode = Form.useWatch('mode', form);
+  const security = Form.useWatch('security', form);
+  const values = Form.useWatch([], form);
+  const routers = useApiQuery(routerHardware, {}, { enabled: mode === 'private' }).data?.data ?? [];
+  const networks = useApiQuery(selectNetworks).data?.data ?? [];
+
+  const unchanged = saved !== undefined && values !== undefined && same({ ...valuesOf(saved), ...values }, valuesOf(saved));
+  const savesNow = checked || unchanged;
+  const label = busy ? (phase === 'save' ? M.ldapSaving : M.ldapChecking) : savesNow ? M.ldapSave : M.ldapCheck;
+
+  const submit = () =>
+    run(async () => {
+      const v = await form.validateFields().catch(() => null);
+      if (!v) return;
+      const body = bodyOf(v);
+      if (!savesNow) {
+        setPhase('check');
+        if ((await check.mutateAsync(body)).code === CODE.ok) setChecked(true);
+        return;
+      }
+      setPhase('save');
+      const env = await save.mutateAsync(body);
+      if (env.code === CODE.ok) void navigate('/router/ldap');
+      else if (env.code === CODE.furtherAction) {
+        const data = ldapDomainPending.safeParse(env.data);
+        setPending({ domain: body.domain, message: env.msg, file_name: data.success ? data.data.file_name : '' });
+      }
+    });
+
+  return (
+    <Form<LdapFormValues>
+      form={form}
+      name="ldap"
+      layout="vertical"
+      requiredMark
+      initialValues={initial}
+      style={{ maxWidth: 880, margin: '0 auto' }}
+      onValuesChange={(changed: Partial<LdapFormValues>) => {
+        setChecked(false);
+        if ('domain' in changed) setPending(null);
+        if (changed.security) form.setFieldValue('port', PORTS[changed.security]);
+      }}
+      onFinish={() => void submit()}
+    >
+      <Divider titlePlacement="start">{M.ldapGroupConnection}</Divider>
+      <Row gutter={24}>
+        <Col xs={24} md={12}>
+          <Form.Item name="mode" required label={M.ldapMode} rules={rules('mode')}>
+            <Radio.Group
+              aria-label={M.ldapMode}
+              optionType="button"
+              options={[
+                { value: 'public', label: M.ldapModePublic },
+                { value: 'private', label: M.ldapModePrivate },
+              ]}
+            />
+          </Form.Item>
+        </Col>
+        {mode === 'private' && (
+          <Col xs={24} md={12}>
+            <Form.Item name="router_name" required label={M.ldapRouter} extra={M.ldapRouterHint} rules={[requiredWhen((get) => get('mode') === 'private', M.ldapRouterRequired)]}>
+              <Select
+                aria-label={M.ldapRouter}
+                placeholder={M.ldapRouterRequired}
+                showSearch={{ optionFilterProp: 'label' }}
+                options={routers.map((r) => ({ value: r.router_name, label: r.note ? fmt(M.ldapRouterOption, { name: r.router_name, note: r.note }) : r.router_name }))}
+              />
+            </Form.Item>
+          </Col>
+        )}
+      </Row>
+      <Row gutter={24}>
+        <Col xs={24} md={16}>
+          <Form.Item name="host" required label={M.ldapHost} rules={rules('host')}>
+            <Input placeholder={M.ldapHostPlaceholder} maxLength={LIMITS.ldapHostMax} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item name="port" required label={M.ldapPort} rules={rules('port')} extra={M.ldapPortHint}>
+            <Input inputMode="numeric" maxLength={LIMITS.ldapPortDigits} autoComplete="off" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={24}>
+        <Col xs={24} md={12}>
+          <Form.Item name="security" label={M.ldapSecurity}>
+            <Radio.Group
+              aria-label={M.ldapSecurity}
+              optionType="button"
+              options={[
+                { value: 'none', label: M.ldapSecurityNone },
+                { value: 'ssl', label: M.ldapSsl },
+                { value: 'tls', label: M.ldapTls },
+              ]}
+            />
+          </Form.Item>
+        </Col>
+        {security && security !== 'none' && (
+          <Col xs={24} md={12}>
+            <Form.Item name="ca_id" label={M.ldapCa} required={security === 'ssl'} dependencies={['security']} rules={[requiredWhen((get) => get('security') === 'ssl', M.ldapCaRequired)]}>
+              <CaUpload fileName={caName} onFileName={setCaName} />
+            </Form.Item>
+          </Col>
+        )}
+      </Row>
+
+      <Divider titlePlacement="start">{M.ldapGroupAccount}</Divider>
+      <Row gutter={24}>
+        <Col xs={24} md={12}>
+          <Form.Item name="type" required label={M.ldapType} rules={rules('type')}>
+            <Radio.Group
+              aria-label={M.ldapType}
+              optionType="button"
+              options={[
+                { value: LDAP_TYPE.openldap, label: M.ldapTypeOpenLdap },
+                { value: LDAP_TYPE.ad, label: M.ldapTypeAd },
+              ]}
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="domain" required label={M.ldapDomain} rules={rules('domain')} normalize={(v: string) => v.toLowerCase()}>
+            <Input placeholder={M.ldapDomainPlaceholder} maxLength={LIMITS.ldapDomainMax} autoComplete="off" />
+          </Form.Item>
+        </Col>
+      </Row>
+      {pending && (
+        <div style={{ marginBottom: 24 }}>
+          <DomainHint
+            pending={pending}
+            onVerified={() => setPending(null)}
+            onRefused={(message) => form.setFields([{ name: 'domain', errors: [message] }])}
+          />
+        </div>
+      )}
+      <Form.Item name="base_dn" required label={M.ldapBaseDn} rules={rules('base_dn')}>
+        <Input placeholder={M.ldapBaseDnPlaceholder} maxLength={LIMITS.ldapBaseDnMax} disabled={saved !== undefined} autoComplete="off" />
+      </Form.Item>
+      <Row gutter={24}>
+        <Col xs={24} md={12}>
+          <Form.Item name="username" required label={M.ldapUsername} rules={rules('username')}>
+            <Input placeholder={M.ldapUsernamePlaceholder} maxLength={LIMITS.ldapUsernameMax} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="password" required label={M.ldapPassword} rules={rules('password')}>
+            <Input.Password
+              placeholder={M.ldapPasswordRequired}
+              maxLength={LIMITS.ldapPasswordMax}
+              autoComplete="new-password"
+              // The mask stands for the saved password: typing replaces it whole.
+              onFocus={(e) => e.target.value === LDAP_PASSWORD_MASK && e.target.select()}
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Divider titlePlacement="start">{M.ldapGroupAssociation}</Divider>
+      <Row gutter={24}>
+        <Col xs={24} md={12}>
+          <Form.Item name="network_number" label={M.ldapNetwork} extra={M.ldapNetworkHint}>
+            <Select
+              aria-label={M.ldapNetwork}
+              allowClear
+              placeholder={M.ldapNetworkNone}
+              showSearch={{ optionFilterProp: 'label' }}
+              options={networks.map((n) => ({ value: n.network_number, label: n.network_name }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="sync_mode" required label={M.ldapSyncMode} rules={rules('sync_mode')}>
+            <Radio.Group
+              aria-label={M.ldapSyncMode}
+              optionType="button"
+              options={[
+                { value: LDAP_SYNC_MODE.manual, label: M.ldapSyncManual },
+                { value: LDAP_SYNC_MODE.automatic, label: M.ldapSyncAuto },
+              ]}
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Flex gap={8} justify="end" wrap>
+        <Button onClick={() => void navigate('/router/ldap')}>{M.back}</Button>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          {label}
+        </Button>
+      </Flex>
+    </Form>
+  );
+}
