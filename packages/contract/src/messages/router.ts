@@ -18,6 +18,7 @@ export const routerMessages = {
   memberPhoneVerified: '验证成功，请输入新的手机号码',
   memberHardwarePhone: '硬件成员不能绑定手机号码',
   memberSoftwareOnly: '只能操作软件成员',
+  memberDirectoryPassword: '该成员由LDAP目录导入，请在目录中修改其密码',
   memberPasswordChanged: '密码修改成功',
   memberStatusEnabled: '已启用',
   memberStatusDisabled: '已禁用',

@@ -108,8 +108,15 @@ export function networkNumberOf(req: { body?: unknown; query?: unknown }): strin
   return from(req.body) ?? from(req.query);
 }
 
-/** A request URL as the log may keep it: a token in the query (the live stream's credential) is masked. */
-export const urlForLog = (url: string): string => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+/**
+ * Query values the log never keeps: the live stream's token, an OAuth callback's code and state, a
+ * sign-in ticket, an emailed link's token (s), a PKCE verifier.
+ */
+const SECRET_PARAMS = ['token', 'code', 'authCode', 'auth_code', 'state', 'ticket', 's', 'code_verifier'];
+const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_PARAMS.join('|')})=)[^&#]*`, 'gi');
+
+/** A request URL as the log may keep it: the values of SECRET_PARAMS are masked. */
+export const urlForLog = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** Serves a WebSocket opened on a GET call's path; it authenticates and authorizes by itself. */
 export type LiveHandler = (socket: WebSocket, req: FastifyRequest) => void | Promise<void>;

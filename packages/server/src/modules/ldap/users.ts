@@ -13,7 +13,7 @@ import { noteOf } from './sync';
 
 /*
  * The directory's users as the console lists them, and their members: importing makes a software
- * member (router_type 2, source 'ldap') of a user, with the tenant's quota and the member events of
+ * member (router_type 2, source LDAP_MEMBER_SOURCE) of a user, with the tenant's quota and the member events of
  * core/members.ts, under the tenant's lock; removing deletes the member and keeps the user listed.
  * Every call that acts on the listing carries its hash and holds the tenant's turn, so it acts on the
  * listing the caller saw and never beside a sync.

@@ -234,6 +234,12 @@ describeEachDatabase('members: /router/info, /router/note, /router/update_status
     expect(await t().call(routerPassword, { token: a.token, body: { router_name: name, password: '' } })).toMatchObject({ code: 422, msg: M.memberPasswordRequired });
     const hw = await addMember(t(), a.token, { router_type: 1, username: freshName('hw') });
     expect(await t().call(routerPassword, { token: a.token, body: { router_name: hw, password: 'newpass99' } })).toMatchObject({ code: 422, msg: M.memberSoftwareOnly });
+    // A member imported from the directory signs in with the directory's password: none is set here.
+    const imported = await addMember(t(), a.token);
+    await t().db.updateTable('member').set({ source: 'ldap' }).where('router_key', '=', imported.toLowerCase()).where('tenant_id', '=', a.account.id).execute();
+    const before = await t().snapshot();
+    expect(await t().call(routerPassword, { token: a.token, body: { router_name: imported, password: 'newpass99' } })).toMatchObject({ code: 422, msg: M.memberDirectoryPassword });
+    expect(await t().snapshot()).toEqual(before);
   });
 
   it('deletes a member and takes it out of its networks', async () => {

@@ -2,6 +2,7 @@ import {
   CODE,
   deviceInterface,
   fmt,
+  LDAP_MEMBER_SOURCE,
   M,
   MEMBER_NAME_PATTERN,
   phoneValue,
@@ -253,8 +254,10 @@ export async function toggleStatus(ctx: Ctx, actor: Actor, name: string): Promis
   });
 }
 
+/** Sets a software member's password; a member imported from the directory signs in with the directory's. */
 export async function setPassword(ctx: Ctx, actor: Actor, name: string, password: string) {
   const m = await findSoftware(ctx.db, actor, name);
+  if (m.source === LDAP_MEMBER_SOURCE) throw invalid(M.memberDirectoryPassword);
   const hash = await hashPassword(password);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('member').set({ secret_hash: hash, update_time: Date.now() }).where('id', '=', m.id).where('tenant_id', '=', actor.tenantId).execute();

@@ -237,6 +237,8 @@ describe('router: the stream token in logs', () => {
   it('masks the token of a logged URL and keeps the rest', () => {
     expect(urlForLog('/api/v1/router/traffic?token=eyJ.abc.def&router_name=gw1')).toBe('/api/v1/router/traffic?token=[redacted]&router_name=gw1');
     expect(urlForLog('/api/v1/router/traffic?router_name=gw1&TOKEN=x')).toBe('/api/v1/router/traffic?router_name=gw1&TOKEN=[redacted]');
+    expect(urlForLog('/api/v1/auth_source/callback?code=abc&state=def&appid=w1')).toBe('/api/v1/auth_source/callback?code=[redacted]&state=[redacted]&appid=w1');
+    expect(urlForLog('/validate/email?s=tok&sid=1')).toBe('/validate/email?s=[redacted]&sid=1');
     expect(urlForLog('/api/v1/router/info?router_name=tokens')).toBe('/api/v1/router/info?router_name=tokens');
   });
 });

@@ -83,6 +83,8 @@ describe('RouterListPage', () => {
     expect(within(bob).getByText(M.memberOffline)).toBeInTheDocument();
     expect(within(bob).getByRole('switch')).not.toBeChecked();
     expect(within(bob).getByRole('button', { name: M.memberPhoneBindTitle })).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: M.memberActionPassword })).toBeInTheDocument();
+    expect(within(bob).queryByRole('button', { name: M.memberActionPassword })).not.toBeInTheDocument();
   }, LONG);
 
   it('switches a software member on or off through /router/update_status', async () => {

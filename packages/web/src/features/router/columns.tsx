@@ -1,5 +1,5 @@
 import { EditOutlined } from '@ant-design/icons';
-import { M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
+import { LDAP_MEMBER_SOURCE, M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
 import { Badge, Button, Space, Switch, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { routerDetailPath } from '../../components/pageLinks';
@@ -87,9 +87,11 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
             <Button type="link" size="small" onClick={() => act.phone(r)}>
               {r.phone ? M.memberPhoneChangeTitle : M.memberPhoneBindTitle}
             </Button>
-            <Button type="link" size="small" onClick={() => act.password(r)}>
-              {M.memberActionPassword}
-            </Button>
+            {r.source !== LDAP_MEMBER_SOURCE && (
+              <Button type="link" size="small" onClick={() => act.password(r)}>
+                {M.memberActionPassword}
+              </Button>
+            )}
           </>
         )}
         {rights.delete && (
