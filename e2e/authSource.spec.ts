@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, M } from '@hublink/contract';
-import { CONTEXT, launch, screenshot, settled, signedInTenant, startServer, type Server } from './support';
+import { launch, screenshotAtWidths, settled, signedInTenant, startServer, type Server } from './support';
 
 /**
  * Third-party sign-in sources in Chromium (spec 3 §2 /router/auth_source): a tenant with the feature
@@ -16,7 +16,6 @@ describe('sign-in sources in Chromium', () => {
   const username = `src${Date.now() % 1_000_000}`;
   const phone = `136${String(Date.now()).slice(-8)}`;
   const password = 'secret123';
-  const WIDTHS = [1440, 1280, 390];
 
   beforeAll(async () => {
     server = await startServer({ HUBLINK_EGRESS_IPS: '203.0.113.7,203.0.113.8' });
@@ -44,14 +43,6 @@ describe('sign-in sources in Chromium', () => {
     await pop.waitFor();
     await pop.getByRole('button', { name: /确\s?定|OK/ }).click();
   };
-  const shotAtWidths = async (name: string, ready: Parameters<typeof screenshot>[2]) => {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 860 });
-      await settled(page);
-      await screenshot(page, `${name}-${width}`, ready);
-    }
-    await page.setViewportSize(CONTEXT.viewport);
-  };
 
   it('shows the menu entry and the empty state with the ID code', async () => {
     await page.goto(`${server.url}/router/auth_source`);
@@ -60,7 +51,7 @@ describe('sign-in sources in Chromium', () => {
     await expect(page.locator('.ant-menu').getByText(M.routeAuthSource).count()).resolves.toBeGreaterThan(0);
     const row = await server.ctx.db.selectFrom('auth_source_code').select('code').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
     await page.getByText(row.code, { exact: true }).waitFor();
-    await shotAtWidths('auth-source-empty', page.getByText(M.authSourceEmptyTitle));
+    await screenshotAtWidths(page, 'auth-source-empty', page.getByText(M.authSourceEmptyTitle), 860);
   });
 
   it('creates an enterprise WeChat source through the dialog, whose rules show first', async () => {
@@ -77,7 +68,7 @@ describe('sign-in sources in Chromium', () => {
     await dialog().getByPlaceholder(M.authSourceAppSecretRequired).fill('wecom-secret-0001');
     await expect(dialog().getByRole('textbox', { name: M.authSourceFieldWhiteIp }).inputValue()).resolves.toBe('203.0.113.7;203.0.113.8');
     await expect(dialog().getByRole('textbox', { name: M.authSourceFieldAuthDomainWechat }).inputValue()).resolves.toBe(new URL(server.url).host);
-    await shotAtWidths('auth-source-dialog', dialog().getByPlaceholder(M.authSourceAppSecretRequired));
+    await screenshotAtWidths(page, 'auth-source-dialog', dialog().getByPlaceholder(M.authSourceAppSecretRequired), 860);
     await okButton().click();
     await page.getByText(M.saved).first().waitFor();
     await rowOf('总部企业微信').getByText(M.authSourceStatusOn).waitFor();
@@ -98,7 +89,7 @@ describe('sign-in sources in Chromium', () => {
     await rowOf('钉钉登录').waitFor();
     // Without the success toasts of the two creates over the top bar.
     await page.reload();
-    await shotAtWidths('auth-source-list', rowOf('钉钉登录'));
+    await screenshotAtWidths(page, 'auth-source-list', rowOf('钉钉登录'), 860);
   });
 
   it('edits a source: its type fixed, its secret masked and kept', async () => {

@@ -4,10 +4,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import { startSlapd, type Slapd } from '../packages/server/test/slapd';
-import { CONTEXT, expectPath, launch, registerByApi, screenshot, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, expectPath, launch, registerByApi, screenshotAtWidths, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 const OK = /确\s?定|OK/;
-const WIDTHS = [1440, 1280, 390];
 /** antd puts a space between the two characters of a short button's label. */
 const spaced = (label: string) => new RegExp(`^\\s*${label.split('').join('\\s*')}\\s*$`);
 
@@ -61,20 +60,13 @@ describe('LDAP directory sync in Chromium', () => {
     await new Promise((resolve) => site?.close(resolve));
   });
 
-  const shootWidths = async (name: string, ready: Parameters<typeof screenshot>[2]) => {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, `${name}-${width}`, ready);
-    }
-    await page.setViewportSize(CONTEXT.viewport);
-  };
   const field = (label: string) => page.getByLabel(label, { exact: true });
   const mainButton = () => page.locator('form[id="ldap"] button[type=submit]');
 
   it('shows the enable tile, then the form: check, prove the domain, save', async () => {
     await page.goto(`${server.url}/router/ldap`);
     await page.getByText(M.ldapIntroTitle).waitFor();
-    await shootWidths('ldap-enable-tile', page.getByRole('button', { name: M.ldapEnable }));
+    await screenshotAtWidths(page, 'ldap-enable-tile', page.getByRole('button', { name: M.ldapEnable }));
     await page.getByRole('button', { name: M.ldapEnable }).click();
     await expectPath(page, '/router/ldap_edit');
     await page.getByText(M.ldapCreateCrumb).first().waitFor();
@@ -96,7 +88,7 @@ describe('LDAP directory sync in Chromium', () => {
     await field(M.ldapPassword).fill(slapd.readerPassword);
     await page.getByRole('combobox', { name: M.ldapNetwork }).waitFor();
     await settled(page);
-    await shootWidths('ldap-form', mainButton());
+    await screenshotAtWidths(page, 'ldap-form', mainButton());
     await mainButton().click();
     await page.getByText(M.ldapChecked).first().waitFor();
     await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapSave));
@@ -104,7 +96,7 @@ describe('LDAP directory sync in Chromium', () => {
     // The domain is not proven yet: the hint with the file to place.
     await page.getByText(M.ldapDomainUnverified).waitFor();
     await page.getByRole('button', { name: M.ldapDownloadFile }).waitFor();
-    await shootWidths('ldap-form-domain', page.getByText(M.ldapDomainUnverified));
+    await screenshotAtWidths(page, 'ldap-form-domain', page.getByText(M.ldapDomainUnverified));
     await page.getByRole('button', { name: spaced(M.ldapVerify) }).click();
     await page.getByText(M.ldapDomainVerified).first().waitFor();
     await expect.poll(() => page.getByText(M.ldapDomainUnverified).count()).toBe(0);
@@ -118,7 +110,7 @@ describe('LDAP directory sync in Chromium', () => {
     for (const name of ['liu.yang', 'lina', 'wangfang', 'zhangwei']) await page.getByRole('cell', { name, exact: true }).waitFor();
     // Groups are no users.
     await expect(page.getByRole('cell', { name: 'staff', exact: true }).count()).resolves.toBe(0);
-    await shootWidths('ldap-list', page.getByRole('cell', { name: 'zhangwei' }));
+    await screenshotAtWidths(page, 'ldap-list', page.getByRole('cell', { name: 'zhangwei' }));
 
     await page.getByRole('row', { name: /lina/ }).getByRole('button', { name: spaced(M.ldapImport) }).click();
     await page.getByText(M.ldapImported).first().waitFor();
@@ -127,7 +119,7 @@ describe('LDAP directory sync in Chromium', () => {
     await page.getByRole('button', { name: OK }).click();
     await page.getByText(/导入完成：成功3个，失败0个/).first().waitFor();
     await expect.poll(() => page.getByRole('cell', { name: M.ldapFilterNotImported }).count()).toBe(0);
-    await shootWidths('ldap-list-imported', page.getByRole('row', { name: /wangfang/ }));
+    await screenshotAtWidths(page, 'ldap-list-imported', page.getByRole('row', { name: /wangfang/ }));
 
     await page.goto(`${server.url}/router/lists?type=2`);
     for (const name of ['zhangwei', 'lina', 'wangfang', 'liu.yang']) await page.getByRole('cell', { name, exact: true }).waitFor();
@@ -135,7 +127,7 @@ describe('LDAP directory sync in Chromium', () => {
     // The directory's disabled user is a disabled member.
     await expect(page.getByRole('row', { name: /wangfang/ }).getByRole('switch').isChecked()).resolves.toBe(false);
     await page.getByRole('button', { name: new RegExp(M.ldapSyncUsers) }).waitFor();
-    await shootWidths('ldap-members', page.getByRole('cell', { name: 'zhangwei', exact: true }));
+    await screenshotAtWidths(page, 'ldap-members', page.getByRole('cell', { name: 'zhangwei', exact: true }));
   });
 
   it('edits the saved configuration: base DN fixed, password masked, saved directly when unchanged', async () => {
@@ -147,7 +139,7 @@ describe('LDAP directory sync in Chromium', () => {
     await expect(field(M.ldapPassword).inputValue()).resolves.toBe('******');
     await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapSave));
     await settled(page);
-    await shootWidths('ldap-form-edit', mainButton());
+    await screenshotAtWidths(page, 'ldap-form-edit', mainButton());
     await mainButton().click();
     await expectPath(page, '/router/ldap');
     await page.getByRole('cell', { name: 'zhangwei' }).waitFor();

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '@hublink/agent';
 import { fmt, M, type OutboxEntry } from '@hublink/contract';
 import { startWebhookReceiver, type WebhookReceiver } from '../packages/server/test/webhookReceiver';
-import { CONTEXT, lastCode, launch, post, postAs, screenshot, settled, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
+import { CONTEXT, lastCode, launch, post, postAs, screenshot, screenshotAtWidths, signIn, startServer, trackCaptcha, type Server } from './support';
 
-const WIDTHS = [1440, 1280, 390];
 const OK = /确\s?定|OK/;
 /** antd spaces a two-character Chinese label ('测 试'). */
 const label = (text: string) => new RegExp(`^${[...text].join('\\s*')}$`);
@@ -36,16 +35,6 @@ describe('monitoring alerts in Chromium', () => {
     const res = await fetch(`${server.url}/api/dev/outbox?to=${encodeURIComponent(to)}`);
     return ((await res.json()) as { data: OutboxEntry[] }).data;
   };
-  const shoot = async (name: string, ready: Parameters<typeof screenshot>[2]) => {
-    // The toasts of the steps before have gone (5 s): the picture is of the page.
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: WAIT_MS });
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await settled(page);
-      await screenshot(page, `${name}-${width}`, ready);
-    }
-    await page.setViewportSize(CONTEXT.viewport);
-  };
 
   beforeAll(async () => {
     server = await startServer({ HUBLINK_ALERT_DEBOUNCE_SECONDS: '1', HUBLINK_ALERT_RETRY_SECONDS: '1' });
@@ -70,7 +59,7 @@ describe('monitoring alerts in Chromium', () => {
   it('starts monitoring from the intro after confirmation', async () => {
     await page.goto(`${server.url}/monitor/setting`);
     const start = page.getByRole('button', { name: new RegExp(M.monitorStart) });
-    await shoot('monitor-intro', start);
+    await screenshotAtWidths(page, 'monitor-intro', start);
     await start.click();
     await page.getByText(M.monitorStartConfirm).waitFor();
     await page.getByRole('button', { name: OK }).click();
@@ -107,7 +96,7 @@ describe('monitoring alerts in Chromium', () => {
     await postAs(server, page, '/contacts/create', { name: '运维备用', email: `backup${stamp}@example.com` });
     await page.getByRole('button', { name: new RegExp(M.monitorContacts) }).click();
     await contacts.getByRole('row', { name: new RegExp(contactEmail) }).getByText(M.contactVerified).waitFor();
-    await shoot('monitor-contacts', contacts.getByText(M.contactVerified));
+    await screenshotAtWidths(page, 'monitor-contacts', contacts.getByText(M.contactVerified));
     await contacts.getByRole('button', { name: M.close }).click();
   });
 
@@ -117,7 +106,7 @@ describe('monitoring alerts in Chromium', () => {
     await dialog.getByText(M.webhookTypeDingtalk).waitFor();
     await dialog.getByPlaceholder(M.webhookUrlPlaceholder).fill(`${robot.url}/dingtalk?access_token=e2e`);
     await dialog.getByPlaceholder(M.webhookSecretPlaceholder).fill(SECRET);
-    await shoot('monitor-webhook', dialog.getByPlaceholder(M.webhookSecretPlaceholder));
+    await screenshotAtWidths(page, 'monitor-webhook', dialog.getByPlaceholder(M.webhookSecretPlaceholder));
     await dialog.getByRole('button', { name: label(M.webhookTest) }).click();
     await page.getByText(M.webhookTestConfirm).waitFor();
     await page.getByRole('button', { name: OK }).last().click();
@@ -141,7 +130,7 @@ describe('monitoring alerts in Chromium', () => {
     await page.getByText(M.saved).first().waitFor();
     await page.reload();
     await page.getByRole('row', { name: new RegExp(router) }).getByRole('checkbox', { checked: true }).waitFor();
-    await shoot('monitor-enabled', page.getByRole('row', { name: new RegExp(router) }));
+    await screenshotAtWidths(page, 'monitor-enabled', page.getByRole('row', { name: new RegExp(router) }));
   });
 
   it('alerts when the router goes offline: message centre, mailbox and webhook', async () => {

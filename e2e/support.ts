@@ -304,6 +304,23 @@ export async function addRouters(server: Server, page: Page, names: string[], op
   for (const name of names) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: opts.secret ?? 'devsecret1', note: opts.note ?? '' });
 }
 
+/** The widths every page is looked at: a large and a common desktop, and a phone. */
+export const SCREEN_WIDTHS = [1440, 1280, 390] as const;
+
+/**
+ * Pictures of the page as it is now at each width (named `<name>-<width>`), once the toasts of the
+ * steps before have gone (their 5 s), so the pictures are of the page; the viewport is put back after.
+ */
+export async function screenshotAtWidths(page: Page, name: string, ready: Locator | string, height = 900) {
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: WAIT_MS });
+  for (const width of SCREEN_WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await settled(page);
+    await screenshot(page, `${name}-${width}`, ready);
+  }
+  await page.setViewportSize(CONTEXT.viewport);
+}
+
 /** Waits until no dialog is still zooming in (a screenshot would catch it half-drawn). */
 export const settled = (page: Page) =>
   page.waitForFunction(() => !document.querySelector('[class*="zoom-appear"], [class*="zoom-enter"]'));
