@@ -124,11 +124,13 @@ describeEachDatabase(
 
     /**
      * Waits until every debounce check queued so far has run: a sentinel device of the tenant goes
-     * offline now, and its check, due after all of those, runs after them (each runner takes one check
-     * at a time, the earliest due first), so its alert marks the end.
+     * offline, and its check, due after all of those, runs after them (each runner takes one check at a
+     * time, the earliest due first), so its alert marks the end. A check's delay is whole seconds rounded
+     * up from when its event was handled, so an earlier check may be due up to a second after its
+     * outage's window: the sentinel's outage is dated two seconds ahead to come after every one of them.
      */
     const drained = async (tenantId: number, sentinel: number) => {
-      const at = Date.now();
+      const at = Date.now() + 2000;
       await emit('member.online', tenantId, sentinel, at);
       await emit('member.offline', tenantId, sentinel, at + 1);
       await until(
