@@ -19,7 +19,7 @@ export function AppraisalView({ appraise }: { appraise: NonNullable<SupportTicke
         <Typography.Text>{M.supportGrade}</Typography.Text>
         <Rate disabled value={appraise.grade} count={LIMITS.supportGradeMax} aria-label={M.supportGrade} />
       </Flex>
-      {appraise.content && <Input.TextArea readOnly value={appraise.content} autoSize aria-label={M.supportAppraiseContent} />}
+      {appraise.content && <Input.TextArea readOnly value={appraise.content} rows={2} aria-label={M.supportAppraiseContent} />}
       <Typography.Text type="secondary">{fmt(M.supportAppraisedAt, { time: appraise.create_time })}</Typography.Text>
     </Flex>
   );
@@ -42,7 +42,7 @@ export function AppraiseForm({ ticketNumber }: { ticketNumber: string }) {
         <Rate count={LIMITS.supportGradeMax} aria-label={M.supportGrade} />
       </Form.Item>
       <Form.Item name="content" label={M.supportAppraiseContent} rules={rulesOf(body, 'content')}>
-        <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={LIMITS.supportAppraiseMax} showCount placeholder={M.supportAppraisePlaceholder} />
+        <Input.TextArea rows={3} maxLength={LIMITS.supportAppraiseMax} showCount placeholder={M.supportAppraisePlaceholder} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={busy}>
         {M.supportAppraiseSubmit}

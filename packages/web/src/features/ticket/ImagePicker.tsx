@@ -34,6 +34,7 @@ export function ImagePicker({ value = [], onChange }: ImagePickerProps) {
   const [uploading, setUploading] = useState(0);
   const latest = useRef(value);
   latest.current = value;
+  const queue = useRef<Promise<void>>(Promise.resolve());
   const room = LIMITS.supportImagesMax - value.length - uploading;
 
   const change = (next: SupportAttachment[]) => {
@@ -75,11 +76,14 @@ export function ImagePicker({ value = [], onChange }: ImagePickerProps) {
                 return Upload.LIST_IGNORE;
               }
               setUploading((n) => n + 1);
-              void upload(uploadSupportImage, file)
-                .then((env) => {
-                  if (env.code === CODE.ok && env.data) change([...latest.current, env.data]);
-                })
-                .finally(() => setUploading((n) => n - 1));
+              // One after another, so the images keep the order they were picked in.
+              queue.current = queue.current.then(() =>
+                upload(uploadSupportImage, file)
+                  .then((env) => {
+                    if (env.code === CODE.ok && env.data) change([...latest.current, env.data]);
+                  })
+                  .finally(() => setUploading((n) => n - 1)),
+              );
               return false;
             }}
           >

@@ -25,7 +25,7 @@ export function ReplyForm({ ticketNumber }: { ticketNumber: string }) {
   return (
     <Form<Values> form={form} name="ticket-reply" layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)}>
       <Form.Item name="content" rules={rulesOf(replySupportTicket.body, 'content')}>
-        <Input.TextArea aria-label={M.supportReplyTitle} autoSize={{ minRows: 3, maxRows: 10 }} maxLength={LIMITS.supportContentMax} showCount placeholder={M.supportReplyPlaceholder} />
+        <Input.TextArea aria-label={M.supportReplyTitle} rows={4} maxLength={LIMITS.supportContentMax} showCount placeholder={M.supportReplyPlaceholder} />
       </Form.Item>
       <Form.Item name="images">
         <ImagePicker />

@@ -39,7 +39,7 @@ export default function TicketCreatePage() {
         </Form.Item>
         <Form.Item name="content" label={M.supportFieldContent} rules={rulesOf(body, 'content')}>
           <Input.TextArea
-            autoSize={{ minRows: 5, maxRows: 12 }}
+            rows={6}
             maxLength={LIMITS.supportContentMax}
             showCount
             placeholder={fmt(M.supportContentHint, { n: LIMITS.supportContentMin })}

@@ -1,5 +1,5 @@
 import { CODE, deleteSupportTicket, M, SUPPORT_STATUS, supportTicketInfo, supportTypeLabel, type SupportTicketDetail } from '@hublink/contract';
-import { Button, Card, Descriptions, Empty, Popconfirm, Typography } from 'antd';
+import { Button, Card, Descriptions, Empty, Grid, Popconfirm, Typography } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
@@ -11,8 +11,10 @@ import { TicketImages } from './TicketImages';
 import { TICKET_LIST_PATH, useTicketMutation } from './api';
 
 function Summary({ ticket }: { ticket: SupportTicketDetail }) {
+  // On a phone each label sits over its value, so the overview and the images get the whole width.
+  const narrow = Grid.useBreakpoint().sm === false;
   return (
-    <Descriptions bordered size="middle" column={{ xs: 1, sm: 1, md: 2 }}>
+    <Descriptions bordered size="middle" column={{ xs: 1, sm: 1, md: 2 }} layout={narrow ? 'vertical' : 'horizontal'} styles={{ label: { whiteSpace: 'nowrap' } }}>
       <Descriptions.Item label={M.supportColNumber}>{ticket.ticket_number}</Descriptions.Item>
       <Descriptions.Item label={M.supportColStatus}>
         <StatusTag status={ticket.ticket_status} />
@@ -30,7 +32,7 @@ function Summary({ ticket }: { ticket: SupportTicketDetail }) {
       </Descriptions.Item>
       {ticket.images.length > 0 && (
         <Descriptions.Item label={M.supportAttachments} span={{ xs: 1, sm: 1, md: 2 }}>
-          <TicketImages images={ticket.images} />
+          <TicketImages images={ticket.images} size={80} />
         </Descriptions.Item>
       )}
     </Descriptions>
