@@ -187,7 +187,7 @@ export const appraiseSupportTicket = defineEndpoint({
   access: 'user',
   body: onTicket.extend({
     grade: integerField(M.supportGradeRequired, 1, LIMITS.supportGradeMax),
-    content: multilineText()
+    content: multilineText(M.validationFailed)
       .max(LIMITS.supportAppraiseMax, fmt(M.supportAppraiseMax, { n: LIMITS.supportAppraiseMax }))
       .default(''),
   }),

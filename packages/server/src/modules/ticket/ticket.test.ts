@@ -166,6 +166,7 @@ describeEachDatabase('support tickets: the dialogue and the appraisal', (t) => {
       await refused(t(), main.token, appraiseSupportTicket, { ticket_number: number, grade, content: '很好' }, CODE.invalid, M.supportGradeRequired);
     }
     await refused(t(), main.token, appraiseSupportTicket, { ticket_number: number, grade: 5, content: '好'.repeat(LIMITS.supportAppraiseMax + 1) }, CODE.invalid, fmt(M.supportAppraiseMax, { n: LIMITS.supportAppraiseMax }));
+    await refused(t(), main.token, appraiseSupportTicket, { ticket_number: number, grade: 5, content: 5 }, CODE.invalid, M.validationFailed);
     const res = await t().call(appraiseSupportTicket, { token: main.token, body: { ticket_number: number, grade: 4, content: '响应很快' } });
     expect({ code: res.code, msg: res.msg }).toEqual({ code: CODE.ok, msg: M.commented });
     const info = (await t().call(supportTicketInfo, { token: main.token, query: { ticket_number: number } })).data!;
