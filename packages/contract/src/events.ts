@@ -93,6 +93,11 @@ export const EVENTS = {
    * per alert_id (type 'alert'). `content` is HTML (the message module sanitises it).
    */
   'alert.raised': z.object({ ...tenant, alert_id: id, title: z.string(), content: z.string() }),
+  /**
+   * An adviser of the service answered a support ticket (dialogue_id is the answer): the message module
+   * tells the tenant in the message centre (type 'ticket'), once per answer.
+   */
+  'ticket.replied': z.object({ ...tenant, ticket_id: id, dialogue_id: id, ticket_number: z.string(), ticket_title: z.string(), adviser: z.string() }),
 } as const;
 
 export type EventType = keyof typeof EVENTS;

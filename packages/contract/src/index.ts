@@ -31,3 +31,4 @@ export * from './monitor';
 export * from './contacts';
 export * from './webhook';
 export * from './ldap';
+export * from './ticket';

@@ -168,4 +168,24 @@ export const LIMITS = {
   monitorRouterNameMax: 64,
   /** A webhook test answers within the console's request timeout (requestTimeoutMs). */
   webhookTestTimeoutMs: 8000,
+  // support tickets (spec 3 §5, §9; ours where marked)
+  supportTitleMin: 2,
+  supportTitleMax: 32,
+  supportContentMin: 10,
+  /** Characters of an overview or a reply (ours). */
+  supportContentMax: 2000,
+  /** Characters of an appraisal's comment (ours). */
+  supportAppraiseMax: 200,
+  /** Stars of an appraisal: 1 to this. */
+  supportGradeMax: 5,
+  /** Images a ticket or one reply carries; each at most uploadMaxBytes, png, gif or jpeg. */
+  supportImagesMax: 3,
+  /** Entries one ticket's dialogue may hold (ours: bounds an answer; a longer matter takes a new ticket). */
+  supportDialogueMax: 200,
+  /** An upload not attached to a ticket or a reply within this long is removed (ours). */
+  supportUploadTtlHours: 24,
+  /** Uploads one tenant may hold unattached at once (ours: bounds what forms never submitted can store). */
+  supportPendingUploadsMax: 30,
+  /** Characters of an adviser's name on an operator's reply (ours). */
+  supportAdviserMax: 32,
 } as const;

@@ -16,10 +16,10 @@ import type { Dialect } from './db/connect';
  */
 const RUNS: Record<Dialect, number> = { sqlite: Number(process.env.FUZZ_RUNS ?? 200), postgres: Number(process.env.FUZZ_PG_RUNS ?? 30) };
 
-/** A download (export, template) and a sign-in step's redirect are the answers that are not envelopes. */
+/** A download (export, template), an image shown inline and a sign-in step's redirect are the answers that are not envelopes. */
 function checkAnswer(e: Endpoint, res: LightMyRequestResponse) {
   expect(res.statusCode).not.toBe(500);
-  if (String(res.headers['content-disposition'] ?? '').startsWith('attachment')) return;
+  if (/^(attachment|inline);/.test(String(res.headers['content-disposition'] ?? ''))) return;
   if (res.statusCode === 302 && isRedirectResponse(e.response)) {
     expect(String(res.headers.location ?? '')).toMatch(/^https?:\/\//);
     return;

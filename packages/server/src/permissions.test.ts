@@ -119,6 +119,28 @@ describeEachDatabase('permission model over every registered route', (t) => {
         .execute();
     }
 
+    // Support tickets are named too, and carry the marker in every text.
+    await t()
+      .db.insertInto('support_ticket')
+      .values(
+        [...new Set(aIds)].map((id) => ({
+          tenant_id: a.account.id,
+          ticket_number: `${MARK}${id}`,
+          title: `${MARK}工单`,
+          content: `${MARK}概述`,
+          type: 1,
+          status: 1,
+          ram_id: null,
+          raised_by: MARK,
+          grade: null,
+          appraise_content: null,
+          appraise_time: null,
+          create_time: now,
+          update_time: now,
+        })),
+      )
+      .execute();
+
     const bRam = await newRamAccount(t(), b.account.id, { auth: NO_RIGHTS });
     ramToken = (await signIn(t(), bRam.login, bRam.password, { ram: true })).data!.access_token;
   });
@@ -158,7 +180,7 @@ describeEachDatabase('permission model over every registered route', (t) => {
 
   it("never lets tenant B read or change tenant A's data through any route", async () => {
     const before = await rowsOf(t(), a.account.id);
-    expect(Object.keys(before)).toEqual(expect.arrayContaining(['account', 'member', 'monitor_config', 'monitor_contact']));
+    expect(Object.keys(before)).toEqual(expect.arrayContaining(['account', 'member', 'monitor_config', 'monitor_contact', 'support_ticket']));
     const reached = new Set<string>();
     for (const e of endpoints.filter((x) => x.access !== 'public' && !x.path.startsWith('/login/'))) {
       for (const id of aIds) {
@@ -189,6 +211,8 @@ describeEachDatabase('permission model over every registered route', (t) => {
         '/network/name',
         '/network/delete',
         '/network/remove_member',
+        '/ticket/info',
+        '/ticket/delete',
       ]),
     );
   });

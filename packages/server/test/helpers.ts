@@ -72,6 +72,9 @@ const SNAPSHOT_TABLES = [
   'online_log',
   'auth_source',
   'auth_source_member',
+  'support_ticket',
+  'support_dialogue',
+  'support_file',
 ] as const;
 
 /**
@@ -183,9 +186,9 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
       headers: { ...(input.token ? { authorization: `Bearer ${input.token}` } : {}), ...input.headers },
       remoteAddress: input.ip ?? '127.0.0.1',
     });
-    // A download (export, template) instead of an envelope: code 200 and the file.
+    // A download (export, template) or an image shown inline instead of an envelope: code 200 and the file.
     const disposition = String(res.headers['content-disposition'] ?? '');
-    if (disposition.startsWith('attachment')) {
+    if (/^(attachment|inline);/.test(disposition)) {
       if (!isFileResponse(endpoint.response)) throw new Error(`${endpoint.method} ${endpoint.path} answered a file; its contract says an envelope`);
       const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
       const file = { filename: name ? decodeURIComponent(name) : '', contentType: String(res.headers['content-type'] ?? ''), body: res.rawPayload };

@@ -71,7 +71,7 @@ export const shellMessages = {
   routeSoftwareLogins: '软件登录记录',
   routeOnlineLogs: '在线日志',
   routeConnectLogs: '连接日志',
-  routeTickets: '工单列表',
+  routeTickets: '客服工单',
   routeTicketDetail: '工单详情',
   routeTicketCreate: '提交工单',
   routeRam: '子账号',

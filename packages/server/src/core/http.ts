@@ -34,12 +34,16 @@ export interface Call<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-/** A file a GET call answers instead of an envelope (exports, templates). */
+/**
+ * A file a GET call answers instead of an envelope: a download (exports, templates), or with
+ * `inline` one the browser shows in the page (a ticket's image).
+ */
 export class FileAnswer {
   constructor(
     readonly filename: string,
     readonly contentType: string,
     readonly body: Buffer,
+    readonly disposition: 'attachment' | 'inline' = 'attachment',
   ) {}
 }
 
@@ -56,13 +60,13 @@ export type HandlerAnswer<E extends Endpoint> = E['response'] extends FileRespon
     : AnswerOf<E>;
 
 /**
- * 'attachment' with the name twice (RFC 6266): an ASCII stand-in for old clients and the real name
+ * 'attachment' (or 'inline') with the name twice (RFC 6266): an ASCII stand-in for old clients and the real name
  * as UTF-8 in filename* (RFC 5987), so '成员列表-20250101.xlsx' arrives intact.
  */
-export function contentDisposition(filename: string): string {
+export function contentDisposition(filename: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** The one uploaded file of a multipart call. */
@@ -161,7 +165,7 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         reply,
       });
       if (answer instanceof FileAnswer) {
-        return reply.header('content-disposition', contentDisposition(answer.filename)).header('cache-control', 'no-store').type(answer.contentType).send(answer.body);
+        return reply.header('content-disposition', contentDisposition(answer.filename, answer.disposition)).header('cache-control', 'no-store').type(answer.contentType).send(answer.body);
       }
       if (answer instanceof RedirectAnswer) {
         // The location may carry a one-time code or ticket: nothing on the way may keep it.

@@ -16,7 +16,8 @@ const DIRECTIVES: Record<string, string[]> = {
   scriptSrcAttr: ["'none'"],
   styleSrc: ["'self'"],
   styleSrcAttr: ["'none'"],
-  imgSrc: ["'self'", 'data:'],
+  // blob: for the images the console fetches with its token (a ticket's) and shows from a blob URL.
+  imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
   objectSrc: ["'none'"],

@@ -17,6 +17,7 @@ import { routerModule } from './router';
 import { saasModule } from './saas';
 import { serviceModule } from './service';
 import { siteModule } from './site';
+import { ticketModule } from './ticket';
 import { pkiModule } from '../compiler/pkiModule';
 import { compilerModule } from '../compiler';
 import { gatewayModule } from '../gateway';
@@ -40,6 +41,7 @@ export const MODULES: Module[] = [
   networkTicketModule,
   logsModule,
   monitorModule,
+  ticketModule,
   devModule,
   // The compiler's PKI (not a module folder): it follows the network and member events.
   pkiModule,

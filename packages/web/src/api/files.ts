@@ -1,5 +1,5 @@
 import { CODE, LIMITS, M, type DataOf, type Endpoint, type Envelope, type QueryOf } from '@hublink/contract';
-import { applyCatalogue, authHeaders, freshSession, NETWORK_FAILURE, urlOf, type CallOptions } from './client';
+import { API_BASE, applyCatalogue, authHeaders, freshSession, NETWORK_FAILURE, urlOf, type CallOptions } from './client';
 import { toast } from './notify';
 
 // File transfers with the session's bearer token: spreadsheet templates and exports come down as
@@ -100,4 +100,27 @@ export async function upload<E extends Endpoint>(endpoint: E, file: File, opts: 
     return { code: NETWORK_FAILURE, msg: M.uploadError };
   }
   return applyCatalogue(endpoint, env, opts);
+}
+
+/**
+ * Reads a file the API serves only with the session's token (a ticket's image) as a Blob, for a
+ * blob URL: an <img> cannot send the bearer header. Only a path of this origin's API gets the token;
+ * anything else, a refusal (an envelope) or a transport failure answers null, quietly: the screen
+ * shows its placeholder, and the page's own calls deal with the session.
+ */
+export async function fetchBlob(src: string, timeoutMs: number = LIMITS.requestTimeoutMs): Promise<Blob | null> {
+  let url: URL;
+  try {
+    url = new URL(src, window.location.origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== window.location.origin || !url.pathname.startsWith(`${API_BASE}/`)) return null;
+  try {
+    const res = await fetch(url.pathname + url.search, { method: 'GET', headers: authHeaders(), signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok || (res.headers.get('Content-Type') ?? '').includes(JSON_TYPE)) return null;
+    return await res.blob();
+  } catch {
+    return null;
+  }
 }

@@ -104,9 +104,9 @@ export const ROUTES: PageRoute[] = [
   { path: '/logs/online', title: M.routeOnlineLogs, layout: 'main', page: lazy(() => import('../features/logs/OnlineLogPage')) },
   { path: '/logs/connect', title: M.routeConnectLogs, layout: 'main', page: lazy(() => import('../features/logs/ConnectLogPage')) },
   // tickets
-  { path: '/ticket/lists', title: M.routeTickets, layout: 'main' },
-  { path: '/ticket/detail', title: M.routeTicketDetail, layout: 'main', menu: '/ticket/lists' },
-  { path: '/ticket/create', title: M.routeTicketCreate, layout: 'main', menu: '/ticket/lists' },
+  { path: '/ticket/lists', title: M.routeTickets, layout: 'main', page: lazy(() => import('../features/ticket/TicketListPage')) },
+  { path: '/ticket/detail', title: M.routeTicketDetail, layout: 'main', menu: '/ticket/lists', page: lazy(() => import('../features/ticket/TicketDetailPage')) },
+  { path: '/ticket/create', title: M.routeTicketCreate, layout: 'main', menu: '/ticket/lists', page: lazy(() => import('../features/ticket/TicketCreatePage')) },
   // sub-accounts
   { path: '/ram/index', title: M.routeRam, layout: 'main', access: 'main', page: lazy(() => import('../features/ram/RamPage')) },
   { path: '/ram/role', title: M.routeRoles, layout: 'main', access: 'main', page: lazy(() => import('../features/ram/RolePage')) },

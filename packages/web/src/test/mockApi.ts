@@ -25,8 +25,11 @@ export interface ApiCall {
   body: Record<string, unknown> | undefined;
 }
 
-/** What the stub answers a call with: an envelope, or a function of the call giving one. */
-export type MockAnswer<P extends ApiPath> = EnvelopeOf<P> | ((call: ApiCall) => EnvelopeOf<P> | Promise<EnvelopeOf<P>>);
+/**
+ * What the stub answers a call with: an envelope, or a function of the call giving one; a call that
+ * answers a file (an image) may answer a Response of its own.
+ */
+export type MockAnswer<P extends ApiPath> = EnvelopeOf<P> | Response | ((call: ApiCall) => EnvelopeOf<P> | Response | Promise<EnvelopeOf<P> | Response>);
 
 /** Answers by path; each one's data is checked against its call's contract. */
 export type Answers = { [P in ApiPath]?: MockAnswer<P> };
@@ -52,6 +55,7 @@ export function mockApi(answers: Answers) {
     calls.push(call);
     const answer = answers[call.path as ApiPath] as MockAnswer<ApiPath> | undefined;
     const env = answer === undefined ? { code: CODE.internal, msg: `no mock for ${call.path}` } : typeof answer === 'function' ? await answer(call) : answer;
+    if (env instanceof Response) return env.clone();
     return new Response(JSON.stringify(env), { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fetchMock);

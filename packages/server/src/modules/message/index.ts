@@ -1,5 +1,10 @@
 import { defineModule } from '../../core/module';
 import { writeAlertMessage } from './alerts';
 import { messageRoutes } from './routes';
+import { writeTicketReplyMessage } from './ticketReplies';
 
-export const messageModule = defineModule({ name: 'message', routes: messageRoutes, on: { 'alert.raised': writeAlertMessage } });
+export const messageModule = defineModule({
+  name: 'message',
+  routes: messageRoutes,
+  on: { 'alert.raised': writeAlertMessage, 'ticket.replied': writeTicketReplyMessage },
+});

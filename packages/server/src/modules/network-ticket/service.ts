@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   fmt,
   M,
@@ -15,6 +14,7 @@ import {
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
+import { randomDayNumber } from '../../core/dayNumber';
 import { invalid, notFound } from '../../core/errors';
 import { allowedNetworks, ensureNetworkAllowed } from '../../core/networks';
 import { contains, pageOf } from '../../core/paging';
@@ -36,17 +36,11 @@ type TicketRow = Selectable<NetworkTicketTable>;
 
 // ---- ticket numbers ----
 
-const DIGITS = '0123456789';
 const RANDOM_DIGITS = 8;
 const NUMBER_ATTEMPTS = 5;
 
 /** 'T', the day (yyyyMMdd, UTC) and 8 random digits: readable over the phone, unique by the column's index. */
-export function randomTicketNumber(now = Date.now()): string {
-  const day = new Date(now).toISOString().slice(0, 10).replaceAll('-', '');
-  let s = `T${day}`;
-  for (const b of randomBytes(RANDOM_DIGITS)) s += DIGITS[b % DIGITS.length];
-  return s;
-}
+export const randomTicketNumber = (now = Date.now()): string => randomDayNumber('T', RANDOM_DIGITS, now);
 
 // ---- reading ----
 

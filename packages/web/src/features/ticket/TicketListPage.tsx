@@ -1,0 +1,58 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { deleteSupportTicket, fmt, listSupportTickets, M, type SupportTicketItem } from '@hublink/contract';
+import { Button, Space } from 'antd';
+import { Link, useNavigate } from 'react-router';
+import { usePagedList } from '../../api/usePagedList';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
+import { useBrand } from '../../app/brand';
+import { DeleteAction } from '../../components/DeleteAction';
+import { PageContainer } from '../../components/PageContainer';
+import { PagedTable } from '../../components/PagedTable';
+import { StatusTag } from './StatusTag';
+import { TICKET_CREATE_PATH, ticketDetailPath, useTicketMutation } from './api';
+
+/**
+ * /ticket/lists (客服工单, spec 3 §2): the tenant's tickets with view and delete (for whoever may), a
+ * search, paging that steps back when the last row of a page goes, and the intro with the working
+ * hours; the brand's name only on the product's own hosts.
+ */
+export default function TicketListPage() {
+  const list = usePagedList(listSupportTickets);
+  useStepBackWhenEmpty(list);
+  const remove = useTicketMutation(deleteSupportTicket);
+  const brand = useBrand();
+  const navigate = useNavigate();
+
+  const columns = [
+    { title: M.supportColNumber, dataIndex: 'ticket_number', key: 'ticket_number' },
+    { title: M.supportColTitle, dataIndex: 'ticket_title', key: 'ticket_title' },
+    { title: M.supportColStatus, dataIndex: 'ticket_status', key: 'ticket_status', render: (s: number) => <StatusTag status={s} /> },
+    { title: M.supportColCreate, dataIndex: 'create_time', key: 'create_time' },
+    {
+      title: M.supportColActions,
+      key: 'actions',
+      fixed: 'right' as const,
+      render: (_: unknown, r: SupportTicketItem) => (
+        <Space size={0} wrap={false}>
+          <Link to={ticketDetailPath(r.ticket_number)} style={{ padding: '0 7px' }}>
+            {M.supportActionView}
+          </Link>
+          {r.deletable && <DeleteAction label={M.supportActionDelete} onConfirm={() => remove.mutateAsync({ ticket_number: r.ticket_number })} />}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer
+      description={fmt(M.supportIntro, { brand: brand.own ? brand.name : '' })}
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(TICKET_CREATE_PATH)}>
+          {M.supportCreate}
+        </Button>
+      }
+    >
+      <PagedTable<SupportTicketItem> rowKey="ticket_number" columns={columns} list={list} searchable searchPlaceholder={M.supportSearch} />
+    </PageContainer>
+  );
+}
