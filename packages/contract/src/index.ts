@@ -31,3 +31,5 @@ export * from './monitor';
 export * from './contacts';
 export * from './webhook';
 export * from './ldap';
+export * from './document';
+export * from './download';

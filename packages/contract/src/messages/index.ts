@@ -23,6 +23,7 @@ import { saasMessages } from './saas';
 import { authSourceMessages } from './authSource';
 import { monitorMessages } from './monitor';
 import { ldapMessages } from './ldap';
+import { documentMessages } from './document';
 
 export const M = {
   ...commonMessages,
@@ -46,6 +47,7 @@ export const M = {
   ...authSourceMessages,
   ...monitorMessages,
   ...ldapMessages,
+  ...documentMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

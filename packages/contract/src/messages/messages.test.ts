@@ -21,6 +21,7 @@ import { saasMessages } from './saas';
 import { authSourceMessages } from './authSource';
 import { monitorMessages } from './monitor';
 import { ldapMessages } from './ldap';
+import { documentMessages } from './document';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -44,6 +45,7 @@ const AREAS: Record<string, Record<string, string>> = {
   authSource: authSourceMessages,
   monitor: monitorMessages,
   ldap: ldapMessages,
+  document: documentMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -21,6 +21,7 @@ import { saas } from './migrations/0019_saas';
 import { ldap } from './migrations/0020_ldap';
 import { authSource } from './migrations/0021_auth_source';
 import { monitor } from './migrations/0022_monitor';
+import { documents } from './migrations/0024_documents';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0020_ldap': ldap(handle.dialect),
     '0021_auth_source': authSource(handle.dialect),
     '0022_monitor': monitor(handle.dialect),
+    '0024_documents': documents(handle.dialect),
   };
 }
 
