@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idField } from './fields';
+import { LIMITS } from './limits';
 import { M } from './messages';
 
 /** A node of the help menu (spec 3 §3): a section holding others, or a document (type 2). */
@@ -16,15 +17,21 @@ export interface DocumentNode {
   children: DocumentNode[];
 }
 
-export const documentNode: z.ZodType<DocumentNode> = z.lazy(() =>
+/**
+ * A node and what it holds, to `depth` levels. The menu is never deeper than LIMITS.documentDepthMax
+ * (the import refuses a deeper one), so the schema is written out to that depth rather than recursive:
+ * the OpenAPI document then describes it whole, without references to shared schemas.
+ */
+const nodeTo = (depth: number): z.ZodType<DocumentNode> =>
   z.object({
     id: z.number(),
     fid: z.number(),
     title: z.string(),
     type: z.union([z.literal(DOCUMENT_TYPE.section), z.literal(DOCUMENT_TYPE.document)]),
-    children: z.array(documentNode),
-  }),
-);
+    children: depth > 1 ? z.array(nodeTo(depth - 1)) : z.array(z.never()),
+  });
+
+export const documentNode = nodeTo(LIMITS.documentDepthMax);
 
 /** GET /document/menu: the whole help menu, in order (open without sign-in). */
 export const documentMenu = defineEndpoint({

@@ -177,7 +177,7 @@ export const LIMITS = {
   /** A Markdown file of the handbook (the index or one document), and one image it shows. */
   documentSourceMaxBytes: 262_144,
   documentImageMaxBytes: 1_048_576,
-  /** How long a browser or proxy may keep the menu and a document (images never change: a year). */
+  /** How long a browser or proxy may keep the menu, a document and the download version list (images never change: a year). */
   documentCacheSeconds: 60,
   releaseVersionMax: 32,
   releaseNotesMax: 1000,
