@@ -129,3 +129,28 @@ describeEachDatabase(
   },
   { config: { handbookDir: writeHandbook({ 'index.md': '- [缺失](missing.md)\n' }) } },
 );
+
+describeEachDatabase('the handbook of the repository (docs/handbook), imported on start', (t) => {
+  it('has the sections of the product, and every document renders with links and images that resolve', async () => {
+    const menu = (await t().call(documentMenu)).data!;
+    expect(menu.map((n) => n.title)).toEqual(['快速入门', '账号管理', '成员管理', '智能组网', 'POP 资源与网络工单', '目录同步与登录', '监控告警', '工单与日志', '客户端']);
+    const all = (nodes: DocumentNode[]): DocumentNode[] => nodes.flatMap((n) => [n, ...all(n.children)]);
+    const docs = all(menu).filter((n) => n.type === DOCUMENT_TYPE.document);
+    expect(docs.length).toBeGreaterThan(30);
+    const ids = new Set(docs.map((d) => d.id));
+    const images = new Set<string>();
+    for (const doc of docs) {
+      const { data } = await t().call(documentInfo, { query: { id: doc.id } });
+      expect(data!.title).toBe(doc.title);
+      expect(data!.content.length, doc.title).toBeGreaterThan(200);
+      for (const [, href] of data!.content.matchAll(/href="([^"]+)"/g)) {
+        // Every link is a web address, a console page or another document of the menu.
+        expect(href, doc.title).toMatch(/^(https?:|\/)/);
+        if (href!.startsWith('/handbook?')) expect(ids.has(Number(new URLSearchParams(href!.slice('/handbook?'.length).replace(/&amp;/g, '&')).get('id'))), `${doc.title}: ${href}`).toBe(true);
+      }
+      for (const [, src] of data!.content.matchAll(/src="([^"]+)"/g)) images.add(src!);
+    }
+    expect(images.size).toBeGreaterThan(0);
+    for (const src of images) expect((await t().app.inject({ method: 'GET', url: src })).headers['content-type'], src).toBe('image/png');
+  });
+});
