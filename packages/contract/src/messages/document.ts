@@ -5,8 +5,9 @@ export const documentMessages = {
   documentImageNotFound: '图片不存在',
   handbookContents: '目录',
   handbookOpenContents: '打开目录',
-  handbookPrevious: '上一篇',
-  handbookNext: '下一篇',
+  handbookPrevious: '上一篇：{title}',
+  handbookNext: '下一篇：{title}',
+  handbookHome: '返回帮助文档首页',
   handbookNone: '暂无帮助文档',
   handbookChoose: '请在左侧目录中选择文档',
   // client downloads (/download)
