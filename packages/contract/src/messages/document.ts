@@ -19,6 +19,7 @@ export const documentMessages = {
   downloadExternal: '前往下载',
   downloadChoose: '选择版本',
   downloadVersion: '版本 {version}',
+  downloadPanelVersion: '{panel} {version}',
   downloadReleasedAt: '发布于 {time}',
   downloadNoRelease: '暂无可用版本',
   downloadNoneYet: '暂无可下载的客户端，请稍后再来',

@@ -1,5 +1,5 @@
 import { AndroidFilled, AppleFilled, DownloadOutlined, ExportOutlined, LinuxOutlined, WindowsFilled } from '@ant-design/icons';
-import { CLIENT_PLATFORMS, DOWNLOADS, M, type ClientPlatform, type LinuxReleaseItem, type ReleaseItem } from '@hublink/contract';
+import { CLIENT_PLATFORMS, DOWNLOADS, fmt, LINUX_PANELS, M, type ClientPlatform, type LinuxReleaseItem, type ReleaseItem } from '@hublink/contract';
 import { Button, Card, Empty, Flex, Skeleton, Tag, Typography, theme } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -8,7 +8,7 @@ import { useBrand } from '../../app/brand';
 import { PageContainer } from '../../components/PageContainer';
 import { useReleases } from './api';
 import { LinuxDialog } from './LinuxDialog';
-import { detectArch, detectPlatform, PLATFORM_NAMES } from './platform';
+import { detectArch, detectPlatform, PANEL_NAMES, PLATFORM_NAMES } from './platform';
 import { ReleaseFacts } from './ReleaseFacts';
 
 const ICONS: Record<ClientPlatform, ReactNode> = {
@@ -19,10 +19,23 @@ const ICONS: Record<ClientPlatform, ReactNode> = {
   linux: <LinuxOutlined />,
 };
 
-/** What one card offers: the newest release (for Linux, the newest of any panel and platform). */
-function releaseOf(platform: ClientPlatform, data: Record<Exclude<ClientPlatform, 'linux'>, ReleaseItem | null> & { linux: LinuxReleaseItem[] }): ReleaseItem | null {
-  if (platform !== 'linux') return data[platform];
-  return data.linux.reduce<ReleaseItem | null>((newest, r) => (!newest || r.create_time > newest.create_time ? r : newest), null);
+type Releases = Record<Exclude<ClientPlatform, 'linux'>, ReleaseItem | null> & { linux: LinuxReleaseItem[] };
+
+/** Whether a platform has anything to download. */
+const offers = (platform: ClientPlatform, data: Releases) => (platform === 'linux' ? data.linux.length > 0 : data[platform] !== null);
+
+/** The Linux card: the newest version of each panel (the dialog tells the platforms apart). */
+function LinuxVersions({ releases }: { releases: LinuxReleaseItem[] }) {
+  return LINUX_PANELS.map((panel) => {
+    const newest = releases.filter((r) => r.panel === panel).reduce<LinuxReleaseItem | null>((a, r) => (!a || r.create_time > a.create_time ? r : a), null);
+    return (
+      newest && (
+        <Typography.Text key={panel} type="secondary">
+          {fmt(M.downloadPanelVersion, { panel: PANEL_NAMES[panel], version: newest.version })}
+        </Typography.Text>
+      )
+    );
+  });
 }
 
 /**
@@ -39,10 +52,10 @@ export default function DownloadPage() {
   const arch = useMemo(() => detectArch(navigator.userAgent), []);
   const order = useMemo(() => (current ? [current, ...CLIENT_PLATFORMS.filter((p) => p !== current)] : [...CLIENT_PLATFORMS]), [current]);
   const data = releases.data?.data;
-  const none = data && CLIENT_PLATFORMS.every((p) => !releaseOf(p, data));
+  const none = data && !CLIENT_PLATFORMS.some((p) => offers(p, data));
 
-  const action = (platform: ClientPlatform, release: ReleaseItem | null) => {
-    if (!release) return <Button disabled block>{M.downloadNoRelease}</Button>;
+  const action = (platform: ClientPlatform, release: ReleaseItem | null, available: boolean) => {
+    if (!available) return <Button disabled block>{M.downloadNoRelease}</Button>;
     if (platform === 'linux') {
       return (
         <Button type="primary" block icon={<DownloadOutlined />} onClick={() => setLinuxOpen(true)}>
@@ -51,7 +64,7 @@ export default function DownloadPage() {
       );
     }
     const href = urlOf(DOWNLOADS[platform]);
-    return release.source === 'url' ? (
+    return release?.source === 'url' ? (
       <Button type="primary" block icon={<ExportOutlined />} href={href} target="_blank" rel="noopener noreferrer">
         {M.downloadExternal}
       </Button>
@@ -83,7 +96,8 @@ export default function DownloadPage() {
       ) : (
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: token.margin }}>
           {order.map((platform) => {
-            const release = releaseOf(platform, data);
+            const release = platform === 'linux' ? null : data[platform];
+            const available = offers(platform, data);
             const mine = platform === current;
             return (
               <Card
@@ -101,10 +115,10 @@ export default function DownloadPage() {
                     </Typography.Title>
                     {mine && <Tag color="blue">{M.downloadThisDevice}</Tag>}
                   </Flex>
-                  <Flex vertical gap={4} style={{ flex: 1 }}>
-                    {release && <ReleaseFacts release={release} notesRows={3} />}
-                  </Flex>
-                  {action(platform, release)}
+                  <div style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 4 }}>
+                    {platform === 'linux' ? <LinuxVersions releases={data.linux} /> : release && <ReleaseFacts release={release} notesRows={3} />}
+                  </div>
+                  {action(platform, release, available)}
                 </Flex>
               </Card>
             );

@@ -11,6 +11,7 @@ import { RichHtml } from '../../components/RichHtml';
 import { useDocument, useDocumentMenu } from './api';
 import { HandbookMenu } from './HandbookMenu';
 import { documentsOf, keyOf, sectionsAbove } from './menuTree';
+import './HandbookPage.css';
 
 const MENU_WIDTH = 272;
 const HANDBOOK_PATH = '/handbook';
@@ -131,7 +132,7 @@ export default function HandbookPage() {
           >
             {content ? (
               <article onClick={followDocumentLinks}>
-                <RichHtml html={content.content} previewImages />
+                <RichHtml html={content.content} previewImages className="hl-handbook-content" />
                 {(content.before_doc || content.after_doc) && (
                   <>
                     <Divider />
