@@ -58,24 +58,29 @@ export default function HandbookPage() {
     if (content) document.title = `${content.title} - ${M.routeHandbook} - ${brand.name}`;
   }, [content, brand.name]);
 
-  const open = (target: { id: number; title: string }) => {
-    setDrawer(false);
-    void navigate(handbookHref(target.id, target.title));
-    window.scrollTo(0, 0);
-  };
-
-  // A link to another document stays in this tab; other links open a new one (as the content says).
-  const followDocumentLinks = (e: MouseEvent<HTMLDivElement>) => {
-    const href = (e.target as HTMLElement).closest('a')?.getAttribute('href');
-    if (!href?.startsWith(`${HANDBOOK_PATH}?`) || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
+  /** Shows another document from its top (the browser's back returns to this one). */
+  const go = (href: string) => {
     setDrawer(false);
     void navigate(href);
     window.scrollTo(0, 0);
   };
+  const open = (target: { id: number; title: string }) => go(handbookHref(target.id, target.title));
+
+  // A link to another document stays in this tab; other links open a new one (as the content says).
+  const followDocumentLinks = (e: MouseEvent<HTMLElement>) => {
+    const href = (e.target as HTMLElement).closest('a')?.getAttribute('href');
+    if (!href?.startsWith(`${HANDBOOK_PATH}?`) || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    go(href);
+  };
 
   const tree = (
     <HandbookMenu nodes={nodes} selected={chosen?.id ?? null} expanded={expanded} onExpand={setExpanded} onOpen={open} />
+  );
+  const contentsButton = phone && (
+    <Button icon={<UnorderedListOutlined />} onClick={() => setDrawer(true)}>
+      {M.handbookContents}
+    </Button>
   );
 
   if (menu.isLoading) {
@@ -127,7 +132,7 @@ export default function HandbookPage() {
           <PageContainer
             title={chosen.title}
             breadcrumb={[{ title: M.routeHandbook, path: HANDBOOK_PATH }, ...sections.map((s) => ({ title: s.title })), { title: chosen.title }]}
-            extra={phone && <Button icon={<UnorderedListOutlined />} onClick={() => setDrawer(true)}>{M.handbookContents}</Button>}
+            extra={contentsButton}
             loading={doc.isLoading}
           >
             {content ? (
@@ -148,7 +153,7 @@ export default function HandbookPage() {
             )}
           </PageContainer>
         ) : (
-          <PageContainer extra={phone && <Button icon={<UnorderedListOutlined />} onClick={() => setDrawer(true)}>{M.handbookContents}</Button>}>
+          <PageContainer extra={contentsButton}>
             <Result status="404" title={params.has('id') ? M.documentNotFound : M.handbookChoose} extra={<Link to={HANDBOOK_PATH}>{M.handbookHome}</Link>} />
           </PageContainer>
         )}
