@@ -24,8 +24,16 @@ export type Permission = (typeof PERMISSIONS)[number];
  */
 export type Access = 'public' | 'user' | 'main' | Permission;
 
+/** Where a call lives unless its endpoint names another base (DESIGN.md §4). */
+export const API_BASE_PATH = '/api/v1';
+
 export interface Endpoint {
   path: string;
+  /**
+   * The mount point of a call outside API_BASE_PATH: spec 3 §7's downloads live at
+   * `{external}/api/download/*`. The module serving it mounts its routes there (Module.prefix).
+   */
+  base?: string;
   method: 'GET' | 'POST';
   access: Access;
   /** The call names a network (network_number); a role's network list applies. */
@@ -35,7 +43,8 @@ export interface Endpoint {
   /**
    * What a successful call answers: the schema of the envelope's `data` (noData when it has none),
    * for a download the file, for a step a browser opens a redirect (refusals of a download or a
-   * redirect are envelopes all the same).
+   * redirect are envelopes all the same). A download that names a redirect too answers either: the
+   * file, or a 302 to where the file is kept (a client release published as a link).
    */
   response: z.ZodType | FileResponse | RedirectResponse;
   /** A paged list: a successful answer carries `count`, the total of the list. */
@@ -66,6 +75,9 @@ export interface RedirectResponse {
 export const isRedirectResponse = (r: Endpoint['response']): r is RedirectResponse => 'redirect' in r && typeof r.redirect === 'string';
 
 export const defineEndpoint = <const E extends Endpoint>(e: E): E => e;
+
+/** The URL path of a call: its base (API_BASE_PATH by default) and its path. */
+export const endpointUrl = (e: Pick<Endpoint, 'path' | 'base'>): string => (e.base ?? API_BASE_PATH) + e.path;
 
 export type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : undefined;
 export type QueryOf<E extends Endpoint> = E['query'] extends z.ZodType ? z.input<E['query']> : undefined;

@@ -32,3 +32,5 @@ export * from './contacts';
 export * from './webhook';
 export * from './ldap';
 export * from './ticket';
+export * from './document';
+export * from './download';

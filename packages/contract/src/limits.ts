@@ -188,4 +188,21 @@ export const LIMITS = {
   supportPendingUploadsMax: 30,
   /** Characters of an adviser's name on an operator's reply (ours). */
   supportAdviserMax: 32,
+  // help documents and client downloads (spec 3 §2, §3, §7; ours: the spec gives no numbers)
+  /** A help document's or section's title, in the menu and on the page. */
+  documentTitleMax: 64,
+  /** Nodes of the help menu (sections and documents), and how deep sections nest. */
+  documentNodesMax: 500,
+  documentDepthMax: 4,
+  /** A Markdown file of the handbook (the index or one document), and one image it shows. */
+  documentSourceMaxBytes: 262_144,
+  documentImageMaxBytes: 1_048_576,
+  /** How long a browser or proxy may keep the menu, a document and the download version list (images never change: a year). */
+  documentCacheSeconds: 60,
+  releaseVersionMax: 32,
+  releaseNotesMax: 1000,
+  releaseUrlMax: 1024,
+  releaseFileNameMax: 128,
+  /** A client package stored with the server (ours: a Linux or Windows installer is well under it). */
+  releaseFileMaxBytes: 536_870_912,
 } as const;

@@ -34,6 +34,11 @@ export interface Config {
   brands: Record<string, Brand>;
   /** Directory of the built console; served when it exists. */
   webDist: string;
+  /**
+   * The help documents (HUBLINK_HANDBOOK_DIR; default the repository's docs/handbook): Markdown with an
+   * index.md giving the menu, imported into an empty database on start (`hublink ops docs import` again).
+   */
+  handbookDir: string;
   trustProxy: boolean;
   /** Requests to /api per client IP and minute (a safety net; login and codes have their own limits). */
   apiRateLimitPerMinute: number;
@@ -155,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlSeconds: Number(env.HUBLINK_SESSION_TTL ?? 7 * 24 * 3600),
     brands: parseBrands(env.HUBLINK_BRANDS),
     webDist: path.resolve(env.HUBLINK_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
+    handbookDir: path.resolve(env.HUBLINK_HANDBOOK_DIR || path.join(repoRoot, 'docs/handbook')),
     trustProxy: env.HUBLINK_TRUST_PROXY === '1',
     apiRateLimitPerMinute: Number(env.HUBLINK_API_RATE_LIMIT ?? 1200),
     runJobs: env.HUBLINK_JOBS !== '0',

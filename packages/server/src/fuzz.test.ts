@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { httpStatusOf, isRedirectResponse, type Endpoint } from '@hublink/contract';
+import { endpointUrl, httpStatusOf, isRedirectResponse, type Endpoint } from '@hublink/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asQuery, dateLike, inputsFor, multipart, type Hints } from '../test/fuzz';
@@ -81,10 +81,10 @@ for (const dialect of DATABASES) describe(`fuzz: no input gets a 500 or an answe
     const remoteAddress = `10.${(++ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`;
     const res =
       e.method === 'GET'
-        ? await t.app.inject({ method: 'GET', url: `/api/v1${e.path}`, query: asQuery(input), headers, remoteAddress })
+        ? await t.app.inject({ method: 'GET', url: endpointUrl(e), query: asQuery(input), headers, remoteAddress })
         : upload
-          ? await t.app.inject({ method: 'POST', url: `/api/v1${e.path}`, payload: upload.payload, headers: { ...headers, 'content-type': upload.contentType }, remoteAddress })
-          : await t.app.inject({ method: 'POST', url: `/api/v1${e.path}`, payload: JSON.stringify(input) ?? 'null', headers: { ...headers, 'content-type': 'application/json' }, remoteAddress });
+          ? await t.app.inject({ method: 'POST', url: endpointUrl(e), payload: upload.payload, headers: { ...headers, 'content-type': upload.contentType }, remoteAddress })
+          : await t.app.inject({ method: 'POST', url: endpointUrl(e), payload: JSON.stringify(input) ?? 'null', headers: { ...headers, 'content-type': 'application/json' }, remoteAddress });
     if (res.statusCode === 401 || e.path === '/login/refresh') caller.token = (await t.ctx.tokens.issue(caller.tenantId, caller.ramId)).token;
     return res;
   }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { z } from 'zod';
-import { CODE, isFileResponse, isRedirectResponse, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
+import { CODE, endpointUrl, isFileResponse, isRedirectResponse, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
 import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { RoleAuth } from '../src/core/actor';
@@ -180,7 +180,7 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
   ): Promise<Envelope<DataOf<E>> & { status: number; file?: { filename: string; contentType: string; body: Buffer }; location?: string }> {
     const res = await app.inject({
       method: endpoint.method,
-      url: `/api/v1${endpoint.path}`,
+      url: endpointUrl(endpoint),
       ...(input.query ? { query: Object.fromEntries(Object.entries(input.query).map(([k, v]) => [k, String(v)])) } : {}),
       ...(endpoint.method === 'POST' ? { payload: (input.body ?? {}) as object } : {}),
       headers: { ...(input.token ? { authorization: `Bearer ${input.token}` } : {}), ...input.headers },

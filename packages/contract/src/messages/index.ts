@@ -24,6 +24,7 @@ import { authSourceMessages } from './authSource';
 import { monitorMessages } from './monitor';
 import { ldapMessages } from './ldap';
 import { ticketMessages } from './ticket';
+import { documentMessages } from './document';
 
 export const M = {
   ...commonMessages,
@@ -48,6 +49,7 @@ export const M = {
   ...monitorMessages,
   ...ldapMessages,
   ...ticketMessages,
+  ...documentMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -22,6 +22,7 @@ import { authSourceMessages } from './authSource';
 import { monitorMessages } from './monitor';
 import { ldapMessages } from './ldap';
 import { ticketMessages } from './ticket';
+import { documentMessages } from './document';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -46,6 +47,7 @@ const AREAS: Record<string, Record<string, string>> = {
   monitor: monitorMessages,
   ldap: ldapMessages,
   ticket: ticketMessages,
+  document: documentMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -2,6 +2,7 @@ import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { CODE, M, type AnswerOf, type Endpoint, type FileResponse, type RedirectResponse } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
@@ -34,16 +35,23 @@ export interface Call<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-/**
- * A file a GET call answers instead of an envelope: a download (exports, templates), or with
- * `inline` one the browser shows in the page (a ticket's image).
- */
+/** How a file answer is sent besides its name and type. */
+export interface FileOptions {
+  /** 'attachment' (default): a download; 'inline': the browser shows it in the page (a ticket's image). */
+  disposition?: 'attachment' | 'inline';
+  /** The length of a streamed body, when known (Content-Length). */
+  size?: number;
+  /** Default 'no-store': exports and templates are a tenant's data; public files may be kept. */
+  cacheControl?: string;
+}
+
+/** A file a GET call answers instead of an envelope (exports, templates, client packages, images). */
 export class FileAnswer {
   constructor(
     readonly filename: string,
     readonly contentType: string,
-    readonly body: Buffer,
-    readonly disposition: 'attachment' | 'inline' = 'attachment',
+    readonly body: Buffer | Readable,
+    readonly options: FileOptions = {},
   ) {}
 }
 
@@ -52,12 +60,14 @@ export class RedirectAnswer {
   constructor(readonly location: string) {}
 }
 
-/** What a handler answers: the endpoint's data in the envelope, or a file or a redirect where the endpoint says it answers one. */
-export type HandlerAnswer<E extends Endpoint> = E['response'] extends FileResponse
-  ? FileAnswer
-  : E['response'] extends RedirectResponse
-    ? RedirectAnswer
-    : AnswerOf<E>;
+/** What a handler answers: the endpoint's data in the envelope, or a file or a redirect (or either) where the endpoint says it answers one. */
+export type HandlerAnswer<E extends Endpoint> = E['response'] extends FileResponse & RedirectResponse
+  ? FileAnswer | RedirectAnswer
+  : E['response'] extends FileResponse
+    ? FileAnswer
+    : E['response'] extends RedirectResponse
+      ? RedirectAnswer
+      : AnswerOf<E>;
 
 /**
  * 'attachment' (or 'inline') with the name twice (RFC 6266): an ASCII stand-in for old clients and the real name
@@ -165,7 +175,9 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         reply,
       });
       if (answer instanceof FileAnswer) {
-        return reply.header('content-disposition', contentDisposition(answer.filename, answer.disposition)).header('cache-control', 'no-store').type(answer.contentType).send(answer.body);
+        reply.header('content-disposition', contentDisposition(answer.filename, answer.options.disposition)).header('cache-control', answer.options.cacheControl ?? 'no-store').type(answer.contentType);
+        if (answer.options.size !== undefined) reply.header('content-length', answer.options.size);
+        return reply.send(answer.body);
       }
       if (answer instanceof RedirectAnswer) {
         // The location may carry a one-time code or ticket: nothing on the way may keep it.

@@ -26,20 +26,26 @@ export const openApiTransform: SwaggerTransform = (input) => {
   if (!endpoint) return jsonSchemaTransform(input);
   const { response } = endpoint;
   if (isRedirectResponse(response)) {
-    // A step a browser opens: success is the redirect, a refusal an envelope with HTTP 200.
+    // A step a browser opens: success is the redirect, a refusal an envelope with HTTP 200 (or, for a
+    // download that may be kept elsewhere, the file).
     const out = jsonSchemaTransform({ ...input, schema: { ...input.schema, response: { 200: refusal.describe('A refusal'), default: failure } } });
     const redirect = { description: `302 to ${response.redirect}`, headers: { location: { schema: { type: 'string', format: 'uri' } } } };
-    return { ...out, schema: { ...out.schema, response: { 302: redirect, ...(out.schema.response as object) } } };
+    const documented = out.schema.response as { 200: object; default: { description?: string } };
+    const answers = isFileResponse(response) ? { ...documented, 200: fileAnswer(response.file, documented.default) } : documented;
+    return { ...out, schema: { ...out.schema, response: { 302: redirect, ...answers } } };
   }
   const answers = isFileResponse(response) ? { default: failure } : { 200: envelopeOf(endpoint, response), default: failure };
   const out = jsonSchemaTransform({ ...input, schema: { ...input.schema, response: answers } });
   if (!isFileResponse(response)) return out;
-  // A download answers the file; a refusal still comes as an envelope with HTTP 200.
   const documented = out.schema.response as { default: { description?: string } };
-  const { description: _, ...envelope } = documented.default;
-  const file = {
-    description: 'The file; a refusal comes as an envelope',
-    content: { [response.file]: { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: envelope } },
-  };
-  return { ...out, schema: { ...out.schema, response: { 200: file, ...documented } } };
+  return { ...out, schema: { ...out.schema, response: { 200: fileAnswer(response.file, documented.default), ...documented } } };
 };
+
+/** A download answers the file; a refusal still comes as an envelope with HTTP 200. */
+function fileAnswer(contentType: string, documentedRefusal: { description?: string }) {
+  const { description: _, ...envelope } = documentedRefusal;
+  return {
+    description: 'The file; a refusal comes as an envelope',
+    content: { [contentType]: { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: envelope } },
+  };
+}

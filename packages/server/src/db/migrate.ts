@@ -22,6 +22,7 @@ import { ldap } from './migrations/0020_ldap';
 import { authSource } from './migrations/0021_auth_source';
 import { monitor } from './migrations/0022_monitor';
 import { ticket } from './migrations/0023_ticket';
+import { documents } from './migrations/0024_documents';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0021_auth_source': authSource(handle.dialect),
     '0022_monitor': monitor(handle.dialect),
     '0023_ticket': ticket(handle.dialect),
+    '0024_documents': documents(handle.dialect),
   };
 }
 

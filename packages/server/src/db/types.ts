@@ -158,6 +158,9 @@ export interface AuthSourceMemberTable {
 }
 
 export interface Database {
+  document_node: DocumentNodeTable;
+  document_page: DocumentPageTable;
+  client_release: ClientReleaseTable;
   auth_source: AuthSourceTable;
   auth_source_code: AuthSourceCodeTable;
   auth_source_member: AuthSourceMemberTable;
@@ -855,5 +858,37 @@ export interface SupportFileTable {
   state: Generated<number>;
   ticket_id: number | null;
   dialogue_id: number | null;
+  create_time: number;
+}
+
+/** A node of the help menu: a section (type 1) or a document (type 2), named by its path in the handbook. */
+export interface DocumentNodeTable {
+  id: Generated<number>;
+  path: string;
+  fid: number;
+  title: string;
+  type: number;
+  sort: number;
+  update_time: number;
+}
+
+/** A document's content: HTML rendered from its Markdown and sanitised. */
+export interface DocumentPageTable {
+  node_id: number;
+  content: string;
+}
+
+/** A client release the operator published: a package in storage (tenant 0) or a link. */
+export interface ClientReleaseTable {
+  id: Generated<number>;
+  platform: string;
+  panel: Generated<string>;
+  arch: Generated<string>;
+  version: string;
+  notes: string;
+  file_key: string | null;
+  file_name: string | null;
+  file_size: number | null;
+  url: string | null;
   create_time: number;
 }

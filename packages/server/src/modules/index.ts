@@ -4,6 +4,8 @@ import { announcementModule } from './announcement';
 import { authModule } from './auth';
 import { authSourceModule } from './auth-source';
 import { devModule } from './dev';
+import { documentModule } from './document';
+import { downloadModule } from './download';
 import { ldapModule } from './ldap';
 import { logsModule } from './logs';
 import { messageModule } from './message';
@@ -42,6 +44,8 @@ export const MODULES: Module[] = [
   logsModule,
   monitorModule,
   ticketModule,
+  documentModule,
+  downloadModule,
   devModule,
   // The compiler's PKI (not a module folder): it follows the network and member events.
   pkiModule,

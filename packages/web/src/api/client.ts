@@ -1,8 +1,8 @@
-import { CODE, LIMITS, M, refreshToken, type DataOf, type Endpoint, type Envelope, type QueryOf, type BodyOf } from '@hublink/contract';
+import { API_BASE_PATH, CODE, endpointUrl, LIMITS, M, refreshToken, type DataOf, type Endpoint, type Envelope, type QueryOf, type BodyOf } from '@hublink/contract';
 import { toast } from './notify';
 import { session } from './session';
 
-export const API_BASE = '/api/v1';
+export const API_BASE = API_BASE_PATH;
 /** Envelope code the client uses for a network failure or timeout (never sent by the server). */
 export const NETWORK_FAILURE = -1;
 
@@ -53,9 +53,9 @@ function expireSession() {
   browser.reload();
 }
 
-/** The path and query string of an endpoint under API_BASE (empty values left out). */
+/** The path and query string of an endpoint, under API_BASE or its own base (empty values left out). */
 export function urlOf(endpoint: Endpoint, query?: unknown): string {
-  const url = new URL(API_BASE + endpoint.path, window.location.origin);
+  const url = new URL(endpointUrl(endpoint), window.location.origin);
   if (query) {
     for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
       if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));

@@ -6,7 +6,6 @@ import { ROUTES } from './routes';
  * then. An issue that builds one gives its route a page and removes it here.
  */
 const PENDING: Record<string, readonly string[]> = {
-  'issue 15 (help documents, downloads)': ['/handbook', '/download'],
 };
 
 describe('route table', () => {

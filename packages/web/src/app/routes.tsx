@@ -41,8 +41,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/login', title: M.routeLogin, layout: 'public', page: LoginPage },
   { path: '/login/index', title: M.routeLogin, layout: 'public', page: LoginPage },
   // second public layout
-  { path: '/handbook', title: M.routeHandbook, layout: 'second' },
-  { path: '/download', title: M.routeDownload, layout: 'second' },
+  { path: '/handbook', title: M.routeHandbook, layout: 'second', page: lazy(() => import('../features/handbook/HandbookPage')) },
+  { path: '/download', title: M.routeDownload, layout: 'second', page: lazy(() => import('../features/download/DownloadPage')) },
   { path: '/validate/email', title: M.routeValidateEmail, layout: 'second', page: lazy(() => import('../features/account/ValidateEmailPage')) },
   // main layout: overview and account
   { path: '/dashboard', title: M.routeDashboard, layout: 'main', page: DashboardPage },

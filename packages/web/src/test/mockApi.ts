@@ -1,9 +1,16 @@
-import type * as contract from '@hublink/contract';
-import { CODE, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
+import * as contract from '@hublink/contract';
+import { CODE, endpointUrl, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
 import { afterEach, vi } from 'vitest';
 import { API_BASE } from '../api/client';
 
 type Contract = typeof contract;
+
+/** The contract's path of a call mounted outside API_BASE (spec 3 §7's /api/download/*), by its URL path. */
+const OUTSIDE_API_BASE = new Map(
+  (Object.values(contract) as unknown[])
+    .filter((e): e is Endpoint => typeof e === 'object' && e !== null && 'path' in e && 'method' in e && 'base' in e)
+    .map((e) => [endpointUrl(e), e.path]),
+);
 
 /** Every endpoint of the contract by its path (e.g. '/network/info' → networkInfo). */
 type Endpoints = {
@@ -19,7 +26,7 @@ export type EnvelopeOf<P extends ApiPath> = Envelope<DataOf<Endpoints[P]>>;
 /** One request the console made. */
 export interface ApiCall {
   method: string;
-  /** Path under /api/v1, e.g. '/login/authorization'. */
+  /** The contract's path, e.g. '/login/authorization' (under /api/v1) or '/download/version' (under /api). */
   path: string;
   query: Record<string, string>;
   body: Record<string, unknown> | undefined;
@@ -39,7 +46,7 @@ export const ok = <T>(data?: T, msg = 'ok'): Envelope<T> => ({ code: CODE.ok, ms
 export const refused = (msg: string, code: number = CODE.invalid): Envelope<never> => ({ code, msg });
 
 /**
- * Stands in for the network: answers each path under /api/v1 with an envelope (or a function of the
+ * Stands in for the network: answers each path of the contract with an envelope (or a function of the
  * call), and records every call. A path without an answer gets a 500 envelope. Unstubbed after each test.
  */
 export function mockApi(answers: Answers) {
@@ -48,7 +55,7 @@ export function mockApi(answers: Answers) {
     const url = new URL(String(input), window.location.origin);
     const call: ApiCall = {
       method: init?.method ?? 'GET',
-      path: url.pathname.slice(API_BASE.length),
+      path: OUTSIDE_API_BASE.get(url.pathname) ?? url.pathname.slice(API_BASE.length),
       query: Object.fromEntries(url.searchParams),
       body: typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined,
     };

@@ -127,7 +127,7 @@ export async function serveImage(ctx: Ctx, actor: Actor, fileId: string): Promis
   const stored = row ? await ctx.storage.get(actor.tenantId, row.storage_key) : null;
   if (!row || !stored) throw notFound(M.supportImageNotFound);
   const ext = row.content_type === 'image/jpeg' ? 'jpg' : row.content_type.slice('image/'.length);
-  return new FileAnswer(`${fileId}.${ext}`, row.content_type, stored.body, 'inline');
+  return new FileAnswer(`${fileId}.${ext}`, row.content_type, stored.body, { disposition: 'inline' });
 }
 
 /** Removes discarded files: each object, then its row. */
