@@ -156,6 +156,8 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     runJobs: false,
     // Test servers (webhook receivers, directories, providers) listen on localhost.
     allowPrivateTargets: true,
+    // No handbook imported on every start; the document tests give theirs, the e2e servers the real one.
+    handbookDir: '',
     ...opts.config,
   };
   const store = opts.store ?? new MemoryStore();

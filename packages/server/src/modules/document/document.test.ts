@@ -1,7 +1,11 @@
+import path from 'node:path';
 import { CODE, DOCUMENT_TYPE, documentImage, documentInfo, documentMenu, handbookHref, M, type DocumentNode } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount } from '../../../test/helpers';
 import { PNG, SMALL_HANDBOOK, writeHandbook } from './fixtures';
+
+/** The handbook the repository ships (docs/handbook), which a real server imports on its first start. */
+const REPOSITORY_HANDBOOK = path.resolve(import.meta.dirname, '../../../../../docs/handbook');
 
 const byTitle = (nodes: DocumentNode[], title: string): DocumentNode => {
   for (const n of nodes) {
@@ -153,4 +157,4 @@ describeEachDatabase('the handbook of the repository (docs/handbook), imported o
     expect(images.size).toBeGreaterThan(0);
     for (const src of images) expect((await t().app.inject({ method: 'GET', url: src })).headers['content-type'], src).toBe('image/png');
   });
-});
+}, { config: { handbookDir: REPOSITORY_HANDBOOK } });
