@@ -7,11 +7,15 @@ import { connect } from './db/connect';
 import { startDemo } from './demo';
 import { migrateToLatest } from './db/migrate';
 import { MODULES } from './modules';
+import { OPS_COMMANDS } from './ops/commands';
+import { runOps } from './ops/run';
+import { openOpsSession } from './ops/session';
 
 const USAGE = `usage: hublink <command>
   start     run the console, API and device gateway (migrates first); --demo adds a demo tenant with simulated devices
   migrate   bring the database schema up to date and exit
   jobs      list the background jobs and their latest runs
+  ops       the operator's commands (tenants, services, announcements, tickets, POP …): hublink ops help
   agent     run a device agent: --url ws://HOST (--router NAME | --login USER@SIGN) --secret S [--state-dir D] [--simulate]
   simulate  run many simulated agents: --url ws://HOST (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) --secret S`;
 
@@ -58,7 +62,17 @@ async function simulateAgents() {
   process.exitCode = await runSimulateCommand(process.argv.slice(3));
 }
 
-const commands: Record<string, () => Promise<void>> = { start, migrate, jobs, agent, simulate: simulateAgents };
+/** The operator's commands against this configuration's database (docs/operations.md). */
+async function ops() {
+  const config = loadConfig();
+  process.exitCode = await runOps(process.argv.slice(3), OPS_COMMANDS, {
+    open: () => openOpsSession(config),
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
+}
+
+const commands: Record<string, () => Promise<void>> = { start, migrate, jobs, ops, agent, simulate: simulateAgents };
 const command = commands[process.argv[2] ?? 'start'];
 if (!command) {
   console.error(USAGE);

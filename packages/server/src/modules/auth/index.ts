@@ -13,3 +13,5 @@ export const authModule = defineModule({
     },
   ],
 });
+
+export { createAccountAsOperator, type OperatorAccount } from './service';

@@ -19,6 +19,7 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from '../../core/passwords';
 import { leaveProof, proofKey } from '../../core/proofs';
 import { RATE_LIMITS } from '../../core/ratelimit';
 import type { Account } from '../../db/types';
+import type { Db } from '../../db/connect';
 import { maskEmail, maskPhone, userMessage } from './users';
 
 const loginLimits = {
@@ -211,22 +212,42 @@ async function usernameTaken(ctx: Ctx, key: string): Promise<boolean> {
 
 async function createAccount(ctx: Ctx, input: RegisterBody): Promise<void> {
   const codeId = await ctx.codes.check(input.type, input.verify, 'register', input.code);
+  await insertNewAccount(ctx, { ...input, destination: { type: input.type, value: input.verify } }, (trx) => ctx.codes.use(codeId, trx));
+}
+
+export interface OperatorAccount {
+  username: string;
+  nickname: string;
+  password: string;
+  /** A phone or email the account is bound to (the operator vouches for it: no code is sent). */
+  destination?: { type: SendType; value: string };
+}
+
+/** A main account the operator makes (`hublink ops tenants create`): the rules of registration, without a code. Answers its id. */
+export async function createAccountAsOperator(ctx: Ctx, input: OperatorAccount): Promise<number> {
+  await insertNewAccount(ctx, input);
+  const row = await ctx.db.selectFrom('account').select('id').where('username_key', '=', input.username.toLowerCase()).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function insertNewAccount(ctx: Ctx, input: OperatorAccount, inTransaction?: (trx: Db) => Promise<void>): Promise<void> {
   const key = input.username.toLowerCase();
+  const dest = input.destination;
   if (await usernameTaken(ctx, key)) throw invalid(M.usernameTaken);
-  await ensureDestinationFree(ctx, input.type, input.verify);
+  if (dest) await ensureDestinationFree(ctx, dest.type, dest.value);
   const passwordHash = await hashPassword(input.password);
   const sign = await freshSign(ctx);
   const now = Date.now();
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await ctx.codes.use(codeId, trx);
+      await inTransaction?.(trx);
       await insertAccount(trx, {
         username: input.username,
         username_key: key,
         nickname: input.nickname,
         password_hash: passwordHash,
-        phone: input.type === 'phone' ? destinationKey('phone', input.verify) : null,
-        email: input.type === 'email' ? destinationKey('email', input.verify) : null,
+        phone: dest?.type === 'phone' ? destinationKey('phone', dest.value) : null,
+        email: dest?.type === 'email' ? destinationKey('email', dest.value) : null,
         sign,
         domain: key,
         ...ctx.config.defaultPlan,
@@ -239,7 +260,7 @@ async function createAccount(ctx: Ctx, input: RegisterBody): Promise<void> {
     // Two registrations raced past the checks above and a unique index decided: say which one.
     // Anything else is not the caller's fault and goes on as an internal error.
     if (await usernameTaken(ctx, key)) throw invalid(M.usernameTaken);
-    await ensureDestinationFree(ctx, input.type, input.verify);
+    if (dest) await ensureDestinationFree(ctx, dest.type, dest.value);
     throw e;
   }
 }

@@ -2,18 +2,19 @@ import { siteInfo } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
+import { brandHosts, type Brand } from './brands';
 
 /** The brand of a host: an exact entry, then its parent domains, then a neutral non-own default. */
-export function brandOf(config: Ctx['config'], hostname: string) {
+export function brandOf(brands: Record<string, Brand>, hostname: string): Brand {
   const host = hostname.replace(/:\d+$/, '').toLowerCase();
-  if (host === '127.0.0.1' || host === '[::1]') return config.brands.localhost!;
+  if (host === '127.0.0.1' || host === '[::1]') return brands.localhost!;
   for (let h = host; h; h = h.includes('.') ? h.slice(h.indexOf('.') + 1) : '') {
-    const b = config.brands[h];
-    if (b) return b;
+    const b = brands[h];
+    if (b) return { name: b.name, logo: b.logo, own: b.own, filing: b.filing };
   }
   return { name: 'HubLink', logo: 'default' as const, own: false, filing: '' };
 }
 
 export function siteRoutes(app: App, ctx: Ctx) {
-  route(app, ctx, siteInfo, async ({ hostname }) => ok({ brand: brandOf(ctx.config, hostname) }));
+  route(app, ctx, siteInfo, async ({ hostname }) => ok({ brand: brandOf(await brandHosts(ctx.config, ctx.db), hostname) }));
 }

@@ -1,0 +1,3 @@
+import type { OpsCommand } from '../command';
+
+export const serviceCommands: OpsCommand[] = [];
