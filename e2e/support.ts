@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,8 +26,12 @@ export interface Server {
   url: string;
   /** The server's services, for seeding what the operator side would create (messages, services). */
   ctx: Ctx;
+  /** Runs `hublink ops …` as the operator would: a process of its own on the server's data dir. */
+  ops(args: string[]): Promise<{ code: number; out: string; err: string }>;
   close(): Promise<void>;
 }
+
+const HUBLINK_BIN = path.resolve(import.meta.dirname, '../packages/server/bin/hublink.mjs');
 
 /**
  * The real server on a free localhost port, with its own SQLite file and the dev endpoints on;
@@ -43,6 +48,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     // 'localhost' so the console sees its own host (branding, footer links).
     url: `http://localhost:${port}`,
     ctx: app.ctx,
+    ops: (args) =>
+      new Promise((resolve, reject) => {
+        execFile(process.execPath, [HUBLINK_BIN, 'ops', ...args], { env: { ...process.env, HUBLINK_DATA_DIR: dataDir, ...env } }, (error, out, err) => {
+          if (error && typeof error.code !== 'number') reject(error);
+          else resolve({ code: typeof error?.code === 'number' ? error.code : 0, out, err });
+        });
+      }),
     close: async () => {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

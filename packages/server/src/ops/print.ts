@@ -18,7 +18,7 @@ export function formatTable(rows: Record<string, unknown>[], columns?: string[])
   const cols = columns ?? Object.keys(rows[0]!);
   const cells = rows.map((r) => cols.map((c) => cell(r[c])));
   const widths = cols.map((c, i) => Math.max(cellWidth(c), ...cells.map((r) => cellWidth(r[i]!))));
-  const line = (values: string[]) => values.map((v, i) => (i === values.length - 1 ? v : padCell(v, widths[i]!))).join('  ');
+  const line = (values: string[]) => values.map((v, i) => padCell(v, widths[i]!)).join('  ').trimEnd();
   return [line(cols), ...cells.map(line)].join('\n');
 }
 

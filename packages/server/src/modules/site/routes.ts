@@ -7,10 +7,11 @@ import { brandHosts, type Brand } from './brands';
 /** The brand of a host: an exact entry, then its parent domains, then a neutral non-own default. */
 export function brandOf(brands: Record<string, Brand>, hostname: string): Brand {
   const host = hostname.replace(/:\d+$/, '').toLowerCase();
-  if (host === '127.0.0.1' || host === '[::1]') return brands.localhost!;
+  const shown = (b: Brand): Brand => ({ name: b.name, logo: b.logo, own: b.own, filing: b.filing });
+  if (host === '127.0.0.1' || host === '[::1]') return shown(brands.localhost!);
   for (let h = host; h; h = h.includes('.') ? h.slice(h.indexOf('.') + 1) : '') {
     const b = brands[h];
-    if (b) return { name: b.name, logo: b.logo, own: b.own, filing: b.filing };
+    if (b) return shown(b);
   }
   return { name: 'HubLink', logo: 'default' as const, own: false, filing: '' };
 }
