@@ -26,7 +26,7 @@ describeEachDatabase('hublink ops tenants', (t) => {
 
   it('list finds tenants by part of their name; show tells the plan, flags and use', async () => {
     const a = await newAccount(t());
-    const listed = await ops(t(), ['tenants', 'list', '--search', a.username, '--json']);
+    const listed = await ops(t(), ['tenants', 'list', '--search', a.username.toUpperCase(), '--json']);
     expect(listed.code).toBe(0);
     expect(listed.json<{ id: number }[]>().map((r) => r.id)).toEqual([a.account.id]);
     const table = await ops(t(), ['tenants', 'list', '--search', a.username]);

@@ -1,6 +1,7 @@
 import { emailValueField, nicknameField, passwordField, phoneValueField, usernameField } from '@hublink/contract';
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
+import { contains } from '../../core/paging';
 import { createAccountAsOperator } from '../../modules/auth';
 import { defineCommand, flagArg, intArg, OpsError, shownTime, tenantArg } from '../command';
 import { findTenant } from './tenant';
@@ -47,8 +48,8 @@ const list = defineCommand({
   async run(ctx, input) {
     let q = ctx.db.selectFrom('account').select(['id', 'username', 'nickname', 'phone', 'email', 'status', 'network_level', 'network_router_use', 'network_router_count', 'create_time']);
     if (input.search) {
-      const like = `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where((eb) => eb.or(['username', 'nickname', 'phone', 'email'].map((c) => eb(c as 'username', 'like', like))));
+      const text = input.search;
+      q = q.where((eb) => eb.or([eb.ref('username'), eb.ref('nickname'), eb.ref('phone'), eb.ref('email')].map((c) => contains(ctx.dialect, c, text))));
     }
     const rows = await q.orderBy('id', 'desc').limit(input.limit ?? 50).execute();
     return {
