@@ -33,7 +33,7 @@ const epochMs = z.number({ error: M.serviceTimeInvalid }).int(M.serviceTimeInval
 export const grantServiceInput = z
   .object({
     service_name: requiredString(M.serviceNameRequired).max(LIMITS.serviceNameMax, fmt(M.serviceNameTooLong, { n: LIMITS.serviceNameMax })),
-    quantity: z.number({ error: M.serviceQuantityInvalid }).int(M.serviceQuantityInvalid).positive(M.serviceQuantityInvalid),
+    quantity: z.number({ error: M.serviceQuantityInvalid }).int(M.serviceQuantityInvalid).positive(M.serviceQuantityInvalid).max(LIMITS.maxId, M.serviceQuantityInvalid),
     start_time: epochMs,
     expired_time: epochMs,
   })

@@ -8,7 +8,7 @@ import { connect } from '../db/connect';
 import { createTestApp, describeEachDatabase, signIn, type TestApp } from '../../test/helpers';
 import { ops } from '../../test/ops';
 import { OPS_COMMANDS } from './commands';
-import { opsUsage } from './run';
+import { opsReference } from './run';
 
 /*
  * docs/operations.md is the operator's manual: its fresh-install sequence is run here line by line,
@@ -33,10 +33,10 @@ const FRESH_INSTALL = between('fresh-install')
 
 /** What the tenant made by the sequence sees in the console. */
 async function expectWorkingTenant(t: TestApp) {
-  const login = await signIn(t, 'acme', 'Acme2026ok');
+  const login = await signIn(t, 'acmetech', 'Acme2026ok');
   expect(login.code, login.msg).toBe(200);
   const token = login.data!.access_token;
-  expect((await t.call(accountInfo, { token })).data).toMatchObject({ username: 'acme', auth: { quagga: 1, default_route: 1 } });
+  expect((await t.call(accountInfo, { token })).data).toMatchObject({ username: 'acmetech', auth: { quagga: 1, default_route: 1 } });
   const services = await t.call(listServices, { token, query: { page: 1, limit: 10 } });
   expect(services.data!.map((s) => [s.service_name, s.quantity])).toEqual([['智能组网标准版', 200]]);
   const pops = await t.call(listFr, { token, query: { page: 1, limit: 10 } });
@@ -54,8 +54,8 @@ async function expectWorkingTenant(t: TestApp) {
 }
 
 describe('docs/operations.md', () => {
-  it('lists every command exactly as `hublink ops help` prints it', () => {
-    expect(between('commands').trim(), 'run `npm run -s ops -- help` and paste its output into the commands block').toBe(['```text', opsUsage(OPS_COMMANDS), '```'].join('\n'));
+  it('describes every command exactly as `hublink ops help all` prints it', () => {
+    expect(between('commands').trim(), 'run `npm run -s ops -- help all` and paste its output into the commands block').toBe(['```text', opsReference(OPS_COMMANDS), '```'].join('\n'));
   });
 
   it('mentions every command in its day-to-day table', () => {

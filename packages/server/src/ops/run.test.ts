@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Ctx } from '../core/context';
-import { defineCommand, OpsError, timeArg } from './command';
+import { defineCommand, epochOf, OpsError, timeArg } from './command';
 import { OPS_COMMANDS } from './commands';
 import { runOps, type OpsIo } from './run';
 
@@ -53,7 +53,19 @@ describe('hublink ops: arguments, answers and exit codes', () => {
     }
     const r = runner();
     await r.run(['demo', 'echo', 'a', '--at', 'tomorrow']);
-    expect(r.seen.err.split('\n')[0]).toBe('--at: at must be a date (YYYY-MM-DD) or an ISO 8601 time with its offset');
+    expect(r.seen.err.split('\n')[0]).toBe('--at: at must be a date (YYYY-MM-DD), an ISO 8601 time with its offset, now, or +N d/m/y (+30d, +1y)');
+  });
+
+  it('times: a day in the service zone, a time with its offset, now, or a span from now', () => {
+    const ctx = { config: { timezone: 'Asia/Shanghai' } } as Ctx;
+    const now = Date.parse('2026-01-31T12:00:00Z');
+    expect(epochOf(ctx, '2026-03-01', now)).toBe(Date.parse('2026-02-28T16:00:00Z'));
+    expect(epochOf(ctx, '2026-03-01T08:00:00+08:00', now)).toBe(Date.parse('2026-03-01T00:00:00Z'));
+    expect(epochOf(ctx, 'now', now)).toBe(now);
+    expect(epochOf(ctx, '+30d', now)).toBe(Date.parse('2026-03-02T12:00:00Z'));
+    expect(epochOf(ctx, '+1y', now)).toBe(Date.parse('2027-01-31T12:00:00Z'));
+    expect(epochOf(ctx, '+2m', now)).toBe(Date.parse('2026-03-31T12:00:00Z'));
+    for (const bad of ['+1w', '+-1d', 'tomorrow', '2026-1-1', '2026-01-01 08:00']) expect(timeArg('at').safeParse(bad).success, bad).toBe(false);
   });
 
   it('--help and help print usage and exit 0', async () => {

@@ -17,7 +17,7 @@ export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 const optionName = (key: string) => `--${key.replace(/_/g, '-')}`;
 
 function commandUsage(c: OpsCommand): string {
-  const args = (c.positionals ?? []).map((p) => `<${p}>`).join(' ');
+  const args = (c.positionals ?? []).map((p) => (p.endsWith('?') ? `[${p.slice(0, -1)}]` : `<${p}>`)).join(' ');
   const lines = [`usage: hublink ops ${c.group} ${c.name}${args ? ` ${args}` : ''} [options] [--json]`, `  ${c.summary}`];
   for (const [key, o] of Object.entries(c.options ?? {})) {
     lines.push(`  ${(optionName(key) + (o.boolean ? '' : ' <value>') + (o.multiple ? ' …' : '')).padEnd(34)} ${o.help}`);
@@ -31,15 +31,18 @@ export function opsUsage(commands: OpsCommand[], group?: string): string {
   return [
     `usage: hublink ops <group> <command> [arguments] [--json]   (npm run ops -- …)`,
     ...shown.map((c) => `  ${`${c.group} ${c.name}`.padEnd(width)}  ${c.summary}`),
-    `'hublink ops <group> <command> --help' tells a command's arguments.`,
+    `'hublink ops <group> <command> --help' tells a command's arguments; 'hublink ops help all' tells every command's.`,
   ].join('\n');
 }
+
+/** Every command's usage, one after another (`hublink ops help all`, and docs/operations.md's reference). */
+export const opsReference = (commands: OpsCommand[]) => commands.map(commandUsage).join('\n\n');
 
 /** Runs `hublink ops …` with these arguments and answers the exit code. */
 export async function runOps(argv: string[], commands: OpsCommand[], io: OpsIo): Promise<number> {
   const [group, name, ...rest] = argv;
   if (!group || group === 'help' || group === '--help') {
-    io.out(opsUsage(commands));
+    io.out(group === 'help' && name === 'all' ? opsReference(commands) : opsUsage(commands));
     return group ? EXIT.ok : EXIT.usage;
   }
   if (!commands.some((c) => c.group === group)) {
@@ -67,7 +70,7 @@ export async function runOps(argv: string[], commands: OpsCommand[], io: OpsIo):
     io.out(commandUsage(command));
     return EXIT.ok;
   }
-  const names = command.positionals ?? [];
+  const names = (command.positionals ?? []).map((p) => p.replace(/\?$/, ''));
   if (parsed.positionals.length > names.length) {
     io.err(`unexpected argument '${parsed.positionals[names.length]}'\n${commandUsage(command)}`);
     return EXIT.usage;

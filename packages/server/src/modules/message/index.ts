@@ -8,3 +8,5 @@ export const messageModule = defineModule({
   routes: messageRoutes,
   on: { 'alert.raised': writeAlertMessage, 'ticket.replied': writeTicketReplyMessage },
 });
+
+export { send as sendMessage } from './service';

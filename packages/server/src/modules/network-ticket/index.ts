@@ -7,4 +7,5 @@ export const networkTicketModule = defineModule({
   routes: ticketRoutes,
 });
 
+export { listAllTickets, type OperatorTicket } from './operator';
 export { cancelTicket, completeTicket, startTicket } from './transitions';

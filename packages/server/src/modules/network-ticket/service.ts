@@ -47,7 +47,7 @@ export const randomTicketNumber = (now = Date.now()): string => randomDayNumber(
 const EMPTY_ATTRIBUTES: TicketAttributes = { bandwidth: 0, pop: [], expired_time: 0, pop_conf: {} };
 
 /** The stored JSON as the contract shapes it; a field missing or of another shape reads as empty. */
-function attributesOf(json: string): TicketAttributes {
+export function attributesOf(json: string): TicketAttributes {
   let raw: Partial<Record<keyof TicketAttributes, unknown>> = {};
   try {
     raw = JSON.parse(json) as typeof raw;

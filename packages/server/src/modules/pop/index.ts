@@ -8,3 +8,5 @@ export const popModule = defineModule({
   routes: popRoutes,
   on: { 'network_ticket.completed': createFromTicket },
 });
+
+export { addArea, createResource, listAllResources, removeArea, renewResource, type NewArea, type OperatorArea, type OperatorResource } from './operator';

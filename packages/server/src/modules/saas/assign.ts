@@ -20,10 +20,10 @@ export interface SaasAssignment {
 export class SaasAssignError extends Error {}
 
 /**
- * The operator's side (`hublink ops`, a later issue): makes a tenant's hardware member a SaaS device
- * with these attributes, or changes them when it is one already.
+ * The operator's side (`hublink ops saas assign`, through operator.ts): makes a tenant's hardware member
+ * a SaaS device with these attributes, or changes them when it is one already; answers the member's id.
  */
-export async function assignSaasDevice(db: Db, a: SaasAssignment): Promise<void> {
+export async function assignSaasDevice(db: Db, a: SaasAssignment): Promise<number> {
   if (!Number.isInteger(a.max_bandwidth) || a.max_bandwidth < 0) throw new SaasAssignError('max_bandwidth must be a whole number of Mbs, 0 or more');
   if (!Number.isInteger(a.bandwidth) || a.bandwidth < 0 || a.bandwidth > a.max_bandwidth) throw new SaasAssignError('bandwidth must be between 0 and max_bandwidth');
   const member = await db
@@ -52,4 +52,5 @@ export async function assignSaasDevice(db: Db, a: SaasAssignment): Promise<void>
     .values({ member_id: member.id, tenant_id: a.tenantId, create_time: now, ...values })
     .onConflict((oc) => oc.column('member_id').doUpdateSet(values))
     .execute();
+  return member.id;
 }

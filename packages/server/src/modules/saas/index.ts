@@ -3,6 +3,7 @@ import { purgeOldHistory } from './retention';
 import { saasRoutes } from './routes';
 
 export { assignSaasDevice, SaasAssignError, type SaasAssignment } from './assign';
+export { assignAsOperator, listAllSaasDevices, unassignSaasDevice, type OperatorSaasDevice } from './operator';
 
 export const saasModule = defineModule({
   name: 'saas',

@@ -126,8 +126,10 @@ describeEachDatabase('support tickets: the operator’s list of open tickets', (
       create_time: expect.any(Number),
       update_time: expect.any(Number),
       entries: 0,
+      last_reply_type: null,
+      last_reply_time: null,
     });
-    expect(all.rows[2]).toMatchObject({ ticket_status: SUPPORT_STATUS.replied, entries: 1 });
+    expect(all.rows[2]).toMatchObject({ ticket_status: SUPPORT_STATUS.replied, entries: 1, last_reply_type: 'service', last_reply_time: expect.any(Number) });
     const page2 = await listOpenTickets(t().ctx, { page: 2, limit: 2 });
     expect({ count: page2.count, numbers: page2.rows.map((r) => r.ticket_number) }).toEqual({ count: 3, numbers: [answered] });
     expect((await listOpenTickets(t().ctx, { page: 0, limit: 1_000_000 })).rows).toHaveLength(3);

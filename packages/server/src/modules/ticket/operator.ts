@@ -7,9 +7,9 @@ import { addEntry, lockTicket } from './dialogue';
 import { imageTypeOf, storeImage } from './images';
 
 /*
- * The service operator's side of support tickets (the `hublink ops` CLI calls these; so do the e2e
- * tests until it exists): the open tickets, an adviser's answer with images, closing. A ticket is
- * named by its number, unique across tenants. Refusals are ApiErrors with the message to print.
+ * The service operator's side of support tickets (`hublink ops tickets` calls these): the open
+ * tickets, an adviser's answer with images, closing. A ticket is named by its number, unique across
+ * tenants. Refusals are ApiErrors with the message to print.
  */
 
 export interface OpenTicket {
@@ -26,6 +26,9 @@ export interface OpenTicket {
   update_time: number;
   /** Entries of the dialogue so far. */
   entries: number;
+  /** Who wrote the last entry and when (epoch ms); null before the first. */
+  last_reply_type: 'tenant' | 'service' | null;
+  last_reply_time: number | null;
 }
 
 /**
@@ -49,6 +52,8 @@ export async function listOpenTickets(ctx: Ctx, opts: { page?: number; limit?: n
       't.create_time',
       't.update_time',
       eb.selectFrom('support_dialogue as d').select((d) => d.fn.countAll().as('n')).whereRef('d.ticket_id', '=', 't.id').as('entries'),
+      eb.selectFrom('support_dialogue as d').select('d.reply_type').whereRef('d.ticket_id', '=', 't.id').orderBy('d.id', 'desc').limit(1).as('last_reply_type'),
+      eb.selectFrom('support_dialogue as d').select('d.create_time').whereRef('d.ticket_id', '=', 't.id').orderBy('d.id', 'desc').limit(1).as('last_reply_time'),
     ])
     .orderBy('t.status')
     .orderBy('t.update_time')
@@ -58,7 +63,14 @@ export async function listOpenTickets(ctx: Ctx, opts: { page?: number; limit?: n
     .execute();
   const { n } = await open.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return {
-    rows: rows.map((r) => ({ ...r, create_time: Number(r.create_time), update_time: Number(r.update_time), entries: Number(r.entries ?? 0) })),
+    rows: rows.map((r) => ({
+      ...r,
+      create_time: Number(r.create_time),
+      update_time: Number(r.update_time),
+      entries: Number(r.entries ?? 0),
+      last_reply_type: r.last_reply_type ?? null,
+      last_reply_time: r.last_reply_time === null || r.last_reply_time === undefined ? null : Number(r.last_reply_time),
+    })),
     count: Number(n),
   };
 }

@@ -1,3 +1,70 @@
-import type { OpsCommand } from '../command';
+import { grantServiceInput, LIMITS, M } from '@hublink/contract';
+import { z } from 'zod';
+import { grantService, revokeService, tenantServices } from '../../modules/service';
+import { defineCommand, epochOf, intArg, OpsError, tenantArg, timeArg } from '../command';
+import { findTenant } from './tenant';
 
-export const serviceCommands: OpsCommand[] = [];
+const list = defineCommand({
+  group: 'services',
+  name: 'list',
+  summary: "a tenant's services as its console shows them (/account/service), newest first",
+  positionals: ['tenant'],
+  options: { limit: { help: 'how many (default 50, at most 1000)' } },
+  input: z.object({ tenant: tenantArg, limit: intArg('limit', 1, 1000).optional() }),
+  async run(ctx, input) {
+    const tenant = await findTenant(ctx, input.tenant);
+    return { table: await tenantServices(ctx, tenant.id, input.limit ?? 50) };
+  },
+});
+
+/** The quantity as typed, with the console's message; the column holds a 32-bit integer. */
+const quantityArg = z
+  .string({ error: M.serviceQuantityInvalid })
+  .regex(/^\d+$/, M.serviceQuantityInvalid)
+  .transform(Number)
+  .pipe(grantServiceInput.shape.quantity.max(LIMITS.maxId, M.serviceQuantityInvalid));
+
+const grant = defineCommand({
+  group: 'services',
+  name: 'grant',
+  summary: 'grant a tenant a service (shown under its services)',
+  positionals: ['tenant'],
+  options: {
+    name: { help: `the service's name (at most ${LIMITS.serviceNameMax} characters)` },
+    quantity: { help: 'how many (a positive whole number)' },
+    start: { help: 'when it starts: YYYY-MM-DD or an ISO 8601 time with its offset' },
+    expire: { help: 'when it expires (after the start), the same way' },
+  },
+  input: z.object({
+    tenant: tenantArg,
+    name: grantServiceInput.shape.service_name,
+    quantity: quantityArg,
+    start: timeArg('start'),
+    expire: timeArg('expire'),
+  }),
+  async run(ctx, input) {
+    const tenant = await findTenant(ctx, input.tenant);
+    const id = await grantService(ctx, tenant.id, {
+      service_name: input.name,
+      quantity: input.quantity,
+      start_time: epochOf(ctx, input.start),
+      expired_time: epochOf(ctx, input.expire),
+    });
+    return { done: `service ${id} granted to ${tenant.username}`, data: { id } };
+  },
+});
+
+const revoke = defineCommand({
+  group: 'services',
+  name: 'revoke',
+  summary: 'take a service away from a tenant (it leaves its services)',
+  positionals: ['tenant', 'id'],
+  input: z.object({ tenant: tenantArg, id: intArg('the service id', 1, LIMITS.maxId) }),
+  async run(ctx, input) {
+    const tenant = await findTenant(ctx, input.tenant);
+    if (!(await revokeService(ctx, tenant.id, input.id))) throw new OpsError(`tenant ${tenant.username} has no service ${input.id}`);
+    return { done: `service ${input.id} of ${tenant.username} revoked` };
+  },
+});
+
+export const serviceCommands = [list, grant, revoke];

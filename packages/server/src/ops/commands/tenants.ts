@@ -1,4 +1,4 @@
-import { emailValueField, nicknameField, passwordField, phoneValueField, usernameField } from '@hublink/contract';
+import { emailValueField, nicknameField, passwordField, phoneValue, phoneValueField, usernameField } from '@hublink/contract';
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { contains } from '../../core/paging';
@@ -87,11 +87,11 @@ const create = defineCommand({
     username: { help: 'sign-in name' },
     nickname: { help: 'display name' },
     password: { help: 'initial password (the tenant changes it in the console)' },
-    phone: { help: 'bind a mainland mobile number' },
+    phone: { help: "bind a mobile number (mainland's +86 unless given: '+852 91234567')" },
     email: { help: 'bind an email address' },
   },
   input: z
-    .object({ username: usernameField, nickname: nicknameField, password: passwordField(), phone: phoneValueField.optional(), email: emailValueField.optional() })
+    .object({ username: usernameField, nickname: nicknameField, password: passwordField(), phone: z.string().trim().transform((v) => (v.startsWith('+') ? v : phoneValue('86', v))).pipe(phoneValueField).optional(), email: emailValueField.optional() })
     .refine((v) => !(v.phone && v.email), { path: ['email'], message: 'give a phone or an email, not both' }),
   async run(ctx, input) {
     const destination = input.phone ? { type: 'phone' as const, value: input.phone } : input.email ? { type: 'email' as const, value: input.email } : undefined;
