@@ -39,6 +39,10 @@ export const intArg = (what: string, min = 0, max = 2_147_483_647) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`));
 
+/** --limit of a list: how many rows, 50 unless given, at most 1000. */
+export const LIMIT_OPTION = { limit: { help: 'how many (default 50, at most 1000)' } };
+export const limitArg = () => intArg('limit', 1, 1000).default(50);
+
 /** 0 or 1. */
 export const flagArg = (what: string) => z.enum(['0', '1'], { error: `${what} must be 0 or 1` }).transform(Number);
 

@@ -2,17 +2,17 @@ import { readFile, stat } from 'node:fs/promises';
 import { LIMITS, publishAnnouncementInput } from '@hublink/contract';
 import { z } from 'zod';
 import { allAnnouncements, markdownToHtml, publishAnnouncement, withdrawAnnouncement } from '../../modules/announcement';
-import { defineCommand, epochOf, intArg, OpsError, shownTime, timeArg } from '../command';
+import { defineCommand, epochOf, intArg, LIMIT_OPTION, limitArg, OpsError, shownTime, timeArg } from '../command';
 import { cliPath } from '../files';
 
 const list = defineCommand({
   group: 'announcements',
   name: 'list',
   summary: 'every announcement, the scheduled ones too, latest release first',
-  options: { limit: { help: 'how many (default 50, at most 1000)' } },
-  input: z.object({ limit: intArg('limit', 1, 1000).optional() }),
+  options: LIMIT_OPTION,
+  input: z.object({ limit: limitArg() }),
   async run(ctx, input) {
-    const rows = await allAnnouncements(ctx, input.limit ?? 50);
+    const rows = await allAnnouncements(ctx, input.limit);
     return {
       table: rows.map((a) => ({ id: a.id, title: a.title, tag: a.tag, release_time: shownTime(ctx, a.release_time), released: a.released ? 'yes' : 'no' })),
     };

@@ -1,8 +1,8 @@
 import { M, popRegionName, TICKET_LIMITS, TICKET_STATUS, TICKET_TYPE_ACCESS_POP, type TicketAttributes } from '@hublink/contract';
 import { z } from 'zod';
 import { cancelTicket, completeTicket, listAllTickets, startTicket } from '../../modules/network-ticket';
-import { defineCommand, intArg, shownTime, tenantArg } from '../command';
-import { findTenant } from './tenant';
+import { defineCommand, intArg, LIMIT_OPTION, limitArg, shownTime, tenantArg } from '../command';
+import { TENANT_FILTER, tenantFilterId } from './tenant';
 
 const STATUS_NAMES: Record<number, string> = {
   [TICKET_STATUS.pending]: 'pending',
@@ -21,17 +21,17 @@ const list = defineCommand({
   summary: 'network work orders of every tenant, pending first, then newest first',
   options: {
     status: { help: '1 pending, 2 in progress, 3 completed, 4 cancelled' },
-    tenant: { help: "only this tenant's (id or username)" },
-    limit: { help: 'how many (default 50, at most 1000)' },
+    ...TENANT_FILTER,
+    ...LIMIT_OPTION,
   },
   input: z.object({
     status: intArg('status', 1, 4).optional(),
     tenant: tenantArg.optional(),
-    limit: intArg('limit', 1, 1000).optional(),
+    limit: limitArg(),
   }),
   async run(ctx, input) {
-    const tenantId = input.tenant === undefined ? undefined : (await findTenant(ctx, input.tenant)).id;
-    const rows = await listAllTickets(ctx, { status: input.status, tenantId, limit: input.limit ?? 50 });
+    const tenantId = await tenantFilterId(ctx, input.tenant);
+    const rows = await listAllTickets(ctx, { status: input.status, tenantId, limit: input.limit });
     return {
       table: rows.map((r) => ({
         number: r.network_ticket_number,

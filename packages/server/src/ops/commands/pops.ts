@@ -3,8 +3,8 @@ import { FR_STATUS, M, POP_REGION_VALUES, requiredString } from '@hublink/contra
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { addArea, createResource, listAllResources, removeArea, renewResource, type OperatorArea } from '../../modules/pop';
-import { defineCommand, epochOf, flagArg, intArg, OpsError, shownTime, tenantArg, timeArg } from '../command';
-import { findTenant } from './tenant';
+import { defineCommand, epochOf, flagArg, intArg, LIMIT_OPTION, limitArg, OpsError, shownTime, tenantArg, timeArg } from '../command';
+import { findTenant, TENANT_FILTER, tenantFilterId } from './tenant';
 
 const DAY_MS = 86_400_000;
 const NAME_MAX = 64;
@@ -27,13 +27,13 @@ const list = defineCommand({
   name: 'list',
   summary: 'POP resources with their areas (id:region/name/bandwidth), newest first',
   options: {
-    tenant: { help: "only this tenant's (id or username)" },
-    limit: { help: 'how many (default 50, at most 1000)' },
+    ...TENANT_FILTER,
+    ...LIMIT_OPTION,
   },
-  input: z.object({ tenant: tenantArg.optional(), limit: intArg('limit', 1, 1000).optional() }),
+  input: z.object({ tenant: tenantArg.optional(), limit: limitArg() }),
   async run(ctx, input) {
-    const tenantId = input.tenant === undefined ? undefined : (await findTenant(ctx, input.tenant)).id;
-    const rows = await listAllResources(ctx, { tenantId, limit: input.limit ?? 50 });
+    const tenantId = await tenantFilterId(ctx, input.tenant);
+    const rows = await listAllResources(ctx, { tenantId, limit: input.limit });
     const now = Date.now();
     return {
       table: rows.map((r) => ({

@@ -2,7 +2,7 @@ import { CLIENT_PLATFORMS, LIMITS, LINUX_ARCHS, LINUX_PANELS, publishReleaseInpu
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { listReleases, publishRelease, withdrawRelease, type ReleaseInput } from '../../modules/download';
-import { defineCommand, intArg } from '../command';
+import { defineCommand, intArg, LIMIT_OPTION, limitArg } from '../command';
 import { fileArg } from '../files';
 
 const row = (r: ReleaseRecord) => ({
@@ -21,10 +21,10 @@ const list = defineCommand({
   group: 'releases',
   name: 'list',
   summary: 'published client releases, newest first (the newest of each platform is the one offered)',
-  options: { limit: { help: 'how many (default 50, at most 1000)' } },
-  input: z.object({ limit: intArg('limit', 1, 1000).optional() }),
+  options: LIMIT_OPTION,
+  input: z.object({ limit: limitArg() }),
   async run(ctx: Ctx, input) {
-    return { table: (await listReleases(ctx)).slice(0, input.limit ?? 50).map(row) };
+    return { table: (await listReleases(ctx)).slice(0, input.limit).map(row) };
   },
 });
 

@@ -2,8 +2,8 @@ import { isIP } from 'node:net';
 import { plainText, requiredString, SAAS_SHARED } from '@hublink/contract';
 import { z } from 'zod';
 import { assignAsOperator, listAllSaasDevices, SaasAssignError, unassignSaasDevice } from '../../modules/saas';
-import { defineCommand, epochOf, flagArg, intArg, OpsError, shownTime, tenantArg, timeArg } from '../command';
-import { findTenant } from './tenant';
+import { defineCommand, epochOf, flagArg, intArg, LIMIT_OPTION, limitArg, OpsError, shownTime, tenantArg, timeArg } from '../command';
+import { findTenant, TENANT_FILTER, tenantFilterId } from './tenant';
 
 const BANDWIDTH_MAX = 1_000_000;
 const routerArg = requiredString('a router name is required').max(64, 'a router name has at most 64 characters');
@@ -23,13 +23,13 @@ const list = defineCommand({
   name: 'list',
   summary: 'SaaS devices by tenant, category and name',
   options: {
-    tenant: { help: "only this tenant's (id or username)" },
-    limit: { help: 'how many (default 50, at most 1000)' },
+    ...TENANT_FILTER,
+    ...LIMIT_OPTION,
   },
-  input: z.object({ tenant: tenantArg.optional(), limit: intArg('limit', 1, 1000).optional() }),
+  input: z.object({ tenant: tenantArg.optional(), limit: limitArg() }),
   async run(ctx, input) {
-    const tenantId = input.tenant === undefined ? undefined : (await findTenant(ctx, input.tenant)).id;
-    const rows = await listAllSaasDevices(ctx, { tenantId, limit: input.limit ?? 50 });
+    const tenantId = await tenantFilterId(ctx, input.tenant);
+    const rows = await listAllSaasDevices(ctx, { tenantId, limit: input.limit });
     return {
       table: rows.map((r) => ({
         router_name: r.router_name,

@@ -1,7 +1,7 @@
 import { grantServiceInput, LIMITS, M } from '@hublink/contract';
 import { z } from 'zod';
 import { grantService, revokeService, tenantServices } from '../../modules/service';
-import { defineCommand, epochOf, intArg, OpsError, tenantArg, timeArg } from '../command';
+import { defineCommand, epochOf, intArg, LIMIT_OPTION, limitArg, OpsError, tenantArg, timeArg } from '../command';
 import { findTenant } from './tenant';
 
 const list = defineCommand({
@@ -9,11 +9,11 @@ const list = defineCommand({
   name: 'list',
   summary: "a tenant's services as its console shows them (/account/service), newest first",
   positionals: ['tenant'],
-  options: { limit: { help: 'how many (default 50, at most 1000)' } },
-  input: z.object({ tenant: tenantArg, limit: intArg('limit', 1, 1000).optional() }),
+  options: LIMIT_OPTION,
+  input: z.object({ tenant: tenantArg, limit: limitArg() }),
   async run(ctx, input) {
     const tenant = await findTenant(ctx, input.tenant);
-    return { table: await tenantServices(ctx, tenant.id, input.limit ?? 50) };
+    return { table: await tenantServices(ctx, tenant.id, input.limit) };
   },
 });
 

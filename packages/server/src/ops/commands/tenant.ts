@@ -8,3 +8,9 @@ export async function findTenant(ctx: Ctx, ref: string) {
   if (!row) throw new OpsError(`no tenant ${ref}`);
   return row;
 }
+
+/** --tenant of a list across tenants. */
+export const TENANT_FILTER = { tenant: { help: "only this tenant's (id or username)" } };
+
+/** The id of the tenant a --tenant filter names; undefined for every tenant. */
+export const tenantFilterId = async (ctx: Ctx, ref: string | undefined) => (ref === undefined ? undefined : (await findTenant(ctx, ref)).id);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { contains } from '../../core/paging';
 import { createAccountAsOperator } from '../../modules/auth';
-import { defineCommand, flagArg, intArg, OpsError, shownTime, tenantArg } from '../command';
+import { defineCommand, flagArg, intArg, LIMIT_OPTION, limitArg, OpsError, shownTime, tenantArg } from '../command';
 import { findTenant } from './tenant';
 
 const PLAN_FIELDS = ['network_level', 'network_router_count', 'network_center_count', 'dns_quantity', 'ram_quantity'] as const;
@@ -42,16 +42,16 @@ const list = defineCommand({
   summary: 'list tenants (main accounts), newest first',
   options: {
     search: { help: 'part of the username, nickname, phone or email' },
-    limit: { help: 'how many (default 50, at most 1000)' },
+    ...LIMIT_OPTION,
   },
-  input: z.object({ search: z.string().trim().max(64, 'search has at most 64 characters').optional(), limit: intArg('limit', 1, 1000).optional() }),
+  input: z.object({ search: z.string().trim().max(64, 'search has at most 64 characters').optional(), limit: limitArg() }),
   async run(ctx, input) {
     let q = ctx.db.selectFrom('account').select(['id', 'username', 'nickname', 'phone', 'email', 'status', 'network_level', 'network_router_use', 'network_router_count', 'create_time']);
     if (input.search) {
       const text = input.search;
       q = q.where((eb) => eb.or([eb.ref('username'), eb.ref('nickname'), eb.ref('phone'), eb.ref('email')].map((c) => contains(ctx.dialect, c, text))));
     }
-    const rows = await q.orderBy('id', 'desc').limit(input.limit ?? 50).execute();
+    const rows = await q.orderBy('id', 'desc').limit(input.limit).execute();
     return {
       table: rows.map((r) => ({
         id: r.id,

@@ -1,7 +1,7 @@
 import { fmt, LIMITS, M, SUPPORT_STATUS, supportReplyField, supportTypeLabel } from '@hublink/contract';
 import { z } from 'zod';
 import { closeTicket, listOpenTickets, replyAsOperator, type OpenTicket } from '../../modules/ticket';
-import { defineCommand, intArg, shownTime } from '../command';
+import { defineCommand, LIMIT_OPTION, limitArg, shownTime } from '../command';
 import { fileArg } from '../files';
 
 const numberArg = z.string({ error: 'a ticket number is required' }).trim().min(1, 'a ticket number is required').max(32, M.supportNotFound);
@@ -23,10 +23,10 @@ const list = defineCommand({
   group: 'tickets',
   name: 'list',
   summary: 'open tickets of every tenant: waiting for an answer first, longest waiting first',
-  options: { limit: { help: 'how many (default 50, at most 1000)' } },
-  input: z.object({ limit: intArg('limit', 1, 1000).optional() }),
+  options: LIMIT_OPTION,
+  input: z.object({ limit: limitArg() }),
   async run(ctx, input) {
-    const rows = await openTickets(ctx, input.limit ?? 50);
+    const rows = await openTickets(ctx, input.limit);
     return {
       table: rows.map((r) => ({
         number: r.ticket_number,
