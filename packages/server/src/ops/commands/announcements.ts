@@ -45,7 +45,7 @@ const publish = defineCommand({
     content: { help: 'the content as HTML (or Markdown with --markdown)' },
     file: { help: 'read the content from this file instead; a .md file is Markdown' },
     markdown: { boolean: true, help: 'the content is Markdown' },
-    release_time: { help: 'when tenants see it: YYYY-MM-DD or an ISO 8601 time with its offset (default now)' },
+    release_time: { help: 'when tenants see it (a time: YYYY-MM-DD, ISO 8601 with offset, now or +N d/m/y; default now)' },
   },
   input: z
     .object({

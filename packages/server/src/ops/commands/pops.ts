@@ -58,7 +58,7 @@ const create = defineCommand({
   positionals: ['tenant'],
   options: {
     name: { help: 'the name the console shows' },
-    expire: { help: 'valid until (YYYY-MM-DD or an ISO 8601 time)' },
+    expire: { help: 'valid until (a time: YYYY-MM-DD, ISO 8601 with offset, now or +N d/m/y)' },
     status: { help: '1 valid (default), 0 processing' },
   },
   input: z.object({
@@ -124,7 +124,7 @@ const renew = defineCommand({
   name: 'renew',
   summary: "set a POP resource's expiry",
   positionals: ['pop-id'],
-  options: { expire: { help: 'valid until (YYYY-MM-DD or an ISO 8601 time)' } },
+  options: { expire: { help: 'valid until (a time: YYYY-MM-DD, ISO 8601 with offset, now or +N d/m/y)' } },
   input: z.object({ 'pop-id': idArg('pop-id'), expire: timeArg('expire') }),
   async run(ctx, input) {
     const expireTime = futureExpiry(ctx, input.expire);

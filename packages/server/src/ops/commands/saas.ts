@@ -56,7 +56,7 @@ const assign = defineCommand({
     bandwidth: { help: 'Mbs, 0 (disabled) up to --max' },
     max: { help: 'the most Mbs a shared device may be set to' },
     share: { help: '1 shared edition (the tenant may change the bandwidth), 0 standard (default)' },
-    expire: { help: 'valid until (YYYY-MM-DD or an ISO 8601 time); default none' },
+    expire: { help: 'valid until (a time: YYYY-MM-DD, ISO 8601 with offset, now or +N d/m/y); default none' },
     temp_bandwidth: { help: 'temporary bandwidth in Mbs (with --temp-start and --temp-expire)' },
     temp_start: { help: 'when the temporary bandwidth starts' },
     temp_expire: { help: 'when it ends' },

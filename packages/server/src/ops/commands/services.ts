@@ -17,12 +17,12 @@ const list = defineCommand({
   },
 });
 
-/** The quantity as typed, with the console's message; the column holds a 32-bit integer. */
+/** The quantity as typed, with the console's message (the contract bounds it by the 32-bit column). */
 const quantityArg = z
   .string({ error: M.serviceQuantityInvalid })
   .regex(/^\d+$/, M.serviceQuantityInvalid)
   .transform(Number)
-  .pipe(grantServiceInput.shape.quantity.max(LIMITS.maxId, M.serviceQuantityInvalid));
+  .pipe(grantServiceInput.shape.quantity);
 
 const grant = defineCommand({
   group: 'services',
@@ -32,7 +32,7 @@ const grant = defineCommand({
   options: {
     name: { help: `the service's name (at most ${LIMITS.serviceNameMax} characters)` },
     quantity: { help: 'how many (a positive whole number)' },
-    start: { help: 'when it starts: YYYY-MM-DD or an ISO 8601 time with its offset' },
+    start: { help: 'when it starts (a time: YYYY-MM-DD, ISO 8601 with offset, now or +N d/m/y)' },
     expire: { help: 'when it expires (after the start), the same way' },
   },
   input: z.object({
