@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import type { Config } from '../config';
 import { createBackbone } from '../core/backbone';
 import { createCtx, type Ctx } from '../core/context';
@@ -16,7 +17,9 @@ import { MODULES } from '../modules';
  * effect is there whether or not a server is running; jobs a command queues run on the servers.
  */
 export async function openOpsSession(config: Config): Promise<{ ctx: Ctx; close(): Promise<void> }> {
-  const log = pino({ level: process.env.HUBLINK_LOG_LEVEL || 'warn' }, pino.destination(2)) as unknown as FastifyBaseLogger;
+  // Warnings (a new secret key file to back up) as lines for the operator, on stderr beside the answer.
+  const pretty = PinoPretty({ destination: 2, sync: true, colorize: false, ignore: 'pid,hostname,time' });
+  const log = pino({ level: process.env.LOG_LEVEL || 'warn' }, pretty) as unknown as FastifyBaseLogger;
   const handle = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle);
   const store = createStore(config.redisUrl);
