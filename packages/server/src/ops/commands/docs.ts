@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { loadConfig } from '../../config';
 import { HandbookError, importDocuments } from '../../modules/document';
 import { defineCommand, OpsError } from '../command';
+import { cliPath } from '../files';
 
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
@@ -14,7 +15,7 @@ const importCommand = defineCommand({
   input: z.object({ dir: z.string().trim().min(1, 'the folder is empty').optional() }),
   async run(ctx, input) {
     // HUBLINK_HANDBOOK_DIR, else the repository's docs/handbook (the configuration's default).
-    const dir = path.resolve(input.dir ?? (ctx.config.handbookDir || loadConfig({}).handbookDir));
+    const dir = input.dir ? cliPath(input.dir) : path.resolve(ctx.config.handbookDir || loadConfig({}).handbookDir);
     try {
       const summary = await importDocuments(ctx, dir);
       return { done: `imported ${count(summary.sections, 'section')}, ${count(summary.documents, 'document')} and ${count(summary.images, 'image')} from ${dir}`, data: { dir, ...summary } };
