@@ -26,7 +26,23 @@ export interface Config {
   devEndpoints: boolean;
   production: boolean;
   logLevel: string;
+  /** Readable log lines (pino-pretty's worker thread): only when stdout is a terminal, unless LOG_FORMAT says otherwise. */
   prettyLogs: boolean;
+  /**
+   * HUBLINK_SLOW_REQUEST_MS: a request that takes longer is logged at warn (default 500); every other
+   * request is logged at debug, errors always (README, "Logs").
+   */
+  slowRequestMs: number;
+  /**
+   * HUBLINK_WORKERS: server processes sharing the port (node:cluster; default the machine's cores in
+   * production, 1 otherwise). Jobs run in the first one only.
+   */
+  workers: number;
+  /**
+   * DATABASE_POOL_SIZE: PostgreSQL connections per server process; unset: sized from the workers and
+   * the server's max_connections (db/poolSize.ts, docs/performance.md).
+   */
+  databasePoolSize?: number;
   timezone: string;
   /** Lifetime of an access token (seconds) and of the session it can be refreshed within. */
   tokenTtlSeconds: number;
@@ -154,7 +170,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devEndpoints,
     production,
     logLevel: env.LOG_LEVEL ?? 'info',
-    prettyLogs: !production && env.LOG_FORMAT !== 'json',
+    prettyLogs: env.LOG_FORMAT === 'pretty' || (env.LOG_FORMAT !== 'json' && !production && process.stdout.isTTY === true),
+    slowRequestMs: numberOr(env, 'HUBLINK_SLOW_REQUEST_MS', 500, 0),
+    workers: numberOr(env, 'HUBLINK_WORKERS', production ? os.availableParallelism() : 1, 1),
+    databasePoolSize: env.DATABASE_POOL_SIZE ? numberOr(env, 'DATABASE_POOL_SIZE', 10, 1) : undefined,
     timezone: env.HUBLINK_TIMEZONE ?? 'Asia/Shanghai',
     tokenTtlSeconds: Number(env.HUBLINK_TOKEN_TTL ?? 7200),
     sessionTtlSeconds: Number(env.HUBLINK_SESSION_TTL ?? 7 * 24 * 3600),
