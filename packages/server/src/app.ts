@@ -17,7 +17,7 @@ import { urlForLog, type App } from './core/http';
 import { openApiTransform } from './core/openapi';
 import { SECURITY_HEADERS, securityHeaders } from './core/security';
 import { createStore, type KvStore } from './core/store';
-import { connect, type DbHandle } from './db/connect';
+import { connect, connectOptionsOf, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { createBackbone, type BackboneOptions } from './core/backbone';
 import { coreModule } from './core/housekeeping';
@@ -70,7 +70,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const handle = opts.db ?? connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = opts.db ?? connect(connectOptionsOf(config));
   if (!opts.db) await migrateToLatest(handle);
   const store = opts.store ?? createStore(config.redisUrl);
   const modules = [coreModule, ...(opts.modules ?? MODULES)].filter((m) => m.enabled?.(config) ?? true);
