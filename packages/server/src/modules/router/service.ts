@@ -135,7 +135,8 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
   const rows = await filtered(ctx, actor, q.type)
     .select(ITEM_COLUMNS)
     .select((eb) => kept(eb).as('total'))
-    .where('id', 'in', (eb) => pageIds(eb, actor.tenantId, q.type, q.limit, offset))
+    .$if(ctx.dialect === 'postgres', (qb) => qb.where('id', 'in', (eb) => pageIds(eb, actor.tenantId, q.type, q.limit, offset)))
+    .$if(ctx.dialect === 'sqlite', (qb) => qb.limit(q.limit).offset(offset))
     .orderBy('id', 'desc')
     .execute();
   // Past the end the page has no row to carry the total.
@@ -145,7 +146,8 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
 
 /**
  * The ids of one page, alone: PostgreSQL steps over the offset in the index without fetching the
- * skipped rows (an index-only scan); fetching them cost page 500 about 2 ms.
+ * skipped rows (an index-only scan), where the plain page fetched every skipped row. SQLite skips
+ * them unfetched by itself, and the subquery costs it about 0.1 ms.
  */
 function pageIds(eb: ExpressionBuilder<Database, 'member'>, tenantId: number, type: number, limit: number, offset: number) {
   return eb.selectFrom('member as p').select('p.id').where('p.tenant_id', '=', tenantId).where('p.router_type', '=', type).orderBy('p.id', 'desc').limit(limit).offset(offset);
