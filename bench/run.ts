@@ -16,6 +16,7 @@ import http from 'node:http';
 import { sql, type LogEvent } from 'kysely';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
+import { jobsSchemaOf } from '../packages/server/src/core/backbone';
 import { connect } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
 import { seed } from './seed';
@@ -198,6 +199,7 @@ async function main() {
   if (pgUrl) {
     const admin = connect({ databaseUrl: pgUrl, dataDir: dir });
     await admin.db.schema.dropSchema(schema).cascade().execute();
+    await admin.db.schema.dropSchema(jobsSchemaOf({ schema })).ifExists().cascade().execute();
     await admin.close();
   }
   fs.rmSync(dir, { recursive: true, force: true });
