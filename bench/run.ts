@@ -5,6 +5,8 @@
  *
  *   npm run bench                      SQLite in a temporary data directory
  *   BENCH_DATABASE_URL=postgres://…    the same on PostgreSQL (a fresh schema, dropped afterwards)
+ *   BENCH_REPEAT=3                     the measured set three times on one seeded database, each run's
+ *                                      table printed, then the spread of each call's p50 and p99
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import http from 'node:http';
 import { sql, type LogEvent } from 'kysely';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
+import { jobsSchemaOf } from '../packages/server/src/core/backbone';
 import { connect } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
 import { seed } from './seed';
@@ -26,12 +29,19 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
  * instead of setting the p99 of the whole call.
  */
 const ROUNDS = 5;
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 1);
+/** SQLite (issue 4): p99 within 3x of the bare route and under 20 ms. */
 const TARGET_RATIO = 3;
 const TARGET_P99_MS = 20;
+/** PostgreSQL (issue 16): every call under 10 ms at p99, the status of the 1,000-member network under 30 ms. */
+const PG_TARGET_P99_MS = 10;
+const PG_STATUS_TARGET_P99_MS = 30;
 
 interface Case {
   name: string;
   url: string;
+  /** The PostgreSQL target of its p99 (ms). */
+  pgTarget: number;
 }
 
 interface Timing {
@@ -104,20 +114,25 @@ async function main() {
 
   const t0 = Date.now();
   const seeded = await seed(handle.db);
-  // A bulk load leaves PostgreSQL without statistics until autovacuum comes by; plan with them.
-  if (handle.dialect === 'postgres') await sql`analyze`.execute(handle.db);
+  // A bulk load leaves PostgreSQL without statistics and without a visibility map (index-only scans
+  // read the table while it is missing) until autovacuum comes by, as it does on a live database.
+  // Only the seeded tables: a bare VACUUM would go through every schema of a shared database.
+  if (handle.dialect === 'postgres') await sql`vacuum analyze account, member, member_count, network, network_member, member_link`.execute(handle.db);
   console.log(`seeded 100,000 members and 1,000 networks on ${handle.dialect} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const { token } = await app.ctx.tokens.issue(seeded.tenantId, null);
+  const pool = await handle.poolSize?.();
   const auth = { authorization: `Bearer ${token}` };
 
   const cases: Case[] = [
-    { name: '/router/lists page 1', url: '/api/v1/router/lists?type=2&page=1' },
-    { name: '/router/lists page 500', url: '/api/v1/router/lists?type=2&page=500' },
-    { name: '/router/lists search', url: `/api/v1/router/lists?type=2&page=1&search=${seeded.searchText}` },
-    { name: '/network/lists page 1', url: '/api/v1/network/lists?page=1' },
-    { name: '/network/lists search', url: '/api/v1/network/lists?page=1&search=%E7%BD%91%E7%BB%9C999' },
-    { name: '/network/status (1,000 members)', url: `/api/v1/network/status?network_number=${seeded.bigNetwork}` },
+    { name: '/router/lists page 1', url: '/api/v1/router/lists?type=2&page=1', pgTarget: PG_TARGET_P99_MS },
+    { name: '/router/lists page 500', url: '/api/v1/router/lists?type=2&page=500', pgTarget: PG_TARGET_P99_MS },
+    { name: '/router/lists search', url: `/api/v1/router/lists?type=2&page=1&search=${seeded.searchText}`, pgTarget: PG_TARGET_P99_MS },
+    { name: '/network/lists page 1', url: '/api/v1/network/lists?page=1', pgTarget: PG_TARGET_P99_MS },
+    { name: '/network/lists search', url: '/api/v1/network/lists?page=1&search=%E7%BD%91%E7%BB%9C999', pgTarget: PG_TARGET_P99_MS },
+    { name: '/network/status (1,000 members)', url: `/api/v1/network/status?network_number=${seeded.bigNetwork}`, pgTarget: PG_STATUS_TARGET_P99_MS },
   ];
+  const pg = handle.dialect === 'postgres';
+  const withinTarget = (c: Case, o: Timing, ratio: number) => (pg ? o.p99 < c.pgTarget : ratio <= TARGET_RATIO && o.p99 <= TARGET_P99_MS);
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appPool = new Client((app.server.address() as { port: number }).port);
@@ -137,33 +152,44 @@ async function main() {
   }
   for (const c of cases) await time(barePool, c.url, {}, WARMUP);
 
-  const rows: string[] = [];
   let failed = false;
-  for (const c of cases) {
-    const answer = bodies.get(c.url)!;
-    const ours: Timing[] = [];
-    const ref: Timing[] = [];
-    inSql.ms = 0;
-    for (let r = 0; r < ROUNDS; r++) {
-      inSql.on = true;
-      ours.push(await time(appPool, c.url, auth, RUNS / ROUNDS));
-      inSql.on = false;
-      ref.push(await time(barePool, c.url, {}, RUNS / ROUNDS));
+  const spread = new Map<string, Timing[]>();
+  for (let run = 1; run <= REPEAT; run++) {
+    const rows: string[] = [];
+    for (const c of cases) {
+      const answer = bodies.get(c.url)!;
+      const ours: Timing[] = [];
+      const ref: Timing[] = [];
+      inSql.ms = 0;
+      for (let r = 0; r < ROUNDS; r++) {
+        inSql.on = true;
+        ours.push(await time(appPool, c.url, auth, RUNS / ROUNDS));
+        inSql.on = false;
+        ref.push(await time(barePool, c.url, {}, RUNS / ROUNDS));
+      }
+      const o = summary(ours);
+      const b = summary(ref);
+      const ratio = o.p99 / b.p99;
+      const ok = withinTarget(c, o, ratio);
+      if (!ok) failed = true;
+      spread.set(c.name, [...(spread.get(c.name) ?? []), o]);
+      rows.push(
+        `| ${c.name} | ${(answer.length / 1024).toFixed(1)} KB | ${(inSql.ms / RUNS).toFixed(2)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
+      );
     }
-    const o = summary(ours);
-    const b = summary(ref);
-    const ratio = o.p99 / b.p99;
-    const ok = ratio <= TARGET_RATIO && o.p99 <= TARGET_P99_MS;
-    if (!ok) failed = true;
-    rows.push(
-      `| ${c.name} | ${(answer.length / 1024).toFixed(1)} KB | ${(inSql.ms / RUNS).toFixed(2)} | ${o.p50.toFixed(2)} | ${o.p99.toFixed(2)} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${ratio.toFixed(2)}x | ${ok ? 'yes' : 'NO'} |`,
-    );
+    const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    console.log(`\n${handle.dialect}${pool ? ` (pool ${pool})` : ''}, run ${run} of ${REPEAT}, load average ${load}: ${RUNS} sequential requests per call in ${ROUNDS} rounds after ${WARMUP} warm-up; medians of the rounds, times in ms\n`);
+    console.log('| call | answer | SQL mean | p50 | p99 | bare p50 | bare p99 | p99 ratio | within target |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const r of rows) console.log(r);
   }
-
-  console.log(`\n${handle.dialect}, ${RUNS} sequential requests per call in ${ROUNDS} rounds after ${WARMUP} warm-up; medians of the rounds, times in ms\n`);
-  console.log('| call | answer | SQL mean | p50 | p99 | bare p50 | bare p99 | p99 ratio | within target |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) console.log(r);
+  if (REPEAT > 1) {
+    const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+    console.log(`\nspread over ${REPEAT} runs (min–max of each run's figure), ms\n`);
+    console.log('| call | p50 | p99 |');
+    console.log('|---|---|---|');
+    for (const [name, ts] of spread) console.log(`| ${name} | ${range(ts.map((t) => t.p50))} | ${range(ts.map((t) => t.p99))} |`);
+  }
 
   appPool.close();
   barePool.close();
@@ -173,11 +199,16 @@ async function main() {
   if (pgUrl) {
     const admin = connect({ databaseUrl: pgUrl, dataDir: dir });
     await admin.db.schema.dropSchema(schema).cascade().execute();
+    await admin.db.schema.dropSchema(jobsSchemaOf({ schema })).ifExists().cascade().execute();
     await admin.close();
   }
   fs.rmSync(dir, { recursive: true, force: true });
   if (failed) {
-    console.log(`\nsome calls missed the target (p99 within ${TARGET_RATIO}x of the bare route and under ${TARGET_P99_MS} ms)`);
+    console.log(
+      pg
+        ? `\nsome calls missed the target (p99 under ${PG_TARGET_P99_MS} ms, the status under ${PG_STATUS_TARGET_P99_MS} ms)`
+        : `\nsome calls missed the target (p99 within ${TARGET_RATIO}x of the bare route and under ${TARGET_P99_MS} ms)`,
+    );
     process.exitCode = 1;
   }
 }

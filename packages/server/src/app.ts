@@ -19,7 +19,7 @@ import { SECURITY_HEADERS, securityHeaders } from './core/security';
 import cluster from 'node:cluster';
 import { ClusterStore, sharesThroughPrimary } from './core/clusterHub';
 import { createStore, type KvStore } from './core/store';
-import { connect, type DbHandle } from './db/connect';
+import { connect, connectOptionsOf, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { createBackbone, type BackboneOptions } from './core/backbone';
 import { coreModule } from './core/housekeeping';
@@ -72,7 +72,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const handle = opts.db ?? connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = opts.db ?? connect(connectOptionsOf(config));
   // Of several workers, the primary has migrated before forking them (core/cluster.ts).
   if (!opts.db && !cluster.isWorker) await migrateToLatest(handle);
   const store = opts.store ?? (sharesThroughPrimary(config.redisUrl) ? new ClusterStore() : createStore(config.redisUrl));

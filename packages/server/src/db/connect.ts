@@ -3,6 +3,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
 import pg from 'pg';
+import type { Config } from '../config';
+import { poolSizeFor, type ServerLimits } from './poolSize';
 import { sqliteForKysely } from './sqliteForKysely';
 import type { Database } from './types';
 
@@ -15,6 +17,8 @@ export interface DbHandle {
   /** PostgreSQL: where it is and the schema it uses (pg-boss keeps its queue beside it). */
   url?: string;
   schema?: string;
+  /** PostgreSQL: the connections this process's pool may open (sized on first use when not given). */
+  poolSize?: () => Promise<number>;
   close(): Promise<void>;
 }
 
@@ -30,18 +34,67 @@ export interface ConnectOptions {
   sqliteFile?: string;
   /** Kysely's query log (the benchmark sums the time spent in SQL with it). */
   log?: LogConfig;
+  /** PostgreSQL connections of this process (DATABASE_POOL_SIZE); unset: sized by poolSizeFor. */
+  poolSize?: number;
+  /** Server processes sharing the database from this instance (HUBLINK_WORKERS; default 1), for poolSizeFor. */
+  workers?: number;
+}
+
+/** What the server's configuration says about the connection. */
+export const connectOptionsOf = (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'workers'>): ConnectOptions => ({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  poolSize: config.databasePoolSize,
+  workers: config.workers,
+});
+
+/** The server's connection limits, read over one short-lived connection. */
+async function serverLimits(connectionString: string): Promise<ServerLimits> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ max: number; reserved: number }>(
+      `select current_setting('max_connections')::int as max,
+              current_setting('superuser_reserved_connections')::int + coalesce(current_setting('reserved_connections', true)::int, 0) as reserved`,
+    );
+    return { maxConnections: rows[0]!.max, reserved: rows[0]!.reserved };
+  } finally {
+    await client.end();
+  }
+}
+
+function connectPostgres(opts: ConnectOptions & { databaseUrl: string }): DbHandle {
+  const poolOf = (max: number) =>
+    new pg.Pool({ connectionString: opts.databaseUrl, max, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) });
+  // Sized on first use: connect() stays synchronous for its callers, and a process that never
+  // queries never asks the server.
+  let pool: Promise<pg.Pool> | undefined;
+  const sized = () =>
+    (pool ??= (opts.poolSize !== undefined ? Promise.resolve(opts.poolSize) : serverLimits(opts.databaseUrl).then((l) => poolSizeFor(opts.workers ?? 1, l))).then(
+      poolOf,
+      (err: unknown) => {
+        pool = undefined; // the next query tries again
+        throw err;
+      },
+    ));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: sized }), log: opts.log });
+  return {
+    db,
+    dialect: 'postgres',
+    url: opts.databaseUrl,
+    schema: opts.schema,
+    poolSize: async () => (await sized()).options.max,
+    close: async () => {
+      await db.destroy();
+      // Sized by poolSize() but never queried through Kysely, the pool is still open.
+      const open = pool && (await pool.catch(() => undefined));
+      if (open && !open.ended) await open.end();
+    },
+  };
 }
 
 export function connect(opts: ConnectOptions): DbHandle {
-  if (opts.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: 10,
-      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
-    });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
-    return { db, dialect: 'postgres', url: opts.databaseUrl, schema: opts.schema, close: () => db.destroy() };
-  }
+  if (opts.databaseUrl) return connectPostgres({ ...opts, databaseUrl: opts.databaseUrl });
   const file = opts.sqliteFile ?? 'hublink.sqlite';
   if (file !== ':memory:') fs.mkdirSync(opts.dataDir, { recursive: true });
   const sqlite = new SQLite(file === ':memory:' ? file : path.join(opts.dataDir, file));

@@ -9,11 +9,3 @@ export async function popOfNetwork(db: Db, tenantId: number, frId: number | null
   const areas = await db.selectFrom('network_fr_area').select(['id', 'name']).where('tenant_id', '=', tenantId).where('network_fr_id', '=', fr.id).execute();
   return { fr: { network_fr_id: fr.id, shortname: fr.name }, areaNames: new Map(areas.map((a) => [a.id, a.name])) };
 }
-
-/** The names of the tenant's resources by id, for the network list's fr_name. */
-export async function frNamesOf(db: Db, tenantId: number, frIds: (number | null)[]): Promise<Map<number, string>> {
-  const ids = [...new Set(frIds.filter((id): id is number => id !== null))];
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('network_fr').select(['id', 'name']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}

@@ -31,7 +31,7 @@ export const quotaOf = (p: Plan): NetworkQuota => ({
 });
 
 /** Every network of a tenant is unusable while its networked members exceed the plan. */
-export const networkStatusOf = (p: Plan): number =>
+export const networkStatusOf = (p: Pick<Plan, 'network_router_use' | 'network_router_count'>): number =>
   p.network_router_use > p.network_router_count ? NETWORK_STATUS.disabled : NETWORK_STATUS.usable;
 
 

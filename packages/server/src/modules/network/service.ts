@@ -25,11 +25,11 @@ import type { Ctx } from '../../core/context';
 import { ApiError, forbidden, invalid, notFound } from '../../core/errors';
 import { allowedNetworks, ensureNetworkAllowed } from '../../core/networks';
 import { planOf } from '../../core/plan';
-import { contains, pageOf } from '../../core/paging';
+import { contains, countOf, offsetOf, pageOf, totalOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
-import { frNamesOf, popOfNetwork } from './popInfo';
+import { popOfNetwork } from './popInfo';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
 import { centerLinkFrom, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
 
@@ -147,12 +147,11 @@ const toMember = (r: MemberRow, areaNames: Map<number, string> = new Map()): Net
  * the device gateway last reported (member_link) or down when it never did. One query whatever the
  * network's size.
  */
-async function linksOf(ctx: Ctx, networkId: number, members: LinkEnd[]): Promise<NetworkLink[]> {
-  const reported = await ctx.db
-    .selectFrom('member_link')
-    .select(['member_id', 'center_member_id', 'vpn_online', 'vpn_ip', 'vpn_online_time'])
-    .where('network_id', '=', networkId)
-    .execute();
+async function linksOf(ctx: Ctx, networkId: number, ends: LinkEnd[] | Promise<LinkEnd[]>): Promise<NetworkLink[]> {
+  const [reported, members] = await Promise.all([
+    ctx.db.selectFrom('member_link').select(['member_id', 'center_member_id', 'vpn_online', 'vpn_ip', 'vpn_online_time']).where('network_id', '=', networkId).execute(),
+    ends,
+  ]);
   type Reported = (typeof reported)[number];
   const byCenter = new Map<number, Map<number, Reported>>();
   for (const l of reported) {
@@ -188,42 +187,50 @@ function linkedCenters(p: LinkEnd, centers: LinkEnd[]): LinkEnd[] {
   return linked.length > 0 ? linked : centers;
 }
 
-/** Search matches the name or the number; 10 a page, newest first; a role with networks sees those only. */
+/**
+ * Search matches the name or the number; 10 a page, newest first; a role with networks sees those
+ * only. The page's query brings along each network's member count, its resource's name, the plan's
+ * use (the status), and without a search the total: one round trip on PostgreSQL, a second only to
+ * count the matches of a search that fills its page.
+ */
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: NetworkItem[]; count: number }> {
   const allowed = allowedNetworks(actor);
   const filtered = ctx.db
     .selectFrom('network')
-    .where('tenant_id', '=', actor.tenantId)
-    .$if(allowed !== null, (qb) => qb.where('network_number', 'in', allowed!))
-    .$if(!!q.search, (qb) => qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('network_name'), q.search!), contains(ctx.dialect, eb.ref('network_number'), q.search!)])));
-  const [{ rows, count }, plan] = await Promise.all([
-    pageOf(filtered, q, (qb) => qb.select(['id', 'network_number', 'network_name', 'network_type', 'network_fr_id', 'create_time']).orderBy('id', 'desc')),
-    planOf(ctx.db, actor.tenantId),
-  ]);
-  const counts = new Map<number, number>();
-  if (rows.length > 0) {
-    const grouped = await ctx.db
-      .selectFrom('network_member')
-      .select(['network_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where(
-        'network_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .groupBy('network_id')
-      .execute();
-    for (const g of grouped) counts.set(g.network_id, Number(g.n));
-  }
-  const status = networkStatusOf(plan);
-  const frNames = await frNamesOf(ctx.db, actor.tenantId, rows.map((r) => r.network_fr_id));
+    .where('network.tenant_id', '=', actor.tenantId)
+    .$if(allowed !== null, (qb) => qb.where('network.network_number', 'in', allowed!))
+    .$if(!!q.search, (qb) =>
+      qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('network.network_name'), q.search!), contains(ctx.dialect, eb.ref('network.network_number'), q.search!)])),
+    );
+  const columns = (qb: typeof filtered) =>
+    qb
+      .innerJoin('account', 'account.id', 'network.tenant_id')
+      .select(['network.id', 'network.network_number', 'network.network_name', 'network.network_type', 'network.create_time', 'account.network_router_use', 'account.network_router_count'])
+      .select((eb) => [
+        eb.selectFrom('network_member as nm').select((c) => c.fn.countAll<number>().as('n')).whereRef('nm.network_id', '=', 'network.id').as('member_count'),
+        eb.selectFrom('network_fr as fr').select('fr.name').whereRef('fr.id', '=', 'network.network_fr_id').whereRef('fr.tenant_id', '=', 'network.tenant_id').as('fr_name'),
+      ])
+      .orderBy('network.id', 'desc');
+  const page = q.search
+    ? pageOf(filtered, q, columns)
+    : (async () => {
+        const offset = offsetOf(q.page, q.limit);
+        const rows = await columns(filtered)
+          .select(() => filtered.select((eb) => eb.fn.countAll<number>().as('n')).as('total'))
+          .limit(q.limit)
+          .offset(offset)
+          .execute();
+        return { rows, count: rows.length > 0 ? Number(rows[0]!.total) : await totalOf(0, offset, q.limit, () => countOf(filtered)) };
+      })();
+  const { rows, count } = await page;
   return {
     rows: rows.map((r) => ({
       network_number: r.network_number,
       network_name: r.network_name,
       network_type: r.network_type,
-      member_count: counts.get(r.id) ?? 0,
-      fr_name: (r.network_fr_id !== null && frNames.get(r.network_fr_id)) || '',
-      network_status: status,
+      member_count: Number(r.member_count ?? 0),
+      fr_name: r.fr_name ?? '',
+      network_status: networkStatusOf(r),
       create_time: formatTime(r.create_time, ctx.config.timezone),
     })),
     count,
@@ -284,30 +291,20 @@ function onlineOf(members: LinkEnd[]): Record<string, number> {
 }
 
 /** Each member's config version, what its device applied, and its latest command (members with neither are left out). */
-async function deviceStateOf(ctx: Ctx, tenantId: number, networkId: number, members: LinkEnd[]): Promise<Record<string, MemberDeviceState>> {
-  const [configs, latest] = await Promise.all([
+async function deviceStateOf(ctx: Ctx, tenantId: number, networkId: number, ends: LinkEnd[] | Promise<LinkEnd[]>): Promise<Record<string, MemberDeviceState>> {
+  const [configs, commands, members] = await Promise.all([
     ctx.db.selectFrom('member_config').select(['member_id', 'version', 'applied_version', 'applied_error']).where('network_id', '=', networkId).where('tenant_id', '=', tenantId).execute(),
+    // Each member's latest command, in one query.
     ctx.db
       .selectFrom('member_command')
-      .select(['member_id', (eb) => eb.fn.max('id').as('id')])
-      .where('network_id', '=', networkId)
+      .select(['member_id', 'kind', 'state', 'error', 'update_time'])
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('member_command as latest').select((c) => c.fn.max('latest.id').as('id')).where('latest.network_id', '=', networkId).where('latest.tenant_id', '=', tenantId).groupBy('latest.member_id'),
+      )
       .where('tenant_id', '=', tenantId)
-      .groupBy('member_id')
       .execute(),
+    ends,
   ]);
-  const commands =
-    latest.length === 0
-      ? []
-      : await ctx.db
-          .selectFrom('member_command')
-          .select(['member_id', 'kind', 'state', 'error', 'update_time'])
-          .where(
-            'id',
-            'in',
-            latest.map((l) => Number(l.id)),
-          )
-          .where('tenant_id', '=', tenantId)
-          .execute();
   const nameOf = new Map(members.map((m) => [m.member_id, m.router_name]));
   const out: Record<string, MemberDeviceState> = {};
   const entry = (memberId: number) => {
@@ -332,10 +329,19 @@ export async function status(
   actor: Actor,
   networkNumber: string,
 ): Promise<{ network_status: number; link: NetworkLink[]; online: Record<string, number>; device: Record<string, MemberDeviceState> }> {
-  const net = await networkOf(ctx.db, actor, networkNumber);
-  const [plan, members] = await Promise.all([planOf(ctx.db, actor.tenantId), linkEndsOf(ctx.db, net.id)]);
-  const [link, device] = await Promise.all([linksOf(ctx, net.id, members), deviceStateOf(ctx, actor.tenantId, net.id, members)]);
-  return { network_status: networkStatusOf(plan), link, online: onlineOf(members), device };
+  // The network and the tenant's plan in one read; then every read of its members at once.
+  ensureNetworkAllowed(actor, networkNumber);
+  const net = await ctx.db
+    .selectFrom('network')
+    .innerJoin('account', 'account.id', 'network.tenant_id')
+    .select(['network.id', 'account.network_router_use', 'account.network_router_count'])
+    .where('network.tenant_id', '=', actor.tenantId)
+    .where('network.network_number', '=', networkNumber)
+    .executeTakeFirst();
+  if (!net) throw notFound(M.networkNotFound);
+  const members = linkEndsOf(ctx.db, net.id);
+  const [link, device, ends] = await Promise.all([linksOf(ctx, net.id, members), deviceStateOf(ctx, actor.tenantId, net.id, members), members]);
+  return { network_status: networkStatusOf(net), link, online: onlineOf(ends), device };
 }
 
 export async function members(ctx: Ctx, actor: Actor, networkNumber: string, memberType?: MemberType): Promise<NetworkMember[]> {

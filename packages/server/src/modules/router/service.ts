@@ -23,7 +23,7 @@ import { ApiError, invalid, notFound } from '../../core/errors';
 import { allowedNetworks } from '../../core/networks';
 import { lockTenant } from '../../core/tenantLock';
 import { countByType, deleteMembers, memberChanged, memberKey, memberLimit, membersCreated, placesLeft } from '../../core/members';
-import { contains, pageOf } from '../../core/paging';
+import { contains, offsetOf, pageOf } from '../../core/paging';
 import { hashPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
@@ -119,14 +119,38 @@ export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string) 
 }
 
 /**
- * One page of a tab, newest first, on the (tenant_id, router_type, id) index. The total: a page that
- * is not full tells it (a narrow search costs one scan, not two); otherwise member_count has it
- * without a search, and a count of the matches with one.
+ * One page of a tab, newest first, on the (tenant_id, router_type, id) index. The total: without a
+ * search, member_count keeps it and comes in the page's own query (one round trip on PostgreSQL, not
+ * two); with one, a page that is not full tells it (a narrow search costs one scan, not two),
+ * otherwise the matches are counted.
  */
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: RouterItem[]; count: number }> {
-  const kept = async () => (await countByType(ctx.db, actor.tenantId))[q.type === ROUTER_TYPE.hardware ? 'hardware' : 'software'];
-  const { rows, count } = await pageOf(filtered(ctx, actor, q.type, q.search), q, (qb) => qb.select(ITEM_COLUMNS).orderBy('id', 'desc'), q.search ? undefined : kept);
+  if (q.search) {
+    const { rows, count } = await pageOf(filtered(ctx, actor, q.type, q.search), q, (qb) => qb.select(ITEM_COLUMNS).orderBy('id', 'desc'));
+    return { rows: rows.map((r) => toItem(ctx, r)), count };
+  }
+  const kept = (eb: ExpressionBuilder<Database, 'member'>) =>
+    eb.selectFrom('member_count').select('n').where('member_count.tenant_id', '=', actor.tenantId).where('member_count.router_type', '=', q.type);
+  const offset = offsetOf(q.page, q.limit);
+  const rows = await filtered(ctx, actor, q.type)
+    .select(ITEM_COLUMNS)
+    .select((eb) => kept(eb).as('total'))
+    .$if(ctx.dialect === 'postgres', (qb) => qb.where('id', 'in', (eb) => pageIds(eb, actor.tenantId, q.type, q.limit, offset)))
+    .$if(ctx.dialect === 'sqlite', (qb) => qb.limit(q.limit).offset(offset))
+    .orderBy('id', 'desc')
+    .execute();
+  // Past the end the page has no row to carry the total.
+  const count = rows.length > 0 ? Number(rows[0]!.total ?? 0) : (await countByType(ctx.db, actor.tenantId))[q.type === ROUTER_TYPE.hardware ? 'hardware' : 'software'];
   return { rows: rows.map((r) => toItem(ctx, r)), count };
+}
+
+/**
+ * The ids of one page, alone: PostgreSQL steps over the offset in the index without fetching the
+ * skipped rows (an index-only scan), where the plain page fetched every skipped row. SQLite skips
+ * them unfetched by itself, and the subquery costs it about 0.1 ms.
+ */
+function pageIds(eb: ExpressionBuilder<Database, 'member'>, tenantId: number, type: number, limit: number, offset: number) {
+  return eb.selectFrom('member as p').select('p.id').where('p.tenant_id', '=', tenantId).where('p.router_type', '=', type).orderBy('p.id', 'desc').limit(limit).offset(offset);
 }
 
 const optionOf = (r: { router_name: string; note: string; router_type: number; online_status: number }): MemberOption => ({
