@@ -23,6 +23,7 @@ import { authSource } from './migrations/0021_auth_source';
 import { monitor } from './migrations/0022_monitor';
 import { ticket } from './migrations/0023_ticket';
 import { documents } from './migrations/0024_documents';
+import { memberImport } from './migrations/0026_member_import';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -50,6 +51,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0022_monitor': monitor(handle.dialect),
     '0023_ticket': ticket(handle.dialect),
     '0024_documents': documents(handle.dialect),
+    '0026_member_import': memberImport(handle.dialect),
   };
 }
 
