@@ -57,7 +57,8 @@ describe('bulk import as a job in Chromium', () => {
       buffer: await importWorkbook(),
     });
     await dialog.getByRole('button', { name: M.memberUploadSubmit }).click();
-    const progress = () => dialog.getByText(/^已处理 \d+ \/ 300 行，失败 \d+ 行$/);
+    // A step or more in, so that the bar shows some progress.
+    const progress = () => dialog.getByText(/^已处理 [1-9]\d* \/ 300 行，失败 \d+ 行$/);
     await progress().waitFor({ timeout: WAIT_MS });
     await dialog.getByRole('progressbar').waitFor();
     await atWidths(page, 'members-import-progress', progress);

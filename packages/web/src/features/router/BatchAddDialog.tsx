@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { batchAddRouters, batchStatus, CODE, IMPORT_STATE, LIMITS, M, MEMBER_FILES, softwareTemplate, type ImportStatus } from '@hublink/contract';
+import { batchAddRouters, batchStatus, CODE, IMPORT_STATE, LIMITS, M, MEMBER_FILES, softwareTemplate, type BatchResult, type ImportStatus } from '@hublink/contract';
 import { Alert, Button, Flex, Modal } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { download, upload } from '../../api/files';
@@ -13,6 +13,9 @@ import { XlsxDragger } from './XlsxDragger';
 
 /** Sending the file may take a while on a slow line (up to 2 MB); the rows are added afterwards, by the job. */
 const UPLOAD_TIMEOUT_MS = LIMITS.submitGuardLongMs;
+
+/** An import's result with its refused rows first (each part in row order): in 10,000 rows they are what needs a look. */
+const refusedFirst = (result: BatchResult): BatchResult => ({ ...result, rows: [...result.rows.filter((r) => !r.ok), ...result.rows.filter((r) => r.ok)] });
 
 /** What the dialog shows: the upload form, a running import's progress, or an ended import's result. */
 function viewOf(status: ImportStatus | null | undefined, unseen: number | null): 'form' | 'progress' | 'result' {
@@ -98,7 +101,7 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
       ) : view === 'result' && current?.result ? (
         <Flex vertical gap={16}>
           {current.state === IMPORT_STATE.failed && <Alert type="error" showIcon title={M.importFailed} />}
-          <BatchResultView result={current.result} />
+          <BatchResultView result={refusedFirst(current.result)} />
         </Flex>
       ) : (
         <Flex vertical gap={16}>

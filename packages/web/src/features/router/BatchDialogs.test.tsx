@@ -97,6 +97,8 @@ describe('BatchAddDialog', () => {
     expect(within(refusedRow).getByText(M.memberResultFail)).toBeInTheDocument();
     expect(within(refusedRow).getByText(M.memberAccountChars)).toBeInTheDocument();
     expect(within(screen.getByText('zhangsan01').closest('tr')!).getByText(M.memberResultOk)).toBeInTheDocument();
+    // The refused rows come first: in a long import they are what needs a look.
+    expect([...document.querySelectorAll('.ant-table-tbody tr.ant-table-row')].map((r) => r.querySelector('td')!.textContent)).toEqual(['3', '2']);
     // The footer's button (the corner's × is named 关闭 as well).
     expect(screen.getAllByRole('button', { name: /^关\s*闭$/ }).filter((b) => b.classList.contains('ant-btn'))).toHaveLength(1);
     expect(screen.queryByRole('button', { name: /^取\s*消$/ })).not.toBeInTheDocument();
