@@ -156,6 +156,8 @@ async function main() {
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
 
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
     const t0 = Date.now();
     const form = new FormData();
     form.append('file', new Blob([body]), `import-${rows}.xlsx`);
@@ -174,11 +176,14 @@ async function main() {
     }
     const seconds = (Date.now() - t0) / 1000;
     clearInterval(sampler);
+    const elu = performance.eventLoopUtilization(elu0).utilization;
+    const cpu = process.cpuUsage(cpu0);
+    const cores = (cpu.user + cpu.system) / 1e6 / seconds;
     const lat = await during;
     const line =
       `${rows} rows: ${seconds.toFixed(1)} s (upload answered in ${answeredMs} ms; ${state}, ${status!.done - status!.fail} added, ${status!.fail} refused), ` +
       `${(rows / seconds).toFixed(0)} rows/s, RSS ${(rssBefore / 2 ** 20).toFixed(0)} → peak ${(rssPeak / 2 ** 20).toFixed(0)} MB, ` +
-      `other calls meanwhile p50 ${percentile(lat, 50).toFixed(1)} ms, p99 ${percentile(lat, 99).toFixed(1)} ms, max ${(lat.at(-1) ?? NaN).toFixed(1)} ms (${lat.length} calls)`;
+      `main thread busy ${(elu * 100).toFixed(0)}%, process CPU ${cores.toFixed(2)} cores, other calls meanwhile p50 ${percentile(lat, 50).toFixed(1)} ms, p99 ${percentile(lat, 99).toFixed(1)} ms, max ${(lat.at(-1) ?? NaN).toFixed(1)} ms (${lat.length} calls)`;
     console.log(`${line}; floor at the calibrated scrypt ${((rows * perRowFloor) / 1000).toFixed(1)} s`);
     results.push(line);
     if (rows === 1000 && seconds > TARGET_1000_S) console.log(`  1,000 rows took more than the target ${TARGET_1000_S} s`);
