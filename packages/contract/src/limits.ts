@@ -73,11 +73,18 @@ export const LIMITS = {
   /** Notes longer than this are shown cut, with an ellipsis. */
   memberNoteShown: 18,
   importNoteMax: 20,
-  /** Rows one bulk import or bulk-delete file may carry (ours). */
-  importRowsMax: 1000,
+  /** Rows one bulk import file may carry (ours: the spec sets none; the import runs as a job, issue 16). */
+  importRowsMax: 10_000,
+  /** Members one bulk delete may name, in list mode or in its file (ours: one transaction answers it). */
   batchDeleteMax: 1000,
+  /** A running import whose job has not reported for this long is taken as lost: the tenant may import again (ours). */
+  importLeaseSeconds: 300,
+  /** How often the console asks how a running import goes. */
+  importPollMs: 1000,
+  /** Finished imports (and their result rows) are kept this long (ours). */
+  importKeepDays: 7,
   uploadMaxBytes: 2_097_152,
-  /** XML an uploaded workbook may inflate to, counted as it inflates (a filled template is well under 1 MB). */
+  /** XML an uploaded workbook may inflate to, counted as it inflates (a template filled with 10,000 rows is about 3 MB). */
   uploadMaxInflatedBytes: 8_388_608,
   /** Workbooks parsed at once by one server; later ones wait, up to uploadParsesWaiting of them. */
   uploadParsesPerInstance: 2,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { areaCodeField, BIND_TYPE, bindTypeField, checkBindCode, isUnbind } from './account';
 import { defineEndpoint, noData, xlsxFile } from './endpoint';
-import { integerField, pageQuery, plainText, requiredString, searchField } from './fields';
+import { idField, integerField, pageQuery, plainText, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 
@@ -264,12 +264,41 @@ export type BatchResultRow = z.infer<typeof batchResultRow>;
 export const batchResult = z.object({ success: z.number(), fail: z.number(), rows: z.array(batchResultRow) });
 export type BatchResult = z.infer<typeof batchResult>;
 
-/** POST /router/batch: multipart with one .xlsx 'file' filled from /router/software_template. */
+/** A bulk import's state: running until its last row is done, failed when it stopped short (an error, or its lease ran out). */
+export const IMPORT_STATE = { running: 'running', done: 'done', failed: 'failed' } as const;
+export type ImportState = (typeof IMPORT_STATE)[keyof typeof IMPORT_STATE];
+
+/** Where a bulk import is: rows done of the total, of which refused; the result table once it ended. */
+export const importStatus = z.object({
+  id: z.number(),
+  state: z.enum([IMPORT_STATE.running, IMPORT_STATE.done, IMPORT_STATE.failed]),
+  total: z.number(),
+  done: z.number(),
+  fail: z.number(),
+  /** The rows done (all of them when done), in spreadsheet order; null while running. */
+  result: batchResult.nullable(),
+});
+export type ImportStatus = z.infer<typeof importStatus>;
+
+/**
+ * POST /router/batch: multipart with one .xlsx 'file' filled from /router/software_template. The
+ * file-level checks answer at once; the rows are added by a background job, whose id is answered
+ * (follow it with /router/batch_status).
+ */
 export const batchAddRouters = defineEndpoint({
   path: '/router/batch',
   method: 'POST',
   access: 'easylink.router.create',
-  response: batchResult,
+  response: z.object({ id: z.number() }),
+});
+
+/** GET /router/batch_status: the import with this id, or without one the tenant's latest (null when it has none). */
+export const batchStatus = defineEndpoint({
+  path: '/router/batch_status',
+  method: 'GET',
+  access: 'easylink.router.create',
+  query: z.object({ id: idField().optional() }),
+  response: importStatus.nullable(),
 });
 
 export const batchDeleteRouters = defineEndpoint({

@@ -43,6 +43,12 @@ export const routerMessages = {
   importAdded: '添加成功',
   importRemoved: '删除成功',
   batchDone: '操作完成',
+  // bulk import as a job (ours, issue 16: the spec shows no progress)
+  importBusy: '已有批量导入正在进行，请等待完成后再试',
+  importStarted: '文件已上传，正在导入',
+  importProgress: '已处理 {done} / {total} 行，失败 {fail} 行',
+  importRunningHint: '关闭窗口不会中断导入，可稍后再打开查看进度',
+  importFailed: '导入中断：已处理的行见下表，其余行未导入，请重新上传未导入的行',
   memberPhoneInUse: '该手机号码已绑定其他成员',
   memberOnline: '已登录',
   memberOffline: '未登录',

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import os from 'node:os';
 
 const PARAMS: ScryptOptions = { N: 16384, r: 8, p: 1 };
 const KEYLEN = 32;
@@ -22,6 +23,35 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, 'base64url');
   const key = await derive(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** libuv's pool size when nothing set it (UV_THREADPOOL_SIZE is read once, when the pool first starts). */
+const DEFAULT_POOL = 4;
+/** Pool threads left to file and DNS work while hashes run, so they do not queue behind a bulk import. */
+const POOL_KEPT_FREE = 2;
+
+/**
+ * How many hashes run at once in a bulk: one per core, within the pool threads that file I/O does not
+ * need. scrypt runs on libuv's pool, so more than that only queues; the process start sets
+ * UV_THREADPOOL_SIZE to the cores plus POOL_KEPT_FREE where it can (docs/decisions.md, issue 16).
+ */
+export function hashConcurrency(env: NodeJS.ProcessEnv = process.env, cores = os.availableParallelism()): number {
+  const pool = Number(env.UV_THREADPOOL_SIZE) || DEFAULT_POOL;
+  return Math.max(1, Math.min(cores, pool - POOL_KEPT_FREE));
+}
+
+/** Hashes many passwords on every core; the answers are in the order of the passwords. */
+export async function hashPasswords(passwords: readonly string[], concurrency = hashConcurrency()): Promise<string[]> {
+  const out: string[] = new Array<string>(passwords.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < passwords.length) {
+      const i = next++;
+      out[i] = await hashPassword(passwords[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, passwords.length) }, worker));
+  return out;
 }
 
 /** A hash to compare against when the account does not exist, so timing does not tell. */

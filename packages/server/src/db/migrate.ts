@@ -24,6 +24,7 @@ import { monitor } from './migrations/0022_monitor';
 import { ticket } from './migrations/0023_ticket';
 import { documents } from './migrations/0024_documents';
 import { searchTrgm } from './migrations/0025_search_trgm';
+import { memberImport } from './migrations/0026_member_import';
 
 /** The ordered list of migrations; names sort in the order they run. */
 function migrations(handle: DbHandle): Record<string, Migration> {
@@ -52,6 +53,7 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0023_ticket': ticket(handle.dialect),
     '0024_documents': documents(handle.dialect),
     '0025_search_trgm': searchTrgm(handle.dialect),
+    '0026_member_import': memberImport(handle.dialect),
   };
 }
 

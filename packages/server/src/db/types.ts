@@ -217,6 +217,8 @@ export interface Database {
   support_ticket: SupportTicketTable;
   support_dialogue: SupportDialogueTable;
   support_file: SupportFileTable;
+  member_import: MemberImportTable;
+  member_import_row: MemberImportRowTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -891,4 +893,29 @@ export interface ClientReleaseTable {
   file_size: number | null;
   url: string | null;
   create_time: number;
+}
+
+/** A bulk import of software members (issue 16): its progress, kept by the job that adds the rows. */
+export interface MemberImportTable {
+  id: Generated<number>;
+  tenant_id: number;
+  state: string;
+  file_key: string;
+  total: number;
+  done: Generated<number>;
+  fail: Generated<number>;
+  heartbeat_at: number;
+  create_time: number;
+  finish_time: number | null;
+}
+
+/** One spreadsheet row an import has done: added (ok 1) or refused with its reason. */
+export interface MemberImportRowTable {
+  id: Generated<number>;
+  import_id: number;
+  tenant_id: number;
+  row: number;
+  router_name: string;
+  ok: number;
+  msg: string;
 }

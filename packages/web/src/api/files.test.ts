@@ -58,14 +58,14 @@ describe('download', () => {
 
 describe('upload', () => {
   it('posts the file as multipart field "file" with the token and returns the envelope', async () => {
-    const m = mockApi({ '/router/batch': ok({ success: 0, fail: 0, rows: [] }, M.batchDone) });
+    const m = mockApi({ '/router/batch': ok({ id: 1 }, M.importStarted) });
     const env = await upload(batchAddRouters, new File(['x'], 'a.xlsx'));
     expect(env.code).toBe(CODE.ok);
     const init = m.fetch.mock.calls[0]![1]!;
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok-1');
     expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
     expect((init.body as FormData).get('file')).toHaveProperty('name', 'a.xlsx');
-    expect(notifier.success).toHaveBeenCalledWith(M.batchDone, expect.any(Number));
+    expect(notifier.success).toHaveBeenCalledWith(M.importStarted, expect.any(Number));
   });
 
   it("a refusal shows the server's msg; a transport failure says 系统异常,请稍候尝试!", async () => {

@@ -3,6 +3,7 @@ import {
   batchAddRouters,
   batchDeleteRouters,
   batchDeleteRoutersFile,
+  batchStatus,
   DELETE_COLUMNS,
   deleteRouter,
   exportRouters,
@@ -115,6 +116,7 @@ describeEachDatabase('members: sub-accounts act by their role', (t) => {
     }
     const xlsx = { filename: 'x.xlsx', body: await workbook(IMPORT_COLUMNS, [[freshName(), 'pass1234']]) };
     expect(await upload(t(), batchAddRouters.path, token, xlsx)).toMatchObject({ code: 403, msg: M.deniedPermission });
+    expect(await t().call(batchStatus, { token })).toMatchObject({ code: 403, msg: M.deniedPermission });
     expect(await upload(t(), batchDeleteRoutersFile.path, token, { filename: 'd.xlsx', body: await workbook(DELETE_COLUMNS, [[name]]) })).toMatchObject({ code: 403 });
     expect(await membersOf(t(), a.account.id)).toEqual(before);
   });
@@ -124,10 +126,9 @@ describeEachDatabase('members: sub-accounts act by their role', (t) => {
     const creator = await ramToken(t(), a.account.id, only({ create: 1 }));
     const name = freshName('byram');
     expect(await t().call(addRouter, { token: creator, body: { router_type: 2, username: name, password: 'pass1234' } })).toMatchObject({ code: 200 });
-    expect(await upload(t(), batchAddRouters.path, creator, { filename: 'x.xlsx', body: await workbook(IMPORT_COLUMNS, [[freshName(), 'pass1234']]) })).toMatchObject({
-      code: 200,
-      data: { success: 1 },
-    });
+    const started = await upload(t(), batchAddRouters.path, creator, { filename: 'x.xlsx', body: await workbook(IMPORT_COLUMNS, [[freshName(), 'pass1234']]) });
+    expect(started).toMatchObject({ code: 200, data: { id: expect.any(Number) } });
+    expect(await t().call(batchStatus, { token: creator, query: { id: started.data!.id } })).toMatchObject({ code: 200, data: { id: started.data!.id, state: 'running' } });
     expect(await t().call(noteRouter, { token: creator, body: { router_name: name, note: 'x' } })).toMatchObject({ code: 403 });
 
     const editor = await ramToken(t(), a.account.id, only({ edit: 1 }));

@@ -21,9 +21,12 @@ import { deflatedRepeat, SHEET_HEAD, SHEET_TAIL, workbookWithSheet } from '../..
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
 import { verifyPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
-import { addMember, freshMobile, freshName, memberCode, membersOf, readWorkbook, upload, workbook } from './fixtures';
+import { addMember, freshMobile, freshName, imported, memberCode, membersOf, readWorkbook, upload, workbook } from './fixtures';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
+
+/** Imports run as jobs: these apps run them (pg-boss looking often). */
+const JOBS = { config: { runJobs: true }, backbone: { jobPollSeconds: 0.5 } };
 
 const setPlan = (t: TestApp, tenantId: number, count: number) => t.db.updateTable('account').set({ network_router_count: count }).where('id', '=', tenantId).execute();
 const rowOf = (t: TestApp, tenantId: number, name: string) =>
@@ -54,7 +57,7 @@ describeEachDatabase('GET /router/software_template and /router/software_delete_
     const a = await newAccount(t());
     await addMember(t(), a.token, { username: DELETE_EXAMPLE[0] });
     const tpl = (await t().call(softwareTemplate, { token: a.token })).file!.body;
-    expect(await upload(t(), batchAddRouters.path, a.token, { filename: 'template.xlsx', body: tpl })).toMatchObject({ code: 422, msg: M.fileEmpty });
+    expect(await imported(t(), a.token, { filename: 'template.xlsx', body: tpl })).toMatchObject({ code: 422, msg: M.fileEmpty });
     const del = (await t().call(softwareDeleteTemplate, { token: a.token })).file!.body;
     expect(await upload(t(), batchDeleteRoutersFile.path, a.token, { filename: 'delete.xlsx', body: del })).toMatchObject({ code: 422, msg: M.fileEmpty });
     expect(await membersOf(t(), a.account.id)).toHaveLength(1);
@@ -78,8 +81,8 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
       [n2, 123456, 86, Number(p2), null],
       [n3, 'Secret99', null, null, 'Ops team_1.'],
     ]);
-    const res = await upload(t(), batchAddRouters.path, a.token, file);
-    expect(res).toMatchObject({ code: 200, msg: M.batchDone });
+    const res = await imported(t(), a.token, file);
+    expect(res).toMatchObject({ code: 200, msg: M.importStarted });
     expect(res.data).toEqual({
       success: 3,
       fail: 0,
@@ -129,7 +132,7 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
       [[good, 'pass1234', '', '', ''], M.importAdded],
       [[dotted, 'pass1234', '', '', ''], M.importAdded],
     ];
-    const res = await upload(t(), batchAddRouters.path, a.token, await importFile(rows.map((r) => r[0])));
+    const res = await imported(t(), a.token, await importFile(rows.map((r) => r[0])));
     expect(res.code).toBe(200);
     expect(res.data!.rows.map((r) => [r.row, r.msg])).toEqual(rows.map((r, i) => [i + 2, r[1]]));
     expect(res.data!.rows.map((r) => r.ok)).toEqual(rows.map((r) => r[1] === M.importAdded));
@@ -140,17 +143,17 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
 
   it('takes the first file of a request that carries two', async () => {
     const [first, second] = [freshName('one'), freshName('two')];
-    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[first, 'pass1234']]), { more: [await importFile([[second, 'pass1234']])] });
+    const res = await imported(t(), a.token, await importFile([[first, 'pass1234']]), { more: [await importFile([[second, 'pass1234']])] });
     expect(res).toMatchObject({ code: 200, data: { success: 1, rows: [{ router_name: first }] } });
     expect(await rowOf(t(), a.account.id, second)).toBeUndefined();
   });
 
   it('skips blank rows, keeping the spreadsheet row numbers', async () => {
     const n = freshName('gap');
-    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[null, null, null, null, null], ['', '', '', '', ''], [n, 'pass1234', '', '', '']]));
+    const res = await imported(t(), a.token, await importFile([[null, null, null, null, null], ['', '', '', '', ''], [n, 'pass1234', '', '', '']]));
     expect(res.data!.rows).toEqual([{ row: 4, router_name: n, ok: true, msg: M.importAdded }]);
   });
-});
+}, JOBS);
 
 describeEachDatabase('POST /router/batch: the plan', (t) => {
   it('adds rows up to the plan and refuses the ones beyond it', async () => {
@@ -158,18 +161,18 @@ describeEachDatabase('POST /router/batch: the plan', (t) => {
     await setPlan(t(), a.account.id, 3);
     await addMember(t(), a.token, { router_type: 1 });
     const names = [freshName('q'), freshName('q'), freshName('q'), freshName('q')];
-    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[names[0]!, 'pass1234'], ['x-1', 'pass1234'], ...names.slice(1).map((n) => [n, 'pass1234'])]));
+    const res = await imported(t(), a.token, await importFile([[names[0]!, 'pass1234'], ['x-1', 'pass1234'], ...names.slice(1).map((n) => [n, 'pass1234'])]));
     const full = fmt(M.memberQuotaFull, { n: 3 });
     expect(res.data!.rows.map((r) => r.msg)).toEqual([M.importAdded, M.memberAccountChars, M.importAdded, full, full]);
     expect(res.data).toMatchObject({ success: 2, fail: 3 });
     expect(await membersOf(t(), a.account.id)).toHaveLength(3);
     // Full: every valid row is refused; after the plan is lowered too.
     await setPlan(t(), a.account.id, 2);
-    const again = await upload(t(), batchAddRouters.path, a.token, await importFile([[freshName('q'), 'pass1234']]));
+    const again = await imported(t(), a.token, await importFile([[freshName('q'), 'pass1234']]));
     expect(again.data).toMatchObject({ success: 0, fail: 1, rows: [{ ok: false, msg: fmt(M.memberQuotaFull, { n: 2 }) }] });
     expect(await membersOf(t(), a.account.id)).toHaveLength(3);
   });
-});
+}, JOBS);
 
 describeEachDatabase('POST /router/batch and /router/batch_delete_file: refusals of the whole file', (t) => {
   let a: Main;
@@ -258,10 +261,11 @@ describeEachDatabase('POST /router/batch and /router/batch_delete_file: refusals
         await refused(path, { filename: 'e.xlsx', body: await workbook(columns, []) }, M.fileEmpty);
       });
 
-      it(`refuses more than ${LIMITS.importRowsMax} rows`, async () => {
-        const rows = Array.from({ length: LIMITS.importRowsMax + 1 }, (_, i) => [`user${i}`, 'pass1234']);
+      const maxRows = path === batchAddRouters.path ? LIMITS.importRowsMax : LIMITS.batchDeleteMax;
+      it(`refuses more than ${maxRows} rows`, async () => {
+        const rows = Array.from({ length: maxRows + 1 }, (_, i) => [`user${i}`, 'pass1234']);
         const columns = path === batchAddRouters.path ? IMPORT_COLUMNS : DELETE_COLUMNS;
-        await refused(path, { filename: 'many.xlsx', body: await workbook(columns, rows) }, fmt(M.fileTooManyRows, { n: LIMITS.importRowsMax }));
+        await refused(path, { filename: 'many.xlsx', body: await workbook(columns, rows) }, fmt(M.fileTooManyRows, { n: maxRows }));
       });
     });
   }
@@ -356,7 +360,7 @@ describeEachDatabase('GET /router/export', (t) => {
     const [account, note] = exported[1]!;
     expect(account).toBe(name);
     await t().db.deleteFrom('member').where('tenant_id', '=', a.account.id).execute();
-    const res = await upload(t(), batchAddRouters.path, a.token, await importFile([[account!, 'pass1234', '', '', note!]]));
+    const res = await imported(t(), a.token, await importFile([[account!, 'pass1234', '', '', note!]]));
     expect(res.data).toMatchObject({ success: 1, rows: [{ router_name: name, ok: true, msg: M.importAdded }] });
     expect(await rowOf(t(), a.account.id, name)).toMatchObject({ router_name: name, note: '研发部' });
   });
@@ -367,4 +371,4 @@ describeEachDatabase('GET /router/export', (t) => {
     await addMember(t(), a.token);
     expect(await t().call(exportRouters, { token: a.token, query: { type: 2, search: 'nothing-like-this' } })).toMatchObject({ code: 422, msg: M.exportEmpty });
   });
-});
+}, JOBS);

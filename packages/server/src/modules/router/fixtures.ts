@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
-import { addRouter, CODE, type BatchResult, type Envelope } from '@hublink/contract';
+import { addRouter, batchAddRouters, batchStatus, CODE, IMPORT_STATE, type BatchResult, type Envelope, type ImportStatus } from '@hublink/contract';
 import { codeFor } from '../../../test/codes';
 import { checkAnswer, type TestApp } from '../../../test/helpers';
+import { until } from '../../../test/until';
 
 // Shared by the member module's tests: members through the real call, codes, uploads, workbooks.
 
@@ -60,7 +61,7 @@ export async function upload(
   token: string,
   file: { filename: string; body: Buffer } | null,
   extra: { field?: string; contentType?: string; more?: { filename: string; body: Buffer }[] } = {},
-): Promise<Envelope<BatchResult>> {
+): Promise<Envelope<BatchResult & { id: number }>> {
   const boundary = `----hublink${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nx\r\n`)];
   for (const f of [...(file ? [file] : []), ...(extra.more ?? [])]) {
@@ -80,8 +81,28 @@ export async function upload(
     payload: Buffer.concat(parts),
     headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
   });
-  const env = res.json<Envelope<BatchResult>>();
+  const env = res.json<Envelope<BatchResult & { id: number }>>();
   const called = t.app.endpoints.find((e) => e.url === `/api/v1${path}`);
   if (called && env.code === CODE.ok) checkAnswer(called.endpoint, env);
   return env;
+}
+
+/** The status of an import, as its tenant reads it. */
+export async function statusOf(t: TestApp, token: string, id?: number): Promise<ImportStatus | null> {
+  const res = await t.call(batchStatus, { token, ...(id === undefined ? {} : { query: { id } }) });
+  if (res.code !== CODE.ok) throw new Error(`batch_status answered ${res.code} ${res.msg}`);
+  return res.data ?? null;
+}
+
+/**
+ * Uploads an import file and, when the upload is taken, waits for its job (the app runs jobs) and
+ * answers the upload's envelope with the import's result as its data; a refused upload as it is.
+ */
+export async function imported(t: TestApp, token: string, file: { filename: string; body: Buffer } | null, extra: Parameters<typeof upload>[4] = {}): Promise<Envelope<BatchResult>> {
+  const res = await upload(t, batchAddRouters.path, token, file, extra);
+  if (res.code !== CODE.ok) return res;
+  const id = res.data!.id;
+  let status: ImportStatus | null = null;
+  await until(async () => (status = await statusOf(t, token, id))?.state !== IMPORT_STATE.running, `import ${id} ends`, 120_000);
+  return { code: res.code, msg: res.msg, data: status!.result! };
 }

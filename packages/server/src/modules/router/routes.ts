@@ -3,6 +3,7 @@ import {
   batchAddRouters,
   batchDeleteRouters,
   batchDeleteRoutersFile,
+  batchStatus,
   deleteRouter,
   exportRouters,
   LIMITS,
@@ -27,6 +28,8 @@ import { ok } from '../../core/errors';
 import { route, uploadedFile, type App } from '../../core/http';
 import * as batch from './batch';
 import * as files from './files';
+import { startImport } from './importJob';
+import { importStatus } from './importStatus';
 import { bindMemberPhone } from './phone';
 import { serveTrafficStream } from './stream';
 import * as members from './service';
@@ -73,7 +76,8 @@ export function routerRoutes(app: App, ctx: Ctx) {
     await members.setPassword(ctx, actor, body.router_name, body.password);
     return ok(null, M.memberPasswordChanged);
   });
-  route(app, ctx, batchAddRouters, async ({ actor, req }) => ok(await batch.batchAdd(ctx, actor, await uploadedFile(req)), M.batchDone));
+  route(app, ctx, batchAddRouters, async ({ actor, req }) => ok(await startImport(ctx, actor, await uploadedFile(req)), M.importStarted));
+  route(app, ctx, batchStatus, async ({ actor, query }) => ok(await importStatus(ctx, actor, query.id)));
   route(app, ctx, batchDeleteRouters, async ({ actor, body }) => ok(await batch.batchDelete(ctx, actor, body.router_name), M.batchDone));
   route(app, ctx, batchDeleteRoutersFile, async ({ actor, req }) =>
     ok(await batch.batchDeleteFile(ctx, actor, await uploadedFile(req)), M.batchDone),

@@ -8,7 +8,7 @@ const sheet = (rows: string[]) => ({ filename: 'a.xlsx', body: workbookWithSheet
 describe('readSheet: the file-level refusals of an upload', () => {
   it('reads what buildSheet writes: the rows under the header, as text', async () => {
     const body = await buildSheet(IMPORT_COLUMNS, [IMPORT_EXAMPLE, ['lisi', '123456', 86, 13800000001, '']]);
-    expect(await readSheet({ filename: 'A.XLSX', body }, IMPORT_COLUMNS)).toEqual([
+    expect(await readSheet({ filename: 'A.XLSX', body }, IMPORT_COLUMNS, LIMITS.importRowsMax)).toEqual([
       { row: 2, cells: [...IMPORT_EXAMPLE] },
       { row: 3, cells: ['lisi', '123456', '86', '13800000001', ''] },
     ]);
@@ -16,19 +16,20 @@ describe('readSheet: the file-level refusals of an upload', () => {
 
   it('refuses a small file that inflates far past what it declares, as unreadable', async () => {
     const bomb = workbookWithSheet(deflatedRepeat(SHEET_HEAD + inlineRow(1, ['账号']), ' '.repeat(1 << 20), 400, SHEET_TAIL), 1024);
-    await expect(readSheet({ filename: 'a.xlsx', body: bomb }, DELETE_COLUMNS)).rejects.toMatchObject({ code: 422, message: M.fileUnreadable });
+    await expect(readSheet({ filename: 'a.xlsx', body: bomb }, DELETE_COLUMNS, LIMITS.batchDeleteMax)).rejects.toMatchObject({ code: 422, message: M.fileUnreadable });
   });
 
-  it(`refuses more than ${LIMITS.importRowsMax} rows without reading the rest`, async () => {
+  it(`refuses more rows than its limit without reading the rest`, async () => {
     const rows = [inlineRow(1, ['账号']), ...Array.from({ length: 20_000 }, (_, i) => inlineRow(i + 2, [`user${i}`]))];
-    await expect(readSheet(sheet(rows), DELETE_COLUMNS)).rejects.toMatchObject({ code: 422, message: fmt(M.fileTooManyRows, { n: LIMITS.importRowsMax }) });
+    await expect(readSheet(sheet(rows), DELETE_COLUMNS, LIMITS.batchDeleteMax)).rejects.toMatchObject({ code: 422, message: fmt(M.fileTooManyRows, { n: LIMITS.batchDeleteMax }) });
+    await expect(readSheet(sheet(rows), DELETE_COLUMNS, LIMITS.importRowsMax)).rejects.toMatchObject({ code: 422, message: fmt(M.fileTooManyRows, { n: LIMITS.importRowsMax }) });
   });
 
   it('refuses a sheet whose first row is not the header: missing, or with text beyond its columns', async () => {
-    await expect(readSheet(sheet([inlineRow(2, ['账号']), inlineRow(3, ['user1'])]), DELETE_COLUMNS)).rejects.toMatchObject({ message: M.fileHeaderWrong });
-    await expect(readSheet(sheet([inlineRow(1, ['账号', '', '', '多余']), inlineRow(2, ['user1'])]), DELETE_COLUMNS)).rejects.toMatchObject({
+    await expect(readSheet(sheet([inlineRow(2, ['账号']), inlineRow(3, ['user1'])]), DELETE_COLUMNS, LIMITS.batchDeleteMax)).rejects.toMatchObject({ message: M.fileHeaderWrong });
+    await expect(readSheet(sheet([inlineRow(1, ['账号', '', '', '多余']), inlineRow(2, ['user1'])]), DELETE_COLUMNS, LIMITS.batchDeleteMax)).rejects.toMatchObject({
       message: M.fileHeaderWrong,
     });
-    expect(await readSheet(sheet([inlineRow(1, ['账号']), inlineRow(2, ['user1', '', '', 'ignored'])]), DELETE_COLUMNS)).toEqual([{ row: 2, cells: ['user1'] }]);
+    expect(await readSheet(sheet([inlineRow(1, ['账号']), inlineRow(2, ['user1', '', '', 'ignored'])]), DELETE_COLUMNS, LIMITS.batchDeleteMax)).toEqual([{ row: 2, cells: ['user1'] }]);
   });
 });

@@ -16,19 +16,19 @@ const parses = new Slots(LIMITS.uploadParsesPerInstance, LIMITS.uploadParsesWait
  * The file-level checks of an upload, each refusing the whole file: .xlsx by name and by content
  * (a renamed text file is not a workbook), at most LIMITS.uploadMaxBytes, a workbook that inflates
  * to at most LIMITS.uploadMaxInflatedBytes as it is read (whatever it claims), whose first sheet has
- * exactly `columns` as its header and at least one and at most LIMITS.importRowsMax data rows.
+ * exactly `columns` as its header and at least one and at most `maxRows` data rows.
  * Blank rows are skipped; the rows answered hold the text of the first `columns.length` cells.
  */
-export async function readSheet(upload: Upload, columns: readonly string[]): Promise<SheetRow[]> {
+export async function readSheet(upload: Upload, columns: readonly string[], maxRows: number): Promise<SheetRow[]> {
   if (!/\.xlsx$/i.test(upload.filename) || !upload.body.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC)) throw invalid(M.fileFormatWrong);
   if (upload.body.length > LIMITS.uploadMaxBytes) throw invalid(M.fileTooLarge);
   let sheet: Awaited<ReturnType<typeof readFirstSheet>>;
   try {
     sheet = await parses.run(() =>
-      readFirstSheet(upload.body, { columns: columns.length, maxRows: LIMITS.importRowsMax + 1, maxInflatedBytes: LIMITS.uploadMaxInflatedBytes }),
+      readFirstSheet(upload.body, { columns: columns.length, maxRows: maxRows + 1, maxInflatedBytes: LIMITS.uploadMaxInflatedBytes }),
     );
   } catch (e) {
-    if (e instanceof SheetTooLong) throw invalid(fmt(M.fileTooManyRows, { n: LIMITS.importRowsMax }));
+    if (e instanceof SheetTooLong) throw invalid(fmt(M.fileTooManyRows, { n: maxRows }));
     if (e instanceof SheetUnreadable || e instanceof ZipTooLarge) throw invalid(M.fileUnreadable);
     throw e;
   }

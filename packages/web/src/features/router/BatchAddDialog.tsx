@@ -1,64 +1,108 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { batchAddRouters, CODE, LIMITS, M, MEMBER_FILES, softwareTemplate, type BatchResult } from '@hublink/contract';
-import { Button, Flex, Modal } from 'antd';
-import { useState } from 'react';
+import { batchAddRouters, batchStatus, CODE, IMPORT_STATE, LIMITS, M, MEMBER_FILES, softwareTemplate, type BatchResult, type ImportStatus } from '@hublink/contract';
+import { Alert, Button, Flex, Modal } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { download, upload } from '../../api/files';
+import { useApiQuery } from '../../api/hooks';
+import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { useReloadMembers } from './api';
 import { BatchResultView } from './BatchResultView';
-import { useGuardedBusy } from '../../components/useGuardedBusy';
+import { ImportProgress } from './ImportProgress';
+import { unseenImport } from './importWatch';
 import { XlsxDragger } from './XlsxDragger';
 
-/** Bulk import takes a password hash per row, so it may run longer than an ordinary call. */
-const IMPORT_TIMEOUT_MS = LIMITS.submitGuardLongMs;
+/** Sending the file may take a while on a slow line (up to 2 MB); the rows are added afterwards, by the job. */
+const UPLOAD_TIMEOUT_MS = LIMITS.submitGuardLongMs;
+
+/** An import's result with its refused rows first (each part in row order): in 10,000 rows they are what needs a look. */
+const refusedFirst = (result: BatchResult): BatchResult => ({ ...result, rows: [...result.rows.filter((r) => !r.ok), ...result.rows.filter((r) => r.ok)] });
+
+/** What the dialog shows: the upload form, a running import's progress, or an ended import's result. */
+function viewOf(status: ImportStatus | null | undefined, unseen: number | null): 'form' | 'progress' | 'result' {
+  if (!status) return 'form';
+  if (status.state === IMPORT_STATE.running) return 'progress';
+  return status.id === unseen ? 'result' : 'form';
+}
 
 /**
  * Bulk add of software members from the template (spec 3): download the template, choose one .xlsx,
- * upload it to /router/batch, then read which rows were added and why the others were refused.
- * A refused upload shows the server's message and forgets the file.
+ * upload it to /router/batch. The rows are added by a job on the server: while it runs the dialog
+ * shows its progress (polling /router/batch_status), then which rows were added and why the others
+ * were refused. Closing the dialog does not stop the import; opening it again shows the tenant's
+ * running import, or the result of the one this tab started if it ended meanwhile. A refused upload
+ * shows the server's message and forgets the file.
  */
 export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
-  const [result, setResult] = useState<BatchResult | null>(null);
-  const { busy, run } = useGuardedBusy(IMPORT_TIMEOUT_MS);
+  const [unseen, setUnseen] = useState(unseenImport.get);
+  const { busy, run } = useGuardedBusy(UPLOAD_TIMEOUT_MS);
   const reload = useReloadMembers();
+  const status = useApiQuery(batchStatus, undefined, {
+    enabled: open,
+    quiet: true,
+    refetchInterval: (q) => (q.state.data?.data?.state === IMPORT_STATE.running ? LIMITS.importPollMs : false),
+  });
+  const current = status.data?.data;
+  const view = viewOf(current, unseen);
+
+  // The members list reloads when an import it watched ends.
+  const watched = useRef<number | null>(null);
+  useEffect(() => {
+    if (current?.state === IMPORT_STATE.running) watched.current = current.id;
+    else if (current && watched.current === current.id) {
+      watched.current = null;
+      void reload();
+    }
+  }, [current, reload]);
 
   const close = () => {
     setFile(null);
-    setResult(null);
+    if (view === 'result') {
+      unseenImport.clear();
+      setUnseen(null);
+    }
     onClose();
   };
 
   const submit = () =>
     void run(async () => {
       if (!file) return;
-      const env = await upload(batchAddRouters, file, { timeoutMs: IMPORT_TIMEOUT_MS });
+      const env = await upload(batchAddRouters, file, { timeoutMs: UPLOAD_TIMEOUT_MS });
+      setFile(null);
       if (env.code === CODE.ok && env.data) {
-        setResult(env.data);
-        void reload();
-      } else {
-        setFile(null);
+        // Watched from now: a small file may be done before the first poll sees it running.
+        watched.current = env.data.id;
+        unseenImport.set(env.data.id);
+        setUnseen(env.data.id);
+        await status.refetch();
       }
     });
 
-  const footer = result
-    ? [
-        <Button key="close" type="primary" onClick={close}>
-          {M.close}
-        </Button>,
-      ]
-    : [
-        <Button key="cancel" onClick={close}>
-          {M.cancel}
-        </Button>,
-        <Button key="submit" type="primary" loading={busy} disabled={!file} onClick={submit}>
-          {M.memberUploadSubmit}
-        </Button>,
-      ];
+  const footer =
+    view === 'form'
+      ? [
+          <Button key="cancel" onClick={close}>
+            {M.cancel}
+          </Button>,
+          <Button key="submit" type="primary" loading={busy} disabled={!file} onClick={submit}>
+            {M.memberUploadSubmit}
+          </Button>,
+        ]
+      : [
+          <Button key="close" type="primary" onClick={close}>
+            {M.close}
+          </Button>,
+        ];
 
   return (
     <Modal title={M.memberBatchAdd} open={open} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
-      {result ? (
-        <BatchResultView result={result} />
+      {view === 'progress' && current ? (
+        <ImportProgress status={current} />
+      ) : view === 'result' && current?.result ? (
+        <Flex vertical gap={16}>
+          {current.state === IMPORT_STATE.failed && <Alert type="error" showIcon title={M.importFailed} />}
+          <BatchResultView result={refusedFirst(current.result)} />
+        </Flex>
       ) : (
         <Flex vertical gap={16}>
           <div>
