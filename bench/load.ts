@@ -401,12 +401,12 @@ async function main() {
   if (listsBody) rows.push(await runBareRoute(listsBody));
 
   console.log(`\nload average after the runs ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  console.log('| configuration | processes | req/s | p50 ms | p99 ms | errors | server CPU | autocannon CPU | log bytes/request |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| configuration | processes | req/s | p50 ms | p99 ms | errors | server CPU | req per server CPU-second | autocannon CPU | log bytes/request |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const cores = (cpuMs: number) => `${(cpuMs / 1000 / DURATION_S).toFixed(2)} cores`;
     console.log(
-      `| ${r.name} | ${r.processes} | ${Math.round(r.out.rps).toLocaleString('en')} | ${ms(r.out.p50)} | ${ms(r.out.p99)} | ${r.out.errors} | ${cores(r.serverCpuMs)} | ${cores(r.out.loadCpuMs)} | ${Math.round(r.logBytes / Math.max(1, r.out.requests))} |`,
+      `| ${r.name} | ${r.processes} | ${Math.round(r.out.rps).toLocaleString('en')} | ${ms(r.out.p50)} | ${ms(r.out.p99)} | ${r.out.errors} | ${cores(r.serverCpuMs)} | ${Math.round(r.out.requests / Math.max(0.001, r.serverCpuMs / 1000)).toLocaleString('en')} | ${cores(r.out.loadCpuMs)} | ${Math.round(r.logBytes / Math.max(1, r.out.requests))} |`,
     );
   }
   if (failures.length) {
