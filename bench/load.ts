@@ -157,7 +157,9 @@ class Server {
   private readonly tail: string[] = [];
 
   constructor(db: Prepared, workers: number, log: { level: string; format: string }) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts', 'start'], {
+    // BENCH_SERVER_NODE_OPTIONS: e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to see where the server's time goes.
+    const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+    this.child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'packages/server/src/main.ts', 'start'], {
       env: {
         ...process.env,
         NODE_ENV: 'production',
