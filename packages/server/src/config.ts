@@ -43,6 +43,8 @@ export interface Config {
    * the server's max_connections (db/poolSize.ts, docs/performance.md).
    */
   databasePoolSize?: number;
+  /** Which of the HUBLINK_WORKERS processes this is (0 when one; set by the primary, core/cluster.ts). */
+  workerIndex: number;
   timezone: string;
   /** Lifetime of an access token (seconds) and of the session it can be refreshed within. */
   tokenTtlSeconds: number;
@@ -158,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (devEndpoints && production) {
     throw new Error('HUBLINK_DEV_ENDPOINTS=1 is refused when NODE_ENV=production');
   }
+  const workerIndex = numberOr(env, 'HUBLINK_WORKER_INDEX', 0, 0);
   return {
     port: Number(env.PORT ?? 8080),
     host: env.HOST ?? '0.0.0.0',
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     slowRequestMs: numberOr(env, 'HUBLINK_SLOW_REQUEST_MS', 500, 0),
     workers: numberOr(env, 'HUBLINK_WORKERS', production ? os.availableParallelism() : 1, 1),
     databasePoolSize: env.DATABASE_POOL_SIZE ? numberOr(env, 'DATABASE_POOL_SIZE', 10, 1) : undefined,
+    workerIndex,
     timezone: env.HUBLINK_TIMEZONE ?? 'Asia/Shanghai',
     tokenTtlSeconds: Number(env.HUBLINK_TOKEN_TTL ?? 7200),
     sessionTtlSeconds: Number(env.HUBLINK_SESSION_TTL ?? 7 * 24 * 3600),
@@ -182,8 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     handbookDir: path.resolve(env.HUBLINK_HANDBOOK_DIR || path.join(repoRoot, 'docs/handbook')),
     trustProxy: env.HUBLINK_TRUST_PROXY === '1',
     apiRateLimitPerMinute: Number(env.HUBLINK_API_RATE_LIMIT ?? 1200),
-    runJobs: env.HUBLINK_JOBS !== '0',
-    instance: env.HUBLINK_INSTANCE || `${os.hostname()}-${process.pid}`,
+    // Jobs, the scheduler and other once-only work run in the first worker only.
+    runJobs: env.HUBLINK_JOBS !== '0' && workerIndex === 0,
+    instance: env.HUBLINK_INSTANCE ? `${env.HUBLINK_INSTANCE}${workerIndex > 0 ? `-w${workerIndex}` : ''}` : `${os.hostname()}-${process.pid}`,
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',
     ldapVerifyUrl: env.HUBLINK_LDAP_VERIFY_URL || 'http://{domain}/{file}',

@@ -1,6 +1,8 @@
 import { runAgentCommand, runSimulateCommand } from '@hublink/agent';
+import cluster from 'node:cluster';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { stopWhenPrimaryGoes, superviseWorkers } from './core/cluster';
 import { coreModule } from './core/housekeeping';
 import { serveUntilSignal } from './core/lifecycle';
 import { connect } from './db/connect';
@@ -21,9 +23,11 @@ const USAGE = `usage: hublink <command>
 
 async function start() {
   const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config, { prepare: migrate });
+  stopWhenPrimaryGoes();
   const app = await buildApp(config);
   await serveUntilSignal(app, { port: config.port, host: config.host });
-  if (process.argv.includes('--demo')) await startDemo(app);
+  if (process.argv.includes('--demo') && config.workerIndex === 0) await startDemo(app);
 }
 
 async function migrate() {
@@ -31,7 +35,7 @@ async function migrate() {
   const handle = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle);
   await handle.close();
-  console.log('database is up to date');
+  if (process.argv[2] === 'migrate') console.log('database is up to date');
 }
 
 /** The jobs of every module (the same list the server runs) with the outcome of each one's latest run. */

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { DbHandle } from '../db/connect';
 import type { Backbone, Ctx } from './context';
+import { ClusterPubSub, sharesThroughPrimary } from './clusterHub';
 import { EventBus, type EventBusOptions } from './events';
 import { checkJobDefs, type JobDef, type JobRunner } from './jobs';
 import { LocalJobRunner } from './jobsLocal';
@@ -38,7 +39,8 @@ export function createBackbone(config: Config, handle: DbHandle, log: FastifyBas
   checkJobDefs(jobs, config.timezone);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (err) => log.error({ err }, 'redis: connection error'));
-  const pubsub = opts.pubsub ?? (redis ? new RedisPubSub(redis, log, opts.redisPrefix) : new MemoryPubSub(log));
+  const pubsub =
+    opts.pubsub ?? (redis ? new RedisPubSub(redis, log, opts.redisPrefix) : sharesThroughPrimary(config.redisUrl) ? new ClusterPubSub(log) : new MemoryPubSub(log));
   const storage = opts.storage ?? (config.s3Url ? new S3Storage(s3FromUrl(config.s3Url)) : new LocalStorage(path.join(config.dataDir, 'storage')));
   const events = new EventBus<Ctx>(handle.db, log, opts.events);
   const runner: JobRunner =

@@ -36,6 +36,9 @@ function readingStatement(stmt: Statement): SqliteStatement {
  *   query at a time on its single SQLite connection. A statement that may change the schema
  *   (migrations) empties the cache first.
  * - Rows are built in JavaScript (readingStatement).
+ * - Transactions begin IMMEDIATE: they take the write lock first, waiting for it (busy_timeout), so
+ *   that with several server processes on one file (HUBLINK_WORKERS) a transaction that read and then
+ *   writes is never refused with SQLITE_BUSY because another process wrote in between.
  */
 export function sqliteForKysely(sqlite: Database): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
@@ -45,6 +48,7 @@ export function sqliteForKysely(sqlite: Database): SqliteDatabase {
       sqlite.close();
     },
     prepare(sql: string): SqliteStatement {
+      if (sql === 'begin') sql = 'begin immediate';
       let stmt = cache.get(sql);
       if (stmt) {
         // Map order is insertion order: moving a hit to the end keeps the least used first.
