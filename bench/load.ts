@@ -11,7 +11,8 @@
  *   BENCH_WORKERS=1,2                  HUBLINK_WORKERS of each run (default 1 and 2)
  *   BENCH_DURATION_S=30                seconds of each measured run (a 5 s warm-up comes before it)
  *   BENCH_CONNECTIONS=64               autocannon's concurrent connections
- *   BENCH_MIX=console|lists            the console's mix (default) or /router/lists page 1 only
+ *   BENCH_MIX=console|reads|lists      the console's mix (default), the same without its writes, or
+ *                                      /router/lists page 1 only
  *   BENCH_LOGS=warn:json               LOG_LEVEL:LOG_FORMAT of each run, comma-separated (the log's cost)
  *   BENCH_DATABASES=sqlite,postgres    which databases to run (default: sqlite, postgres with the URL)
  *
@@ -272,7 +273,7 @@ function consoleMix(db: Prepared, answer: Answer): Requests {
   });
   const get = (pathOf: () => string) => ({ method: 'GET' as const, setupRequest: (req: autocannon.Request) => as(req, pathOf()), onResponse: answer });
   const aMember = () => memberName(pick(MEMBERS));
-  return [
+  const reads = [
     get(() => LISTS_URL),
     get(() => `/api/v1/router/lists?type=2&page=${1 + pick(500)}`),
     get(() => '/api/v1/router/lists?type=1&page=1'),
@@ -280,6 +281,10 @@ function consoleMix(db: Prepared, answer: Answer): Requests {
     get(() => `/api/v1/router/info?router_name=${aMember()}`),
     get(() => `/api/v1/network/lists?page=${1 + pick(100)}`),
     get(() => `/api/v1/network/status?network_number=${networkNumber(1 + pick(NETWORKS - 1))}`),
+  ];
+  if (MIX === 'reads') return reads;
+  return [
+    ...reads,
     {
       method: 'POST',
       setupRequest: (req: autocannon.Request) =>
@@ -320,7 +325,22 @@ interface Row {
   processes: number;
   out: Outcome;
   serverCpuMs: number;
+  /** PostgreSQL: CPU time of the server's connections (their backend processes) during the run. */
+  databaseCpuMs?: number;
   logBytes: number;
+}
+
+/** The backend processes serving the benchmark's database (PostgreSQL runs on this machine). */
+async function backendsOf(db: Prepared): Promise<number[]> {
+  if (!db.databaseUrl || !PG_URL) return [];
+  const admin = connect({ databaseUrl: PG_URL, dataDir: db.dataDir });
+  try {
+    const name = new URL(db.databaseUrl).pathname.slice(1);
+    const rows = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`.execute(admin.db);
+    return rows.rows.map((r) => r.pid);
+  } finally {
+    await admin.close();
+  }
 }
 
 async function runServer(db: Prepared, workers: number, log: { level: string; format: string }): Promise<Row & { body: string }> {
@@ -334,12 +354,16 @@ async function runServer(db: Prepared, workers: number, log: { level: string; fo
       MIX === 'lists' ? [{ method: 'GET', path: LISTS_URL, headers: { authorization: `Bearer ${db.tokens[0]}` }, onResponse: answer }] : consoleMix(db, answer);
     await load(url, requests, WARMUP_S);
     const processes = server.processes();
+    const backends = await backendsOf(db);
+    const dbCpu = () => backends.reduce((sum, pid) => sum + cpuOf(pid), 0);
+    const dbCpu0 = dbCpu();
     const cpu0 = server.cpuMs();
     const log0 = server.logBytes;
     const out = await load(url, requests, DURATION_S);
     const serverCpuMs = server.cpuMs() - cpu0;
+    const databaseCpuMs = backends.length ? dbCpu() - dbCpu0 : undefined;
     const name = `${db.dialect}, ${workers} worker${workers > 1 ? 's' : ''}${LOGS.length > 1 || log.level !== 'warn' ? `, LOG_LEVEL=${log.level} LOG_FORMAT=${log.format}` : ''}`;
-    return { name, workers, processes, out, serverCpuMs, logBytes: server.logBytes - log0, body };
+    return { name, workers, processes, out, serverCpuMs, databaseCpuMs, logBytes: server.logBytes - log0, body };
   } finally {
     await server.stop();
   }
@@ -403,12 +427,12 @@ async function main() {
   if (listsBody) rows.push(await runBareRoute(listsBody));
 
   console.log(`\nload average after the runs ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  console.log('| configuration | processes | req/s | p50 ms | p99 ms | errors | server CPU | req per server CPU-second | autocannon CPU | log bytes/request |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| configuration | processes | req/s | p50 ms | p99 ms | errors | server CPU | req per server CPU-second | PostgreSQL CPU | autocannon CPU | log bytes/request |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const cores = (cpuMs: number) => `${(cpuMs / 1000 / DURATION_S).toFixed(2)} cores`;
     console.log(
-      `| ${r.name} | ${r.processes} | ${Math.round(r.out.rps).toLocaleString('en')} | ${ms(r.out.p50)} | ${ms(r.out.p99)} | ${r.out.errors} | ${cores(r.serverCpuMs)} | ${Math.round(r.out.requests / Math.max(0.001, r.serverCpuMs / 1000)).toLocaleString('en')} | ${cores(r.out.loadCpuMs)} | ${Math.round(r.logBytes / Math.max(1, r.out.requests))} |`,
+      `| ${r.name} | ${r.processes} | ${Math.round(r.out.rps).toLocaleString('en')} | ${ms(r.out.p50)} | ${ms(r.out.p99)} | ${r.out.errors} | ${cores(r.serverCpuMs)} | ${Math.round(r.out.requests / Math.max(0.001, r.serverCpuMs / 1000)).toLocaleString('en')} | ${r.databaseCpuMs === undefined ? '-' : cores(r.databaseCpuMs)} | ${cores(r.out.loadCpuMs)} | ${Math.round(r.logBytes / Math.max(1, r.out.requests))} |`,
     );
   }
   if (failures.length) {
