@@ -154,7 +154,7 @@ class Server {
     // BENCH_SERVER_NODE_OPTIONS: e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to see where the server's time goes.
     const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
     this.child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'packages/server/src/main.ts', 'start'], {
-      env: { ...process.env, NODE_ENV: 'production', HUBLINK_DATA_DIR: dir, PORT: String(PORT), HOST: '127.0.0.1', HUBLINK_INSTANCE: INSTANCE, LOG_LEVEL: 'warn', HUBLINK_GATEWAY_METRICS: String(METRICS_S) },
+      env: { ...process.env, NODE_ENV: 'production', HUBLINK_DATA_DIR: dir, PORT: String(PORT), HOST: '127.0.0.1', HUBLINK_INSTANCE: INSTANCE, LOG_LEVEL: 'warn', HUBLINK_GATEWAY_METRICS: String(METRICS_S), HUBLINK_WORKERS: process.env.HUBLINK_WORKERS ?? '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [this.child.stdout!, this.child.stderr!]) {

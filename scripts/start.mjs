@@ -2,6 +2,7 @@
 // (`npm start -- --demo`: with a demo tenant and simulated devices).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -13,9 +14,13 @@ if (!fs.existsSync(dist) || process.env.HUBLINK_REBUILD === '1') {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
+// libuv's thread pool is sized when it starts, from the environment: room for one password hash per
+// core beside file and DNS work (the server's workers get the same, packages/server/src/core/cluster.ts).
+const threads = process.env.UV_THREADPOOL_SIZE || String(Math.max(4, os.availableParallelism() + 2));
 const server = spawn(process.execPath, [path.join(root, 'packages/server/bin/hublink.mjs'), 'start', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
+  env: { ...process.env, UV_THREADPOOL_SIZE: threads },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code) => process.exit(code ?? 0));

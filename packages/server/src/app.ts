@@ -18,6 +18,7 @@ import { urlForLog, type App } from './core/http';
 import { RequestLog } from './core/requestLog';
 import { openApiTransform } from './core/openapi';
 import { SECURITY_HEADERS, securityHeaders } from './core/security';
+import cluster from 'node:cluster';
 import { ClusterStore, sharesThroughPrimary } from './core/clusterHub';
 import { createStore, type KvStore } from './core/store';
 import { connect, type DbHandle } from './db/connect';
@@ -77,7 +78,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
 
   const handle = opts.db ?? connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  if (!opts.db) await migrateToLatest(handle);
+  // Of several workers, the primary has migrated before forking them (core/cluster.ts).
+  if (!opts.db && !cluster.isWorker) await migrateToLatest(handle);
   const store = opts.store ?? (sharesThroughPrimary(config.redisUrl) ? new ClusterStore() : createStore(config.redisUrl));
   const modules = [coreModule, ...(opts.modules ?? MODULES)].filter((m) => m.enabled?.(config) ?? true);
   const jobs = modules.flatMap((m) => m.jobs ?? []);

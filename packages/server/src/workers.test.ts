@@ -12,6 +12,7 @@ import { DATABASES } from '../test/helpers';
 import { until } from '../test/until';
 import { PgBossJobRunner } from './core/jobsPgBoss';
 import { jobsSchemaOf } from './core/backbone';
+import { monitorModule } from './modules/monitor';
 
 /**
  * HUBLINK_WORKERS=2 as an operator runs it: the real `hublink start` with two worker processes on one
@@ -207,7 +208,7 @@ describe.each(DATABASES)('HUBLINK_WORKERS=2 (%s)', (dialect) => {
         .values(Array.from({ length: count }, () => ({ name: 'monitor.deliver', data: JSON.stringify({ delivery_id: 0 }), run_at: now, create_time: now })))
         .execute();
     } else {
-      const jobs = new PgBossJobRunner(db.db, silent, 'test-sender', [{ name: 'monitor.deliver', run: async () => {} }], () => ({}), {
+      const jobs = new PgBossJobRunner(db.db, silent, 'test-sender', monitorModule.jobs!.filter((j) => j.name === 'monitor.deliver'), () => ({}), {
         connectionString: new URL(db.url!).toString(),
         schema: jobsSchemaOf({}),
         timezone: 'Asia/Shanghai',

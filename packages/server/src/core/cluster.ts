@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import os from 'node:os';
 import pino from 'pino';
 import type { Config } from '../config';
 import { serveHub } from './clusterHub';
@@ -36,7 +37,7 @@ export async function superviseWorkers(config: Config, opts: SuperviseOptions): 
   let failed = false;
 
   const fork = (index: number) => {
-    const worker = cluster.fork({ HUBLINK_WORKER_INDEX: String(index) });
+    const worker = cluster.fork({ HUBLINK_WORKER_INDEX: String(index), UV_THREADPOOL_SIZE: threadPoolSize() });
     indexOf.set(worker, index);
     startedAt.set(index, Date.now());
   };
@@ -85,6 +86,13 @@ export async function superviseWorkers(config: Config, opts: SuperviseOptions): 
   for (let i = 0; i < config.workers; i++) fork(i);
   log.info({ workers: config.workers, port: config.port, shared: config.redisUrl ? 'redis' : 'primary' }, 'workers: started');
 }
+
+/**
+ * libuv's thread pool for a server process: password hashing (scrypt) runs there, one per core, beside
+ * file and DNS work. Read by libuv when the pool first starts, so it is given in the process's
+ * environment (scripts/start.mjs, the workers' fork); a value the operator set is kept.
+ */
+export const threadPoolSize = (env: NodeJS.ProcessEnv = process.env) => env.UV_THREADPOOL_SIZE || String(Math.max(4, os.availableParallelism() + 2));
 
 /** In a worker: when the primary is gone (killed), drain and stop as on SIGTERM instead of running on alone. */
 export function stopWhenPrimaryGoes(): void {

@@ -84,6 +84,20 @@ for (const dialect of DATABASES) {
       }
     });
 
+    it('runs a job of another name while a long one runs', async () => {
+      const jobs = testJobs();
+      // A database of its own: the long job stays queued when this instance stops.
+      const t = await createTestApp(dialect, { modules: [jobs.module], config: { runJobs: true, instance: 'lanes' }, backbone: { jobPollSeconds: 0.5 } });
+      try {
+        await t.ctx.jobs.send('test.hold', { id: 'long', finish: 'nobody' });
+        await until(() => jobs.ran.some((r) => r.id === 'long'), 'the long job runs');
+        await t.ctx.jobs.send('test.note', { id: 'beside' });
+        await until(() => jobs.ran.some((r) => r.id === 'beside'), 'the other job runs beside it');
+      } finally {
+        await t.close();
+      }
+    });
+
     it('hands a run cut short by stop to the next instance, which runs it', async () => {
       const jobsA = testJobs();
       const a = await instance('A', jobsA);

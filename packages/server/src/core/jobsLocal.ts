@@ -7,10 +7,12 @@ const POLL_MS = 1000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Jobs on SQLite, where there is one instance by definition: recurring jobs on timers from their cron
- * expressions (a run that is still going when the next is due skips that one), one-off jobs in the
- * job_queue table so that a restart runs what was queued. A one-off leaves the queue when it succeeds
- * or has used its retries; a run cut short by stop stays queued.
+ * Jobs on SQLite, where one runner serves the database (of several workers, the first): recurring
+ * jobs on timers from their cron expressions (a run that is still going when the next is due skips
+ * that one), one-off jobs in the job_queue table so that a restart runs what was queued. One-off jobs
+ * of one name run one at a time, oldest first; jobs of different names run side by side, so a long
+ * one (a bulk import) does not hold back an alert's delivery. A one-off leaves the queue when it
+ * succeeds or has used its retries; a run cut short by stop stays queued.
  */
 export class LocalJobRunner<C> implements JobRunner {
   private readonly defs = new Map<string, JobDef<C>>();
@@ -18,6 +20,8 @@ export class LocalJobRunner<C> implements JobRunner {
   private readonly running = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
   private poller: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
+  /** The job names whose queued jobs are being run, each by its own loop. */
+  private readonly lanes = new Map<string, Promise<void>>();
   private started = false;
 
   constructor(
@@ -55,7 +59,7 @@ export class LocalJobRunner<C> implements JobRunner {
     this.timers.clear();
     clearTimeout(this.poller);
     for (const r of this.running.values()) r.abort.abort();
-    await Promise.allSettled([this.draining, ...[...this.running.values()].map((r) => r.done)]);
+    await Promise.allSettled([this.draining, ...this.lanes.values(), ...[...this.running.values()].map((r) => r.done)]);
   }
 
   private plan(def: JobDef<C>) {
@@ -73,7 +77,7 @@ export class LocalJobRunner<C> implements JobRunner {
   private poke() {
     if (!this.started || this.draining) return;
     clearTimeout(this.poller);
-    this.draining = this.drainQueue()
+    this.draining = this.startLanes()
       .catch((err: unknown) => this.log.error({ err }, 'jobs: queue pass failed'))
       .finally(() => {
         this.draining = undefined;
@@ -83,10 +87,30 @@ export class LocalJobRunner<C> implements JobRunner {
       });
   }
 
-  /** Runs the due one-off jobs, oldest first, one at a time. */
-  private async drainQueue() {
+  /** Starts a loop for each job name that has due jobs and none running. */
+  private async startLanes() {
+    const due = await this.db.selectFrom('job_queue').select('name').distinct().where('run_at', '<=', Date.now()).execute();
+    for (const { name } of due) {
+      if (!this.started || this.lanes.has(name)) continue;
+      const lane = this.drainLane(name)
+        .catch((err: unknown) => this.log.error({ err, job: name }, 'jobs: queue pass failed'))
+        .finally(() => this.lanes.delete(name));
+      this.lanes.set(name, lane);
+    }
+  }
+
+  /** Runs the due one-off jobs of one name, oldest first, one at a time. */
+  private async drainLane(name: string) {
     while (this.started) {
-      const job = await this.db.selectFrom('job_queue').selectAll().where('run_at', '<=', Date.now()).orderBy('run_at').orderBy('id').limit(1).executeTakeFirst();
+      const job = await this.db
+        .selectFrom('job_queue')
+        .selectAll()
+        .where('name', '=', name)
+        .where('run_at', '<=', Date.now())
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
       if (!job) return;
       const def = this.defs.get(job.name);
       if (!def) {
