@@ -31,7 +31,7 @@ import { connect, type Db } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
 import { TokenService } from '../packages/server/src/core/tokens';
 import { loadConfig } from '../packages/server/src/config';
-import { MEMBERS, NETWORKS, seed, type Seeded } from './seed';
+import { MEMBERS, NETWORKS, seed } from './seed';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
@@ -74,7 +74,7 @@ interface Prepared {
   dialect: string;
   dataDir: string;
   databaseUrl?: string;
-  seeded: Seeded;
+  /** Bearer tokens of the signed-in users: the main account first. */
   tokens: string[];
   drop(): Promise<void>;
 }
@@ -122,30 +122,29 @@ async function prepare(dialect: string): Promise<Prepared> {
       await a.close();
     };
   }
-  const handle = connect({ databaseUrl, dataDir });
-  await migrateToLatest(handle);
-  const t0 = Date.now();
-  const seeded = await seed(handle.db);
-  const subs = await addSubAccounts(handle.db, seeded.tenantId);
-  if (handle.dialect === 'postgres') await sql`analyze`.execute(handle.db);
-  // Sessions as a sign-in opens them: the key lives in the database, so the server accepts these tokens.
-  const config = loadConfig({ HUBLINK_DATA_DIR: dataDir });
-  const issuer = new TokenService(handle.db, config.tokenTtlSeconds, config.sessionTtlSeconds);
-  const tokens = [(await issuer.issue(seeded.tenantId, null)).token];
-  for (const id of subs) tokens.push((await issuer.issue(seeded.tenantId, id)).token);
-  await handle.close();
-  console.log(`seeded ${MEMBERS.toLocaleString('en')} members, ${NETWORKS.toLocaleString('en')} networks and ${SUB_ACCOUNTS} sub-accounts on ${dialect} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return {
-    dialect,
-    dataDir,
-    databaseUrl,
-    seeded,
-    tokens,
-    drop: async () => {
-      await dropDatabase();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+  const drop = async () => {
+    await dropDatabase();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    const handle = connect({ databaseUrl, dataDir });
+    await migrateToLatest(handle);
+    const t0 = Date.now();
+    const seeded = await seed(handle.db);
+    const subs = await addSubAccounts(handle.db, seeded.tenantId);
+    if (handle.dialect === 'postgres') await sql`analyze`.execute(handle.db);
+    // Sessions as a sign-in opens them: the key lives in the database, so the server accepts these tokens.
+    const config = loadConfig({ HUBLINK_DATA_DIR: dataDir });
+    const issuer = new TokenService(handle.db, config.tokenTtlSeconds, config.sessionTtlSeconds);
+    const tokens = [(await issuer.issue(seeded.tenantId, null)).token];
+    for (const id of subs) tokens.push((await issuer.issue(seeded.tenantId, id)).token);
+    await handle.close();
+    console.log(`seeded ${MEMBERS.toLocaleString('en')} members, ${NETWORKS.toLocaleString('en')} networks and ${SUB_ACCOUNTS} sub-accounts on ${dialect} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return { dialect, dataDir, databaseUrl, tokens, drop };
+  } catch (e) {
+    await drop();
+    throw e;
+  }
 }
 
 // ---- the server -------------------------------------------------------------------------------
