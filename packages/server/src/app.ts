@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { CODE, DEVICE_CLOSE, DEVICE_LIMITS, httpStatusOf, LIMITS, M, type Endpoint } from '@hublink/contract';
+import type { DestinationStream } from 'pino';
 import qs from 'qs';
 import type { Config } from './config';
 import { answerClientError } from './core/clientErrors';
@@ -14,6 +15,7 @@ import { serveConsole } from './core/console';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
 import { urlForLog, type App } from './core/http';
+import { RequestLog } from './core/requestLog';
 import { openApiTransform } from './core/openapi';
 import { SECURITY_HEADERS, securityHeaders } from './core/security';
 import cluster from 'node:cluster';
@@ -36,6 +38,8 @@ export interface BuildOptions {
   db?: DbHandle;
   store?: KvStore;
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: DestinationStream;
   /** Replacements and settings of the backbone's parts (tests). */
   backbone?: BackboneOptions;
   /** The modules to serve (default: all of modules/index.ts). */
@@ -56,8 +60,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
             serializers: {
               req: (req: FastifyRequest) => ({ method: req.method, url: urlForLog(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
             },
-            ...(config.prettyLogs ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } } : {}),
+            ...(opts.logStream ? { stream: opts.logStream } : config.prettyLogs ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } } : {}),
           },
+    logController: new RequestLog(config.slowRequestMs),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 4 * 1024 * 1024,

@@ -6,7 +6,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { z } from 'zod';
 import { CODE, endpointUrl, isFileResponse, isRedirectResponse, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
-import { buildApp, type BuiltApp } from '../src/app';
+import { buildApp, type BuildOptions, type BuiltApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { RoleAuth } from '../src/core/actor';
 import type { BackboneOptions } from '../src/core/backbone';
@@ -51,6 +51,8 @@ export interface TestAppOptions {
   database?: DbHandle;
   /** Modules served besides the app's own (a test's jobs or subscribers). */
   modules?: Module[];
+  /** The app logs here (JSON lines, at config.logLevel); without it, the app logs nothing. */
+  logStream?: BuildOptions['logStream'];
 }
 
 /** The tables a refused call must leave as they were (see TestApp.snapshot). */
@@ -164,7 +166,7 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
   const app = await buildApp(config, {
     db: handle,
     store,
-    logger: false,
+    ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }),
     backbone: opts.backbone,
     ...(opts.modules ? { modules: [...MODULES, ...opts.modules] } : {}),
   });
