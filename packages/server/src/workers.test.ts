@@ -80,7 +80,7 @@ function runOps(env: NodeJS.ProcessEnv, args: string[]): Promise<void> {
 
 /** A database for one run: SQLite in the data dir, or a PostgreSQL database of its own (pg-boss's schema included). */
 async function databaseFor(dialect: string, dataDir: string) {
-  if (dialect === 'sqlite') return { env: {}, open: () => connect({ dataDir }), drop: async () => {} };
+  if (dialect === 'sqlite') return { env: { DATABASE_URL: '' }, open: () => connect({ dataDir }), drop: async () => {} };
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `hublink_workers_${randomBytes(4).toString('hex')}`;
   const admin = connect({ databaseUrl: base.toString(), dataDir });
