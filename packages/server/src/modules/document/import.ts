@@ -82,9 +82,9 @@ export async function importDocuments(ctx: Ctx, dir: string): Promise<ImportSumm
 export async function importWhenEmpty(ctx: Ctx): Promise<void> {
   const any = async () => (await ctx.db.selectFrom('document_node').select('id').limit(1).executeTakeFirst()) !== undefined;
   const dir = ctx.config.handbookDir;
-  // '' is no handbook at all: the API tests' apps, which do not need one on every start. Once-only work:
-  // of several server processes, the one that runs jobs imports.
-  if (!dir || !ctx.config.runJobs || (await any())) return;
+  // '' is no handbook at all: the API tests' apps, which do not need one on every start. Of several
+  // workers on one machine (HUBLINK_WORKERS), the first imports.
+  if (!dir || ctx.config.workerIndex !== 0 || (await any())) return;
   try {
     const summary = await importDocuments(ctx, dir);
     ctx.log.info({ dir, ...summary }, 'help documents imported');
