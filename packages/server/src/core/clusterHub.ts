@@ -68,9 +68,11 @@ function sendToPrimary(m: HubMessage) {
   process.send(m);
 }
 
+/** Ids of store calls, unique in the process: every store of the process sees every reply. */
+let nextCallId = 1;
+
 /** A worker's store: every call answered by the primary's. */
 export class ClusterStore implements KvStore {
-  private nextId = 1;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
   private readonly onReply = (m: Extract<HubMessage, { hub: 'kv-reply' }>) => {
     const p = this.pending.get(m.id);
@@ -88,7 +90,7 @@ export class ClusterStore implements KvStore {
 
   private call<T>(op: KvOp, ...args: unknown[]): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const id = this.nextId++;
+      const id = nextCallId++;
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error(`workers: no answer from the primary to a store ${op}`));
