@@ -1,8 +1,8 @@
 import { CODE, M } from '@hublink/contract';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { ApiError } from './core/errors';
-import { describeEachDatabase } from '../test/helpers';
+import { createTestApp, describeEachDatabase, type TestApp } from '../test/helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -76,6 +76,27 @@ describeEachDatabase(
   },
 );
 
+describe('behind listed proxies', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', {
+      config: { trustProxy: ['192.0.2.10', '10.8.0.0/16'] },
+      beforeReady: (app) => {
+        app.get('/api/v1/test/ip', async (req) => ({ code: CODE.ok, msg: 'ok', data: req.ip }));
+      },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it("takes the client's address from X-Forwarded-For only when the hop is a listed proxy", async () => {
+    const ipVia = async (remoteAddress: string) =>
+      (await t.app.inject({ method: 'GET', url: '/api/v1/test/ip', remoteAddress, headers: { 'x-forwarded-for': '203.0.113.7' } })).json<{ data: string }>().data;
+    expect(await ipVia('192.0.2.10')).toBe('203.0.113.7');
+    expect(await ipVia('10.8.3.4')).toBe('203.0.113.7');
+    expect(await ipVia('198.51.100.1')).toBe('198.51.100.1');
+  });
+});
+
 describe('loadConfig', () => {
   it('refuses the development endpoints in production', () => {
     expect(() => loadConfig({ HUBLINK_DEV_ENDPOINTS: '1', NODE_ENV: 'production' })).toThrow(/HUBLINK_DEV_ENDPOINTS/);
@@ -85,6 +106,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ HUBLINK_DEV_ENDPOINTS: '1', NODE_ENV: 'development' }).devEndpoints).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development' }).devEndpoints).toBe(false);
     expect(loadConfig({ HUBLINK_DEV_ENDPOINTS: '0', NODE_ENV: 'production' }).devEndpoints).toBe(false);
+  });
+
+  it('trusts every proxy with 1, only the listed ones with a list, and refuses an entry that is not an address', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ HUBLINK_TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ HUBLINK_TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1' }).trustProxy).toEqual(['10.0.0.5', '10.1.0.0/16', '::1']);
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.5/8/1', 'proxy.example.com']) {
+      expect(() => loadConfig({ HUBLINK_TRUST_PROXY: bad })).toThrow(/HUBLINK_TRUST_PROXY/);
+    }
   });
 
   it('reads the documented defaults', () => {

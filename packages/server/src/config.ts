@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseSecretKey, type SecretKey } from './core/secretKey';
@@ -57,7 +58,11 @@ export interface Config {
    * index.md giving the menu, imported into an empty database on start (`hublink ops docs import` again).
    */
   handbookDir: string;
-  trustProxy: boolean;
+  /**
+   * HUBLINK_TRUST_PROXY: `1` trusts every hop's X-Forwarded-For (the port reachable from the proxy
+   * alone); a comma-separated list of addresses and CIDR ranges trusts only proxies among them.
+   */
+  trustProxy: boolean | string[];
   /** Requests to /api per client IP and minute (a safety net; login and codes have their own limits). */
   apiRateLimitPerMinute: number;
   /** Whether this instance runs background jobs (HUBLINK_JOBS=0: it only queues them, e.g. an API-only instance). */
@@ -153,6 +158,23 @@ function publicUrlOf(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** `1`/`0`/unset, or the proxies' addresses (IPv4/IPv6, optionally /prefix), checked so a typo fails the start. */
+function trustProxyOf(raw: string | undefined): boolean | string[] {
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of list) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = net.isIP(address ?? '');
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (!family || !prefixOk || extra !== undefined) {
+      throw new Error(`HUBLINK_TRUST_PROXY must be 1, 0 or a comma-separated list of addresses and CIDR ranges, got '${entry}'`);
+    }
+  }
+  return list;
+}
+
 /** Reads the environment once; nothing else in the server reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
@@ -184,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     brands: parseBrands(env.HUBLINK_BRANDS),
     webDist: path.resolve(env.HUBLINK_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     handbookDir: path.resolve(env.HUBLINK_HANDBOOK_DIR || path.join(repoRoot, 'docs/handbook')),
-    trustProxy: env.HUBLINK_TRUST_PROXY === '1',
+    trustProxy: trustProxyOf(env.HUBLINK_TRUST_PROXY),
     apiRateLimitPerMinute: Number(env.HUBLINK_API_RATE_LIMIT ?? 1200),
     // Jobs, the scheduler and other once-only work run in the first worker only.
     runJobs: env.HUBLINK_JOBS !== '0' && workerIndex === 0,
