@@ -1,5 +1,5 @@
 import { listNetworks, listRam, listRouters } from '@hublink/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { createTestApp, DATABASES, signIn } from '../../test/helpers';
 import { emptyDatabase } from '../../test/upgradeDatabase';
 import { appliedNames, readRows, seedEveryTable } from '../../test/upgradeSeed';
@@ -24,7 +24,8 @@ for (const dialect of DATABASES) {
       passwordHash = await hashPassword(PASSWORD);
     });
 
-    it.each(names)('from a database at %s, with rows in every table', async (step) => {
+    // Each step has a database of its own: on PostgreSQL they wait on the server, so several at once.
+    it.concurrent.for(names)('from a database at %s, with rows in every table', async (step, { expect }) => {
       const { handle, drop } = await emptyDatabase(dialect);
       try {
         await migrateToLatest(handle, undefined, { to: step });
