@@ -26,8 +26,25 @@ import { documents } from './migrations/0024_documents';
 import { searchTrgm } from './migrations/0025_search_trgm';
 import { memberImport } from './migrations/0026_member_import';
 
+/**
+ * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
+ * beside the new one, so a table or column goes away in two releases. `deprecates` ships with the
+ * code that stops using it (the migration may change nothing else); `removes` ships a release later
+ * and drops it. Names are 'table' or 'table.column'. db/migrationRules.test.ts holds every migration
+ * after ROLLING_BASELINE to this.
+ */
+export interface Removals {
+  deprecates?: string[];
+  removes?: string[];
+}
+
+export type HubMigration = Migration & Removals;
+
+/** The migrations written before the rolling-upgrade rule was checked; the rule holds for every later one. */
+export const ROLLING_BASELINE = '0026_member_import';
+
 /** The ordered list of migrations; names sort in the order they run. */
-export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Migration> {
+export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, HubMigration> {
   return {
     '0001_foundation': foundation(handle.dialect),
     '0002_account': account(handle.dialect),
