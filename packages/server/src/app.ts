@@ -79,7 +79,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const handle = opts.db ?? connect(connectOptionsOf(config));
   // Of several workers, the primary has migrated before forking them (core/cluster.ts).
-  if (!opts.db && !cluster.isWorker) await migrateToLatest(handle);
+  if (!opts.db && !cluster.isWorker) await migrateToLatest(handle, app.log);
   const store = opts.store ?? (sharesThroughPrimary(config.redisUrl) ? new ClusterStore() : createStore(config.redisUrl));
   const modules = [coreModule, ...(opts.modules ?? MODULES)].filter((m) => m.enabled?.(config) ?? true);
   const jobs = modules.flatMap((m) => m.jobs ?? []);

@@ -7,7 +7,7 @@ import { coreModule } from './core/housekeeping';
 import { serveUntilSignal } from './core/lifecycle';
 import { connect } from './db/connect';
 import { startDemo } from './demo';
-import { migrateToLatest } from './db/migrate';
+import { migrateToLatest, migrationLines } from './db/migrate';
 import { MODULES } from './modules';
 import { OPS_COMMANDS } from './ops/commands';
 import { runOps } from './ops/run';
@@ -33,7 +33,7 @@ async function start() {
 async function migrate() {
   const config = loadConfig();
   const handle = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(handle);
+  await migrateToLatest(handle, migrationLines);
   await handle.close();
   if (process.argv[2] === 'migrate') console.log('database is up to date');
 }
