@@ -1,5 +1,5 @@
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
-import type { DbHandle } from './connect';
+import type { DbHandle, Dialect } from './connect';
 import { foundation } from './migrations/0001_foundation';
 import { account } from './migrations/0002_account';
 import { messages } from './migrations/0003_messages';
@@ -27,7 +27,7 @@ import { searchTrgm } from './migrations/0025_search_trgm';
 import { memberImport } from './migrations/0026_member_import';
 
 /** The ordered list of migrations; names sort in the order they run. */
-function migrations(handle: DbHandle): Record<string, Migration> {
+function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Migration> {
   return {
     '0001_foundation': foundation(handle.dialect),
     '0002_account': account(handle.dialect),
@@ -56,6 +56,9 @@ function migrations(handle: DbHandle): Record<string, Migration> {
     '0026_member_import': memberImport(handle.dialect),
   };
 }
+
+/** The names of every migration this code knows, in order (readiness compares them with the database's). */
+export const migrationNames = (dialect: Dialect): string[] => Object.keys(migrations({ dialect }));
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(handle) };
