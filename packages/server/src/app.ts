@@ -50,7 +50,12 @@ export interface BuildOptions {
   modules?: Module[];
 }
 
-export type BuiltApp = App & { ctx: Ctx; endpoints: { url: string; endpoint: Endpoint }[] };
+export type BuiltApp = App & {
+  ctx: Ctx;
+  endpoints: { url: string; endpoint: Endpoint }[];
+  /** What /readyz reports; drain() before close() lets load balancers see 'draining' (Fastify answers 503 itself once close() starts). */
+  readiness: Readiness;
+};
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
@@ -225,5 +230,5 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await metricsListener?.close();
   });
 
-  return Object.assign(app, { ctx, endpoints });
+  return Object.assign(app, { ctx, endpoints, readiness });
 }
