@@ -77,7 +77,7 @@ for (const dialect of DATABASES) {
     });
 
     it('counts requests by route pattern and status, with a latency histogram, and unknown routes as one', async () => {
-      const a = await newAccount(t);
+      await newAccount(t);
       for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: `/api/v1/no/such/${i}` });
       const { text } = await scrape(`Bearer ${TOKEN}`);
       expect(sample(text, 'hublink_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(3);
