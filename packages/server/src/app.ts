@@ -25,6 +25,10 @@ import { connect, connectOptionsOf, type DbHandle } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { createBackbone, type BackboneOptions } from './core/backbone';
 import { coreModule } from './core/housekeeping';
+import { CHECK_TIMEOUT_MS, healthRoutes, Readiness, withTimeout } from './core/health';
+import { AppMetrics, attachMetrics, oldestDueDeliverySeconds } from './core/metrics';
+import { renderThroughPrimary, shareWithPrimary } from './core/metricsCluster';
+import { listenForMetrics, metricsRoute, type MetricsListener } from './core/metricsServer';
 import type { Module } from './core/module';
 import { MODULES } from './modules';
 
@@ -46,7 +50,12 @@ export interface BuildOptions {
   modules?: Module[];
 }
 
-export type BuiltApp = App & { ctx: Ctx; endpoints: { url: string; endpoint: Endpoint }[] };
+export type BuiltApp = App & {
+  ctx: Ctx;
+  endpoints: { url: string; endpoint: Endpoint }[];
+  /** What /readyz reports; drain() before close() lets load balancers see 'draining' (Fastify answers 503 itself once close() starts). */
+  readiness: Readiness;
+};
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
@@ -87,6 +96,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const parts = createBackbone(config, handle, app.log, jobs, () => ctx, opts.backbone);
   const ctx: Ctx = createCtx(config, handle.db, handle.dialect, store, app.log, parts.backbone);
   for (const m of modules) if (m.on) ctx.events.subscribe(m.name, m.on);
+
+  const metrics = config.metrics ? new AppMetrics() : undefined;
+  if (metrics) {
+    attachMetrics(ctx, metrics);
+    handle.onQuery = metrics.observeQuery;
+    metrics.watch({ pool: handle.poolStats, eventWait: () => withTimeout(oldestDueDeliverySeconds(handle.db), CHECK_TIMEOUT_MS) });
+    app.addHook('onResponse', async (req, reply) => metrics.observeRequest(req, reply));
+    if (cluster.isWorker) shareWithPrimary(metrics.registry);
+  }
+  const readiness = new Readiness({ db: handle, redis: parts.redis, log: app.log });
+  let metricsListener: MetricsListener | undefined;
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -163,6 +183,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (m.routes && m.prefix) await app.register(async (scope) => m.routes!(scope as App, ctx), { prefix: m.prefix });
   }
 
+  healthRoutes(app, readiness);
+  // Of several workers, the primary sums them all (core/metricsCluster.ts).
+  metricsRoute(app, config, metrics && (cluster.isWorker ? renderThroughPrimary : () => metrics.render()));
+
   const consolePage = await serveConsole(app, config.webDist);
 
   app.setNotFoundHandler((req, reply) => {
@@ -180,12 +204,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     for (const m of modules) await m.start?.(ctx);
     ctx.events.start(ctx);
     if (config.runJobs) await parts.runner.start();
+    if (metrics && config.metricsPort !== undefined && !cluster.isWorker) {
+      metricsListener = await listenForMetrics({ port: config.metricsPort, host: config.metricsHost, token: config.metricsToken }, () => metrics.render(), app.log);
+    }
   });
   // A keep-alive connection would hold the drain open for Fastify's 72 s keep-alive timeout: the
   // answers sent while closing end their connection.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    readiness.drain();
   });
   app.addHook('onSend', async (_req, reply) => {
     if (closing) reply.header('connection', 'close');
@@ -199,7 +227,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await parts.close();
     await store.close();
     if (!opts.db) await handle.close();
+    await metricsListener?.close();
   });
 
-  return Object.assign(app, { ctx, endpoints });
+  return Object.assign(app, { ctx, endpoints, readiness });
 }

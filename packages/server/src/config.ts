@@ -84,6 +84,15 @@ export interface Config {
    * (HUBLINK_LDAP_VERIFY_URL; default http://{domain}/{file}, the site's root).
    */
   ldapVerifyUrl: string;
+  /**
+   * HUBLINK_METRICS=1: Prometheus metrics at /metrics (core/metrics.ts); off by default. On, they need
+   * HUBLINK_METRICS_TOKEN (a bearer token on the main port) or HUBLINK_METRICS_PORT (a listener of
+   * their own on HUBLINK_METRICS_HOST, default 127.0.0.1), so they are never public by accident.
+   */
+  metrics: boolean;
+  metricsToken?: string;
+  metricsPort?: number;
+  metricsHost: string;
   /** HUBLINK_GATEWAY_METRICS=<seconds>: the gateway logs its message handling latency this often (the load benchmark reads it); unset: never. */
   gatewayMetricsSeconds?: number;
   /**
@@ -175,6 +184,22 @@ function trustProxyOf(raw: string | undefined): boolean | string[] {
   return list;
 }
 
+/** At least this long, so a token is not guessed by trying. */
+const METRICS_TOKEN_MIN = 16;
+
+/** HUBLINK_METRICS and its guards: on only with a token or a port of its own. */
+function metricsOf(env: NodeJS.ProcessEnv, port: number) {
+  const metrics = env.HUBLINK_METRICS === '1';
+  const metricsToken = env.HUBLINK_METRICS_TOKEN || undefined;
+  const metricsPort = env.HUBLINK_METRICS_PORT ? numberOr(env, 'HUBLINK_METRICS_PORT', 0, 1) : undefined;
+  if (metrics && !metricsToken && metricsPort === undefined) {
+    throw new Error('HUBLINK_METRICS=1 needs HUBLINK_METRICS_TOKEN (bearer token on the main port) or HUBLINK_METRICS_PORT (a port of their own)');
+  }
+  if (metricsToken !== undefined && metricsToken.length < METRICS_TOKEN_MIN) throw new Error(`HUBLINK_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN} characters`);
+  if (metricsPort !== undefined && (metricsPort > 65535 || metricsPort === port)) throw new Error(`HUBLINK_METRICS_PORT must be a port (1-65535) other than PORT, got '${metricsPort}'`);
+  return { metrics, metricsToken, metricsPort, metricsHost: env.HUBLINK_METRICS_HOST || '127.0.0.1' };
+}
+
 /** Reads the environment once; nothing else in the server reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
@@ -183,8 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('HUBLINK_DEV_ENDPOINTS=1 is refused when NODE_ENV=production');
   }
   const workerIndex = numberOr(env, 'HUBLINK_WORKER_INDEX', 0, 0);
+  const port = Number(env.PORT ?? 8080);
   return {
-    port: Number(env.PORT ?? 8080),
+    port,
     host: env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(env.HUBLINK_DATA_DIR ?? 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
@@ -214,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',
     ldapVerifyUrl: env.HUBLINK_LDAP_VERIFY_URL || 'http://{domain}/{file}',
+    ...metricsOf(env, port),
     gatewayMetricsSeconds: Number(env.HUBLINK_GATEWAY_METRICS) > 0 ? Number(env.HUBLINK_GATEWAY_METRICS) : undefined,
     publicUrl: env.HUBLINK_PUBLIC_URL ? publicUrlOf(env.HUBLINK_PUBLIC_URL) : undefined,
     alertDebounceSeconds: numberOr(env, 'HUBLINK_ALERT_DEBOUNCE_SECONDS', 60, 0),

@@ -3,6 +3,7 @@ import os from 'node:os';
 import pino from 'pino';
 import type { Config } from '../config';
 import { serveHub } from './clusterHub';
+import { serveClusterMetrics } from './metricsCluster';
 
 export interface SuperviseOptions {
   /** Brings the database up to date before any worker starts, so they never migrate at once. */
@@ -29,6 +30,7 @@ export async function superviseWorkers(config: Config, opts: SuperviseOptions): 
   });
   await opts.prepare();
   const hub = config.redisUrl ? undefined : serveHub(log);
+  const metrics = config.metrics ? await serveClusterMetrics(config, log) : undefined;
 
   const indexOf = new Map<Worker, number>();
   const startedAt = new Map<number, number>();
@@ -62,6 +64,7 @@ export async function superviseWorkers(config: Config, opts: SuperviseOptions): 
 
   const finish = async () => {
     await hub?.close();
+    await metrics?.close();
     log.info('workers: all stopped');
     process.exit(failed ? 1 : 0);
   };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { EVENTS, type DomainEvent, type EventType } from '@hublink/contract';
 import type { Db } from '../db/connect';
+import { metricsOf } from './metrics';
 
 /** Which event a delivery carries (its id is unique: a handler can use it to act once) and when it was written. */
 export interface EventMeta {
@@ -210,15 +211,19 @@ export class EventBus<C = unknown> {
 
   private async deliver(id: number, subscriber: string, attempts: number, event: DomainEvent, meta: EventMeta): Promise<void> {
     const sub = this.byName.get(subscriber)!;
+    const metrics = metricsOf(this.ctx);
+    const lag = Date.now() - meta.at;
     try {
       await sub.handle(event, this.ctx, meta);
       await this.db.updateTable('event_delivery').set({ state: 'done', done_at: Date.now(), lease_until: 0, error: null }).where('id', '=', id).execute();
+      metrics?.observeDelivery('done', attempts === 0, lag);
     } catch (err) {
       const tries = attempts + 1;
       const error = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_MAX);
       const dead = tries >= this.opts.maxAttempts;
       const wait = Math.min(this.opts.backoffMs * 2 ** (tries - 1), this.opts.maxBackoffMs);
       const log = { err, subscriber, eventType: event.type, tenantId: event.tenant_id, attempts: tries };
+      metrics?.observeDelivery(dead ? 'dead' : 'retry', attempts === 0, lag);
       if (dead) this.log.error(log, 'events: subscriber failed for the last time; delivery given up');
       else this.log.warn({ ...log, retryInMs: wait }, 'events: subscriber failed; will retry');
       await this.db

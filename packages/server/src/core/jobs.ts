@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import cronParser from 'cron-parser';
 import type { Db } from '../db/connect';
+import { metricsOf } from './metrics';
 
 /** What a job's run gets: the app's context, a signal that fires when the instance stops, and the run's data. */
 export interface JobRun<C> {
@@ -103,6 +104,7 @@ export async function runRecorded<C>(
       .execute()
       .catch((err: unknown) => log.error({ err, job: def.name }, 'jobs: could not record the end of a run'));
   }
+  metricsOf(run.ctx)?.observeJob(def.name, outcome, Date.now() - started);
   return { outcome, error };
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import { poolSizeFor, type ServerLimits } from './poolSize';
@@ -19,7 +19,18 @@ export interface DbHandle {
   schema?: string;
   /** PostgreSQL: the connections this process's pool may open (sized on first use when not given). */
   poolSize?: () => Promise<number>;
+  /** PostgreSQL: the pool's connections now (undefined until its first use). */
+  poolStats?: () => PoolStats | undefined;
+  /** Sees every query with its time (the metrics set it; core/metrics.ts). */
+  onQuery?: (event: LogEvent) => void;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 // int8 (counts, epoch-ms times) as numbers: every value we keep fits in 2^53.
@@ -33,7 +44,7 @@ export interface ConnectOptions {
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
   /** Kysely's query log (the benchmark sums the time spent in SQL with it). */
-  log?: LogConfig;
+  log?: (event: LogEvent) => void;
   /** PostgreSQL connections of this process (DATABASE_POOL_SIZE); unset: sized by poolSizeFor. */
   poolSize?: number;
   /** Server processes sharing the database from this instance (HUBLINK_WORKERS; default 1), for poolSizeFor. */
@@ -64,8 +75,9 @@ async function serverLimits(connectionString: string): Promise<ServerLimits> {
 }
 
 function connectPostgres(opts: ConnectOptions & { databaseUrl: string }): DbHandle {
+  let created: pg.Pool | undefined;
   const poolOf = (max: number) =>
-    new pg.Pool({ connectionString: opts.databaseUrl, max, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) });
+    (created = new pg.Pool({ connectionString: opts.databaseUrl, max, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) }));
   // Sized on first use: connect() stays synchronous for its callers, and a process that never
   // queries never asks the server.
   let pool: Promise<pg.Pool> | undefined;
@@ -77,20 +89,27 @@ function connectPostgres(opts: ConnectOptions & { databaseUrl: string }): DbHand
         throw err;
       },
     ));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: sized }), log: opts.log });
-  return {
-    db,
+  const handle: DbHandle = {
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: sized }), log: (e) => logTo(opts, handle, e) }),
     dialect: 'postgres',
     url: opts.databaseUrl,
     schema: opts.schema,
     poolSize: async () => (await sized()).options.max,
+    poolStats: () =>
+      created && { max: created.options.max, total: created.totalCount, idle: created.idleCount, waiting: created.waitingCount },
     close: async () => {
-      await db.destroy();
+      await handle.db.destroy();
       // Sized by poolSize() but never queried through Kysely, the pool is still open.
       const open = pool && (await pool.catch(() => undefined));
       if (open && !open.ended) await open.end();
     },
   };
+  return handle;
+}
+
+function logTo(opts: ConnectOptions, handle: DbHandle, event: LogEvent) {
+  opts.log?.(event);
+  handle.onQuery?.(event);
 }
 
 export function connect(opts: ConnectOptions): DbHandle {
@@ -102,6 +121,10 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }), log: opts.log });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const handle: DbHandle = {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }), log: (e) => logTo(opts, handle, e) }),
+    dialect: 'sqlite',
+    close: () => handle.db.destroy(),
+  };
+  return handle;
 }

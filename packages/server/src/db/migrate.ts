@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DbHandle } from './connect';
+import type { DbHandle, Dialect } from './connect';
 import { foundation } from './migrations/0001_foundation';
 import { account } from './migrations/0002_account';
 import { messages } from './migrations/0003_messages';
@@ -73,6 +73,9 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0026_member_import': memberImport(handle.dialect),
   };
 }
+
+/** The names of every migration this code knows, in order (readiness compares them with the database's). */
+export const migrationNames = (dialect: Dialect): string[] => Object.keys(migrations({ dialect }));
 
 /** Where the applied migrations are written: Kysely's table, so databases migrated by earlier releases carry on. */
 export const MIGRATION_TABLE = 'kysely_migration';

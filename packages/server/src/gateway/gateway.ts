@@ -23,6 +23,7 @@ import { FlowWriter } from './flows';
 import { LiveWriter } from './liveWriter';
 import { TrafficHistoryWriter } from './trafficHistory';
 import { GatewayMetrics } from './metrics';
+import { metricsOf } from '../core/metrics';
 import { DeviceSession } from './session';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, endSessions, sweepSessions } from './sessionRows';
 
@@ -53,7 +54,7 @@ export class Gateway {
   private readonly writer: LiveWriter;
   private readonly flows: FlowWriter;
   private readonly trafficHistory: TrafficHistoryWriter;
-  private readonly metrics = new GatewayMetrics();
+  private readonly metrics: GatewayMetrics;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribes: Unsubscribe[] = [];
   private stopping = false;
@@ -64,6 +65,9 @@ export class Gateway {
     this.writer = new LiveWriter(ctx.db);
     this.flows = new FlowWriter(ctx.db);
     this.trafficHistory = new TrafficHistoryWriter(ctx.db);
+    const prom = metricsOf(ctx);
+    this.metrics = new GatewayMetrics(prom?.observeDeviceMessage);
+    prom?.watch({ devices: () => this.sessions.size });
   }
 
   get size() {

@@ -56,7 +56,11 @@ export class GatewayMetrics {
   private readonly all = new LatencyHistogram();
   private readonly byType = new Map<string, LatencyHistogram>();
 
+  /** `also` sees every record too (the Prometheus metrics, core/metrics.ts). */
+  constructor(private readonly also?: (type: string, ms: number) => void) {}
+
   record(type: string, ms: number) {
+    this.also?.(type, ms);
     this.all.record(ms);
     let h = this.byType.get(type);
     if (!h) {
