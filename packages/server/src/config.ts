@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseSecretKey, type SecretKey } from './core/secretKey';
+import { ConfigError } from './core/startupError';
 
 export interface Brand {
   /** Shown in the top bar and the title. */
@@ -153,20 +154,37 @@ function publicUrlOf(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * A service URL (DATABASE_URL, REDIS_URL) as configured, checked for form only: a URL with one of the
+ * protocols. The value itself is never echoed (it may carry a password).
+ */
+function serviceUrl(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL (expected ${protocols[0]}//user@host:port/…)`);
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, not ${url.protocol}//`);
+  return raw;
+}
+
 /** Reads the environment once; nothing else in the server reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const devEndpoints = env.HUBLINK_DEV_ENDPOINTS === '1';
   if (devEndpoints && production) {
-    throw new Error('HUBLINK_DEV_ENDPOINTS=1 is refused when NODE_ENV=production');
+    throw new ConfigError('HUBLINK_DEV_ENDPOINTS=1 is refused when NODE_ENV=production');
   }
   const workerIndex = numberOr(env, 'HUBLINK_WORKER_INDEX', 0, 0);
   return {
     port: Number(env.PORT ?? 8080),
     host: env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(env.HUBLINK_DATA_DIR ?? 'data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
+    databaseUrl: serviceUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: serviceUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     s3Url: env.S3_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'HubLink <no-reply@hublink.local>',

@@ -5,6 +5,8 @@ import { loadConfig } from './config';
 import { stopWhenPrimaryGoes, superviseWorkers } from './core/cluster';
 import { coreModule } from './core/housekeeping';
 import { serveUntilSignal } from './core/lifecycle';
+import { listenRefusal, preflight } from './core/startup';
+import { ConfigError, StartupError } from './core/startupError';
 import { connect } from './db/connect';
 import { startDemo } from './demo';
 import { migrateToLatest } from './db/migrate';
@@ -21,17 +23,30 @@ const USAGE = `usage: hublink <command>
   agent     run a device agent: --url ws://HOST (--router NAME | --login USER@SIGN) --secret S [--state-dir D] [--simulate]
   simulate  run many simulated agents: --url ws://HOST (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) --secret S`;
 
+/** The configuration, or a refusal naming what is wrong with it (printed as one line, exit 78). */
+function configuration() {
+  try {
+    return loadConfig();
+  } catch (e) {
+    throw e instanceof ConfigError ? e : new ConfigError((e as Error).message);
+  }
+}
+
 async function start() {
-  const config = loadConfig();
+  const config = configuration();
+  // The workers of HUBLINK_WORKERS share what the primary has checked.
+  if (cluster.isPrimary) await preflight(config);
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config, { prepare: migrate });
   stopWhenPrimaryGoes();
   const app = await buildApp(config);
-  await serveUntilSignal(app, { port: config.port, host: config.host });
+  await serveUntilSignal(app, { port: config.port, host: config.host }).catch((e: unknown) => {
+    throw listenRefusal(e, config.host, config.port) ?? e;
+  });
   if (process.argv.includes('--demo') && config.workerIndex === 0) await startDemo(app);
 }
 
 async function migrate() {
-  const config = loadConfig();
+  const config = configuration();
   const handle = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle);
   await handle.close();
@@ -83,6 +98,11 @@ if (!command) {
   process.exit(2);
 }
 command().catch((e: unknown) => {
+  // A refused start is the operator's to fix: one line, no stack. Anything else is ours: all of it.
+  if (e instanceof StartupError) {
+    console.error(`hublink: ${e.message}`);
+    process.exit(e.exitCode);
+  }
   console.error(e);
   process.exit(1);
 });
