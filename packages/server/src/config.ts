@@ -2,6 +2,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseSecretKey, type SecretKey } from './core/secretKey';
+import { ConfigError } from './core/startupError';
 
 export interface Brand {
   /** Shown in the top bar and the title. */
@@ -156,14 +157,14 @@ function numberOr(env: NodeJS.ProcessEnv, name: string, fallback: number, min: n
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, got '${raw}'`);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be a whole number of at least ${min}, got '${raw}'`);
   return n;
 }
 
 /** The console's origin from HUBLINK_PUBLIC_URL: http(s), nothing after the host but an optional path. */
 function publicUrlOf(raw: string): string {
   const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`HUBLINK_PUBLIC_URL must be http(s), got '${raw}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`HUBLINK_PUBLIC_URL must be http(s), got '${raw}'`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -178,7 +179,7 @@ function trustProxyOf(raw: string | undefined): boolean | string[] {
     const bits = family === 4 ? 32 : 128;
     const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
     if (!family || !prefixOk || extra !== undefined) {
-      throw new Error(`HUBLINK_TRUST_PROXY must be 1, 0 or a comma-separated list of addresses and CIDR ranges, got '${entry}'`);
+      throw new ConfigError(`HUBLINK_TRUST_PROXY must be 1, 0 or a comma-separated list of addresses and CIDR ranges, got '${entry}'`);
     }
   }
   return list;
@@ -193,11 +194,28 @@ function metricsOf(env: NodeJS.ProcessEnv, port: number) {
   const metricsToken = env.HUBLINK_METRICS_TOKEN || undefined;
   const metricsPort = env.HUBLINK_METRICS_PORT ? numberOr(env, 'HUBLINK_METRICS_PORT', 0, 1) : undefined;
   if (metrics && !metricsToken && metricsPort === undefined) {
-    throw new Error('HUBLINK_METRICS=1 needs HUBLINK_METRICS_TOKEN (bearer token on the main port) or HUBLINK_METRICS_PORT (a port of their own)');
+    throw new ConfigError('HUBLINK_METRICS=1 needs HUBLINK_METRICS_TOKEN (bearer token on the main port) or HUBLINK_METRICS_PORT (a port of their own)');
   }
-  if (metricsToken !== undefined && metricsToken.length < METRICS_TOKEN_MIN) throw new Error(`HUBLINK_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN} characters`);
-  if (metricsPort !== undefined && (metricsPort > 65535 || metricsPort === port)) throw new Error(`HUBLINK_METRICS_PORT must be a port (1-65535) other than PORT, got '${metricsPort}'`);
+  if (metricsToken !== undefined && metricsToken.length < METRICS_TOKEN_MIN) throw new ConfigError(`HUBLINK_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN} characters`);
+  if (metricsPort !== undefined && (metricsPort > 65535 || metricsPort === port)) throw new ConfigError(`HUBLINK_METRICS_PORT must be a port (1-65535) other than PORT, got '${metricsPort}'`);
   return { metrics, metricsToken, metricsPort, metricsHost: env.HUBLINK_METRICS_HOST || '127.0.0.1' };
+}
+
+/**
+ * A service URL (DATABASE_URL, REDIS_URL) as configured, checked for form only: a URL with one of the
+ * protocols. The value itself is never echoed (it may carry a password).
+ */
+function serviceUrl(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL (expected ${protocols[0]}//user@host:port/…)`);
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, not ${url.protocol}//`);
+  return raw;
 }
 
 /** Reads the environment once; nothing else in the server reads process.env. */
@@ -205,7 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const devEndpoints = env.HUBLINK_DEV_ENDPOINTS === '1';
   if (devEndpoints && production) {
-    throw new Error('HUBLINK_DEV_ENDPOINTS=1 is refused when NODE_ENV=production');
+    throw new ConfigError('HUBLINK_DEV_ENDPOINTS=1 is refused when NODE_ENV=production');
   }
   const workerIndex = numberOr(env, 'HUBLINK_WORKER_INDEX', 0, 0);
   const port = Number(env.PORT ?? 8080);
@@ -213,8 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(env.HUBLINK_DATA_DIR ?? 'data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
+    databaseUrl: serviceUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: serviceUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     s3Url: env.S3_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'HubLink <no-reply@hublink.local>',

@@ -5,9 +5,11 @@ import { loadConfig } from './config';
 import { stopWhenPrimaryGoes, superviseWorkers } from './core/cluster';
 import { coreModule } from './core/housekeeping';
 import { serveUntilSignal } from './core/lifecycle';
+import { listenRefusal, preflight } from './core/startup';
+import { ConfigError, StartupError } from './core/startupError';
 import { connect } from './db/connect';
 import { startDemo } from './demo';
-import { migrateToLatest, migrationLines } from './db/migrate';
+import { MigrationError, migrateToLatest, migrationLines } from './db/migrate';
 import { MODULES } from './modules';
 import { OPS_COMMANDS } from './ops/commands';
 import { runOps } from './ops/run';
@@ -21,17 +23,30 @@ const USAGE = `usage: hublink <command>
   agent     run a device agent: --url ws://HOST (--router NAME | --login USER@SIGN) --secret S [--state-dir D] [--simulate]
   simulate  run many simulated agents: --url ws://HOST (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) --secret S`;
 
+/** The configuration, or a refusal naming what is wrong with it (printed as one line, exit 78). */
+function configuration() {
+  try {
+    return loadConfig();
+  } catch (e) {
+    throw e instanceof ConfigError ? e : new ConfigError((e as Error).message);
+  }
+}
+
 async function start() {
-  const config = loadConfig();
+  const config = configuration();
+  // The workers of HUBLINK_WORKERS share what the primary has checked.
+  if (cluster.isPrimary) await preflight(config);
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config, { prepare: migrate });
   stopWhenPrimaryGoes();
   const app = await buildApp(config);
-  await serveUntilSignal(app, { port: config.port, host: config.host });
+  await serveUntilSignal(app, { port: config.port, host: config.host }).catch((e: unknown) => {
+    throw listenRefusal(e, config.host, config.port) ?? e;
+  });
   if (process.argv.includes('--demo') && config.workerIndex === 0) await startDemo(app);
 }
 
 async function migrate() {
-  const config = loadConfig();
+  const config = configuration();
   const handle = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle, migrationLines);
   await handle.close();
@@ -40,7 +55,7 @@ async function migrate() {
 
 /** The jobs of every module (the same list the server runs) with the outcome of each one's latest run. */
 async function jobs() {
-  const config = loadConfig();
+  const config = configuration();
   const handle = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(handle);
@@ -68,7 +83,7 @@ async function simulateAgents() {
 
 /** The operator's commands against this configuration's database (docs/operations.md). */
 async function ops() {
-  const config = loadConfig();
+  const config = configuration();
   process.exitCode = await runOps(process.argv.slice(3), OPS_COMMANDS, {
     open: () => openOpsSession(config),
     out: (text) => console.log(text),
@@ -83,6 +98,16 @@ if (!command) {
   process.exit(2);
 }
 command().catch((e: unknown) => {
+  // A refused start is the operator's to fix: one line, no stack. Anything else is ours: all of it.
+  if (e instanceof StartupError) {
+    console.error(`hublink: ${e.message}`);
+    process.exit(e.exitCode);
+  }
+  // Already logged in full as it was rolled back (db/migrate.ts).
+  if (e instanceof MigrationError) {
+    console.error(`hublink: ${e.message}`);
+    process.exit(1);
+  }
   console.error(e);
   process.exit(1);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, getOnce, startServer } from '../../test/serverProcess';
+import { freePort, getOnce, serverEnv, START_MS, startServer } from '../../test/serverProcess';
 import { until } from '../../test/until';
 
 /**
@@ -11,8 +11,6 @@ import { until } from '../../test/until';
  * asks the primary for the sum). SQLite: the database does not matter to where metrics are served.
  */
 
-/** Long enough for three processes to start on a loaded 2-core machine (a bound, not a delay). */
-const START_MS = 90_000;
 const REQUESTS = 10;
 const TOKEN = 'metrics-token-0123456789';
 
@@ -20,29 +18,16 @@ const TOKEN = 'metrics-token-0123456789';
 async function twoWorkers(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-metrics-'));
   const port = await freePort();
-  const server = startServer({
-    ...process.env,
-    NODE_ENV: 'test',
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    HUBLINK_DATA_DIR: dataDir,
-    HUBLINK_WORKERS: '2',
-    HUBLINK_METRICS: '1',
-    LOG_LEVEL: 'info',
-    LOG_FORMAT: 'json',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ...env,
-  });
+  const server = await startServer(serverEnv(dataDir, port, { HUBLINK_WORKERS: '2', HUBLINK_METRICS: '1', LOG_LEVEL: 'info', ...env }), port);
   // Both listening: requests on new connections then reach both, in turn.
-  await until(() => (server.log().match(/Server listening at/g) ?? []).length === 2 || server.child.exitCode !== null, 'both workers listen', START_MS);
-  if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.log().slice(-2000)}`);
+  await until(() => (server.output().match(/Server listening at/g) ?? []).length === 2 || server.proc.exitCode !== null, 'both workers listen', START_MS);
+  if (server.proc.exitCode !== null) throw new Error(`the server exited: ${server.output().slice(-2000)}`);
   return {
     port,
     server,
     async stop() {
-      if (server.child.exitCode === null) {
-        server.child.kill('SIGTERM');
+      if (server.proc.exitCode === null) {
+        server.proc.kill('SIGTERM');
         await server.exited;
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -78,10 +63,10 @@ describe('metrics on a port of their own, summed over two workers', () => {
   });
 
   it('stops the metrics port with the server on SIGTERM', async () => {
-    s.server.child.kill('SIGTERM');
-    expect(await s.server.exited).toBe(0);
+    s.server.proc.kill('SIGTERM');
+    expect((await s.server.exited).code).toBe(0);
     await expect(getOnce(metricsPort, '/metrics')).rejects.toThrow(/ECONNREFUSED/);
-    expect(s.server.log()).not.toMatch(/"level":50/);
+    expect(s.server.output()).not.toMatch(/"level":50/);
   }, 60_000);
 });
 
