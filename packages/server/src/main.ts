@@ -11,7 +11,9 @@ import { connect } from './db/connect';
 import { startDemo } from './demo';
 import { MigrationError, migrateToLatest, migrationLines } from './db/migrate';
 import { MODULES } from './modules';
+import { runBackup } from './ops/backup';
 import { OPS_COMMANDS } from './ops/commands';
+import { runRestore } from './ops/restore';
 import { runOps } from './ops/run';
 import { openOpsSession } from './ops/session';
 
@@ -19,6 +21,8 @@ const USAGE = `usage: hublink <command>
   start     run the console, API and device gateway (migrates first); --demo adds a demo tenant with simulated devices
   migrate   bring the database schema up to date and exit
   jobs      list the background jobs and their latest runs
+  backup    FILE: write an archive of the data dir with a consistent copy of the SQLite database (while the server runs)
+  restore   FILE --data-dir DIR: restore such an archive into an empty or new DIR
   ops       the operator's commands (tenants, services, announcements, tickets, POP …): hublink ops help
   agent     run a device agent: --url ws://HOST (--router NAME | --login USER@SIGN) --secret S [--state-dir D] [--simulate]
   simulate  run many simulated agents: --url ws://HOST (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) --secret S`;
@@ -91,7 +95,17 @@ async function ops() {
   });
 }
 
-const commands: Record<string, () => Promise<void>> = { start, migrate, jobs, ops, agent, simulate: simulateAgents };
+/** Backup and restore of the data dir (docs/operations.md, "Backup and restore"); exit 0 done, 1 refused or failed, 2 bad usage. */
+async function backup() {
+  const config = loadConfig();
+  process.exitCode = await runBackup(process.argv.slice(3), { config, out: (text) => console.log(text), err: (text) => console.error(text) });
+}
+
+async function restore() {
+  process.exitCode = await runRestore(process.argv.slice(3), { out: (text) => console.log(text), err: (text) => console.error(text) });
+}
+
+const commands: Record<string, () => Promise<void>> = { start, migrate, jobs, ops, backup, restore, agent, simulate: simulateAgents };
 const command = commands[process.argv[2] ?? 'start'];
 if (!command) {
   console.error(USAGE);

@@ -1,15 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type DbHandle } from './db/connect';
+import type { DbHandle } from './db/connect';
 import { DATABASES } from '../test/helpers';
 import { until } from '../test/until';
+import { BIN, call, databaseFor, freePort, runOps, START_MS, type Answer } from '../test/serverProcess';
 import { PgBossJobRunner } from './core/jobsPgBoss';
 import { jobsSchemaOf } from './core/backbone';
 import { monitorModule } from './modules/monitor';
@@ -20,82 +17,7 @@ import { monitorModule } from './modules/monitor';
  * a new connection, so the primary hands them to both workers in turn.
  */
 
-const BIN = path.resolve(import.meta.dirname, '../bin/hublink.mjs');
 const PASSWORD = 'Passw0rd2026';
-/** Long enough for two processes to start on a loaded 2-core machine (a bound, not a delay). */
-const START_MS = 90_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-interface Answer {
-  code: number;
-  msg: string;
-  data?: unknown;
-  count?: number;
-}
-
-/** One call on a connection of its own (no keep-alive). */
-function call(port: number, method: string, url: string, opts: { body?: unknown; token?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: url,
-        agent: false,
-        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer);
-          } catch (e) {
-            reject(e as Error);
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-function runOps(env: NodeJS.ProcessEnv, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, 'ops', ...args], { env }, (error, _out, err) => (error ? reject(new Error(`ops ${args.join(' ')}: ${err}`)) : resolve()));
-  });
-}
-
-/** A database for one run: SQLite in the data dir, or a PostgreSQL database of its own (pg-boss's schema included). */
-async function databaseFor(dialect: string, dataDir: string) {
-  if (dialect === 'sqlite') return { env: { DATABASE_URL: '' }, open: () => connect({ dataDir }), drop: async () => {} };
-  const base = new URL(process.env.TEST_DATABASE_URL!);
-  const name = `hublink_workers_${randomBytes(4).toString('hex')}`;
-  const admin = connect({ databaseUrl: base.toString(), dataDir });
-  await sql.raw(`create database ${name}`).execute(admin.db);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    open: () => connect({ databaseUrl: url.toString(), dataDir }),
-    drop: async () => {
-      await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.db);
-      await admin.close();
-    },
-  };
-}
 
 describe.each(DATABASES)('HUBLINK_WORKERS=2 (%s)', (dialect) => {
   let dataDir: string;
@@ -110,7 +32,7 @@ describe.each(DATABASES)('HUBLINK_WORKERS=2 (%s)', (dialect) => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-workers-'));
     port = await freePort();
-    const database = await databaseFor(dialect, dataDir);
+    const database = await databaseFor(dialect, dataDir, 'hublink_workers');
     drop = database.drop;
     const env = {
       ...process.env,

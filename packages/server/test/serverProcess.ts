@@ -26,54 +26,67 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface Answer {
+export interface Answer<T = unknown> {
   code: number;
   msg: string;
-  data?: unknown;
+  data?: T;
   count?: number;
 }
 
-/** One call on a connection of its own (no keep-alive); rejects on a connection error or a body that is not JSON. */
-export function call(port: number, method: string, url: string, opts: { body?: unknown; token?: string } = {}): Promise<Answer & { status: number }> {
+export interface Reply {
+  status: number;
+  type: string;
+  body: Buffer;
+}
+
+/** One request on a connection of its own (no keep-alive: with several workers, each may take it). */
+export function request(port: number, method: string, url: string, opts: { body?: Buffer; headers?: Record<string, string> } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: url,
-        agent: false,
-        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          try {
-            resolve({ ...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer), status: res.statusCode ?? 0 });
-          } catch (e) {
-            reject(e as Error);
-          }
-        });
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent: false, headers: opts.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+    });
     req.on('error', reject);
-    req.end(payload);
+    req.end(opts.body);
   });
 }
 
-/** One GET on a connection of its own, its status and body as text (for answers that are not envelopes: /metrics). */
-export function getOnce(port: number, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'GET', path: url, agent: false, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+const bearer = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+
+/** An API call with a JSON body, answered with the envelope; rejects on a connection error or a body that is not JSON. */
+export async function call<T = unknown>(port: number, method: string, url: string, opts: { body?: unknown; token?: string } = {}): Promise<Answer<T> & { status: number }> {
+  const body = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+  const reply = await request(port, method, url, { body, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...bearer(opts.token) } });
+  return { ...(JSON.parse(reply.body.toString('utf8')) as Answer<T>), status: reply.status };
+}
+
+/** A file as the console uploads it (multipart field 'file'). */
+export async function upload<T = unknown>(port: number, url: string, token: string, file: { filename: string; body: Buffer; contentType: string }): Promise<Answer<T>> {
+  const boundary = `----hublink${randomBytes(8).toString('hex')}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`),
+    file.body,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const reply = await request(port, 'POST', url, { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...bearer(token) } });
+  return JSON.parse(reply.body.toString('utf8')) as Answer<T>;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `hublink ARGS` to its end, whatever its exit code. */
+export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
     });
-    req.on('error', reject);
-    req.end();
   });
 }
 
@@ -133,6 +146,8 @@ export interface ServerProcess {
   /** Everything it wrote, stdout and stderr. */
   output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM (when still running) and its exit code. */
+  stop(): Promise<number | null>;
 }
 
 /** Starts `node <script> <args>` and resolves once the port answers /site/info (fails at once if it exits first). */
@@ -142,7 +157,11 @@ export async function startProcess(args: string[], env: NodeJS.ProcessEnv, port:
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  const server = { proc, port, output: () => out, exited };
+  const stop = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+    return (await exited).code;
+  };
+  const server = { proc, port, output: () => out, exited, stop };
   await until(
     async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`the server exited before it answered: ${out.slice(-2000)}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, getOnce, serverEnv, START_MS, startServer } from '../../test/serverProcess';
+import { freePort, request, serverEnv, START_MS, startServer } from '../../test/serverProcess';
 import { until } from '../../test/until';
 
 /**
@@ -34,6 +34,12 @@ async function twoWorkers(env: Record<string, string>) {
     },
   };
 }
+
+/** A GET's status and body as text (/metrics answers Prometheus' text, not an envelope). */
+const getOnce = async (port: number, url: string, headers: Record<string, string> = {}) => {
+  const r = await request(port, 'GET', url, { headers });
+  return { status: r.status, body: r.body.toString('utf8') };
+};
 
 const healthzCount = (text: string) => Number(/^hublink_http_requests_total\{method="GET",route="\/healthz",status="200"\} (\d+)/m.exec(text)?.[1]);
 
