@@ -53,7 +53,7 @@ export interface BuildOptions {
 export type BuiltApp = App & {
   ctx: Ctx;
   endpoints: { url: string; endpoint: Endpoint }[];
-  /** What /readyz reports; drain() before close() lets load balancers see 'draining' (Fastify answers 503 itself once close() starts). */
+  /** What /readyz reports; 'draining' (503) from the moment close() starts. */
   readiness: Readiness;
 };
 
@@ -73,6 +73,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           },
     logController: new RequestLog(config.slowRequestMs),
     genReqId: () => randomUUID(),
+    // While draining, a request that still arrives on an open keep-alive connection is answered (with
+    // Connection: close), not refused with Fastify's 503: a balancer does not re-send a refused POST.
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
     bodyLimit: 4 * 1024 * 1024,
     // What never becomes a request answers in the envelope too: bytes the HTTP parser refuses,

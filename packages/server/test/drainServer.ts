@@ -13,7 +13,21 @@ const app = await buildApp(config);
 
 let release: () => void = () => undefined;
 const released = new Promise<void>((resolve) => (release = resolve));
-readline.createInterface({ input: process.stdin }).on('line', (line) => line === 'release' && release());
+let go: () => void = () => undefined;
+const closeMayGoOn = new Promise<void>((resolve) => (go = resolve));
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line === 'release') release();
+  if (line === 'go') go();
+});
+
+// With `hold` the close waits in preClose, after routing knows it is closing and before the listener
+// and the idle connections close: the moment a balancer's request can still arrive on an open connection.
+if (process.argv[3] === 'hold') {
+  app.addHook('preClose', async () => {
+    console.log('PRECLOSE');
+    await closeMayGoOn;
+  });
+}
 
 app.get('/api/v1/probe/slow', async () => {
   console.log('SLOW-STARTED');

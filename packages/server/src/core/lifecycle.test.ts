@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +35,47 @@ it('drains on SIGTERM: stops accepting, finishes the request in flight, then exi
     expect(await exited).toBe(0);
     expect(out).toContain('"msg":"stopped"');
   } finally {
+    child.kill('SIGKILL');
+    await fs.promises.rm(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('while draining, answers a request that arrives on an open keep-alive connection (not a bare 503), and says draining on /readyz', async () => {
+  const dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'hublink-drain-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/drainServer.ts', dataDir, 'hold'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+  const get = (port: number, url: string) =>
+    new Promise<{ status: number; connection: string; body: string }>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: url, agent }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: String(res.headers.connection), body }));
+        })
+        .on('error', reject);
+    });
+  try {
+    await until(() => /LISTENING \d+/.test(out), 'the server listens', 60_000);
+    const port = Number(/LISTENING (\d+)/.exec(out)![1]);
+    // Two connections opened and left idle, as a balancer keeps them.
+    const [first, second] = await Promise.all([get(port, '/api/v1/site/info'), get(port, '/healthz')]);
+    expect([first.status, first.connection, second.connection]).toEqual([200, 'keep-alive', 'keep-alive']);
+
+    child.kill('SIGTERM');
+    await until(() => out.includes('PRECLOSE'), 'the close has begun');
+    const during = await get(port, '/api/v1/site/info');
+    expect({ status: during.status, code: JSON.parse(during.body).code, connection: during.connection }).toEqual({ status: 200, code: 200, connection: 'close' });
+    const ready = await get(port, '/readyz');
+    expect({ status: ready.status, body: JSON.parse(ready.body) }).toEqual({ status: 503, body: { code: 503, msg: 'draining' } });
+
+    child.stdin.write('go\n');
+    expect(await exited).toBe(0);
+  } finally {
+    agent.destroy();
     child.kill('SIGKILL');
     await fs.promises.rm(dataDir, { recursive: true, force: true });
   }
