@@ -45,6 +45,11 @@ export interface Config {
    * the server's max_connections (db/poolSize.ts, docs/performance.md).
    */
   databasePoolSize?: number;
+  /**
+   * HUBLINK_SHUTDOWN_DELAY_SECONDS: on SIGTERM, serve on this long with /readyz answering 503 draining
+   * before the listener closes, for balancers that probe /readyz (default 0: close at once).
+   */
+  shutdownDelaySeconds: number;
   /** Which of the HUBLINK_WORKERS processes this is (0 when one; set by the primary, core/cluster.ts). */
   workerIndex: number;
   timezone: string;
@@ -244,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: numberOr(env, 'HUBLINK_WORKERS', production ? os.availableParallelism() : 1, 1),
     databasePoolSize: env.DATABASE_POOL_SIZE ? numberOr(env, 'DATABASE_POOL_SIZE', 10, 1) : undefined,
     workerIndex,
+    shutdownDelaySeconds: numberOr(env, 'HUBLINK_SHUTDOWN_DELAY_SECONDS', 0, 0),
     timezone: env.HUBLINK_TIMEZONE ?? 'Asia/Shanghai',
     tokenTtlSeconds: Number(env.HUBLINK_TOKEN_TTL ?? 7200),
     sessionTtlSeconds: Number(env.HUBLINK_SESSION_TTL ?? 7 * 24 * 3600),

@@ -43,7 +43,8 @@ async function start() {
   if (config.workers > 1 && cluster.isPrimary) return superviseWorkers(config, { prepare: migrate });
   stopWhenPrimaryGoes();
   const app = await buildApp(config);
-  await serveUntilSignal(app, { port: config.port, host: config.host }).catch((e: unknown) => {
+  const drain = { delayMs: config.shutdownDelaySeconds * 1000, onSignal: () => app.readiness.drain() };
+  await serveUntilSignal(app, { port: config.port, host: config.host, ...drain }).catch((e: unknown) => {
     throw listenRefusal(e, config.host, config.port) ?? e;
   });
   if (process.argv.includes('--demo') && config.workerIndex === 0) await startDemo(app);

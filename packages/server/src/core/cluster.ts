@@ -8,7 +8,7 @@ import { serveClusterMetrics } from './metricsCluster';
 export interface SuperviseOptions {
   /** Brings the database up to date before any worker starts, so they never migrate at once. */
   prepare(): Promise<void>;
-  /** How long the workers may drain after SIGTERM before they are killed (their own limit is 30 s). */
+  /** How long the workers may drain after SIGTERM and HUBLINK_SHUTDOWN_DELAY_SECONDS before they are killed (their own limit is 30 s). */
   graceMs?: number;
 }
 
@@ -80,7 +80,7 @@ export async function superviseWorkers(config: Config, opts: SuperviseOptions): 
       log.error('workers: did not stop in time; killing them');
       for (const worker of indexOf.keys()) worker.process.kill('SIGKILL');
       process.exit(1);
-    }, opts.graceMs ?? 35_000);
+    }, (opts.graceMs ?? 35_000) + config.shutdownDelaySeconds * 1000);
     force.unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -5,6 +5,13 @@ export interface ServeOptions {
   host: string;
   /** How long a drain may take before the process gives up and exits 1 (default 30 s). */
   graceMs?: number;
+  /**
+   * HUBLINK_SHUTDOWN_DELAY_SECONDS: after the signal, how long the server goes on serving while /readyz
+   * answers 503 draining, so balancers that probe it stop sending before the listener closes (default 0).
+   */
+  delayMs?: number;
+  /** Called at the signal, before the delay (the app's readiness turns to draining). */
+  onSignal?: () => void;
   exit?: (code: number) => void;
 }
 
@@ -19,6 +26,12 @@ export async function serveUntilSignal(app: FastifyInstance, opts: ServeOptions)
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    opts.onSignal?.();
+    if (opts.delayMs) {
+      app.log.info({ signal, delayMs: opts.delayMs }, 'shutting down: readiness says draining; serving on until the delay ends');
+      // The balancers' probes need this long to take the instance out: a delay is the point here.
+      await new Promise((resolve) => setTimeout(resolve, opts.delayMs));
+    }
     app.log.info({ signal }, 'shutting down: draining requests, jobs and connections');
     const force = setTimeout(() => {
       app.log.error({ graceMs: opts.graceMs ?? 30_000 }, 'shutdown did not finish in time; exiting');

@@ -6,6 +6,9 @@ export const pathOf = (url: string): string => {
   return q === -1 ? url : url.slice(0, q);
 };
 
+/** Its 503 is an answer (not ready, draining), logged by the readiness itself when it changes (core/health.ts). */
+const READINESS_PROBE = '/readyz';
+
 /**
  * Fastify's per-request lines, at a cost that load can bear: "incoming request" and "request completed"
  * at debug (at info they took a fifth of the throughput and about 520 bytes a request); an answer of
@@ -25,7 +28,7 @@ export class RequestLog extends LogController {
     const responseTime = reply.elapsedTime;
     if (error) {
       reply.log.error({ res: reply, err: error, responseTime }, 'request errored');
-    } else if (reply.statusCode >= 500) {
+    } else if (reply.statusCode >= 500 && request.routeOptions.url !== READINESS_PROBE) {
       reply.log.error({ req: request, res: reply, responseTime }, 'request failed');
     } else if (responseTime > this.slowRequestMs) {
       reply.log.warn({ method: request.method, url: pathOf(request.url), statusCode: reply.statusCode, responseTime: Math.round(responseTime) }, 'slow request');
