@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DbHandle } from '../db/connect';
-import { migrationNames } from '../db/migrate';
+import { appliedMigrations, migrationNames } from '../db/migrate';
 import type { App } from './http';
 
 /** Each readiness check gets this long: a hung database or Redis must not hang the probe. */
@@ -96,8 +96,7 @@ export class Readiness {
    * release's during a rolling upgrade, additive by the rule (db/migrate.ts): this code still serves.
    */
   private async migrationsCurrent(): Promise<boolean> {
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(this.opts.db.db);
-    const recorded = new Set(rows.map((r) => r.name));
+    const recorded = new Set(await appliedMigrations(this.opts.db.db as unknown as Kysely<unknown>));
     return this.expected.every((n) => recorded.has(n));
   }
 }

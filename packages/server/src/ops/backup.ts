@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import { SECRET_KEY_FILE } from '../core/secretBox';
 import { connect } from '../db/connect';
+import { appliedMigrations } from '../db/migrate';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
@@ -132,8 +133,7 @@ async function copySqlite(source: string, dest: string): Promise<string[]> {
 async function postgresMigrations(databaseUrl: string, dataDir: string): Promise<string[]> {
   const handle = connect({ databaseUrl, dataDir, poolSize: 1 });
   try {
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handle.db).catch(() => ({ rows: [] }));
-    return rows.map((r) => r.name);
+    return await appliedMigrations(handle.db as unknown as Kysely<unknown>).catch(() => []);
   } finally {
     await handle.close();
   }
