@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -8,19 +9,57 @@ import { defineConfig } from 'vitest/config';
 const CONDITION_TIMEOUT_MS = 30_000;
 const expectPoll = { poll: { timeout: CONDITION_TIMEOUT_MS } };
 
+/**
+ * Files run two at a time (up to four on a bigger machine, within PostgreSQL's default 100
+ * connections): most wait on a database, a socket or a browser rather than the processor. Those that
+ * cannot share the machine run alone afterwards, in
+ * `server-serial`: they use the shared Redis (whose channels every app on it shares), start server
+ * processes or OpenVPN, or bound a time (a heartbeat, a cut-off, a lock timeout). The e2e files come
+ * last, one at a time (a browser and a server each).
+ */
+const PARALLEL_WORKERS = Math.min(4, Math.max(2, availableParallelism()));
+const SERIAL_SERVER_FILES = [
+  // Redis
+  'packages/server/src/core/pubsub.test.ts',
+  'packages/server/src/core/store.test.ts',
+  'packages/server/src/gateway/instances.test.ts',
+  'packages/server/src/modules/router/stream.test.ts',
+  'packages/server/src/startup.test.ts',
+  // server processes, clusters, backups
+  'packages/server/src/restart.test.ts',
+  'packages/server/src/crash.test.ts',
+  'packages/server/src/gateway/crash.test.ts',
+  'packages/server/src/workers.test.ts',
+  'packages/server/src/core/clusterHub.test.ts',
+  'packages/server/src/core/lifecycle.test.ts',
+  'packages/server/src/core/metricsPort.test.ts',
+  'packages/server/src/ops/backup.test.ts',
+  'packages/server/src/ops/operations.test.ts',
+  // OpenVPN and measured times
+  'packages/server/src/compiler/dataplane.test.ts',
+  'packages/server/src/gateway/dataplane.test.ts',
+  'packages/server/src/gateway/diagnosis.test.ts',
+  'packages/agent/src/openvpn/device.test.ts',
+  // migrations with locks and timeouts
+  'packages/server/src/db/upgrade.test.ts',
+  'packages/server/src/db/failedMigration.test.ts',
+  'packages/server/src/db/migrationRules.test.ts',
+  // slapd
+  'packages/server/src/core/ldap.test.ts',
+  'packages/server/src/modules/ldap/*.test.ts',
+];
+const SERVER_FILES = ['packages/contract/src/**/*.test.ts', 'packages/server/src/**/*.test.ts', 'packages/agent/src/**/*.test.ts'];
+const serverTest = { environment: 'node' as const, testTimeout: 30_000, hookTimeout: 60_000, expect: expectPoll };
+
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/plain-summary.ts'],
     projects: [
       {
-        test: {
-          name: 'server',
-          environment: 'node',
-          include: ['packages/contract/src/**/*.test.ts', 'packages/server/src/**/*.test.ts', 'packages/agent/src/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          expect: expectPoll,
-        },
+        test: { name: 'server', include: SERVER_FILES, exclude: SERIAL_SERVER_FILES, ...serverTest, maxWorkers: PARALLEL_WORKERS, sequence: { groupOrder: 0 } },
+      },
+      {
+        test: { name: 'server-serial', include: SERIAL_SERVER_FILES, ...serverTest, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
         plugins: [react()],
@@ -33,6 +72,8 @@ export default defineConfig({
           // A whole form filled, checked and sent took over a minute at a load average of 15 on 2 cores.
           testTimeout: 6 * CONDITION_TIMEOUT_MS,
           expect: expectPoll,
+          maxWorkers: PARALLEL_WORKERS,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -43,7 +84,8 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
           provide: { conditionTimeoutMs: CONDITION_TIMEOUT_MS },
           expect: expectPoll,
         },

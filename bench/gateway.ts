@@ -7,6 +7,13 @@
  *
  *   npm run bench:gateway      BENCH_AGENTS, BENCH_NETWORK_SIZE, BENCH_STEADY_S, BENCH_AGENT_PROCS change it
  *
+ * Change to acknowledgement (issue 18): with REDIS_URL set, once every agent is connected the DNS of every
+ * network is changed (as the console's /network/dns does: the row, then network.changed) by an app in this
+ * process whose deliveries reach the server through Redis; each member's new version is stamped when it
+ * is made (member_config.update_time) and when its device acknowledges it (applied_time). The p50 and p95
+ * of the difference are printed per run. BENCH_ACK_NETWORKS=n changes only the first n networks;
+ * BENCH_ACK_ONLY=1 stops after that (no steady state, no storm).
+ *
  * The agents run in BENCH_AGENT_PROCS child processes of their own (this file with the argument
  * `agents`), so neither their CPU nor their sockets count as the server's.
  */
@@ -31,6 +38,8 @@ const STEADY_S = Number(process.env.BENCH_STEADY_S ?? 120);
 const AGENT_PROCS = Number(process.env.BENCH_AGENT_PROCS ?? 2);
 /** Reports settle (configs applied, links up, first traffic) before the steady window opens. */
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 30);
+/** How many networks the change-to-acknowledgement run changes at once (default: all of them). */
+const ACK_NETWORKS = process.env.BENCH_ACK_NETWORKS ? Number(process.env.BENCH_ACK_NETWORKS) : undefined;
 const METRICS_S = 10;
 const STORM_LIMIT_S = 60;
 const SECRET = 'bench-secret-1';
@@ -202,6 +211,61 @@ function sample(pid: number) {
   return { rss, cpuMs: (ticks * 1000) / 100, written, at: Date.now() };
 }
 
+// ---- change to acknowledgement (issue 18) -----------------------------------------------------
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
+
+/**
+ * Changes every network's DNS in one go and waits until every member's device acknowledged its new
+ * version. Returns, per member (ms, sorted): from the change's commit to the acknowledgement (what a user
+ * waits), from the commit to the recompile's start (which stamps the new version's update_time: the
+ * event hand-off), and from that stamp to the acknowledgement (the recompile, the delivery, the device).
+ */
+async function changeToAck(dir: string): Promise<{ took: number[]; compiled: number[]; delivered: number[]; allMs: number }> {
+  const handle = connect({ dataDir: dir });
+  const app = await buildApp({ ...loadConfig({ HUBLINK_DATA_DIR: dir, REDIS_URL: process.env.REDIS_URL! }), prettyLogs: false, logLevel: 'warn' }, { db: handle, logger: false });
+  await app.ready();
+  const { db } = handle;
+  let members = 0;
+  try {
+    const before = new Map((await db.selectFrom('member_config').select(['id', 'version']).execute()).map((r) => [r.id, r.version]));
+    const all = await db.selectFrom('network').select(['id', 'tenant_id']).orderBy('id').execute();
+    const networks = all.slice(0, ACK_NETWORKS ?? all.length);
+    const inChanged = new Set(networks.map((n) => n.id));
+    members = (await db.selectFrom('member_config').select('network_id').execute()).filter((r) => inChanged.has(r.network_id)).length;
+    const t0 = Date.now();
+    const committed = new Map<number, number>();
+    for (const n of networks) {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('network').set({ dns: JSON.stringify(['223.5.5.5']), update_time: Date.now() }).where('id', '=', n.id).execute();
+        await app.ctx.events.emit(trx, { type: 'network.changed', tenant_id: n.tenant_id, network_id: n.id, change: 'settings' });
+      });
+      committed.set(n.id, Date.now());
+    }
+    await app.ctx.events.settle();
+    for (;;) {
+      const rows = await db.selectFrom('member_config').select(['id', 'network_id', 'version', 'update_time', 'applied_version', 'applied_time']).execute();
+      const changed = rows.filter((r) => r.version !== before.get(r.id));
+      const acked = changed.filter((r) => r.applied_version >= r.version && r.applied_time !== null);
+      if (changed.length === members && acked.length === members) {
+        const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+        const at = (r: (typeof acked)[number]) => committed.get(r.network_id) ?? t0;
+        return {
+          took: sorted(acked.map((r) => Number(r.applied_time) - at(r))),
+          compiled: sorted(acked.map((r) => Number(r.update_time) - at(r))),
+          delivered: sorted(acked.map((r) => Number(r.applied_time) - Number(r.update_time))),
+          allMs: Date.now() - t0,
+        };
+      }
+      if (Date.now() - t0 > 300_000) throw new Error(`change to acknowledgement: ${acked.length} of ${changed.length} changed (of ${members}) acknowledged after 300 s`);
+      await sleep(250);
+    }
+  } finally {
+    await app.close();
+    await handle.close();
+  }
+}
+
 // ---- the run ----------------------------------------------------------------------------------
 
 class Agents {
@@ -293,6 +357,16 @@ async function main() {
     };
     const connectMs = await agents.until('all agents connected', (c) => c.connected === AGENTS, 600_000, progress);
     console.log(`all ${AGENTS} connected ${seconds(connectMs)} s after the agents started (hellos spread over 10 s per process)`);
+
+    if (process.env.REDIS_URL) {
+      // Every agent has applied its first config before the change is made.
+      await sleep(WARMUP_S * 1000);
+      const ack = await changeToAck(dir);
+      const line = (xs: number[]) => `p50 ${percentile(xs, 0.5)} ms, p95 ${percentile(xs, 0.95)} ms, max ${xs.at(-1)} ms`;
+      console.log(`change to acknowledgement (${AGENTS} devices, ${ACK_NETWORKS ?? seeded.networks} of ${seeded.networks} networks changed at once): ${line(ack.took)}; all acknowledged ${seconds(ack.allMs)} s after the first change`);
+      console.log(`  of which the hand-off (commit to the recompile's start, which stamps the version): ${line(ack.compiled)}; the recompile, the delivery and the device (that stamp to the acknowledgement): ${line(ack.delivered)}`);
+      if (process.env.BENCH_ACK_ONLY === '1') return;
+    }
 
     await sleep(WARMUP_S * 1000);
     const first = sample(server.pid);

@@ -1,24 +1,13 @@
-import fs from 'node:fs';
-import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_EXPORT_COLUMNS, LOG_EXPORT_FILES, M, type LogExportType } from '@hublink/contract';
-import { CONTEXT, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, type Server } from './support';
+import { CONTEXT, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, sheetRows, type Server } from './support';
 
 const WIDTHS = [1440, 1280, 390] as const;
 const HOUR = 3_600_000;
 
 /** The name the console saves an export under: the server's file_name, '<log>-yyyyMMdd.xlsx'. */
 const fileNamed = (type: LogExportType) => new RegExp(`^${LOG_EXPORT_FILES[type]}-\\d{8}\\.xlsx$`);
-
-/** The rows of the first sheet of a downloaded workbook, as text. */
-async function sheetRows(file: string): Promise<string[][]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(fs.readFileSync(file) as unknown as ArrayBuffer);
-  const rows: string[][] = [];
-  wb.worksheets[0]!.eachRow((r) => rows.push((r.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
-  return rows;
-}
 
 describe('the log pages in Chromium', () => {
   let server: Server;

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Request } from 'playwright-core';
 import type { Envelope, OutboxEntry } from '@hublink/contract';
 import { buildApp } from '../packages/server/src/app';
@@ -356,4 +357,13 @@ export async function openUserMenu(page: Page, user: RegExp, item: string | RegE
       await page.mouse.move(0, 0);
     }
   }
+}
+
+/** The rows of the first sheet of a downloaded workbook, as text. */
+export async function sheetRows(file: string): Promise<string[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(fs.readFileSync(file) as unknown as ArrayBuffer);
+  const rows: string[][] = [];
+  wb.worksheets[0]!.eachRow((r) => rows.push((r.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+  return rows;
 }

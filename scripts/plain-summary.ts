@@ -1,9 +1,13 @@
+import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+
+/** How many of the slowest test files the summary names (where the suite's time goes, for CI's budget). */
+const SLOWEST = 25;
 
 /**
  * Ends the run with one plain line, 'Tests: N passed, N failed, N skipped', for tools that read it.
  * A test file that failed outside its tests (it could not be imported, a hook threw) counts as one
- * failure, so the line never reads 0 failed for a run that failed.
+ * failure, so the line never reads 0 failed for a run that failed. Before it, the slowest files.
  */
 export default class PlainSummary implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
@@ -17,6 +21,16 @@ export default class PlainSummary implements Reporter {
         else count.skipped++;
       }
       count.failed += failedTests > 0 ? failedTests : m.state() === 'failed' ? 1 : 0;
+    }
+    const slow = modules
+      .map((m) => {
+        const d = m.diagnostic();
+        return { name: `${m.project.name} ${relative(process.cwd(), m.moduleId)}`, ms: d.collectDuration + d.setupDuration + d.duration };
+      })
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, SLOWEST);
+    if (slow.length > 1) {
+      process.stdout.write(`\nSlowest test files:\n${slow.map((x) => `  ${(x.ms / 1000).toFixed(1).padStart(7)} s  ${x.name}`).join('\n')}\n`);
     }
     process.stdout.write(`\nTests: ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }

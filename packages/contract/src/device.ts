@@ -13,8 +13,12 @@ export const DEVICE_PROTOCOL = { current: 1, oldest: 1 } as const;
 
 /** Timing the server asks of devices (seconds); the welcome carries them so they can change. */
 export const DEVICE_TIMING = {
-  /** A session without any message for this long is closed (4008) and the member is offline. */
-  heartbeatTimeout: 30,
+  /**
+   * A session without any message for this long is closed (4008) and the member is offline: two ping
+   * intervals plus 5 s for a late network, so no member shows online after two missed heartbeats (the
+   * gateway checks every second).
+   */
+  heartbeatTimeout: 25,
   /** A device with nothing else to say sends a ping this often. */
   pingInterval: 10,
   statusInterval: 10,

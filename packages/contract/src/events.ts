@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUDIT_SOURCES, AUDIT_WHO, auditObject, auditRowChange } from './audit';
 
 /**
  * Domain events: what happened, written in the transaction that made it happen and delivered to the
@@ -60,12 +61,31 @@ export const EVENTS = {
   'account.signed_in': z.object({ ...tenant, ram_id: id.nullable() }),
   /** A main account or a sub-account (ram_id) can no longer sign in. */
   'account.disabled': z.object({ ...tenant, ram_id: id.nullable() }),
-  /** A sub-account's mutating call succeeded (its operation log). */
+  /**
+   * An authenticated mutating call succeeded: the audit trail's entry (issue 18), and for a
+   * sub-account (ram_id) its operation log. Events written before issue 18 carry only tenant_id,
+   * ram_id, path and msg: everything after msg is optional so they still parse.
+   */
   'operation.performed': z.object({
     ...tenant,
-    ram_id: id,
+    ram_id: id.nullable(),
     path: z.string(),
     msg: z.string(),
+    who: z.enum(AUDIT_WHO).optional(),
+    /** The personal API token the call was made with (who 'token'). */
+    token_id: id.optional(),
+    /** That token's name when the call was made. */
+    token_name: z.string().optional(),
+    /** The operator's name (who 'operator'). */
+    operator: z.string().optional(),
+    ip: z.string().optional(),
+    user_agent: z.string().optional(),
+    source: z.enum(AUDIT_SOURCES).optional(),
+    method: z.string().optional(),
+    object: auditObject.optional(),
+    changes: z.array(auditRowChange).optional(),
+    /** Row changes beyond those carried. */
+    more: z.number().int().nonnegative().optional(),
   }),
   /**
    * A network work order reached status 3 (completed). For an access-POP order (type 1001) the pop module

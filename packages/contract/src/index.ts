@@ -34,3 +34,8 @@ export * from './ldap';
 export * from './ticket';
 export * from './document';
 export * from './download';
+export * from './networkHistory';
+export * from './overview';
+export * from './apiToken';
+export * from './audit';
+export * from './diagnosis';

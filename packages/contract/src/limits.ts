@@ -212,4 +212,29 @@ export const LIMITS = {
   releaseFileNameMax: 128,
   /** A client package stored with the server (ours: a Linux or Windows installer is well under it). */
   releaseFileMaxBytes: 536_870_912,
+  // the live overview on the dashboard (issue 18; ours)
+  /** A member offline and unseen this long counts as "offline longer than a day". */
+  overviewOfflineMs: 86_400_000,
+  /** The overview counts the alerts raised this far back. */
+  overviewAlertsMs: 86_400_000,
+  // personal API tokens (issue 18; ours)
+  /** Characters of a token's name. */
+  apiTokenNameMax: 32,
+  /** Tokens a tenant holds at once that are neither revoked nor expired. */
+  apiTokensPerTenant: 20,
+  /** The lifetimes a token can be given, in days (the longest is a year: no token lives for ever). */
+  apiTokenExpiryDays: [7, 30, 90, 180, 365],
+  /** The last use of a token is written at most this often (seconds), not on every call. */
+  apiTokenLastUseSeconds: 60,
+  // audit trail (issue 18; ours)
+  /** Row changes one audit entry keeps (the rest are counted as "and M more"). */
+  auditChangesMax: 20,
+  /** Characters of one before/after value an entry keeps (config blobs are cut, with …). */
+  auditValueMax: 200,
+  /** Days an audit entry is kept: the default of a tenant's setting, and its bounds. */
+  auditRetentionDays: 180,
+  auditRetentionDaysMin: 7,
+  auditRetentionDaysMax: 3650,
+  /** Rows one audit export holds, newest first. */
+  auditExportRowsMax: 10_000,
 } as const;

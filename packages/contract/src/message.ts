@@ -31,11 +31,12 @@ export const messageItem = z.object({
 });
 export type MessageItem = z.infer<typeof messageItem>;
 
+/** GET /message/lists; `type` keeps one kind (the overview's alerts link to type 'alert'). */
 export const listMessages = defineEndpoint({
   path: '/message/lists',
   method: 'GET',
   access: 'user',
-  query: pageQuery,
+  query: pageQuery.extend({ type: messageTypeField.optional() }),
   response: z.array(messageItem),
   paged: true,
 });

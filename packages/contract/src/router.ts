@@ -4,6 +4,7 @@ import { defineEndpoint, noData, xlsxFile } from './endpoint';
 import { idField, integerField, pageQuery, plainText, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
+import { memberStateField } from './overview';
 
 /** router_type of spec 3 §3. */
 export const ROUTER_TYPE = { hardware: 1, software: 2 } as const;
@@ -64,12 +65,15 @@ export const routerItem = z.object({
 });
 export type RouterItem = z.infer<typeof routerItem>;
 
-/** GET /router/lists: one tab (type 1 hardware, 2 software); search matches name and note. */
+/**
+ * GET /router/lists: one tab (type 1 hardware, 2 software); search matches name and note; `state`
+ * keeps the members an overview figure counts (contract/overview.ts).
+ */
 export const listRouters = defineEndpoint({
   path: '/router/lists',
   method: 'GET',
   access: 'user',
-  query: pageQuery.extend({ type: routerTypeField.default(ROUTER_TYPE.hardware) }),
+  query: pageQuery.extend({ type: routerTypeField.default(ROUTER_TYPE.hardware), state: memberStateField.optional() }),
   response: z.array(routerItem),
   paged: true,
 });

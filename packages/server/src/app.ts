@@ -16,7 +16,7 @@ import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
 import { urlForLog, type App } from './core/http';
 import { RequestLog } from './core/requestLog';
-import { openApiTransform } from './core/openapi';
+import { OPENAPI_DOCUMENT, openApiTransform } from './core/openapi';
 import { SECURITY_HEADERS, securityHeaders } from './core/security';
 import cluster from 'node:cluster';
 import { ClusterStore, sharesThroughPrimary } from './core/clusterHub';
@@ -133,7 +133,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(swagger, {
-    openapi: { info: { title: 'HubLink API', version: '1' } },
+    openapi: OPENAPI_DOCUMENT,
     transform: openApiTransform,
   });
 

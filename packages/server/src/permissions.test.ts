@@ -1,7 +1,6 @@
 import { CODE, type Endpoint } from '@hublink/contract';
-import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../test/helpers';
+import { describeEachDatabase, newAccount, newRamAccount, signIn, tablesOf, type TestApp } from '../test/helpers';
 import type { RoleAuth } from './core/actor';
 
 /**
@@ -23,11 +22,8 @@ const NO_RIGHTS: RoleAuth = {
 /** Every row that belongs to a tenant, in every table of the database. */
 async function rowsOf(t: TestApp, tenantId: number) {
   const out: Record<string, unknown[]> = {};
-  // On PostgreSQL the introspection lists every schema's tables; other test runs' schemas (of other
-  // branches, with other tables) share the database: only this app's schema counts.
-  const schema = t.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(t.db)).rows[0]?.name : undefined;
-  for (const table of (await t.db.introspection.getTables()).filter((x) => schema === undefined || x.schema === schema)) {
-    const cols = table.columns.map((c) => c.name);
+  for (const table of await tablesOf(t)) {
+    const cols = table.columns;
     const key = table.name === 'account' ? 'id' : cols.includes('tenant_id') ? 'tenant_id' : cols.includes('account_id') ? 'account_id' : null;
     if (!key || table.name === 'session') continue;
     // Dynamic table names: the typed builder cannot know them.

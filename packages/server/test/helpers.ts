@@ -17,6 +17,7 @@ import { hashPassword } from '../src/core/passwords';
 import { MemoryStore, type KvStore } from '../src/core/store';
 import { connect, type DbHandle, type Dialect } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
+import { readSchema } from './upgradeSeed';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const DATABASES: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
@@ -117,6 +118,15 @@ async function openDatabase(dialect: Dialect): Promise<{ handle: DbHandle; drop:
       await admin.close();
     },
   };
+}
+
+/**
+ * The tables of this app's database (its own schema only: another test file may drop its schema at any
+ * moment) with their column names in order.
+ */
+export async function tablesOf(t: Pick<TestApp, 'db' | 'dialect'>): Promise<{ name: string; columns: string[] }[]> {
+  const handle = { db: t.db, dialect: t.dialect, close: () => Promise.resolve() };
+  return (await readSchema(handle)).map((tb) => ({ name: tb.name, columns: tb.columns.map((c) => c.name) }));
 }
 
 /**

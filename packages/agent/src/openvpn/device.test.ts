@@ -123,3 +123,107 @@ describe.skipIf(!openvpn)('OpenVPN mode with a real openvpn', () => {
     await expect(a.d.apply(bad)).rejects.toThrow('refused file path');
   });
 });
+
+/*
+ * A stand-in for openvpn that needs nothing installed: it records each start and every management
+ * command it is sent, and answers them as openvpn does (one line, or a block ending in END).
+ */
+function fakeOpenvpn(dir: string): { binary: string; starts: () => string[]; commands: () => string[] } {
+  const startsFile = join(dir, 'starts');
+  const commandsFile = join(dir, 'commands');
+  const server = join(dir, 'management.cjs');
+  writeFileSync(
+    server,
+    `const [port, conf, log] = process.argv.slice(2);
+const fs = require('node:fs');
+// Its server has three clients, with client ids 1, 2, 3.
+const clients = ['p1', 'p2', 'p3'];
+const header = 'HEADER\\tCLIENT_LIST\\tCommon Name\\tReal Address\\tVirtual Address\\tVirtual IPv6 Address\\tBytes Received\\tBytes Sent\\tConnected Since\\tConnected Since (time_t)\\tUsername\\tClient ID\\n';
+require('node:net').createServer((s) => {
+  let buffer = '';
+  s.on('error', () => {});
+  s.on('data', (d) => {
+    buffer += d;
+    let i;
+    while ((i = buffer.indexOf('\\n')) >= 0) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      fs.appendFileSync(log, conf + ' ' + line + '\\n');
+      if (line === 'status 3') s.write('TITLE\\tOpenVPN\\n' + header + clients.map((c, i) => 'CLIENT_LIST\\t' + c + '\\t10.0.0.' + i + ':1194\\t\\t\\t0\\t0\\t\\t0\\t\\t' + (i + 1) + '\\n').join(''));
+      s.write(line === 'state' || line.startsWith('status') ? 'END\\n' : 'SUCCESS: done\\n');
+    }
+  });
+}).listen(Number(port), '127.0.0.1');
+`,
+  );
+  const binary = join(dir, 'openvpn');
+  // Called as: --cd DIR --config CONF --management 127.0.0.1 PORT
+  writeFileSync(binary, `#!/bin/sh\necho "$4" >> ${startsFile}\nexec "${process.execPath}" ${server} "$7" "$4" ${commandsFile}\n`, { mode: 0o755 });
+  const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
+  return { binary, starts: () => read(startsFile), commands: () => read(commandsFile) };
+}
+
+describe('a new config of a network it is in', () => {
+  const scheduler = new Scheduler();
+  let dir = '';
+  let d: OpenvpnDevice | undefined;
+
+  afterEach(async () => {
+    await d?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const server = 'port 1194\nclient-config-dir ccd-router\nccd-exclusive\ncrl-verify crl.pem\n';
+  function config(openvpn: Record<string, string>, certs: Partial<typeof certificates> = {}): NetworkConfigPayload {
+    return { ...twin('c1', 'c2', 1, 2, 'server', ''), openvpn, certificates: { ...certificates, ...certs } };
+  }
+
+  it('changes the files in place, restarts only what changed, and disconnects the clients whose file changed or went', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hublink-agent-update-'));
+    const fake = fakeOpenvpn(dir);
+    const stateDir = join(dir, 'state');
+    d = new OpenvpnDevice({ kind: 'router', name: 'c1', binary: fake.binary, stateDir, scheduler, pollMs: 100_000 });
+    d.attach({ sessionUp: () => {}, sessionDown: () => {}, log: () => {} });
+    const network = join(stateDir, 'N7');
+    const startsOf = (conf: string) => fake.starts().filter((s) => s === conf).length;
+    const polled = (conf: string) => fake.commands().filter((c) => c === `${conf} status 3`).length;
+
+    await d.apply(config({ 'router.conf': server, 'link.conf': 'remote a\n', 'old.conf': 'remote b\n', 'ccd-router/p1': 'ifconfig-push 1\n', 'ccd-router/p2': 'ifconfig-push 2\n', 'ccd-router/p3': 'ifconfig-push 3\n' }));
+    await expect.poll(() => ['router.conf', 'link.conf', 'old.conf'].map(polled)).toEqual([1, 1, 1]);
+
+    // p1 removed, p2 changed, p3 kept, p4 added; the link's .conf changed; old.conf gone, new.conf new; a new CRL.
+    await d.apply(
+      config(
+        { 'router.conf': server, 'link.conf': 'remote c\n', 'new.conf': 'remote d\n', 'ccd-router/p2': 'disable\n', 'ccd-router/p3': 'ifconfig-push 3\n', 'ccd-router/p4': 'ifconfig-push 4\n' },
+        { 'crl.pem': 'CRL 2\n' },
+      ),
+    );
+    expect(fake.commands().filter((c) => c.includes(' client-kill ')).sort()).toEqual(['router.conf client-kill 1', 'router.conf client-kill 2']);
+    await expect.poll(() => ['router.conf', 'link.conf', 'old.conf', 'new.conf'].map(startsOf)).toEqual([1, 2, 1, 1]);
+    expect(existsSync(join(network, 'ccd-router', 'p1'))).toBe(false);
+    expect(readFileSync(join(network, 'ccd-router', 'p2'), 'utf8')).toBe('disable\n');
+    expect(readFileSync(join(network, 'crl.pem'), 'utf8')).toBe('CRL 2\n');
+    expect(existsSync(join(network, 'old.conf'))).toBe(false);
+    expect(readFileSync(join(network, 'link.conf'), 'utf8')).toBe('remote c\n');
+
+    // A new certificate restarts every tunnel that uses it.
+    await d.apply(config({ 'router.conf': server, 'link.conf': 'remote c\n', 'new.conf': 'remote d\n' }, { 'member.crt': 'CERT 2\n', 'crl.pem': 'CRL 2\n' }));
+    await expect.poll(() => ['router.conf', 'link.conf', 'new.conf'].map(startsOf)).toEqual([2, 3, 2]);
+    expect(statSync(join(network, 'member.key')).mode & 0o777).toBe(0o600);
+
+    // The same config again changes nothing; a resend_config command (which follows its config) applies it afresh.
+    const inodes = () => ['router.conf', 'crl.pem', 'member.key'].map((f) => statSync(join(network, f)).ino);
+    const written = inodes();
+    await d.apply(config({ 'router.conf': server, 'link.conf': 'remote c\n', 'new.conf': 'remote d\n' }, { 'member.crt': 'CERT 2\n', 'crl.pem': 'CRL 2\n' }));
+    expect(inodes()).toEqual(written);
+    await d.command('resend_config', 'N7');
+    expect(inodes()).not.toEqual(written);
+    await expect.poll(() => ['router.conf', 'link.conf', 'new.conf'].map(startsOf)).toEqual([3, 4, 3]);
+
+    // A config with a path outside the directory changes nothing.
+    const starts = fake.starts().length;
+    await expect(d.apply(config({ 'router.conf': 'changed\n', '../escape': 'x' }))).rejects.toThrow('refused file path');
+    expect(readFileSync(join(network, 'router.conf'), 'utf8')).toBe(server);
+    expect(fake.starts().length).toBe(starts);
+  });
+});

@@ -1,6 +1,6 @@
-import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, hostname, networkInterfaces, release, type } from 'node:os';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize } from 'node:path';
 import type { DeviceInterface, DeviceLink, NetworkConfigPayload, TrafficPoint } from '@hublink/contract';
 import type { Device, DeviceEvents, DeviceIdentity, DeviceSession, FlowSample, TrafficSample } from '../device';
 import type { BackoffPolicy } from '../backoff';
@@ -40,6 +40,8 @@ interface Network {
   dir: string;
   links: PlannedLink[];
   instances: Map<string, OpenvpnInstance>;
+  /** Every file written, by its path in the network's directory, with its text. */
+  files: Map<string, string>;
 }
 
 const noEvents: DeviceEvents = { sessionUp: () => {}, sessionDown: () => {}, log: () => {} };
@@ -91,34 +93,79 @@ export class OpenvpnDevice implements Device {
     };
   }
 
+  /**
+   * Applies a network's config. The first one writes the files and starts every tunnel; a later one
+   * changes the files in place and touches only what it must, so one member's change does not drop the
+   * others' tunnels: a tunnel whose .conf or certificates changed restarts, one no longer named stops,
+   * a new one starts, and a server that keeps running disconnects at once every client whose
+   * client-config file changed or went (a removed member, see docs/decisions.md) — openvpn reads those
+   * files and the CRL again when a client connects, so a removed member cannot come back.
+   */
   async apply(config: NetworkConfigPayload): Promise<void> {
-    await this.stopNetwork(config.network_number);
+    if (!config.certificates) throw new Error('the config carries no certificates');
     const dir = join(this.options.stateDir, safeName(config.network_number));
+    const files = filesOf(config, dir);
+    const network = this.networks.get(config.network_number);
+    if (network) return this.update(network, config, files);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const [path, text] of Object.entries(config.openvpn)) writeInside(dir, path, text, 0o644);
-    // A server without clients names a client-config-dir no file lands in, and openvpn will not start without it.
-    for (const text of Object.values(config.openvpn)) {
-      for (const [, ccd] of text.matchAll(/^client-config-dir\s+(\S+)\s*$/gm)) mkdirSync(inside(dir, ccd!), { recursive: true });
+    for (const [path, text] of files) writeInside(dir, path, text);
+    makeClientDirs(dir, config);
+    const fresh: Network = { config, dir, links: plannedLinks(config.config), instances: new Map(), files };
+    this.networks.set(config.network_number, fresh);
+    for (const conf of tunnelConfs(config)) this.startInstance(fresh, conf);
+  }
+
+  private async update(network: Network, config: NetworkConfigPayload, files: Map<string, string>): Promise<void> {
+    const { dir } = network;
+    const before = network.files;
+    const changed = new Set<string>();
+    for (const [path, text] of files) {
+      if (before.get(path) === text) continue;
+      writeInside(dir, path, text);
+      changed.add(path);
     }
-    if (!config.certificates) throw new Error('the config carries no certificates');
-    for (const [file, pem] of Object.entries(config.certificates)) if (pem !== undefined) writeInside(dir, file, pem, file === 'member.key' ? 0o600 : 0o644);
-    const network: Network = { config, dir, links: plannedLinks(config.config), instances: new Map() };
-    this.networks.set(config.network_number, network);
-    for (const conf of Object.keys(config.openvpn).filter((p) => p.endsWith('.conf') && !p.includes('/'))) {
-      const instance = new OpenvpnInstance({
-        binary: this.options.binary,
-        dir,
-        conf,
-        scheduler: this.scheduler,
-        pollMs: this.options.pollMs,
-        backoff: this.options.backoff,
-        log: (line) => this.events.log(`${config.network_number}: ${line}`),
-        onChange: () => this.refreshSessions(),
-      });
-      network.instances.set(conf, instance);
-      instance.start();
+    for (const path of before.keys()) {
+      if (files.has(path)) continue;
+      rmSync(inside(dir, path), { force: true });
+      changed.add(path);
     }
+    makeClientDirs(dir, config);
+    network.config = config;
+    network.links = plannedLinks(config.config);
+    network.files = files;
+    const confs = new Set(tunnelConfs(config));
+    const certificatesChanged = KEY_FILES.some((f) => changed.has(f));
+    for (const [conf, instance] of [...network.instances]) {
+      if (!confs.has(conf)) {
+        network.instances.delete(conf);
+        await instance.stop();
+      } else if (certificatesChanged || changed.has(conf)) {
+        await instance.stop();
+        instance.start();
+      } else {
+        const clientDir = clientDirOf(files.get(conf) ?? '');
+        if (clientDir) await instance.kill(clientsChangedIn([...changed].filter((p) => before.has(p)), clientDir));
+      }
+    }
+    for (const conf of confs) if (!network.instances.has(conf)) this.startInstance(network, conf);
+    this.refreshSessions();
+  }
+
+  private startInstance(network: Network, conf: string): void {
+    const number = network.config.network_number;
+    const instance = new OpenvpnInstance({
+      binary: this.options.binary,
+      dir: network.dir,
+      conf,
+      scheduler: this.scheduler,
+      pollMs: this.options.pollMs,
+      backoff: this.options.backoff,
+      log: (line) => this.events.log(`${number}: ${line}`),
+      onChange: () => this.refreshSessions(),
+    });
+    network.instances.set(conf, instance);
+    instance.start();
   }
 
   async leave(networkNumber: string): Promise<void> {
@@ -130,9 +177,15 @@ export class OpenvpnDevice implements Device {
   }
 
   async command(kind: 'kill' | 'restart' | 'resend_config', networkNumber: string): Promise<void> {
-    if (kind === 'resend_config') return;
     const network = this.networks.get(networkNumber);
     if (!network) throw new Error(`not in network ${networkNumber}`);
+    if (kind === 'resend_config') {
+      // The config came again just before: applied afresh, every file rewritten and every tunnel restarted
+      // (a config that changed nothing is otherwise a no-op in place).
+      await this.stopNetwork(networkNumber);
+      this.networks.delete(networkNumber);
+      return this.apply(network.config);
+    }
     for (const [conf, instance] of network.instances) {
       await instance.stop();
       // Kicked: back after a tunnel's usual retry wait; restarted: at once. Not if the network left or changed meanwhile.
@@ -270,9 +323,54 @@ function inside(dir: string, path: string): string {
   return join(dir, rel);
 }
 
-/** Writes a file the server named, inside the network's directory. */
-function writeInside(dir: string, path: string, text: string, mode: number): void {
+/** The files a .conf names that, changed, need its openvpn restarted (the CRL is read again at each connection). */
+const KEY_FILES = ['ca.crt', 'member.crt', 'member.key'];
+
+/** Every file of a config by its path, each path checked before anything is written. */
+function filesOf(config: NetworkConfigPayload, dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [path, text] of Object.entries(config.openvpn)) files.set(path, text);
+  for (const [file, pem] of Object.entries(config.certificates ?? {})) if (pem !== undefined) files.set(file, pem);
+  for (const path of files.keys()) inside(dir, path);
+  for (const text of Object.values(config.openvpn)) {
+    const clientDir = clientDirOf(text);
+    if (clientDir) inside(dir, clientDir);
+  }
+  return files;
+}
+
+/** The tunnels of a config: its top-level .conf files. */
+function tunnelConfs(config: NetworkConfigPayload): string[] {
+  return Object.keys(config.openvpn).filter((p) => p.endsWith('.conf') && !p.includes('/'));
+}
+
+/** The client-config-dir a server's .conf names, or ''. */
+function clientDirOf(conf: string): string {
+  return /^client-config-dir\s+(\S+)\s*$/m.exec(conf)?.[1] ?? '';
+}
+
+/** A server without clients names a client-config-dir no file lands in, and openvpn will not start without it. */
+function makeClientDirs(dir: string, config: NetworkConfigPayload): void {
+  for (const text of Object.values(config.openvpn)) {
+    const clientDir = clientDirOf(text);
+    if (clientDir) mkdirSync(inside(dir, clientDir), { recursive: true });
+  }
+}
+
+/** The common names whose client-config file in clientDir is among the paths (changed or gone; a new one has no client yet). */
+function clientsChangedIn(paths: string[], clientDir: string): string[] {
+  const prefix = `${normalize(clientDir)}/`;
+  return paths.map((p) => normalize(p)).filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/')).map((p) => p.slice(prefix.length));
+}
+
+/**
+ * Writes a file the server named, inside the network's directory: to a temporary file renamed over the
+ * old one, so a running openvpn never reads half a CRL. The member's key is readable by its owner only.
+ */
+function writeInside(dir: string, path: string, text: string): void {
   const file = inside(dir, path);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text, { mode });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: basename(file) === 'member.key' ? 0o600 : 0o644 });
+  renameSync(temporary, file);
 }

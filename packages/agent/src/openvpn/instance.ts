@@ -72,6 +72,27 @@ export class OpenvpnInstance {
     this.reset();
   }
 
+  /**
+   * Disconnects the named clients of a server at once, telling each to reconnect (`client-kill`, whose
+   * default message is RESTART): one still admitted comes back with its new settings, one removed is
+   * refused. The client list is read fresh, as the polled one may miss a client that just connected; a
+   * name not connected is no error, and without a management connection no openvpn takes clients.
+   */
+  async kill(commonNames: string[]): Promise<void> {
+    const m = this.management;
+    const names = new Set(commonNames);
+    if (!m || names.size === 0) return;
+    try {
+      const status = parseStatus(await m.command('status 3'));
+      if (status.kind !== 'server') return;
+      for (const c of status.clients.filter((x) => names.has(x.commonName))) await m.command(`client-kill ${c.clientId}`);
+      this.clients = status.clients.filter((c) => !names.has(c.commonName));
+      this.options.onChange();
+    } catch (e) {
+      this.options.log(`${this.options.conf}: disconnecting ${[...names].join(', ')} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
   private reset(): void {
     this.state = null;
     this.clients = [];

@@ -25,6 +25,11 @@ import { monitorMessages } from './monitor';
 import { ldapMessages } from './ldap';
 import { ticketMessages } from './ticket';
 import { documentMessages } from './document';
+import { networkHistoryMessages } from './networkHistory';
+import { overviewMessages } from './overview';
+import { apiTokenMessages } from './apiToken';
+import { auditMessages } from './audit';
+import { diagnosisMessages } from './diagnosis';
 
 export const M = {
   ...commonMessages,
@@ -50,6 +55,11 @@ export const M = {
   ...ldapMessages,
   ...ticketMessages,
   ...documentMessages,
+  ...networkHistoryMessages,
+  ...overviewMessages,
+  ...apiTokenMessages,
+  ...auditMessages,
+  ...diagnosisMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

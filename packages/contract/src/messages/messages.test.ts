@@ -23,6 +23,11 @@ import { monitorMessages } from './monitor';
 import { ldapMessages } from './ldap';
 import { ticketMessages } from './ticket';
 import { documentMessages } from './document';
+import { apiTokenMessages } from './apiToken';
+import { networkHistoryMessages } from './networkHistory';
+import { overviewMessages } from './overview';
+import { auditMessages } from './audit';
+import { diagnosisMessages } from './diagnosis';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -48,6 +53,11 @@ const AREAS: Record<string, Record<string, string>> = {
   ldap: ldapMessages,
   ticket: ticketMessages,
   document: documentMessages,
+  apiToken: apiTokenMessages,
+  networkHistory: networkHistoryMessages,
+  overview: overviewMessages,
+  audit: auditMessages,
+  diagnosis: diagnosisMessages,
 };
 
 describe('messages, one file per area', () => {

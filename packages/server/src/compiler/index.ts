@@ -13,10 +13,10 @@ export const compilerModule = defineModule({
   routes: compilerRoutes,
   on: {
     'network.changed': async (e, ctx) => {
-      await recompileNetwork(ctx.db, e.tenant_id, e.network_id, Date.now(), announce(ctx, e.tenant_id, e.network_id));
+      await recompileNetwork(ctx, e.tenant_id, e.network_id, Date.now(), announce(ctx, e.tenant_id, e.network_id));
     },
     'member.deleted': async (e, ctx) => {
-      for (const networkId of e.network_ids) await recompileNetwork(ctx.db, e.tenant_id, networkId, Date.now(), announce(ctx, e.tenant_id, networkId));
+      for (const networkId of e.network_ids) await recompileNetwork(ctx, e.tenant_id, networkId, Date.now(), announce(ctx, e.tenant_id, networkId));
     },
   },
 });

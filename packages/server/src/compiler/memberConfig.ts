@@ -42,7 +42,7 @@ export async function memberConfigOf(ctx: Ctx, actor: Actor, networkNumber: stri
       .executeTakeFirst();
   let row = await read();
   if (!row) {
-    await recompileNetwork(ctx.db, actor.tenantId, net.id, Date.now(), announceStored(ctx, actor.tenantId, net.id));
+    await recompileNetwork(ctx, actor.tenantId, net.id, Date.now(), announceStored(ctx, actor.tenantId, net.id));
     row = await read();
   }
   if (!row) throw notFound(M.memberNotFound);

@@ -309,18 +309,27 @@ export interface DeviceFiles {
 }
 
 export async function deviceFilesOf(db: Db, box: SecretBox, tenantId: number, networkId: number, memberId: number): Promise<DeviceFiles | null> {
-  const row = await db
+  return (await deviceFilesOfMembers(db, box, tenantId, networkId, [memberId])).get(memberId) ?? null;
+}
+
+/** The device files of many members of one network in one read, each from its newest unrevoked certificate (a member without one is absent). */
+export async function deviceFilesOfMembers(db: Db, box: SecretBox, tenantId: number, networkId: number, memberIds: readonly number[]): Promise<Map<number, DeviceFiles>> {
+  const out = new Map<number, DeviceFiles>();
+  if (memberIds.length === 0) return out;
+  const rows = await db
     .selectFrom('member_certificate as c')
     .innerJoin('network_pki as p', 'p.network_id', 'c.network_id')
-    .select(['c.serial', 'c.cert', 'c.key_sealed', 'c.role', 'p.ca_cert', 'p.crl'])
+    .select(['c.member_id', 'c.serial', 'c.cert', 'c.key_sealed', 'c.role', 'p.ca_cert', 'p.crl'])
     .where('c.tenant_id', '=', tenantId)
     .where('c.network_id', '=', networkId)
-    .where('c.member_id', '=', memberId)
+    .where('c.member_id', 'in', memberIds)
     .where('c.revoked_at', 'is', null)
     .where('p.tenant_id', '=', tenantId)
     .orderBy('c.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row) return null;
-  return { ca: row.ca_cert, cert: row.cert, key: box.openText(row.key_sealed, certContext(networkId, row.serial)), crl: row.role === 'server' ? row.crl : null };
+    .execute();
+  for (const row of rows) {
+    if (out.has(row.member_id)) continue;
+    out.set(row.member_id, { ca: row.ca_cert, cert: row.cert, key: box.openText(row.key_sealed, certContext(networkId, row.serial)), crl: row.role === 'server' ? row.crl : null });
+  }
+  return out;
 }

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Ctx } from '../core/context';
+import { lockTenant } from '../core/tenantLock';
 import type { Db } from '../db/connect';
 import { canonicalJson } from './canonical';
 import { CompileMemo, compileNetwork } from './compile';
@@ -94,9 +96,12 @@ export type OnStored = (trx: Db, result: RecompileResult) => Promise<void>;
 /**
  * Compiles a network of a tenant and stores what changed, in one transaction (a network that is gone
  * leaves no rows). Idempotent: running it twice on the same rows changes nothing the second time.
+ * It takes the tenant lock first, as every network change does: its writes lock member_config rows
+ * that a network's delete cascades into, and in another order the two deadlock on PostgreSQL.
  */
-export async function recompileNetwork(db: Db, tenantId: number, networkId: number, now = Date.now(), onStored?: OnStored): Promise<RecompileResult> {
-  return db.transaction().execute(async (trx) => {
+export async function recompileNetwork(ctx: Ctx, tenantId: number, networkId: number, now = Date.now(), onStored?: OnStored): Promise<RecompileResult> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockTenant(ctx, trx, tenantId);
     const loaded = await loadNetwork(trx, tenantId, networkId);
     const stored = await trx
       .selectFrom('member_config')

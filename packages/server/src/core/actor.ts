@@ -1,5 +1,6 @@
 import { CODE, M, type RoleAuth } from '@hublink/contract';
 import type { Db } from '../db/connect';
+import { authenticateApiToken, isApiToken } from './apiTokens';
 import { ApiError } from './errors';
 import type { TokenService } from './tokens';
 
@@ -11,6 +12,15 @@ export interface Actor {
   ramId: number | null;
   sessionId: string;
   role: RoleAuth | null;
+  /** Set when the call was made with a personal API token (issue 18) instead of a console session. */
+  apiTokenId?: number;
+  /** That token's name (the audit trail and the network history name the caller by it). */
+  apiTokenName?: string;
+  /**
+   * A token's scope: 'read' acts as the main account for GET calls only; 'role' has its role's
+   * permissions (role set, ramId null) as a sub-account of that role would. guard.ts applies both.
+   */
+  apiTokenScope?: 'read' | 'role';
 }
 
 export const bearerToken = (header: string | undefined): string | null => {
@@ -20,17 +30,21 @@ export const bearerToken = (header: string | undefined): string | null => {
 
 /**
  * Resolves a bearer token into an actor; throws 2001 (missing/invalid/revoked), 2002 (expired),
- * 2003 (disabled). With allowExpired (the refresh call) a token whose time ran out is accepted as
+ * 2003 (disabled). A personal API token ('hlk_…', core/apiTokens.ts) gives an actor with apiTokenId. With allowExpired (the refresh call) a token whose time ran out is accepted as
  * long as its session lives.
  */
 export async function authenticate(
   db: Db,
   tokens: TokenService,
   header: string | undefined,
-  opts: { allowExpired?: boolean } = {},
+  opts: { allowExpired?: boolean; ip?: string } = {},
 ): Promise<Actor> {
   const token = bearerToken(header);
   if (!token) throw new ApiError(CODE.tokenInvalid, M.tokenMissing);
+  if (isApiToken(token)) {
+    const t = await authenticateApiToken(db, token, opts.ip);
+    return { tenantId: t.tenantId, ramId: null, sessionId: '', role: t.role, apiTokenId: t.apiTokenId, apiTokenName: t.apiTokenName, apiTokenScope: t.scope };
+  }
   const claims = await tokens.decode(token, opts.allowExpired);
   // The session, its account and a sub-account's role in one indexed read: every call pays for it.
   const s = await db

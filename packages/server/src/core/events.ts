@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { EVENTS, type DomainEvent, type EventType } from '@hublink/contract';
 import type { Db } from '../db/connect';
+import { uncaptured } from './audit';
 import { metricsOf } from './metrics';
 
 /** Which event a delivery carries (its id is unique: a handler can use it to act once) and when it was written. */
@@ -135,7 +136,9 @@ export class EventBus<C = unknown> {
       return;
     }
     clearTimeout(this.timer);
-    void this.loop(0);
+    // emit() wakes the dispatcher from inside a call: its passes (and the timers they set) must not
+    // run in the call's audit scope, or the subscribers' writes would count as the call's changes.
+    uncaptured(() => void this.loop(0));
   }
 
   private async loop(retry: number) {

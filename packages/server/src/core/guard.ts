@@ -1,4 +1,4 @@
-import { M, type Access, type Permission } from '@hublink/contract';
+import { API_TOKEN_ENDPOINTS, changeRamPassword, logout, M, sendCode, verifyCode, type Access, type Endpoint, type Permission } from '@hublink/contract';
 import type { Actor, RoleAuth } from './actor';
 import { forbidden } from './errors';
 import { ensureNetworkAllowed } from './networks';
@@ -22,4 +22,36 @@ export function authorize(actor: Actor, access: Access, networkNumber?: string):
   if (access === 'main') throw forbidden(M.deniedMainOnly);
   if (!granted(actor.role, access)) throw forbidden(M.deniedPermission);
   if (networkNumber !== undefined) ensureNetworkAllowed(actor, networkNumber);
+}
+
+/**
+ * What no personal API token may call, whatever its scope: the token calls themselves (a token never
+ * makes or revokes tokens), and the self-service of a signed-in person (password, verification codes
+ * for phone or email changes, signing out). Main-only calls are refused to 'role' tokens by authorize
+ * and to 'read' tokens when they change anything.
+ */
+const SESSION_ONLY = new Set<string>([...API_TOKEN_ENDPOINTS, changeRamPassword, logout, sendCode, verifyCode].map((e) => `${e.method} ${e.path}`));
+
+/**
+ * The guard of one call: a token's limits first (SESSION_ONLY; a 'read' token calls GET only, refused
+ * with the console's permission message), then authorize() as for anyone: a 'role' token has its
+ * role, so it passes exactly where a sub-account of that role would, network list included.
+ */
+export function authorizeCall(actor: Actor, endpoint: Pick<Endpoint, 'method' | 'path' | 'access'>, networkNumber?: string): void {
+  if (actor.apiTokenId !== undefined) {
+    if (SESSION_ONLY.has(`${endpoint.method} ${endpoint.path}`)) throw forbidden(M.apiTokenNotAllowed);
+    if (actor.apiTokenScope !== 'role' && endpoint.method !== 'GET') throw forbidden(M.deniedPermission);
+  }
+  authorize(actor, endpoint.access, networkNumber);
+}
+
+/**
+ * The token scopes that may call an endpoint, as authorizeCall decides (the OpenAPI document says it
+ * per call): none for SESSION_ONLY calls; GET calls 'read', and 'role' unless main-only; other calls
+ * 'role' unless main-only (and then only as far as the role grants the call's permission).
+ */
+export function apiTokenScopes(endpoint: Pick<Endpoint, 'method' | 'path' | 'access'>): ('read' | 'role')[] {
+  if (endpoint.access === 'public' || SESSION_ONLY.has(`${endpoint.method} ${endpoint.path}`)) return [];
+  const role = endpoint.access === 'main' ? [] : (['role'] as const);
+  return endpoint.method === 'GET' ? ['read', ...role] : [...role];
 }

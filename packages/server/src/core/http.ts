@@ -6,9 +6,10 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { CODE, M, type AnswerOf, type Endpoint, type FileResponse, type RedirectResponse } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
+import { captured, openScope, summary } from './audit';
 import type { Ctx } from './context';
 import { ApiError, invalid } from './errors';
-import { authorize } from './guard';
+import { authorizeCall } from './guard';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyRequest['log'], ZodTypeProvider>;
 
@@ -132,14 +133,18 @@ const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_PARAMS.join('|')})=)[^&#]*`, '
 /** A request URL as the log may keep it: the values of SECRET_PARAMS are masked. */
 export const urlForLog = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
 
+/** Characters of a user agent an audit entry keeps (audit_entry.user_agent). */
+const USER_AGENT_MAX = 255;
+
 /** Serves a WebSocket opened on a GET call's path; it authenticates and authorizes by itself. */
 export type LiveHandler = (socket: WebSocket, req: FastifyRequest) => void | Promise<void>;
 
 /**
  * Registers one call of the contract: its schemas validate the request (422 with the first rule's
  * message), the guard decides who may call it, and the handler's envelope is sent as is (or its
- * FileAnswer, as a download; or its RedirectAnswer, as a 302); a sub-account's successful POST emits
- * operation.performed. A GET call may also take WebSockets on its path (live).
+ * FileAnswer, as a download; or its RedirectAnswer, as a 302); an authenticated POST runs in an audit
+ * scope (core/audit.ts) and, when it succeeds, emits operation.performed with its row changes. A GET call may also take
+ * WebSockets on its path (live).
  */
 export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handler: (call: Call<E>) => Promise<HandlerAnswer<E>>, live?: LiveHandler) {
   app.route({
@@ -156,15 +161,17 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       // A browser's WebSocket cannot send a header: the live handler reads the token from the query
       // and answers a refusal as a message, which the console understands, not as an HTTP status.
       if (endpoint.access === 'public' || (live && req.ws)) return;
-      req.actor = await authenticate(ctx.db, ctx.tokens, req.headers.authorization);
+      req.actor = await authenticate(ctx.db, ctx.tokens, req.headers.authorization, { ip: req.ip });
     },
     // Authorisation too (the body is parsed, not yet validated): a refused caller learns nothing
     // about the payload's rules.
     preValidation: async (req) => {
-      if (req.actor) authorize(req.actor, endpoint.access, endpoint.networkScoped ? networkNumberOf(req) : undefined);
+      if (req.actor) authorizeCall(req.actor, endpoint, endpoint.networkScoped ? networkNumberOf(req) : undefined);
     },
     handler: async (req, reply) => {
-      const answer = await handler({
+      // An authenticated mutating call runs in an audit scope: its row changes go into its entry.
+      const scope = req.actor && endpoint.method === 'POST' ? openScope() : undefined;
+      const call = () => handler({
         body: req.body as Out<E['body']>,
         query: req.query as Out<E['query']>,
         actor: req.actor as Call<E>['actor'],
@@ -174,6 +181,7 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         req,
         reply,
       });
+      const answer = scope ? await captured(scope, call) : await call();
       if (answer instanceof FileAnswer) {
         reply.header('content-disposition', contentDisposition(answer.filename, answer.options.disposition)).header('cache-control', answer.options.cacheControl ?? 'no-store').type(answer.contentType);
         if (answer.options.size !== undefined) reply.header('content-length', answer.options.size);
@@ -183,13 +191,29 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         // The location may carry a one-time code or ticket: nothing on the way may keep it.
         return reply.header('cache-control', 'no-store').redirect(answer.location, 302);
       }
-      // Every successful mutating call of a sub-account goes into its operation log (the ram module
-      // writes it from the event). The call has succeeded: a failure here is logged, not answered.
-      if (endpoint.method === 'POST' && answer.code === CODE.ok && req.actor?.ramId) {
-        const { tenantId, ramId } = req.actor;
+      // Every successful mutating call goes into the audit trail, and a sub-account's also into its
+      // operation log (the audit and ram modules write them from the event). The call has succeeded:
+      // a failure here is logged, not answered.
+      if (scope && answer.code === CODE.ok && req.actor) {
+        const { tenantId, ramId, apiTokenId } = req.actor;
+        const what = summary(scope.changes, req.body);
         await ctx.events
-          .emit(ctx.db, { type: 'operation.performed', tenant_id: tenantId, ram_id: ramId, path: endpoint.path, msg: answer.msg })
-          .catch((err: unknown) => req.log.error({ err, tenantId, ramId, path: endpoint.path }, 'operation log event not written'));
+          .emit(ctx.db, {
+            type: 'operation.performed',
+            tenant_id: tenantId,
+            ram_id: ramId,
+            path: endpoint.path,
+            msg: answer.msg,
+            who: apiTokenId !== undefined ? 'token' : ramId !== null ? 'ram' : 'main',
+            ...(apiTokenId !== undefined ? { token_id: apiTokenId, token_name: req.actor.apiTokenName ?? '' } : {}),
+            ip: req.ip,
+            user_agent: (req.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX),
+            source: apiTokenId !== undefined ? 'api' : 'console',
+            method: endpoint.method,
+            ...what,
+            more: scope.more,
+          })
+          .catch((err: unknown) => req.log.error({ err, tenantId, ramId, path: endpoint.path }, 'operation event not written'));
       }
       return answer;
     },

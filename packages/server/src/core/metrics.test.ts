@@ -115,7 +115,12 @@ for (const dialect of DATABASES) {
       try {
         device.send(routerHello(name!, SEEDED_MEMBER_SECRET));
         await device.next('welcome');
-        const { text } = await scrape(`Bearer ${TOKEN}`);
+        // The gateway counts the hello once its handling ends, just after it sends the welcome.
+        let text = '';
+        await until(async () => {
+          text = (await scrape(`Bearer ${TOKEN}`)).text;
+          return sample(text, 'hublink_gateway_messages_total{type="hello"}') === 1;
+        }, 'the hello counted');
         expect(sample(text, 'hublink_gateway_connected_devices')).toBe(1);
         expect(sample(text, 'hublink_gateway_messages_total{type="hello"}')).toBe(1);
         expect(sample(text, 'hublink_gateway_message_duration_seconds_count{type="hello"}')).toBe(1);

@@ -11,9 +11,13 @@ interface Schema {
   format?: string;
 }
 interface Operation {
+  security?: Record<string, string[]>[];
+  'x-api-token-scopes'?: string[];
   responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
 }
 interface Document {
+  info: { description?: string };
+  components?: { securitySchemes?: Record<string, { type: string; scheme?: string }> };
   paths: Record<string, Record<string, Operation>>;
 }
 
@@ -54,5 +58,24 @@ describeEachDatabase('the OpenAPI document', (t) => {
     expect(data('/ram_role/create', 'post').required).toEqual(['id']);
     // A call that answers no data answers null.
     expect(data('/login/logout', 'post')).toMatchObject({ nullable: true, enum: [null] });
+  });
+
+  it('describes the bearer scheme and which API tokens may make each call', async () => {
+    const doc = (await t().app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<Document>();
+    expect(doc.components?.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.info.description).toContain('hlk_');
+    for (const { url, endpoint } of t().app.endpoints) {
+      const op = doc.paths[url]![endpoint.method.toLowerCase()]!;
+      if (endpoint.access === 'public') expect(op.security, url).toEqual([]);
+      else expect(op.security, url).toEqual([{ bearer: [] }]);
+    }
+    const scopes = (path: string, method = 'get') => doc.paths[`/api/v1${path}`]![method]!['x-api-token-scopes'];
+    expect(scopes('/network/lists')).toEqual(['read', 'role']);
+    expect(scopes('/ram/lists')).toEqual(['read']);
+    expect(scopes('/network/create', 'post')).toEqual(['role']);
+    expect(scopes('/ram/create', 'post')).toEqual([]);
+    expect(scopes('/api_token/lists')).toEqual([]);
+    expect(scopes('/api_token/create', 'post')).toEqual([]);
+    expect(scopes('/login/logout', 'post')).toEqual([]);
   });
 });

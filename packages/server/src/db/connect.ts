@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { auditedDialect } from '../core/audit';
 import { poolSizeFor, type ServerLimits } from './poolSize';
 import { sqliteForKysely } from './sqliteForKysely';
 import type { Database } from './types';
@@ -90,7 +91,7 @@ function connectPostgres(opts: ConnectOptions & { databaseUrl: string }): DbHand
       },
     ));
   const handle: DbHandle = {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: sized }), log: (e) => logTo(opts, handle, e) }),
+    db: new Kysely<Database>({ dialect: auditedDialect(new PostgresDialect({ pool: sized })), log: (e) => logTo(opts, handle, e) }),
     dialect: 'postgres',
     url: opts.databaseUrl,
     schema: opts.schema,
@@ -122,7 +123,7 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const handle: DbHandle = {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }), log: (e) => logTo(opts, handle, e) }),
+    db: new Kysely<Database>({ dialect: auditedDialect(new SqliteDialect({ database: sqliteForKysely(sqlite) })), log: (e) => logTo(opts, handle, e) }),
     dialect: 'sqlite',
     close: () => handle.db.destroy(),
   };

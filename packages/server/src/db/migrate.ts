@@ -25,6 +25,11 @@ import { ticket } from './migrations/0023_ticket';
 import { documents } from './migrations/0024_documents';
 import { searchTrgm } from './migrations/0025_search_trgm';
 import { memberImport } from './migrations/0026_member_import';
+import { networkVersion } from './migrations/0029_network_version';
+import { overview } from './migrations/0031_overview';
+import { apiToken } from './migrations/0028_api_token';
+import { audit } from './migrations/0027_audit';
+import { memberDiagnosis } from './migrations/0030_member_diagnosis';
 
 /**
  * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
@@ -71,6 +76,11 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0024_documents': documents(handle.dialect),
     '0025_search_trgm': searchTrgm(handle.dialect),
     '0026_member_import': memberImport(handle.dialect),
+    '0029_network_version': networkVersion(handle.dialect),
+    '0031_overview': overview(),
+    '0028_api_token': apiToken(handle.dialect),
+    '0027_audit': audit(handle.dialect),
+    '0030_member_diagnosis': memberDiagnosis(),
   };
 }
 

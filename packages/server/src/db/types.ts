@@ -219,6 +219,11 @@ export interface Database {
   support_file: SupportFileTable;
   member_import: MemberImportTable;
   member_import_row: MemberImportRowTable;
+  network_version: NetworkVersionTable;
+  api_token: ApiTokenTable;
+  audit_entry: AuditEntryTable;
+  audit_setting: AuditSettingTable;
+  member_diagnosis: MemberDiagnosisTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -554,6 +559,8 @@ export interface MemberConfigTable {
   /** The version the device last said it applied, and its error if it failed (migration 0018). */
   applied_version: Generated<number>;
   applied_error: Generated<string>;
+  /** When the device acknowledged applied_version (migration 0030); null before any acknowledgement. */
+  applied_time: number | null;
 }
 
 /** A route prefix of a network (migration 0014). */
@@ -918,4 +925,85 @@ export interface MemberImportRowTable {
   router_name: string;
   ok: number;
   msg: string;
+}
+
+/** One version of a network's configuration (issue 18, migration 0029). */
+export interface NetworkVersionTable {
+  id: Generated<number>;
+  tenant_id: number;
+  network_id: number;
+  version: number;
+  who_kind: string;
+  who_name: Generated<string>;
+  ram_id: number | null;
+  api_token_id: number | null;
+  summary: string;
+  snapshot: string;
+  create_time: number;
+}
+
+/** A personal API token of a main account (issue 18): only its SHA-256 is kept, never the token. */
+export interface ApiTokenTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  /** The first characters of the token ('hlk_' and 8 more), shown in the list. */
+  prefix: string;
+  /** SHA-256 of the whole token, hex. */
+  token_hash: string;
+  /** 'read' | 'role'. */
+  scope: string;
+  /** The role a 'role' token acts as; its row may be gone (the token is then unusable). */
+  role_id: number | null;
+  create_time: number;
+  expires_at: number;
+  revoked_at: number | null;
+  /** Written at most once a minute (LIMITS.apiTokenLastUseSeconds). */
+  last_used_at: number | null;
+  last_used_ip: string | null;
+}
+
+/** One audited call (issue 18), written from its operation.performed event. */
+export interface AuditEntryTable {
+  id: Generated<number>;
+  tenant_id: number;
+  event_id: number;
+  create_time: number;
+  who: string;
+  ram_id: number | null;
+  token_id: number | null;
+  actor_name: Generated<string>;
+  ip: Generated<string>;
+  user_agent: Generated<string>;
+  source: string;
+  method: string;
+  path: string;
+  msg: string;
+  area: string;
+  kind: string;
+  object_type: string;
+  object_id: string;
+  object_name: string;
+  /** JSON: contract auditRowChange[]. */
+  changes: string;
+  more: Generated<number>;
+}
+
+/** A tenant's audit retention; no row: LIMITS.auditRetentionDays. */
+export interface AuditSettingTable {
+  tenant_id: number;
+  retention_days: number;
+}
+
+/** What the device gateway last knew of a member's device (migration 0030, issue 18 diagnostics). */
+export interface MemberDiagnosisTable {
+  member_id: number;
+  tenant_id: number;
+  fail_time: number | null;
+  fail_ip: Generated<string>;
+  fail_code: Generated<number>;
+  seen_time: number | null;
+  seen_ip: Generated<string>;
+  close_code: Generated<number>;
+  close_reason: Generated<string>;
 }

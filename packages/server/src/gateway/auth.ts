@@ -20,9 +20,17 @@ export interface DeviceMember {
   status: number;
 }
 
-export type AuthOutcome = { ok: true; member: DeviceMember; credential?: string } | { ok: false; code: number; reason: string };
+/** A refusal names the member when the hello named one (diagnosis records its last refused hello). */
+export type AuthOutcome =
+  | { ok: true; member: DeviceMember; credential?: string }
+  | { ok: false; code: number; reason: string; member?: Pick<DeviceMember, 'id' | 'tenant_id'> };
 
-const refuse = (code: number, reason: string): AuthOutcome => ({ ok: false, code, reason });
+const refuse = (code: number, reason: string, member?: Pick<DeviceMember, 'id' | 'tenant_id'>): AuthOutcome => ({
+  ok: false,
+  code,
+  reason,
+  ...(member ? { member: { id: member.id, tenant_id: member.tenant_id } } : {}),
+});
 
 /** The member a hello names: a router by its name (unique across tenants), an app by `username@sign`. */
 async function findMember(ctx: Ctx, hello: HelloMessage): Promise<{ key: string; member: (DeviceMember & { secret_hash: string; source: string }) | undefined }> {
@@ -89,13 +97,13 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
       .where('member_id', '=', member.id)
       .executeTakeFirst();
     if (row) {
-      if (member.status !== 1) return refuse(DEVICE_CLOSE.disabled, 'member disabled');
+      if (member.status !== 1) return refuse(DEVICE_CLOSE.disabled, 'member disabled', member);
       return { ok: true, member };
     }
   }
-  if (!hello.secret) return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed');
+  if (!hello.secret) return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed', hello.credential ? undefined : member);
 
-  if (!(await withinLimits(ctx, key, ip))) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later');
+  if (!(await withinLimits(ctx, key, ip))) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later', member);
   // A member imported from the tenant's directory has no password here: the directory checks it.
   const verdict: DirectoryVerdict =
     member?.source === LDAP_MEMBER_SOURCE ? await directorySignIn(ctx, member, hello.secret) : (await verifyPassword(hello.secret, member?.secret_hash ?? DUMMY_HASH)) ? 'ok' : 'wrong';
@@ -103,9 +111,9 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
   if (verdict === 'unavailable') return refuse(DEVICE_CLOSE.authFailed, 'the directory could not check the password, try later');
   if (!member || verdict === 'wrong') {
     await countFailure(ctx, key, ip);
-    return refuse(DEVICE_CLOSE.authFailed, 'authentication failed');
+    return refuse(DEVICE_CLOSE.authFailed, 'authentication failed', member);
   }
   await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
-  if (member.status !== 1 || verdict === 'disabled') return refuse(DEVICE_CLOSE.disabled, 'member disabled');
+  if (member.status !== 1 || verdict === 'disabled') return refuse(DEVICE_CLOSE.disabled, 'member disabled', member);
   return { ok: true, member, credential: await issueDeviceCredential(ctx, member, now) };
 }

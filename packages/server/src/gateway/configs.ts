@@ -1,6 +1,7 @@
 import type { NetworkConfigPayload } from '@hublink/contract';
 import { syncNetworkCertificates } from '../compiler/certificates';
-import { deviceFilesOf } from '../compiler/pkiStore';
+import { deviceFilesOf, deviceFilesOfMembers, type DeviceFiles } from '../compiler/pkiStore';
+import { chunks } from '../core/chunks';
 import type { Ctx } from '../core/context';
 
 export interface HeldConfig {
@@ -46,18 +47,57 @@ export async function configsOf(ctx: Ctx, tenantId: number, memberId: number, ne
       await syncNetworkCertificates(ctx, tenantId, r.network_id, new Date());
       files = await deviceFilesOf(ctx.db, ctx.secretBox, tenantId, r.network_id, memberId);
     }
-    out.push({
-      network_id: r.network_id,
-      network_number: r.network_number,
-      payload: {
-        network_number: r.network_number,
-        network_name: r.network_name,
-        version: r.version,
-        config: JSON.parse(r.config) as Record<string, unknown>,
-        openvpn: JSON.parse(r.openvpn) as Record<string, string>,
-        certificates: files ? { 'ca.crt': files.ca, 'member.crt': files.cert, 'member.key': files.key, ...(files.crl ? { 'crl.pem': files.crl } : {}) } : null,
-      },
-    });
+    out.push(heldConfig(r, files));
   }
   return out;
+}
+
+/**
+ * The stored configurations of many members of one network, by member id, in two reads per 500 members
+ * (a change to a network of thousands delivers to all of them at once); as configsOf otherwise.
+ */
+export async function networkConfigsOf(ctx: Ctx, tenantId: number, networkId: number, memberIds: number[]): Promise<Map<number, HeldConfig>> {
+  const out = new Map<number, HeldConfig>();
+  for (const ids of chunks(memberIds)) {
+    const rows = await ctx.db
+      .selectFrom('member_config as c')
+      .innerJoin('network as n', 'n.id', 'c.network_id')
+      .select(['c.member_id', 'c.network_id', 'n.network_number', 'n.network_name', 'c.version', 'c.config', 'c.openvpn'])
+      .where('c.tenant_id', '=', tenantId)
+      .where('c.network_id', '=', networkId)
+      .where('c.member_id', 'in', ids)
+      .where('n.tenant_id', '=', tenantId)
+      .execute();
+    let files = await deviceFilesOfMembers(ctx.db, ctx.secretBox, tenantId, networkId, ids);
+    if (rows.some((r) => !files.has(r.member_id))) {
+      await syncNetworkCertificates(ctx, tenantId, networkId, new Date());
+      files = await deviceFilesOfMembers(ctx.db, ctx.secretBox, tenantId, networkId, ids);
+    }
+    for (const r of rows) out.set(r.member_id, heldConfig(r, files.get(r.member_id) ?? null));
+  }
+  return out;
+}
+
+interface ConfigRow {
+  network_id: number;
+  network_number: string;
+  network_name: string;
+  version: number;
+  config: string;
+  openvpn: string;
+}
+
+function heldConfig(r: ConfigRow, files: DeviceFiles | null): HeldConfig {
+  return {
+    network_id: r.network_id,
+    network_number: r.network_number,
+    payload: {
+      network_number: r.network_number,
+      network_name: r.network_name,
+      version: r.version,
+      config: JSON.parse(r.config) as Record<string, unknown>,
+      openvpn: JSON.parse(r.openvpn) as Record<string, string>,
+      certificates: files ? { 'ca.crt': files.ca, 'member.crt': files.cert, 'member.key': files.key, ...(files.crl ? { 'crl.pem': files.crl } : {}) } : null,
+    },
+  };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DeviceClient, OpenvpnDevice } from '@hublink/agent';
-import { connectLog, editCenterGateway, getMemberConfig, networkStatus, onlineLog, setFixedPort, type OnlineLogItem, type TrafficPoint } from '@hublink/contract';
+import { connectLog, editCenterGateway, getMemberConfig, networkStatus, onlineLog, removeNetworkMember, setFixedPort, type OnlineLogItem, type TrafficPoint } from '@hublink/contract';
 import { NetLab, requireDataplane } from '../../test/netns';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { createNetworkThroughApi } from '../../test/networks';
@@ -26,6 +26,9 @@ import { addMember } from '../modules/router/fixtures';
  * and logs directly. The center's public address is its veth address, set as the fixed port of its
  * hardware service; its VPN segments are set inside 100.64.0.0/10 with the center segment call.
  *
+ * The point's device never leaves a network when told to (a stolen or broken router): the last test
+ * removes it, and only the center can cut it off.
+ *
  * Needs root, /dev/net/tun and openvpn (docs/testing.md): without them the file fails, naming what is missing.
  */
 
@@ -39,6 +42,8 @@ const SOFTWARE_SEGMENT = { gateway: '100.64.11.0', mask: 24 };
 const FAST = { firstMinMs: 100, firstMaxMs: 300, maxMs: 2_000, throttledMinMs: 2_000 };
 /** Tunnels come up in seconds; the bound is for a loaded 2-core machine, where config churn restarts them. */
 const TUNNEL_MS = 90_000;
+/** Issue 18: from the call that removes a member to its tunnel gone. */
+const CUT_OFF_MS = 5_000;
 
 interface Agent {
   name: string;
@@ -63,16 +68,18 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
   let softwareVpn = '';
   const agents: Agent[] = [];
 
-  function startAgent(name: string, namespace: string): Agent {
+  function startAgent(name: string, namespace: string, options: { stubborn?: boolean } = {}): Agent {
     const stateDir = path.join(dir, name);
     const lines: string[] = [];
+    const device = new OpenvpnDevice({ kind: 'router', name, binary: lab.openvpnRunner(namespace, dir), stateDir, pollMs: 500, backoff: FAST });
+    if (options.stubborn) device.leave = () => Promise.resolve();
     const client = new DeviceClient({
       url: base,
       identity: { kind: 'router', router_name: name },
       secret: SECRET,
       backoff: FAST,
       log: (line) => lines.push(line),
-      device: new OpenvpnDevice({ kind: 'router', name, binary: lab.openvpnRunner(namespace, dir), stateDir, pollMs: 500, backoff: FAST }),
+      device,
     });
     const agent = { name, client, stateDir, lines };
     agents.push(agent);
@@ -141,7 +148,7 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
     expect(await lab.pings(ns.point, centerVpn)).toBe(false);
 
     startAgent(center, ns.center);
-    startAgent(point, ns.point);
+    startAgent(point, ns.point, { stubborn: true });
   });
 
   afterAll(async () => {
@@ -211,4 +218,24 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
     }
     expect(points.find((p) => p.down > 0)!.interface).toContain(networkNumber);
   }, TUNNEL_MS + 10_000);
+
+  it('cuts a removed point off at once though its device keeps the tunnel: the center disconnects it without a restart and refuses it by the CRL', async () => {
+    const centerLog = () => fs.readFileSync(path.join(dir, center, networkNumber, 'router.log'), 'utf8');
+    const starts = () => centerLog().split('Initialization Sequence Completed').length - 1;
+    await waitFor(() => lab.pings(ns.point, centerVpn), 'the tunnel up before the removal');
+    const startsBefore = starts();
+    const refusalsBefore = centerLog().split('certificate revoked').length - 1;
+
+    const clicked = Date.now();
+    const removed = await t!.call(removeNetworkMember, { token, body: { network_number: networkNumber, router_name: point } });
+    expect([removed.code, removed.msg]).toEqual([200, expect.any(String)]);
+    await waitFor(async () => !(await lab.pings(ns.point, centerVpn)), 'the removed point cut off', CUT_OFF_MS * 4);
+    const tookMs = Date.now() - clicked;
+    expect(tookMs, `from the removal to the tunnel gone: ${tookMs} ms`).toBeLessThan(CUT_OFF_MS);
+
+    // The point's openvpn keeps trying; the center, still running, refuses it by the new CRL it read again.
+    await waitFor(() => centerLog().split('certificate revoked').length - 1 > refusalsBefore, 'the point refused as revoked');
+    expect(await lab.pings(ns.point, centerVpn)).toBe(false);
+    expect(starts()).toBe(startsBefore);
+  }, TUNNEL_MS + 30_000);
 });

@@ -17,7 +17,7 @@ import type { Ctx } from '../core/context';
 import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../core/deviceChannels';
 import type { Unsubscribe } from '../core/pubsub';
 import { authenticate } from './auth';
-import { configsOf, networksOf, type HeldConfig } from './configs';
+import { configsOf, networkConfigsOf, networksOf, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
 import { FlowWriter } from './flows';
 import { LiveWriter } from './liveWriter';
@@ -25,6 +25,7 @@ import { TrafficHistoryWriter } from './trafficHistory';
 import { GatewayMetrics } from './metrics';
 import { metricsOf } from '../core/metrics';
 import { DeviceSession } from './session';
+import { recordEnds, recordRefusal, type SessionEndSeen } from './diagnosisRows';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, endSessions, sweepSessions } from './sessionRows';
 
 /**
@@ -34,6 +35,8 @@ import { INSTANCE_BEAT_MS, beat, beginSession, endSession, endSessions, sweepSes
  */
 const FLOOD_MAX = 2 * DEVICE_LIMITS.links + 100;
 const CHECK_MS = 5_000;
+/** How often sessions are checked for the heartbeat timeout (so a lost device is offline within a second of it). */
+const HEARTBEAT_CHECK_MS = 1_000;
 /** Session ends written per transaction (a shutdown or a mass disconnect ends thousands at once). */
 const END_BATCH = 500;
 const LINK_FLUSH_MS = 1_000;
@@ -58,7 +61,7 @@ export class Gateway {
   private timers: NodeJS.Timeout[] = [];
   private unsubscribes: Unsubscribe[] = [];
   private stopping = false;
-  private readonly endQueue: { id: string; at: number; done: () => void }[] = [];
+  private readonly endQueue: { id: string; at: number; seen: SessionEndSeen; done: () => void }[] = [];
   private endWorker: Promise<void> | undefined;
 
   constructor(private readonly ctx: Ctx) {
@@ -102,7 +105,8 @@ export class Gateway {
       this.timers.push(t);
     };
     every(INSTANCE_BEAT_MS, () => beat(ctx.db, ctx.config.instance, Date.now()));
-    every(CHECK_MS, () => this.checkSessions(Date.now()));
+    every(CHECK_MS, () => this.checkFloods());
+    every(HEARTBEAT_CHECK_MS, () => this.checkHeartbeats(Date.now()));
     every(LINK_FLUSH_MS, () => this.writer.flushLinks());
     every(COUNTER_FLUSH_MS, () => this.writer.flushCounters());
     every(HISTORY_FLUSH_MS, () => Promise.all([this.flows.flush(), this.trafficHistory.flush()]));
@@ -121,7 +125,7 @@ export class Gateway {
     this.timers = [];
     for (const u of this.unsubscribes) await u();
     this.unsubscribes = [];
-    for (const s of this.sessions.values()) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down');
+    for (const s of this.sessions.values()) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down', s);
     await Promise.all([...this.sessions.values()].map((s) => this.end(s)));
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
     await Promise.all([this.writer.flush(), this.flows.flush(), this.trafficHistory.flush()]);
@@ -167,10 +171,13 @@ export class Gateway {
       });
       this.track(chain);
     });
-    socket.on('close', () => {
+    socket.on('close', (code: number, reason: Buffer) => {
       closed = true;
       clearTimeout(helloTimer);
-      if (session) this.track(this.end(session));
+      if (session) {
+        session.closedWith(code, reason.toString('utf8'));
+        this.track(this.end(session));
+      }
     });
     socket.on('error', (err) => this.ctx.log.debug({ err }, 'gateway: socket error'));
   }
@@ -189,12 +196,13 @@ export class Gateway {
     const auth = await authenticate(this.ctx, hello, remote.ip);
     if (!auth.ok) {
       this.close(socket, auth.code, auth.reason);
+      if (auth.member) await recordRefusal(this.ctx.db, { member_id: auth.member.id, tenant_id: auth.member.tenant_id, at: Date.now(), ip: remote.ip, code: auth.code });
       return undefined;
     }
     if (socket.readyState !== socket.OPEN) return undefined;
     const member = auth.member;
     const now = Date.now();
-    const session = new DeviceSession(randomUUID(), member, socket, Math.min(hello.protocol, DEVICE_PROTOCOL.current), now);
+    const session = new DeviceSession(randomUUID(), member, socket, Math.min(hello.protocol, DEVICE_PROTOCOL.current), now, remote.ip);
 
     // One session per member: an older one, here or on another instance, is closed.
     const older = this.sessions.get(member.id);
@@ -357,7 +365,7 @@ export class Gateway {
         if (networkId === undefined) return;
         await db
           .updateTable('member_config')
-          .set({ applied_version: m.version, applied_error: m.ok ? '' : m.error })
+          .set({ applied_version: m.version, applied_error: m.ok ? '' : m.error, applied_time: m.ok ? now : null })
           .where('network_id', '=', networkId)
           .where('member_id', '=', s.member.id)
           .where('tenant_id', '=', s.member.tenant_id)
@@ -389,12 +397,19 @@ export class Gateway {
 
   private async onDelivery(d: Delivery) {
     switch (d.kind) {
-      case 'config':
-        for (const id of d.member_ids) {
-          const s = this.sessions.get(id);
-          if (s) await this.pushConfigs(s, [d.network_id]);
+      case 'config': {
+        const held = d.member_ids.map((id) => this.sessions.get(id)).filter((s) => s !== undefined);
+        if (held.length === 0) return;
+        const configs = await networkConfigsOf(this.ctx, held[0]!.member.tenant_id, d.network_id, held.map((s) => s.member.id));
+        for (const s of held) {
+          const c = configs.get(s.member.id);
+          // A session that ended meanwhile gets its configs in its next welcome.
+          if (!c || this.sessions.get(s.member.id) !== s) continue;
+          this.hold(s, c);
+          s.send({ type: 'config', ...c.payload });
         }
         return;
+      }
       case 'leave':
         for (const id of d.member_ids) {
           const s = this.sessions.get(id);
@@ -431,16 +446,22 @@ export class Gateway {
     }
   }
 
-  private checkSessions(now: number) {
+  private checkHeartbeats(now: number) {
     for (const s of this.sessions.values()) {
       if (now - s.lastSeen > DEVICE_TIMING.heartbeatTimeout * 1000) this.close(s.socket, DEVICE_CLOSE.heartbeatTimeout, 'no message within the heartbeat timeout', s);
-      else if (s.messages > FLOOD_MAX) this.close(s.socket, DEVICE_CLOSE.tooManyAttempts, 'too many messages', s);
+    }
+  }
+
+  private checkFloods() {
+    for (const s of this.sessions.values()) {
+      if (s.messages > FLOOD_MAX) this.close(s.socket, DEVICE_CLOSE.tooManyAttempts, 'too many messages', s);
       s.messages = 0;
     }
   }
 
   /** Says why, then closes; a session that is closed by the server is ended at once (a dead peer never answers the close). */
   private close(socket: WebSocket, code: number, reason: string, session?: DeviceSession) {
+    session?.closedWith(code, reason);
     if (socket.readyState === socket.OPEN) {
       socket.send(JSON.stringify({ type: 'error', code, message: reason }));
       socket.close(code, reason);
@@ -454,7 +475,8 @@ export class Gateway {
   private end(s: DeviceSession): Promise<void> {
     s.ending ??= new Promise<void>((done) => {
       if (this.sessions.get(s.member.id) === s) this.sessions.delete(s.member.id);
-      this.endQueue.push({ id: s.id, at: Date.now(), done });
+      const seen: SessionEndSeen = { member_id: s.member.id, tenant_id: s.member.tenant_id, seen: s.lastSeen, ip: s.remoteIp, code: s.closeCode, reason: s.closeReason };
+      this.endQueue.push({ id: s.id, at: Date.now(), seen, done });
       this.endWorker ??= this.writeEnds();
     });
     return s.ending;
@@ -475,6 +497,7 @@ export class Gateway {
         this.ctx.log.warn({ err, n: batch.length }, 'gateway: a batch of session ends failed; writing them one by one');
         for (const e of batch) await endSession(this.ctx, e.id, e.at).catch((e2: unknown) => this.ctx.log.error({ err: e2 }, 'gateway: a session end failed'));
       }
+      await recordEnds(this.ctx.db, batch.map((e) => e.seen)).catch((err: unknown) => this.ctx.log.warn({ err }, 'gateway: recording the ends for diagnosis failed'));
       for (const e of batch) e.done();
     }
     this.endWorker = undefined;

@@ -22,6 +22,9 @@ export class DeviceSession {
   watchedUntil = 0;
   /** Messages counted in the current window (a flood closes the session). */
   messages = 0;
+  /** Why the session closed (the first close wins: the server's reason, else the device's close frame). */
+  closeCode = 0;
+  closeReason = '';
   /** Set once the end is being written; the end is written once. */
   ending: Promise<void> | undefined;
 
@@ -31,6 +34,8 @@ export class DeviceSession {
     readonly socket: WebSocket,
     readonly protocol: number,
     now: number,
+    /** The device's address (diagnosis shows it with the last-seen time). */
+    readonly remoteIp = '',
   ) {
     this.lastSeen = now;
   }
@@ -45,6 +50,13 @@ export class DeviceSession {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (process.env.NODE_ENV !== 'production') serverMessage.parse(message);
     this.socket.send(JSON.stringify(message));
+  }
+
+  /** Records why the session closed, once. */
+  closedWith(code: number, reason: string) {
+    if (this.closeCode !== 0) return;
+    this.closeCode = code;
+    this.closeReason = reason.slice(0, 128);
   }
 
   keepTraffic(points: TrafficPoint[]) {

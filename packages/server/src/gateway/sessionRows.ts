@@ -3,6 +3,7 @@ import type { HelloMessage } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import type { Db } from '../db/connect';
 import type { DeviceMember } from './auth';
+import { recordEnds, type SessionEndSeen } from './diagnosisRows';
 
 /*
  * The rows a session writes when it begins and ends. Its begin: the device_session row, the connect-log
@@ -153,18 +154,23 @@ export async function sweepSessions(ctx: SessionCtx, now: number, restarted?: st
   const candidates = await db
     .selectFrom('device_session')
     .leftJoin('gateway_instance', 'gateway_instance.instance', 'device_session.instance')
-    .select(['device_session.id', 'device_session.instance', 'device_session.start_time', 'gateway_instance.instance as beating'])
+    .select(['device_session.id', 'device_session.instance', 'device_session.start_time', 'device_session.member_id', 'device_session.tenant_id', 'device_session.remote_ip', 'gateway_instance.instance as beating'])
     .where((eb) => eb.or([...(lastBeat.size > 0 ? [eb('device_session.instance', 'in', [...lastBeat.keys()])] : []), eb('gateway_instance.instance', 'is', null)]))
     .execute();
   const ends: { id: string; at: number }[] = [];
+  const seen: SessionEndSeen[] = [];
   for (const c of candidates) {
     const start = Number(c.start_time);
     // An instance that never beat (it died in its first moments) is given the stale time before its sessions end.
     if (c.beating === null && c.instance !== restarted && now - start < INSTANCE_STALE_MS) continue;
-    ends.push({ id: c.id, at: Math.max(start, lastBeat.get(c.instance) ?? start) });
+    const at = Math.max(start, lastBeat.get(c.instance) ?? start);
+    ends.push({ id: c.id, at });
+    // Its instance is gone: what is known of the device is that it was there at the instance's last beat.
+    seen.push({ member_id: c.member_id, tenant_id: c.tenant_id, seen: at, ip: c.remote_ip, code: 0, reason: 'its gateway instance stopped' });
   }
   let ended = 0;
   for (let i = 0; i < ends.length; i += SWEEP_BATCH) ended += (await endSessions(ctx, ends.slice(i, i + SWEEP_BATCH))).length;
+  await recordEnds(db, seen);
   const stale = dead.filter((d) => d.instance !== restarted).map((d) => d.instance);
   if (stale.length > 0) await db.deleteFrom('gateway_instance').where('instance', 'in', stale).where('seen_time', '<', now - INSTANCE_STALE_MS).execute();
   return ended;

@@ -23,6 +23,9 @@ import { ticketModule } from './ticket';
 import { pkiModule } from '../compiler/pkiModule';
 import { compilerModule } from '../compiler';
 import { gatewayModule } from '../gateway';
+import { overviewModule } from './overview';
+import { apiTokenModule } from './api-token';
+import { auditModule } from './audit';
 
 /** Every module of the server, in start order (app.ts stops them in reverse); the CLI uses the same list. */
 export const MODULES: Module[] = [
@@ -52,4 +55,8 @@ export const MODULES: Module[] = [
   compilerModule,
   // The device gateway (not a module folder): sessions, deliveries to devices, live state.
   gatewayModule,
+  overviewModule,
+  apiTokenModule,
+  // The audit trail (issue 18): entries from every module's operation.performed events.
+  auditModule,
 ];

@@ -1,4 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { userInfo } from 'node:os';
+import { captured, openScope, operatorEvents } from '../core/audit';
 import { ApiError } from '../core/errors';
 import type { Ctx } from '../core/context';
 import { OpsError, type OpsCommand } from './command';
@@ -13,6 +15,18 @@ export interface OpsIo {
 
 /** Exit codes: 0 done, 1 refused (not found, wrong state, a rule of the service), 2 bad usage or input. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+/** Characters of an answer an audit entry keeps (audit_entry.msg). */
+const MSG_MAX = 255;
+
+/** Who runs the CLI: the system user (the audit trail's operator). */
+function operatorName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'operator';
+  }
+}
 
 const optionName = (key: string) => `--${key.replace(/_/g, '-')}`;
 
@@ -89,7 +103,12 @@ export async function runOps(argv: string[], commands: OpsCommand[], io: OpsIo):
 
   const session = await io.open();
   try {
-    const result = await command.run(session.ctx, input.data);
+    // The command runs in an audit scope: what it changes goes into each tenant's audit trail.
+    const scope = openScope();
+    const result = await captured(scope, () => command.run(session.ctx, input.data));
+    const msg = 'done' in result ? result.done : `${command.group} ${command.name}`;
+    const events = operatorEvents(scope, { path: `/ops/${command.group}/${command.name}`, msg: msg.slice(0, MSG_MAX), operator: operatorName() });
+    if (events.length > 0) await session.ctx.events.emitAll(session.ctx.db, events);
     io.out(formatResult(result, parsed.values.json === true));
     return EXIT.ok;
   } catch (e) {

@@ -76,7 +76,7 @@ describe('mayVisit (who may see a page: the route table’s access)', () => {
 });
 
 describe('the route table’s access mirrors the server', () => {
-  it('keeps the account, LDAP form, software login and sub-account pages for main accounts', () => {
+  it('keeps the account, LDAP form, software login, sub-account, API token and audit pages for main accounts', () => {
     const mainOnly = ROUTES.filter((r) => r.access === 'main').map((r) => r.path);
     expect(mainOnly).toEqual([
       '/account',
@@ -88,6 +88,8 @@ describe('the route table’s access mirrors the server', () => {
       '/logs/software_login',
       '/ram/index',
       '/ram/role',
+      '/account/api_token',
+      '/audit',
     ]);
   });
 

@@ -17,6 +17,7 @@ describe('side menu (spec 1 §2.6)', () => {
       '/account/message',
       '/account/service',
       '/account/announcements',
+      '/account/api_token',
       '/network/lists',
       '/network/fr_lists',
       '/network/ticket_lists',
@@ -27,6 +28,7 @@ describe('side menu (spec 1 §2.6)', () => {
       '/logs/software_login',
       '/logs/online',
       '/logs/connect',
+      '/audit',
       '/ram/index',
       '/ram/role',
       '/ticket/lists',
@@ -47,7 +49,7 @@ describe('side menu (spec 1 §2.6)', () => {
 
   it('reduces the menu for a sub-account: no account info, software login records, sub-accounts or roles', () => {
     const paths = menuPaths(visibleMenu({ user: { ...ramUser, config: { software_auth_source: 1 } }, brand: ownBrand }));
-    for (const hidden of ['/account/info', '/logs/software_login', '/ram/index', '/ram/role']) expect(paths).not.toContain(hidden);
+    for (const hidden of ['/account/info', '/logs/software_login', '/audit', '/ram/index', '/ram/role']) expect(paths).not.toContain(hidden);
     expect(paths).toEqual(expect.arrayContaining(['/logs/online', '/logs/connect', '/account/message', '/router/auth_source', '/handbook']));
     expect(visibleMenu({ user: ramUser, brand: ownBrand }).some((n) => 'key' in n && n.key === 'ram')).toBe(false);
   });
@@ -56,6 +58,7 @@ describe('side menu (spec 1 §2.6)', () => {
     const paths = menuPaths(visibleMenu({ user: null, brand: otherBrand }));
     expect(paths).not.toContain('/account/info');
     expect(paths).not.toContain('/ram/index');
+    expect(paths).not.toContain('/audit');
   });
 
   it('leads only to paths of the route table', () => {

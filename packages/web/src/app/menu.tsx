@@ -59,6 +59,7 @@ export const MENU: MenuNode[] = [
       { path: '/account/message' },
       { path: '/account/service' },
       { path: '/account/announcements' },
+      { path: '/account/api_token' },
     ],
   },
   {
@@ -79,7 +80,7 @@ export const MENU: MenuNode[] = [
     key: 'logs',
     label: M.menuLogs,
     icon: <FileSearchOutlined />,
-    children: [{ path: '/logs/software_login' }, { path: '/logs/online' }, { path: '/logs/connect' }],
+    children: [{ path: '/logs/software_login' }, { path: '/logs/online' }, { path: '/logs/connect' }, { path: '/audit' }],
   },
   {
     key: 'ram',

@@ -110,6 +110,10 @@ export const ROUTES: PageRoute[] = [
   // sub-accounts
   { path: '/ram/index', title: M.routeRam, layout: 'main', access: 'main', page: lazy(() => import('../features/ram/RamPage')) },
   { path: '/ram/role', title: M.routeRoles, layout: 'main', access: 'main', page: lazy(() => import('../features/ram/RolePage')) },
+  // personal API tokens (issue 18)
+  { path: '/account/api_token', title: M.routeApiTokens, layout: 'main', access: 'main', page: lazy(() => import('../features/api-token/ApiTokenPage')) },
+  // audit trail (issue 18)
+  { path: '/audit', title: M.auditTitle, layout: 'main', access: 'main', page: lazy(() => import('../features/audit/AuditPage')) },
   // not found
   { path: NOT_FOUND_PATH, title: M.pageNotFound, layout: 'main', page: NotFoundPage },
 ];

@@ -15,7 +15,7 @@ async function cellsOf(ctx: Ctx, actor: Actor, q: ExportQuery): Promise<Cells[]>
   const max = LIMITS.logExportRowsMax;
   switch (q.type) {
     case 'software_login': {
-      if (actor.ramId !== null) throw forbidden(M.deniedMainOnly);
+      if (actor.ramId !== null || actor.role !== null) throw forbidden(M.deniedMainOnly);
       const rows = await softwareLoginRows(ctx, actor, q).select(softwareLoginColumns).orderBy('create_time', 'desc').orderBy('id', 'desc').limit(max).execute();
       return rows.map((raw) => {
         const r = toSoftwareLogin(ctx, raw);

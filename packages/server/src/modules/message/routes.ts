@@ -6,7 +6,7 @@ import * as messages from './service';
 
 export function messageRoutes(app: App, ctx: Ctx) {
   route(app, ctx, listMessages, async ({ actor, query }) => {
-    const { rows, count } = await messages.list(ctx, actor, query.page, query.limit);
+    const { rows, count } = await messages.list(ctx, actor, query.page, query.limit, query.type);
     return ok(rows, 'success', count);
   });
   route(app, ctx, messageInfo, async ({ actor, query }) => ok(await messages.open(ctx, actor, query.message_id)));

@@ -1,4 +1,4 @@
-import { M, MESSAGE_STATUS, sendMessageInput, type MessageItem, type MessageSelection, type SendMessageInput } from '@hublink/contract';
+import { M, MESSAGE_STATUS, sendMessageInput, type MessageItem, type MessageSelection, type MessageType, type SendMessageInput } from '@hublink/contract';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
@@ -19,8 +19,12 @@ const item = (ctx: Ctx, r: { id: number; title: string; create_time: number; typ
   status: r.status === MESSAGE_STATUS.read ? 1 : 0,
 });
 
-export async function list(ctx: Ctx, actor: Actor, page: number, limit: number): Promise<{ rows: MessageItem[]; count: number }> {
-  const filtered = ctx.db.selectFrom('message').where('tenant_id', '=', actor.tenantId);
+/** One page of the tenant's messages, newest first; of one type when `type` is given (the overview's alerts). */
+export async function list(ctx: Ctx, actor: Actor, page: number, limit: number, type?: MessageType): Promise<{ rows: MessageItem[]; count: number }> {
+  const filtered = ctx.db
+    .selectFrom('message')
+    .where('tenant_id', '=', actor.tenantId)
+    .$if(type !== undefined, (qb) => qb.where('type', '=', type!));
   const { rows, count } = await pageOf(filtered, { page, limit }, (qb) =>
     qb.select(['id', 'title', 'create_time', 'type', 'status']).orderBy('create_time', 'desc').orderBy('id', 'desc'),
   );

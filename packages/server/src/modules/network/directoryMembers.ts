@@ -3,6 +3,7 @@ import type { Ctx } from '../../core/context';
 import { ApiError } from '../../core/errors';
 import { planOf } from '../../core/plan';
 import { lockTenant } from '../../core/tenantLock';
+import { recordVersion, versionBaseline } from './historyRecord';
 import { ensureWithinQuota } from './quota';
 import { insertMembers, networkChanged } from './service';
 
@@ -32,10 +33,12 @@ export async function joinImportedMembers(event: DomainEvent<'ldap.members_impor
       );
       const chosen = members.filter((m) => !inNetwork.has(m.id)).map((m) => ({ id: m.id, router_name: m.router_name, member_type: 'point' as const }));
       if (chosen.length === 0) return;
+      await versionBaseline(trx, tenantId, net.id);
       const plan = await planOf(trx, tenantId);
       await insertMembers(trx, tenantId, net.id, chosen, Date.now(), net.routing_type);
       await ensureWithinQuota(trx, tenantId, plan, plan.network_router_use);
       await networkChanged(ctx, trx, tenantId, net.id, 'members');
+      await recordVersion(trx, null, tenantId, net.id);
     });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

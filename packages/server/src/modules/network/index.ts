@@ -1,5 +1,7 @@
 import { defineModule } from '../../core/module';
 import { joinImportedMembers } from './directoryMembers';
+import { recordMemberDeleted } from './historyRecord';
+import { historyRoutes } from './historyRoutes';
 import { assignCreatedPop } from './pop';
 import { popRoutes } from './popRoutes';
 import { networkRoutes } from './routes';
@@ -13,6 +15,7 @@ export const networkModule = defineModule({
     settingsRoutes(app, ctx);
     segmentsRoutes(app, ctx);
     popRoutes(app, ctx);
+    historyRoutes(app, ctx);
   },
-  on: { 'pop.created': assignCreatedPop, 'ldap.members_imported': joinImportedMembers },
+  on: { 'pop.created': assignCreatedPop, 'ldap.members_imported': joinImportedMembers, 'member.deleted': recordMemberDeleted },
 });

@@ -22,6 +22,7 @@ import type { Ctx } from '../../core/context';
 import { ApiError, invalid } from '../../core/errors';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
+import { recordVersion, versionBaseline } from './historyRecord';
 import { networkOf } from './service';
 import { changeNetwork, memberIn } from './settings';
 
@@ -183,6 +184,7 @@ export async function assignCreatedPop(event: DomainEvent<'pop.created'>, ctx: C
     if (!net || net.network_fr_id !== null) return;
     const areas = await areasOf(trx, event.tenant_id, event.network_fr_id);
     if (areas.length === 0) return;
+    await versionBaseline(trx, event.tenant_id, net.id);
     await trx.updateTable('network').set({ network_fr_id: event.network_fr_id, update_time: Date.now() }).where('id', '=', net.id).execute();
     for (const area of areas) {
       const names = routersOf(area.routers);
@@ -195,6 +197,7 @@ export async function assignCreatedPop(event: DomainEvent<'pop.created'>, ctx: C
       await trx.updateTable('network_member').set({ ov_main: area.id }).where('network_id', '=', net.id).where('ov_main', '=', 0).where('member_id', 'in', members).execute();
     }
     await ctx.events.emit(trx, { type: 'network.changed', tenant_id: event.tenant_id, network_id: net.id, change: 'settings' });
+    await recordVersion(trx, null, event.tenant_id, net.id);
   });
 }
 

@@ -29,6 +29,7 @@ import { contains, countOf, offsetOf, pageOf, totalOf } from '../../core/paging'
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
+import { recordVersion, versionBaseline } from './historyRecord';
 import { popOfNetwork } from './popInfo';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
 import { centerLinkFrom, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
@@ -473,6 +474,7 @@ export async function create(ctx: Ctx, actor: Actor, input: CreateInput, nextNum
         await insertMembers(trx, actor.tenantId, net.id, chosen, now);
         await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
         await networkChanged(ctx, trx, actor.tenantId, net.id, 'created');
+        await recordVersion(trx, actor, actor.tenantId, net.id);
       });
       return number;
     } catch (e) {
@@ -492,6 +494,7 @@ export async function edit(ctx: Ctx, actor: Actor, input: EditInput): Promise<vo
   await ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, actor.tenantId);
     const net = await networkForChange(trx, actor, input.network_number);
+    await versionBaseline(trx, actor.tenantId, net.id);
     const plan = await planOf(trx, actor.tenantId);
     const chosen = await resolveMembers(trx, actor.tenantId, input.center, input.point);
     const current = await trx.selectFrom('network_member').select(['member_id', 'member_type']).where('network_id', '=', net.id).execute();
@@ -528,20 +531,26 @@ export async function edit(ctx: Ctx, actor: Actor, input: EditInput): Promise<vo
       .execute();
     await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
     await networkChanged(ctx, trx, actor.tenantId, net.id, removed.length + added.length + moved.length > 0 ? 'members' : 'edited');
+    await recordVersion(trx, actor, actor.tenantId, net.id);
   });
 }
 
 export async function rename(ctx: Ctx, actor: Actor, networkNumber: string, name: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
+    // The tenant lock numbers the network's versions in order.
+    await lockTenant(ctx, trx, actor.tenantId);
+    const found = await networkForChange(trx, actor, networkNumber);
+    await versionBaseline(trx, actor.tenantId, found.id);
     const net = await trx
       .updateTable('network')
       .set({ network_name: name, update_time: Date.now() })
       .where('tenant_id', '=', actor.tenantId)
-      .where('network_number', '=', networkNumber)
+      .where('id', '=', found.id)
       .returning('id')
       .executeTakeFirst();
     if (!net) throw notFound(M.networkNotFound);
     await networkChanged(ctx, trx, actor.tenantId, net.id, 'edited');
+    await recordVersion(trx, actor, actor.tenantId, net.id);
   });
 }
 
@@ -566,6 +575,7 @@ export async function addMember(ctx: Ctx, actor: Actor, networkNumber: string, r
   await ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, actor.tenantId);
     const net = await networkForChange(trx, actor, networkNumber);
+    await versionBaseline(trx, actor.tenantId, net.id);
     const plan = await planOf(trx, actor.tenantId);
     const [chosen] = await resolveMembers(trx, actor.tenantId, memberType === 'center' ? [routerName] : [], memberType === 'point' ? [routerName] : []);
     const current = await trx.selectFrom('network_member').select(['member_id', 'member_type']).where('network_id', '=', net.id).execute();
@@ -575,6 +585,7 @@ export async function addMember(ctx: Ctx, actor: Actor, networkNumber: string, r
     await insertMembers(trx, actor.tenantId, net.id, [chosen!], Date.now(), net.routing_type);
     await ensureWithinQuota(trx, actor.tenantId, plan, plan.network_router_use);
     await networkChanged(ctx, trx, actor.tenantId, net.id, 'members');
+    await recordVersion(trx, actor, actor.tenantId, net.id);
   });
 }
 
@@ -583,6 +594,7 @@ export async function removeMember(ctx: Ctx, actor: Actor, networkNumber: string
   await ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, actor.tenantId);
     const net = await networkForChange(trx, actor, networkNumber);
+    await versionBaseline(trx, actor.tenantId, net.id);
     const row = await trx
       .selectFrom('network_member as nm')
       .innerJoin('member as m', 'm.id', 'nm.member_id')
@@ -601,5 +613,6 @@ export async function removeMember(ctx: Ctx, actor: Actor, networkNumber: string
     await trx.deleteFrom('network_member').where('network_id', '=', net.id).where('member_id', '=', row.member_id).execute();
     await dropLinks(trx, net.id, [row.member_id], [row.member_id]);
     await networkChanged(ctx, trx, actor.tenantId, net.id, 'members');
+    await recordVersion(trx, actor, actor.tenantId, net.id);
   });
 }

@@ -21,6 +21,7 @@ import { ensureNetworkAllowed } from '../../core/networks';
 import { planOf, type Plan } from '../../core/plan';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
+import { recordVersion, versionBaseline } from './historyRecord';
 import { networkStatusOf } from './quota';
 import { networkOf } from './service';
 
@@ -72,10 +73,12 @@ export async function changeNetwork<T>(
     }
     const plan = await planOf(trx, actor.tenantId);
     if (networkStatusOf(plan) === NETWORK_STATUS.disabled) throw invalid(M.networkSettingsDisabled);
+    await versionBaseline(trx, actor.tenantId, net.id);
     const out = await change(trx, net, plan);
     if (opts.event === 'settings') {
       await ctx.events.emit(trx, { type: 'network.changed', tenant_id: actor.tenantId, network_id: net.id, change: 'settings' });
     }
+    await recordVersion(trx, actor, actor.tenantId, net.id);
     return out;
   });
 }

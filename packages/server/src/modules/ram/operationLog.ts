@@ -13,6 +13,8 @@ const MESSAGE_MAX = 255;
  * the call's. The row carries the event's id, so a delivery that comes twice (at least once) writes once.
  */
 export async function writeOperationLog(event: DomainEvent<'operation.performed'>, ctx: Ctx, meta: EventMeta): Promise<void> {
+  // The event carries every audited call (issue 18); the operation log is the sub-accounts' only.
+  if (event.ram_id === null) return;
   const [mode = '', ...rest] = event.path.replace(/^\//, '').split('/');
   await ctx.db
     .insertInto('ram_log')

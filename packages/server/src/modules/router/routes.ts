@@ -22,6 +22,8 @@ import {
   softwareDeleteTemplate,
   softwareTemplate,
   updateRouterStatus,
+  routerDiagnosis,
+  networkDelivery,
 } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
@@ -33,6 +35,7 @@ import { importStatus } from './importStatus';
 import { bindMemberPhone } from './phone';
 import { serveTrafficStream } from './stream';
 import * as members from './service';
+import { delivery, diagnose } from './diagnosis';
 
 export function routerRoutes(app: App, ctx: Ctx) {
   route(app, ctx, listRouters, async ({ actor, query }) => {
@@ -48,6 +51,8 @@ export function routerRoutes(app: App, ctx: Ctx) {
     ok(await members.options(ctx, actor, ROUTER_TYPE.hardware, query.search, LIMITS.memberPickerMax)),
   );
   route(app, ctx, routerInfo, async ({ actor, query }) => ok(await members.info(ctx, actor, query.router_name)));
+  route(app, ctx, routerDiagnosis, async ({ actor, query }) => ok(await diagnose(ctx, actor, query.router_name)));
+  route(app, ctx, networkDelivery, async ({ actor, query }) => ok(await delivery(ctx, actor, query.network_number)));
   route(
     app,
     ctx,

@@ -10,6 +10,7 @@ import {
   searchableText,
   type addRouter,
   type listRouters,
+  type MemberState,
   type MemberOption,
   type RouterDetail,
   type RouterInterface,
@@ -22,6 +23,7 @@ import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
 import { allowedNetworks } from '../../core/networks';
 import { lockTenant } from '../../core/tenantLock';
+import { memberStateCondition, stateScopeOf } from '../../core/memberStates';
 import { countByType, deleteMembers, memberChanged, memberKey, memberLimit, membersCreated, placesLeft } from '../../core/members';
 import { contains, offsetOf, pageOf } from '../../core/paging';
 import { hashPassword } from '../../core/passwords';
@@ -109,13 +111,14 @@ export const toItem = (ctx: Ctx, r: ItemRow): RouterItem => ({
   create_time: formatTime(Number(r.create_time), ctx.config.timezone),
 });
 
-/** The tenant's members of one kind, matching the search when there is one. */
-export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string) {
+/** The tenant's members of one kind, matching the search and in the state (an overview figure's) when there are. */
+export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string, state?: MemberState) {
   return ctx.db
     .selectFrom('member')
     .where('tenant_id', '=', actor.tenantId)
     .where('router_type', '=', type)
-    .$if(!!search, (qb) => qb.where((eb) => memberSearch(ctx, eb, search!)));
+    .$if(!!search, (qb) => qb.where((eb) => memberSearch(ctx, eb, search!)))
+    .$if(!!state, (qb) => qb.where((eb) => memberStateCondition(eb, state!, stateScopeOf(actor))));
 }
 
 /**
@@ -125,8 +128,8 @@ export function filtered(ctx: Ctx, actor: Actor, type: number, search?: string) 
  * otherwise the matches are counted.
  */
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: RouterItem[]; count: number }> {
-  if (q.search) {
-    const { rows, count } = await pageOf(filtered(ctx, actor, q.type, q.search), q, (qb) => qb.select(ITEM_COLUMNS).orderBy('id', 'desc'));
+  if (q.search || q.state) {
+    const { rows, count } = await pageOf(filtered(ctx, actor, q.type, q.search, q.state), q, (qb) => qb.select(ITEM_COLUMNS).orderBy('id', 'desc'));
     return { rows: rows.map((r) => toItem(ctx, r)), count };
   }
   const kept = (eb: ExpressionBuilder<Database, 'member'>) =>

@@ -13,6 +13,7 @@ import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
 import { AnnouncementTicker } from './AnnouncementTicker';
+import { OverviewPanel } from './OverviewPanel';
 
 interface Tile {
   path: string;
@@ -126,7 +127,7 @@ function ShortcutTile({ tile, badge }: { tile: Tile; badge?: number }) {
   );
 }
 
-/** /dashboard: announcements, who is signed in, and the shortcuts (spec 1 §2.7). */
+/** /dashboard: announcements, who is signed in, and the shortcuts (spec 1 §2.7); the live overview under them (issue 18). */
 export default function DashboardPage() {
   const { token } = theme.useToken();
   const { data } = useApiQuery(accountInfo);
@@ -143,6 +144,7 @@ export default function DashboardPage() {
             </Col>
           ))}
         </Row>
+        <OverviewPanel />
       </Flex>
     </PageContainer>
   );

@@ -2,13 +2,13 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { LIMITS, M, type connectLog, type LogExportType, type onlineLog, type softwareLoginLog } from '@hublink/contract';
 import { Button, DatePicker, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { toast } from '../../api/notify';
 import { usePagedList } from '../../api/usePagedList';
 import type { Dayjs } from '../../components/dayjs';
 import { DAY_FORMAT, defaultLogRange } from '../../components/logRange';
 import { PagedTable } from '../../components/PagedTable';
 import { exportLog } from './exportLog';
 import { useStepBack } from './useStepBack';
+import { useListExport } from '../../components/useListExport';
 
 /** The log lists: each takes page, limit, search, start_time and end_time, and answers rows of T. */
 type LogEndpoint = typeof softwareLoginLog | typeof onlineLog | typeof connectLog;
@@ -34,21 +34,7 @@ export function LogTable<T extends object>({ endpoint, extra, columns, exportTyp
   // The endpoint and the columns are given together by the page, so its rows are T.
   const list = { ...paged, rows: paged.rows as readonly T[] | undefined };
   useStepBack(list, LIMITS.pageSize);
-  const [exporting, setExporting] = useState(false);
-
-  const exportRows = async () => {
-    if (list.rows !== undefined && list.total === 0) {
-      toast.warning(M.exportEmpty);
-      return;
-    }
-    setExporting(true);
-    try {
-      const query = { type: exportType, ...(list.searchText ? { search: list.searchText } : {}), ...days };
-      if (await exportLog(query)) toast.success(M.exported);
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { exporting, run: exportRows } = useListExport(list, () => exportLog({ type: exportType, ...(list.searchText ? { search: list.searchText } : {}), ...days }));
 
   const toolbar = (
     <>

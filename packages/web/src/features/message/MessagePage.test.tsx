@@ -28,7 +28,7 @@ const rows: MessageItem[] = [
 
 const page = (data: MessageItem[], count = data.length): Envelope<MessageItem[]> => ({ code: CODE.ok, msg: 'success', data, count });
 
-function setup(opts: { as?: UserMessage; answers?: Answers } = {}) {
+function setup(opts: { as?: UserMessage; answers?: Answers; route?: string } = {}) {
   session.setUser(opts.as ?? user);
   const m = mockApi({
     '/message/lists': page(rows),
@@ -37,7 +37,7 @@ function setup(opts: { as?: UserMessage; answers?: Answers } = {}) {
     '/message/delete_message': ok(null, M.deleted),
     ...opts.answers,
   });
-  const r = renderWithProviders(<MessagePage />, { route: '/account/message' });
+  const r = renderWithProviders(<MessagePage />, { route: opts.route ?? '/account/message' });
   return { m, r };
 }
 
@@ -203,5 +203,17 @@ describe('MessagePage', () => {
     expect(await screen.findByText(M.empty)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: M.messageMarkAllRead })).toBeDisabled();
     expect(screen.getByRole('button', { name: M.messageDeleteAll })).toBeDisabled();
+  });
+
+  it('opened from the overview with ?type=alert, lists alert messages only and says so; the notice shows all again', async () => {
+    const { m, r } = setup({ route: '/account/message?type=alert', answers: { '/message/lists': (c: ApiCall) => page(c.query.type === 'alert' ? rows.filter((x) => x.type === 'alert') : rows) } });
+    expect(await screen.findByText('告警：成员离线')).toBeInTheDocument();
+    expect(m.callsTo('/message/lists')[0]!.query).toEqual({ page: '1', type: 'alert' });
+    expect(screen.getByText(M.messageFilterAlert)).toBeInTheDocument();
+    expect(screen.queryByText('服务即将到期')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: M.messageFilterClear }));
+    expect(await screen.findByText('服务即将到期')).toBeInTheDocument();
+    expect(r.location()).toBe('/account/message');
+    expect(m.callsTo('/message/lists').at(-1)!.query).toEqual({ page: '1' });
   });
 });

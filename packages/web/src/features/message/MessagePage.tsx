@@ -6,19 +6,24 @@ import {
   listMessages,
   M,
   markMessagesRead,
+  messageTypeField,
   messageTypeLabel,
   type MessageItem,
   type MessageSelection,
 } from '@hublink/contract';
 import { App, Button, Flex, Typography, theme, type TableColumnsType } from 'antd';
 import { useEffect, useState, type Key } from 'react';
+import { useSearchParams } from 'react-router';
 import { useApiMutation } from '../../api/hooks';
 import { toast } from '../../api/notify';
 import { usePagedList } from '../../api/usePagedList';
 import { reloadUser, useUser } from '../../app/user';
 import { PageContainer } from '../../components/PageContainer';
+import { FilterNotice } from '../../components/FilterNotice';
 import { PagedTable } from '../../components/PagedTable';
 import { MessageDialog } from './MessageDialog';
+
+const TYPE_PARAM = 'type';
 
 /** A small dot before an unread message's title. */
 function UnreadDot() {
@@ -39,7 +44,10 @@ function UnreadDot() {
  * Sub-accounts read and mark messages but do not delete them (docs/decisions.md).
  */
 export default function MessagePage() {
-  const list = usePagedList(listMessages);
+  const [params, setParams] = useSearchParams();
+  // ?type=alert (the dashboard overview's alerts) keeps one kind; an unknown type is ignored.
+  const type = messageTypeField.safeParse(params.get(TYPE_PARAM)).data;
+  const list = usePagedList(listMessages, type ? { type } : {});
   const user = useUser();
   const { modal } = App.useApp();
   const [selected, setSelected] = useState<number[]>([]);
@@ -123,6 +131,9 @@ export default function MessagePage() {
 
   return (
     <PageContainer>
+      {type === 'alert' && (
+        <FilterNotice text={M.messageFilterAlert} clearText={M.messageFilterClear} onClear={() => setParams({}, { replace: true })} />
+      )}
       <PagedTable<MessageItem>
         rowKey="message_id"
         list={{ ...list, setPage }}

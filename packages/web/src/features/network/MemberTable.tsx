@@ -3,6 +3,7 @@ import { EditOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Empty, Flex, Table, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
+import { usePhone } from '../../app/layouts/usePhone';
 import { useUser } from '../../app/user';
 import { shortNote } from '../../components/shortNote';
 import { defaultRouteLabel, onOffLabel, orDash, positionLabel } from './labels';
@@ -35,6 +36,8 @@ export interface MemberTableProps {
  */
 export function MemberTable({ networkNumber, members, canEdit, canSet, extra, device = {} }: MemberTableProps) {
   const auth = useUser()?.auth;
+  // On a phone the fixed actions column would cover most of the scrolled table; it scrolls with the rest there.
+  const phone = usePhone();
   const [routeOf, setRouteOf] = useState<NetworkMember | null>(null);
   const center = useCenterActions(networkNumber);
   const [ovOf, setOvOf] = useState<NetworkMember | null>(null);
@@ -119,7 +122,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
     {
       title: M.networkColActions,
       key: 'actions',
-      fixed: 'right' as const,
+      fixed: phone ? undefined : ('right' as const),
       render: (_: unknown, m: NetworkMember) => <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} canSet={canSet} />,
     },
   ];

@@ -5,8 +5,10 @@ import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
+import { DeliveryCard } from '../../components/diagnosis/DeliveryCard';
 import { AddMemberDialog } from './AddMemberDialog';
 import { ConfigMenu } from './ConfigMenu';
+import { HistoryCard } from './HistoryCard';
 import { LinksCard } from './LinksCard';
 import { liveView } from './liveView';
 import { MemberTable } from './MemberTable';
@@ -53,6 +55,8 @@ export default function NetworkDetailPage() {
         }
       />
       <LinksCard members={live.member} links={live.link} />
+      <HistoryCard networkNumber={detail.network_number} canRollback={usable && rights.edit} />
+      <DeliveryCard networkNumber={detail.network_number} />
       {usable && rights.edit && <AddMemberDialog detail={detail} open={adding} onClose={() => setAdding(false)} />}
     </PageContainer>
   );

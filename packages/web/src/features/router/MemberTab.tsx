@@ -14,6 +14,7 @@ import {
   routerQuantity,
   syncLdap,
   updateRouterStatus,
+  type MemberState,
   type RouterItem,
   type RouterType,
 } from '@hublink/contract';
@@ -22,7 +23,6 @@ import { useState } from 'react';
 import { call } from '../../api/client';
 import { download } from '../../api/files';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
-import { toast } from '../../api/notify';
 import { usePagedList } from '../../api/usePagedList';
 import { useUser } from '../../app/user';
 import { PagedTable } from '../../components/PagedTable';
@@ -33,24 +33,27 @@ import { BatchAddDialog } from './BatchAddDialog';
 import { BatchDeleteDialog } from './BatchDeleteDialog';
 import { memberColumns } from './columns';
 import { DeleteMemberDialog } from './DeleteMemberDialog';
+import { DiagnosisDialog } from '../../components/diagnosis/DiagnosisDialog';
 import { MemberDetailDialog } from './MemberDetailDialog';
 import { NoteDialog } from './NoteDialog';
 import { PasswordDialog } from './PasswordDialog';
 import { PhoneDialog } from './PhoneDialog';
 import { useMemberRights } from './rights';
 import { SignDialog } from './SignDialog';
+import { useListExport } from '../../components/useListExport';
 
 type Dialog = 'add' | 'batchAdd' | 'batchDelete' | 'sign' | null;
-type RowDialog = { kind: 'note' | 'delete' | 'phone' | 'password' | 'detail'; member: RouterItem } | null;
+type RowDialog = { kind: 'note' | 'delete' | 'phone' | 'password' | 'detail' | 'diagnose'; member: RouterItem } | null;
 
 /**
  * One tab of /router/lists (spec 3 §2): the members of one router_type with search and pager, the
  * tab's toolbar, and the dialogs its rows and buttons open. Buttons the role does not grant are hidden.
- * The software tab's "sync users" shows while LDAP is on in manual sync mode (spec 3 §2).
+ * The software tab's "sync users" shows while LDAP is on in manual sync mode (spec 3 §2). `state`
+ * limits the list to the members a dashboard overview figure counts.
  */
-export function MemberTab({ type }: { type: RouterType }) {
+export function MemberTab({ type, state }: { type: RouterType; state?: MemberState }) {
   const software = type === ROUTER_TYPE.software;
-  const list = usePagedList(listRouters, { type });
+  const list = usePagedList(listRouters, state ? { type, state } : { type });
   useStepBackWhenEmpty(list);
   const quantity = useApiQuery(routerQuantity).data?.data;
   const rights = useMemberRights();
@@ -59,7 +62,6 @@ export function MemberTab({ type }: { type: RouterType }) {
   const [switching, setSwitching] = useState<string | undefined>();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [row, setRow] = useState<RowDialog>(null);
-  const [exporting, setExporting] = useState(false);
   // The LDAP state is an extra of this page: a failure to read it hides the button and says nothing.
   const ldap = useApiQuery(ldapStatus, undefined, { quiet: true, enabled: software }).data?.data;
   const syncLdapUsers = useApiMutation(syncLdap, { invalidates: ['/router/', '/ldap/'], timeoutMs: LIMITS.directoryTimeoutMs });
@@ -88,19 +90,7 @@ export function MemberTab({ type }: { type: RouterType }) {
     }
   };
 
-  const exportList = async () => {
-    if (list.rows !== undefined && list.total === 0) {
-      toast.warning(M.exportEmpty);
-      return;
-    }
-    setExporting(true);
-    try {
-      const query = { type, ...(list.searchText ? { search: list.searchText } : {}) };
-      if (await download(exportRouters, query, `${MEMBER_FILES.export}.xlsx`)) toast.success(M.exported);
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { exporting, run: exportList } = useListExport(list, () => download(exportRouters, { type, ...(list.searchText ? { search: list.searchText } : {}) }, `${MEMBER_FILES.export}.xlsx`));
 
   const columns = memberColumns(type, rights, {
     note: open('note'),
@@ -108,6 +98,7 @@ export function MemberTab({ type }: { type: RouterType }) {
     phone: open('phone'),
     password: open('password'),
     detail: open('detail'),
+    diagnose: open('diagnose'),
     toggleStatus: (r) => void toggleStatus(r),
     switching,
   });
@@ -163,6 +154,7 @@ export function MemberTab({ type }: { type: RouterType }) {
       <AddMemberDialog type={type} open={dialog === 'add'} onClose={close} />
       <NoteDialog member={rowOf('note')} onClose={closeRow} />
       <DeleteMemberDialog member={rowOf('delete')} onClose={closeRow} />
+      <DiagnosisDialog routerName={rowOf('diagnose')?.router_name} onClose={closeRow} />
       {software && (
         <>
           <PhoneDialog member={rowOf('phone')} onClose={closeRow} />

@@ -209,4 +209,29 @@ describe('RouterListPage', () => {
       again.unmount();
     }
   });
+
+  it('opened from the overview with ?state=, lists only those members on both tabs, says so, and shows all again', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    const r = renderWithProviders(<RouterListPage />, { route: '/router/lists?type=1&state=behind' });
+    await shows('gw-beijing');
+    expect(m.callsTo('/router/lists')[0]!.query).toEqual({ page: '1', type: '1', state: 'behind' });
+    expect(screen.getByText(M.memberFilterBehind)).toBeInTheDocument();
+    await u().click(screen.getByRole('tab', { name: M.memberTabSoftware }));
+    await shows('alice01');
+    expect(m.callsTo('/router/lists').at(-1)!.query).toEqual({ page: '1', type: '2', state: 'behind' });
+    expect(r.location()).toBe('/router/lists?type=2&state=behind');
+    await u().click(screen.getByRole('button', { name: M.memberFilterClear }));
+    await waitFor(() => expect(r.location()).toBe('/router/lists?type=2'));
+    await waitFor(() => expect(m.callsTo('/router/lists').at(-1)!.query).toEqual({ page: '1', type: '2' }));
+    expect(screen.queryByText(M.memberFilterBehind)).not.toBeInTheDocument();
+  }, LONG);
+
+  it('ignores a state it does not know', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?state=asleep' });
+    await shows('gw-beijing');
+    expect(m.callsTo('/router/lists')[0]!.query).toEqual({ page: '1', type: '1' });
+  }, LONG);
 });

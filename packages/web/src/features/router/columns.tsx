@@ -14,6 +14,8 @@ export interface RowActions {
   password: (r: RouterItem) => void;
   detail: (r: RouterItem) => void;
   toggleStatus: (r: RouterItem) => void;
+  /** 诊断 (issue 18): why the member is offline or degraded. */
+  diagnose: (r: RouterItem) => void;
   /** The member whose status is being switched. */
   switching?: string;
 }
@@ -82,6 +84,9 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
     fixed: 'right' as const,
     render: (_: unknown, r: RouterItem) => (
       <Space size={0} wrap={false}>
+        <Button type="link" size="small" aria-label={`${M.diagnosisAction} ${r.router_name}`} onClick={() => act.diagnose(r)}>
+          {M.diagnosisAction}
+        </Button>
         {software && rights.edit && (
           <>
             <Button type="link" size="small" onClick={() => act.phone(r)}>
@@ -111,6 +116,6 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
     ...(software ? [status, text(M.memberColOs, 'os')] : []),
     text(M.memberColVersion, 'version'),
     { title: M.memberColCreateTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
-    ...(rights.edit || rights.delete ? [actions] : []),
+    actions,
   ];
 }

@@ -5,6 +5,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../../api/hooks';
 import { consoleEntryBehind } from '../../../app/leaveStalePage';
 import { PageContainer } from '../../../components/PageContainer';
+import { DiagnosisDialog } from '../../../components/diagnosis/DiagnosisDialog';
 import { NoteDialog } from '../NoteDialog';
 import { useMemberRights } from '../rights';
 import { DeviceStatusView } from './DeviceStatusView';
@@ -36,6 +37,7 @@ export default function RouterDetailPage() {
   const stream = useTrafficStream(name, detail !== undefined && view !== 'traffic');
   const rights = useMemberRights();
   const [editing, setEditing] = useState(false);
+  const [diagnosing, setDiagnosing] = useState(false);
 
   const goBack = useCallback(() => void (consoleEntryBehind() ? navigate(-1) : navigate(MEMBER_LIST_PATH, { replace: true })), [navigate]);
   useEffect(() => {
@@ -63,7 +65,7 @@ export default function RouterDetailPage() {
         {view === 'status' && <DeviceStatusView detail={detail} stream={stream} canEdit={rights.edit} onEditNote={() => setEditing(true)} />}
         {view === 'detail' && (
           <>
-            <RouterInfoCard detail={detail} canEdit={rights.edit} onEditNote={() => setEditing(true)} />
+            <RouterInfoCard detail={detail} canEdit={rights.edit} onEditNote={() => setEditing(true)} onDiagnose={() => setDiagnosing(true)} />
             <InterfaceTable interfaces={detail.interfaces} />
             <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} />
             <NetworksCard networks={detail.network} />
@@ -71,6 +73,7 @@ export default function RouterDetailPage() {
         )}
       </Flex>
       <NoteDialog member={editing ? detail : undefined} onClose={() => setEditing(false)} />
+      <DiagnosisDialog routerName={diagnosing ? detail.router_name : undefined} onClose={() => setDiagnosing(false)} />
     </PageContainer>
   );
 }

@@ -1,4 +1,4 @@
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, MedicineBoxOutlined } from '@ant-design/icons';
 import { M, type RouterDetail } from '@hublink/contract';
 import { Badge, Button, Card, Descriptions, Space } from 'antd';
 import { bytes } from '../../../components/device/format';
@@ -6,7 +6,7 @@ import { bytes } from '../../../components/device/format';
 const orDash = (v: string) => v || '-';
 
 /** The router's info (spec 3 §3 Router/device), with the note's edit button when the role allows it. */
-export function RouterInfoCard({ detail, canEdit, onEditNote }: { detail: RouterDetail; canEdit: boolean; onEditNote: () => void }) {
+export function RouterInfoCard({ detail, canEdit, onEditNote, onDiagnose }: { detail: RouterDetail; canEdit: boolean; onEditNote: () => void; onDiagnose?: () => void }) {
   const online = detail.online_status === 1;
   const items = [
     { key: 'name', label: M.routerInfoName, children: detail.router_name },
@@ -30,7 +30,17 @@ export function RouterInfoCard({ detail, canEdit, onEditNote }: { detail: Router
     { key: 'out', label: M.routerInfoOut, children: bytes(detail.out) },
   ];
   return (
-    <Card variant="borderless" title={M.routerInfoTitle}>
+    <Card
+      variant="borderless"
+      title={M.routerInfoTitle}
+      extra={
+        onDiagnose && (
+          <Button icon={<MedicineBoxOutlined />} aria-label={M.diagnosisAction} onClick={onDiagnose}>
+            {M.diagnosisAction}
+          </Button>
+        )
+      }
+    >
       <Descriptions column={{ xs: 1, sm: 2, lg: 3, xl: 4 }} items={items} />
     </Card>
   );

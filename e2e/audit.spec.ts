@@ -1,0 +1,89 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_EXPORT_COLUMNS, M } from '@hublink/contract';
+import { addRouters, launch, postAs, screenshot, screenshotAtWidths, signedInTenant, startServer, WAIT_MS, sheetRows, type Server } from './support';
+
+describe('the audit page (审计日志) in Chromium', () => {
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+  const stamp = String(Date.now() % 1_000_000);
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launch();
+    ({ page } = await signedInTenant(
+      server,
+      browser,
+      { username: `audit${stamp}`, password: 'secret123', phone: `136${String(Date.now()).slice(-8)}`, nickname: '审计测试' },
+      { context: { acceptDownloads: true } },
+    ));
+    // What an administrator did before opening the page: two members, a network, and its new name.
+    await addRouters(server, page, [`gwa${stamp}`, `gwb${stamp}`]);
+    const made = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '总部网络', center: [`gwa${stamp}`], point: [`gwb${stamp}`] });
+    await postAs(server, page, '/network/name', { network_number: made.data!.network_number, network_name: '总部网络二期' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const rows = () => page.locator('tbody tr.ant-table-row');
+
+  it('lists the calls with who and what, filters by object and kind, and shows a diff with 修改前 and 修改后', async () => {
+    await page.goto(`${server.url}/audit`);
+    await page.getByRole('cell', { name: '总部网络二期' }).first().waitFor({ timeout: WAIT_MS });
+    await expect.poll(() => rows().count(), { timeout: WAIT_MS }).toBeGreaterThanOrEqual(4);
+    await screenshotAtWidths(page, 'audit-list', page.getByRole('cell', { name: '总部网络二期' }).first());
+
+    await page.getByPlaceholder(M.auditObjectSearch).fill('二期');
+    await page.getByPlaceholder(M.auditObjectSearch).press('Enter');
+    await expect.poll(() => rows().count(), { timeout: WAIT_MS }).toBe(1);
+    await rows().first().getByRole('button', { name: M.auditDetail }).click();
+    const drawer = page.getByRole('dialog');
+    await drawer.getByRole('cell', { name: '网络名称', exact: true }).waitFor({ timeout: WAIT_MS });
+    const change = drawer.getByRole('row').filter({ has: page.getByRole('cell', { name: '网络名称', exact: true }) });
+    await expect.poll(() => change.locator('td').allInnerTexts(), { timeout: WAIT_MS }).toEqual(['网络名称', '总部网络', '总部网络二期']);
+    await drawer.getByRole('columnheader', { name: M.auditBefore }).waitFor();
+    // Stored instants (epoch ms in *_time columns) read as dates.
+    const updated = drawer.getByRole('row').filter({ has: page.getByRole('cell', { name: '更新时间', exact: true }) });
+    expect((await updated.locator('td').allInnerTexts()).slice(1)).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)]);
+    await screenshot(page, 'audit-diff', drawer.getByRole('cell', { name: '总部网络二期' }));
+    await page.setViewportSize({ width: 390, height: 900 });
+    await screenshot(page, 'audit-diff-390', drawer.getByRole('cell', { name: '总部网络二期' }));
+    await page.setViewportSize({ width: 1366, height: 860 });
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+
+    // Members were created: kind 新增 shows those, not the rename.
+    await page.getByPlaceholder(M.auditObjectSearch).fill('');
+    await page.getByPlaceholder(M.auditObjectSearch).press('Enter');
+    await page.getByLabel(M.auditKind).click();
+    await page.locator('.ant-select-item-option').filter({ hasText: M.auditKindCreate }).click();
+    await expect.poll(() => rows().count(), { timeout: WAIT_MS }).toBe(3);
+    expect(await rows().filter({ hasText: '总部网络二期' }).count()).toBe(0);
+  });
+
+  it('saves the retention (itself an entry) and exports the entries as .xlsx', async () => {
+    await page.goto(`${server.url}/audit`);
+    const days = page.getByLabel(M.auditRetention);
+    await expect.poll(() => days.inputValue(), { timeout: WAIT_MS }).toBe('180');
+    await days.fill('90');
+    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await page.getByText(M.saved).first().waitFor({ timeout: WAIT_MS });
+    await page.reload();
+    await expect.poll(() => page.getByLabel(M.auditRetention).inputValue(), { timeout: WAIT_MS }).toBe('90');
+    // The setting's own entry: its answer in the 操作 column, kind 新增.
+    await rows().filter({ hasText: M.saved }).filter({ hasText: M.auditKindCreate }).first().waitFor({ timeout: WAIT_MS });
+
+    const downloaded = page.waitForEvent('download', { timeout: WAIT_MS });
+    await page.getByRole('button', { name: new RegExp(M.logExport) }).click();
+    const file = await downloaded;
+    expect(file.suggestedFilename()).toMatch(/^审计日志-\d{8}\.xlsx$/);
+    const sheet = await sheetRows((await file.path())!);
+    expect(sheet[0]).toEqual([...AUDIT_EXPORT_COLUMNS]);
+    expect(sheet.length).toBeGreaterThanOrEqual(6);
+    expect(sheet.some((r) => r[r.length - 1]!.includes('网络名称: 总部网络 → 总部网络二期'))).toBe(true);
+  });
+});

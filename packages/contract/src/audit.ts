@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { defineEndpoint, noData } from './endpoint';
+import { dateField, dateRangeInOrder, integerField, pageQuery, plainText, searchField } from './fields';
+import { LIMITS } from './limits';
+import { M } from './messages';
+
+/** Who made a call: the main account, a sub-account, a personal API token, or the operator (CLI). */
+export const AUDIT_WHO = ['main', 'ram', 'token', 'operator'] as const;
+export type AuditWho = (typeof AUDIT_WHO)[number];
+/** Where from: the console (a session), the API (a token), the operator's CLI. */
+export const AUDIT_SOURCES = ['console', 'api', 'cli'] as const;
+export type AuditSource = (typeof AUDIT_SOURCES)[number];
+/** What the call did to its main object (its first changed row); other: nothing stored changed. */
+export const AUDIT_KINDS = ['create', 'update', 'delete', 'other'] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+export const AUDIT_OPS = ['insert', 'update', 'delete'] as const;
+export type AuditOp = (typeof AUDIT_OPS)[number];
+
+const auditValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** One column that changed: before and after (null for none); a secret only says it changed (both null). */
+export const auditField = z.object({
+  field: z.string(),
+  before: auditValue,
+  after: auditValue,
+  secret: z.boolean().optional(),
+});
+export type AuditField = z.infer<typeof auditField>;
+
+/** One row a call changed: its table, its id (null when the database did not tell it) and the columns that changed. */
+export const auditRowChange = z.object({
+  table: z.string(),
+  id: z.union([z.number(), z.string(), z.null()]),
+  op: z.enum(AUDIT_OPS),
+  fields: z.array(auditField),
+});
+export type AuditRowChange = z.infer<typeof auditRowChange>;
+
+/** The object a call acted on (its first changed row, or the network or member its body names). */
+export const auditObject = z.object({ type: z.string(), id: z.string(), name: z.string() });
+export type AuditObject = z.infer<typeof auditObject>;
+
+export const auditEntry = z.object({
+  id: z.number(),
+  create_time: z.string(),
+  who: z.enum(AUDIT_WHO),
+  /** The sub-account's username, the token's name or id, the operator's name; '' for the main account. */
+  actor_name: z.string(),
+  ip: z.string(),
+  user_agent: z.string(),
+  source: z.enum(AUDIT_SOURCES),
+  method: z.string(),
+  path: z.string(),
+  msg: z.string(),
+  /** The call's area: the first segment of its path ('network', 'router', …). */
+  area: z.string(),
+  kind: z.enum(AUDIT_KINDS),
+  object_type: z.string(),
+  object_id: z.string(),
+  object_name: z.string(),
+  changes: z.array(auditRowChange),
+  /** Row changes beyond LIMITS.auditChangesMax, not kept. */
+  more: z.number(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+const auditFilter = {
+  /** Sub-account username, token name, operator: contains; or a who kind ('main', 'ram', 'token', 'operator'). */
+  who: searchField,
+  /** The object's type, id or name contains it. */
+  object: searchField,
+  start_time: dateField(M.logDateInvalid).optional(),
+  end_time: dateField(M.logDateInvalid).optional(),
+  kind: z.enum(AUDIT_KINDS, { error: M.validationFailed }).optional(),
+  area: plainText(M.auditAreaInvalid).trim().max(32, M.auditAreaInvalid).optional(),
+};
+const inOrder = { path: ['end_time'], message: M.logRangeInvalid };
+
+/** GET /audit/list: the tenant's audit entries, newest first, with their changes (main accounts only). */
+export const auditList = defineEndpoint({
+  path: '/audit/list',
+  method: 'GET',
+  access: 'main',
+  query: pageQuery.extend(auditFilter).refine(dateRangeInOrder, inOrder),
+  response: z.array(auditEntry),
+  paged: true,
+});
+
+export const auditExportFile = z.object({
+  /** '审计日志-yyyyMMdd.xlsx'. */
+  file_name: z.string(),
+  /** The .xlsx workbook in standard base64. */
+  data: z.string(),
+});
+export type AuditExportFile = z.infer<typeof auditExportFile>;
+
+/** GET /audit/export: the entries the list's filters match, newest first (at most LIMITS.auditExportRowsMax), as .xlsx. */
+export const auditExport = defineEndpoint({
+  path: '/audit/export',
+  method: 'GET',
+  access: 'main',
+  query: z.object({ search: searchField, ...auditFilter }).refine(dateRangeInOrder, inOrder),
+  response: auditExportFile,
+});
+
+/** The header row of the export, in column order. */
+export const AUDIT_EXPORT_COLUMNS = [M.auditTime, M.auditWho, M.auditSource, M.auditIp, M.auditCall, M.auditPath, M.auditKind, M.auditObject, M.auditChanges] as const;
+
+export const auditSetting = z.object({ retention_days: z.number() });
+export type AuditSetting = z.infer<typeof auditSetting>;
+
+/** GET /audit/setting: how many days entries are kept. */
+export const auditSettingGet = defineEndpoint({
+  path: '/audit/setting',
+  method: 'GET',
+  access: 'main',
+  response: auditSetting,
+});
+
+/** POST /audit/setting: sets the days entries are kept (a daily job removes older ones). */
+export const auditSettingSave = defineEndpoint({
+  path: '/audit/setting',
+  method: 'POST',
+  access: 'main',
+  body: z.object({
+    retention_days: integerField(M.auditRetentionInvalid, LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDaysMax),
+  }),
+  response: noData,
+});
+
+/**
+ * The names the audit page and its export give the tables and columns an entry's changes name, where
+ * a reader of the console knows them by another name; any other keeps its own.
+ */
+const AUDIT_TABLE_NAMES: Readonly<Record<string, string>> = {
+  account: '账号',
+  ram_role: '角色',
+  ram_account: '子账号',
+  message: '消息',
+  setting: '设置',
+  member: '成员',
+  network: '网络',
+  network_member: '网络成员',
+  member_command: '设备命令',
+  network_pki: '网络证书',
+  member_certificate: '成员证书',
+  network_fr: 'POP资源',
+  network_fr_area: 'POP区域',
+  network_ticket: '网络工单',
+  network_prefix: '网络网段',
+  saas_device: 'SaaS设备',
+  monitor_config: '监控设置',
+  monitor_router: '监控成员',
+  monitor_contact: '联系人',
+  monitor_webhook: 'Webhook',
+  ldap_file: 'LDAP证书',
+  ldap_domain: 'LDAP域名',
+  ldap_config: 'LDAP配置',
+  ldap_user: 'LDAP用户',
+  support_ticket: '工单',
+  support_dialogue: '工单对话',
+  support_file: '工单图片',
+  member_import: '成员导入',
+  auth_source: '认证源',
+  auth_source_member: '认证源成员',
+  api_token: 'API令牌',
+  audit_setting: '审计设置',
+};
+
+const AUDIT_FIELD_NAMES: Readonly<Record<string, string>> = {
+  name: '名称',
+  network_name: '网络名称',
+  network_number: '网络编号',
+  router_name: '设备名称',
+  router_type: '设备类型',
+  member_type: '成员位置',
+  username: '用户名',
+  nickname: '昵称',
+  note: '备注',
+  status: '状态',
+  phone: '手机',
+  email: '邮箱',
+  password: '密码',
+  sign: '成员后缀',
+  dns: 'DNS',
+  role_id: '角色',
+  auth: '权限',
+  scope: '范围',
+  title: '标题',
+  content: '内容',
+  retention_days: '保留天数',
+  online_status: '在线状态',
+  create_time: '创建时间',
+  update_time: '更新时间',
+  expires_at: '到期时间',
+  revoked_at: '吊销时间',
+};
+
+/** A table's name as the audit page shows it ('网络'), or its own. */
+export const auditTableName = (table: string): string => (Object.hasOwn(AUDIT_TABLE_NAMES, table) ? AUDIT_TABLE_NAMES[table]! : table);
+/** A column's name as the audit page shows it ('网络名称'), or its own. */
+export const auditFieldName = (field: string): string => (Object.hasOwn(AUDIT_FIELD_NAMES, field) ? AUDIT_FIELD_NAMES[field]! : field);
+
+export const AUDIT_WHO_TEXT: Readonly<Record<AuditWho, string>> = { main: M.auditWhoMain, ram: M.auditWhoRam, token: M.auditWhoToken, operator: M.auditWhoOperator };
+export const AUDIT_SOURCE_TEXT: Readonly<Record<AuditSource, string>> = { console: M.auditSourceConsole, api: M.auditSourceApi, cli: M.auditSourceCli };
+export const AUDIT_KIND_TEXT: Readonly<Record<AuditKind, string>> = { create: M.auditKindCreate, update: M.auditKindUpdate, delete: M.auditKindDelete, other: M.auditKindOther };
+export const AUDIT_OP_TEXT: Readonly<Record<AuditOp, string>> = { insert: M.auditOpInsert, update: M.auditOpUpdate, delete: M.auditOpDelete };
+
+/** '子账号 zhang' / '主账号'. */
+export const auditWhoText = (e: Pick<AuditEntry, 'who' | 'actor_name'>): string => (e.actor_name ? `${AUDIT_WHO_TEXT[e.who]} ${e.actor_name}` : AUDIT_WHO_TEXT[e.who]);
+
+/** '网络 #3 改名网络'. */
+export const auditObjectText = (e: Pick<AuditEntry, 'object_type' | 'object_id' | 'object_name'>): string =>
+  [auditTableName(e.object_type), e.object_id ? `#${e.object_id}` : '', e.object_name].filter(Boolean).join(' ');
+
+/** 2000-01-01 in epoch ms: a smaller number in a time column is not an instant. */
+const INSTANT_FROM_MS = 946_684_800_000;
+/** Instants are stored as epoch milliseconds in columns named *_time or *_at: shown as dates, not numbers. */
+export const isAuditInstant = (field: string, v: unknown): v is number => typeof v === 'number' && /(_time|_at)$/.test(field) && v >= INSTANT_FROM_MS;

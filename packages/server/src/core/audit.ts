@@ -1,0 +1,386 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  AliasNode,
+  ColumnNode,
+  CompiledQuery,
+  DeleteQueryNode,
+  InsertQueryNode,
+  LimitNode,
+  PrimitiveValueListNode,
+  SelectionNode,
+  SelectQueryNode,
+  TableNode,
+  UpdateQueryNode,
+  ValueListNode,
+  ValueNode,
+  ValuesNode,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type OperationNode,
+  type QueryCompiler,
+  type QueryResult,
+  type RootOperationNode,
+} from 'kysely';
+import { LIMITS, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange } from '@hublink/contract';
+
+/**
+ * The audit trail's change capture (issue 18). route() (and the operator CLI) opens a scope around a
+ * mutating call; every query the call runs goes through the connection wrapper that auditedDialect()
+ * installs, and an INSERT, UPDATE or DELETE on an audited table inside a scope adds its row changes:
+ * for UPDATE and DELETE the rows the statement's WHERE names are read first on the same connection
+ * (at most LIMITS.auditChangesMax + 1), for UPDATE they are read again by id afterwards; an INSERT
+ * records the values the statement carries. Only fields that changed are kept, secrets only as
+ * "changed", long values cut. Outside a scope (jobs, event handlers, the gateway) nothing is captured.
+ */
+
+/** One captured row change, with the tenant the row belongs to when it has a tenant_id (or is an account). */
+export interface CapturedChange extends AuditRowChange {
+  tenantId: number | null;
+  /** The row's name-like column (its network, member, account name), whether it changed or not. */
+  name: string;
+}
+
+export interface AuditScope {
+  changes: CapturedChange[];
+  /** Row changes beyond LIMITS.auditChangesMax (counted, not kept). */
+  more: number;
+  /** Set when the call has answered: a query that runs later (a promise the call left running) is not its change. */
+  closed: boolean;
+}
+
+const storage = new AsyncLocalStorage<AuditScope>();
+
+export const openScope = (): AuditScope => ({ changes: [], more: 0, closed: false });
+
+/** Runs fn with its queries captured into scope; the scope closes when fn settles. */
+export async function captured<T>(scope: AuditScope, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await storage.run(scope, fn);
+  } finally {
+    scope.closed = true;
+  }
+}
+
+/** Runs fn outside any scope (the event dispatcher: its passes must not count as a call's changes). */
+export const uncaptured = <T>(fn: () => T): T => storage.exit(fn);
+
+/**
+ * Tables whose rows are bookkeeping, not a tenant's settings: events and deliveries, sessions and
+ * codes, the outbox, jobs, the gateway's live state and logs, compiled output, the logs themselves.
+ */
+export const UNAUDITED_TABLES = new Set([
+  'audit_entry',
+  'event',
+  'event_delivery',
+  'session',
+  'verification_code',
+  'recovery',
+  'email_validation',
+  'auth_source_code',
+  'outbox',
+  'job_queue',
+  'job_run',
+  'ram_log',
+  'software_login',
+  'online_log',
+  'connect_log',
+  'member_link',
+  'member_count',
+  'member_config',
+  'device_session',
+  'gateway_instance',
+  'flow_minute',
+  'traffic_minute',
+  'monitor_state',
+  'monitor_alert',
+  'monitor_delivery',
+  'member_import_row',
+  'kysely_migration',
+  'kysely_migration_lock',
+  // Issue 18's own records: a network's versions are written from the change the entry already shows;
+  // what the gateway last knew of a device is live state.
+  'network_version',
+  'member_diagnosis',
+]);
+
+/** Columns whose values are never written into an entry, only that they changed. */
+const SECRET_COLUMN = /password|passwd|pwd|secret|key|token|hash|salt|sealed|private|credential/i;
+export const isSecretColumn = (column: string) => SECRET_COLUMN.test(column);
+
+type Cell = string | number | boolean | null;
+
+/** A value as an entry keeps it: binary as its size, long text cut to LIMITS.auditValueMax. */
+export function cellOf(v: unknown): Cell {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number' || typeof v === 'boolean') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Uint8Array) return `[${v.byteLength} bytes]`;
+  const text = v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : JSON.stringify(v);
+  return text.length > LIMITS.auditValueMax ? `${text.slice(0, LIMITS.auditValueMax)}…` : text;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(Buffer.from(b));
+  if (a === b) return true;
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (typeof a === 'bigint' || typeof b === 'bigint') return String(a) === String(b);
+  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return false;
+}
+
+type Row = Record<string, unknown>;
+
+/** The fields that differ between two versions of a row (either may be absent: an insert, a delete). */
+export function diffRow(before: Row | undefined, after: Row | undefined): AuditField[] {
+  const columns = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const out: AuditField[] = [];
+  for (const field of columns) {
+    const b = before?.[field];
+    const a = after?.[field];
+    if (before && after && same(b, a)) continue;
+    if (!before && (a === null || a === undefined)) continue;
+    if (!after && (b === null || b === undefined)) continue;
+    out.push(isSecretColumn(field) ? { field, before: null, after: null, secret: true } : { field, before: cellOf(b), after: cellOf(a) });
+  }
+  return out;
+}
+
+const tenantOf = (table: string, row: Row | undefined): number | null => {
+  if (!row) return null;
+  const t = table === 'account' ? row.id : row.tenant_id;
+  return typeof t === 'number' ? t : typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : typeof t === 'bigint' ? Number(t) : null;
+};
+
+/**
+ * The primary key of the audited tables that have no id column (one column each); every other table
+ * is keyed by id. An UPDATE's rows are read again by their key: without it they could not be.
+ */
+const KEY_COLUMN: Readonly<Record<string, string>> = {
+  setting: 'key',
+  document_page: 'node_id',
+  network_pki: 'network_id',
+  saas_device: 'member_id',
+  monitor_router: 'member_id',
+  monitor_config: 'tenant_id',
+  monitor_webhook: 'tenant_id',
+  ldap_config: 'tenant_id',
+  audit_setting: 'tenant_id',
+};
+export const keyColumn = (table: string): string => KEY_COLUMN[table] ?? 'id';
+
+const keyOf = (table: string, row: Row | undefined): number | string | null => {
+  const v = row?.[keyColumn(table)];
+  return typeof v === 'number' || typeof v === 'string' ? v : typeof v === 'bigint' ? Number(v) : null;
+};
+const idOf = (row: Row | undefined) => keyOf('', row);
+
+function record(scope: AuditScope, table: string, op: AuditOp, before: Row | undefined, after: Row | undefined) {
+  const fields = diffRow(before, after);
+  if (op === 'update' && fields.length === 0) return;
+  if (scope.changes.length >= LIMITS.auditChangesMax) {
+    scope.more++;
+    return;
+  }
+  const row = after ?? before;
+  scope.changes.push({ table, id: keyOf(table, row), op, fields, tenantId: tenantOf(table, row), name: nameOf(row) });
+}
+
+/** Columns that name a row, in the order they are tried. */
+const NAME_COLUMNS = ['name', 'network_name', 'router_name', 'username', 'title', 'nickname', 'domain', 'network_number', 'email'];
+const nameOf = (row: Row | undefined): string => {
+  for (const c of NAME_COLUMNS) {
+    const v = row?.[c];
+    if (typeof v === 'string' && v !== '') return v.slice(0, LIMITS.auditValueMax);
+  }
+  return '';
+};
+
+/** The table a statement writes, and how the statement refers to it (its alias, if any). */
+function targetOf(node: OperationNode | undefined): { name: string; table: TableNode; ref: OperationNode } | undefined {
+  if (!node) return undefined;
+  if (TableNode.is(node)) return { name: node.table.identifier.name, table: node, ref: node };
+  if (AliasNode.is(node) && TableNode.is(node.node)) return { name: node.node.table.identifier.name, table: node.node, ref: node };
+  return undefined;
+}
+
+const audited = (name: string) => !UNAUDITED_TABLES.has(name);
+
+/** select <target>.* from <the statement's tables> where <its where> limit n + 1. */
+function selectBefore(target: { table: TableNode; ref: OperationNode }, froms: readonly OperationNode[], node: UpdateQueryNode | DeleteQueryNode): SelectQueryNode {
+  const aliasTable = AliasNode.is(target.ref) ? TableNode.create((target.ref.alias as { name?: string }).name ?? target.table.table.identifier.name) : target.table;
+  return Object.freeze({
+    ...SelectQueryNode.createFrom(froms, node.with),
+    selections: [SelectionNode.createSelectAllFromTable(aliasTable)],
+    ...(node.joins ? { joins: node.joins } : {}),
+    ...(node.where ? { where: node.where } : {}),
+    limit: LimitNode.create(ValueNode.createImmediate(LIMITS.auditChangesMax + 1)),
+  });
+}
+
+/** select * from <table> where <its key> in (ids). */
+function selectByIds(table: TableNode, ids: readonly (number | string)[]): SelectQueryNode {
+  return Object.freeze({
+    ...SelectQueryNode.createFrom([table]),
+    selections: [SelectionNode.createSelectAll()],
+    where: Object.freeze({
+      kind: 'WhereNode' as const,
+      where: Object.freeze({
+        kind: 'BinaryOperationNode' as const,
+        leftOperand: ColumnNode.create(keyColumn(table.table.identifier.name)),
+        operator: Object.freeze({ kind: 'OperatorNode' as const, operator: 'in' as const }),
+        rightOperand: PrimitiveValueListNode.create(ids),
+      }),
+    }),
+  });
+}
+
+/** The rows an INSERT carries, as column → value (values that are expressions are kept as such). */
+function insertedRows(node: InsertQueryNode): Row[] {
+  const columns = (node.columns ?? []).map((c) => c.column.name);
+  if (!node.values || !ValuesNode.is(node.values)) return [];
+  return node.values.values.map((list) => {
+    const row: Row = {};
+    if (PrimitiveValueListNode.is(list)) list.values.forEach((v, i) => (row[columns[i]!] = v));
+    else if (ValueListNode.is(list))
+      list.values.forEach((v, i) => {
+        if (v.kind === 'DefaultInsertValueNode') return;
+        row[columns[i]!] = ValueNode.is(v) ? v.value : '(expression)';
+      });
+    return row;
+  });
+}
+
+type Run = (q: CompiledQuery) => Promise<QueryResult<Row>>;
+
+/** Runs one statement on its connection, capturing its row changes into the scope. */
+async function capture(scope: AuditScope, compiler: QueryCompiler, run: Run, query: CompiledQuery): Promise<QueryResult<unknown>> {
+  const node = query.query;
+  const compile = (n: RootOperationNode) => compiler.compileQuery(n, query.queryId);
+  if (UpdateQueryNode.is(node) || DeleteQueryNode.is(node)) {
+    const update = UpdateQueryNode.is(node);
+    const froms = update ? [node.table!, ...(node.from?.froms ?? [])] : [...node.from.froms, ...(node.using?.tables ?? [])];
+    const target = targetOf(update ? node.table : node.from.froms[0]);
+    if (!target || !audited(target.name) || node.limit || node.orderBy) return run(query);
+    const before = (await run(compile(selectBefore(target, froms, node)))).rows;
+    const result = await run(query);
+    if (before.length === 0) return result;
+    const kept = before.slice(0, LIMITS.auditChangesMax);
+    if (update) {
+      const key = (row: Row) => keyOf(target.name, row);
+      const ids = kept.map(key).filter((v): v is number | string => v !== null);
+      const after = ids.length === kept.length ? (await run(compile(selectByIds(target.table, ids)))).rows : [];
+      const byId = new Map(after.map((r) => [String(key(r)), r]));
+      for (const row of kept) {
+        const now = byId.get(String(key(row)));
+        if (now) record(scope, target.name, 'update', row, now);
+      }
+    } else {
+      for (const row of kept) record(scope, target.name, 'delete', row, undefined);
+    }
+    // The statement touched more rows than were read: they are counted.
+    const affected = Number(result.numAffectedRows ?? BigInt(before.length));
+    if (affected > kept.length) scope.more += affected - kept.length;
+    return result;
+  }
+  if (InsertQueryNode.is(node)) {
+    const target = targetOf(node.into);
+    const result = await run(query);
+    if (!target || !audited(target.name)) return result;
+    const affected = result.numAffectedRows;
+    if (affected !== undefined && affected === 0n) return result;
+    const rows = insertedRows(node);
+    const returned = result.rows.length === rows.length ? result.rows : [];
+    rows.forEach((row, i) => {
+      // The id the database gave; a table keyed by another column has none (SQLite's insertId is its rowid).
+      const id =
+        keyColumn(target.name) !== 'id' ? null : (idOf(returned[i]) ?? (rows.length === 1 && result.insertId !== undefined && result.insertId > 0n ? Number(result.insertId) : null));
+      record(scope, target.name, 'insert', undefined, id !== null && row.id === undefined ? { id, ...row } : row);
+    });
+    return result;
+  }
+  return run(query);
+}
+
+const WRAPPED = Symbol('audit.wrapped');
+
+/** Puts the capture in front of a connection's executeQuery (once per connection; pools reuse them). */
+function wrapConnection(conn: DatabaseConnection, compiler: QueryCompiler): DatabaseConnection {
+  const marked = conn as DatabaseConnection & { [WRAPPED]?: true };
+  if (marked[WRAPPED]) return conn;
+  const inner = conn.executeQuery.bind(conn) as Run;
+  conn.executeQuery = (<R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+    const scope = storage.getStore();
+    if (!scope || scope.closed) return inner(query) as Promise<QueryResult<R>>;
+    return capture(scope, compiler, inner, query) as Promise<QueryResult<R>>;
+  }) as DatabaseConnection['executeQuery'];
+  marked[WRAPPED] = true;
+  return conn;
+}
+
+/** A dialect whose connections capture the row changes of queries run inside an audit scope (both databases). */
+export function auditedDialect(dialect: Dialect): Dialect {
+  const compiler = dialect.createQueryCompiler();
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver: (): Driver => {
+      const driver = dialect.createDriver();
+      const acquire = driver.acquireConnection.bind(driver);
+      driver.acquireConnection = async () => wrapConnection(await acquire(), compiler);
+      return driver;
+    },
+  };
+}
+
+const KIND_OF_OP = { insert: 'create', update: 'update', delete: 'delete' } as const;
+
+/** An entry's kind: what the call did to its main object (its first row change). */
+export const kindOf = (changes: readonly AuditRowChange[]): AuditKind => (changes[0] ? KIND_OF_OP[changes[0].op] : 'other');
+
+/** What an entry says about a call: its object (from its first row change, else the network or member its body names) and its changes. */
+export function summary(changes: readonly CapturedChange[], body: unknown): { object: AuditObject; changes: AuditRowChange[] } {
+  const first = changes[0];
+  const named = (key: string): string => {
+    const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
+    return typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, LIMITS.auditValueMax) : '';
+  };
+  const object: AuditObject = first
+    ? { type: first.table, id: first.id === null ? '' : String(first.id), name: first.name }
+    : named('network_number')
+      ? { type: 'network', id: named('network_number'), name: '' }
+      : named('router_name')
+        ? { type: 'member', id: '', name: named('router_name') }
+        : { type: '', id: '', name: '' };
+  return {
+    object,
+    changes: changes.map(({ table, id, op, fields }) => ({ table, id, op, fields })),
+  };
+}
+
+/**
+ * The operation.performed events of an operator's command (hublink ops): one per tenant whose rows
+ * it changed (rows without a tenant, such as announcements for everyone, are in no tenant's trail).
+ * A command that changed nothing announces nothing.
+ */
+export function operatorEvents(scope: AuditScope, call: { path: string; msg: string; operator: string }): DomainEvent<'operation.performed'>[] {
+  const byTenant = new Map<number, CapturedChange[]>();
+  for (const c of scope.changes) if (c.tenantId !== null) byTenant.set(c.tenantId, [...(byTenant.get(c.tenantId) ?? []), c]);
+  return [...byTenant].map(([tenantId, changes]) => ({
+    type: 'operation.performed',
+    tenant_id: tenantId,
+    ram_id: null,
+    path: call.path,
+    msg: call.msg,
+    who: 'operator',
+    operator: call.operator,
+    ip: '',
+    user_agent: 'hublink ops',
+    source: 'cli',
+    method: 'CLI',
+    ...summary(changes, {}),
+    // Only the rows the scope kept are known by tenant; the ones beyond are counted on each entry.
+    more: scope.more,
+  }));
+}

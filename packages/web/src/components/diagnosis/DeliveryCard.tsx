@@ -1,0 +1,59 @@
+import { fmt, LIMITS, M, networkDelivery } from '@hublink/contract';
+import { Badge, Button, Card, Descriptions, Flex, Modal, Table, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useApiQuery } from '../../api/hooks';
+
+type Behind = { router_name: string; online: number; config_version: number; applied_version: number; applied_error: string };
+
+const columns: TableColumnsType<Behind> = [
+  { title: M.memberColAccount, dataIndex: 'router_name', key: 'router_name' },
+  { title: M.memberColOnline, dataIndex: 'online', key: 'online', render: (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? M.memberOnline : M.memberOffline} /> },
+  { title: M.diagnosisConfigCompiled, dataIndex: 'config_version', key: 'config_version', render: (v: number) => `v${v}` },
+  {
+    title: M.diagnosisConfigAcked,
+    key: 'applied_version',
+    render: (_: unknown, r: Behind) => (r.applied_error ? <Typography.Text type="danger">{r.applied_error}</Typography.Text> : r.applied_version > 0 ? `v${r.applied_version}` : '-'),
+  },
+];
+
+const secondsText = (n: number | null) => (n === null ? '-' : fmt(M.deliverySeconds, { n }));
+
+/**
+ * 配置下发 of a network (issue 18): the last change's acknowledgement times and how many members have
+ * not acknowledged the current config. The list of those members opens in a dialog: the page already
+ * lists every member, and a second table of the same names under it only repeats them.
+ */
+export function DeliveryCard({ networkNumber }: { networkNumber: string }) {
+  const [listing, setListing] = useState(false);
+  const q = useApiQuery(networkDelivery, { network_number: networkNumber }, { refetchInterval: LIMITS.statusPollMs, refetchIntervalInBackground: false, quiet: true, on204: 'stay' });
+  const d = q.data?.data;
+  const last = d?.last_change;
+  const behind = d?.behind ?? [];
+  const items = last
+    ? [
+        { key: 'time', label: M.deliveryLastChange, children: fmt(M.deliveryLastChangeLine, { time: last.time, acknowledged: last.acknowledged, members: last.members }) },
+        { key: 'p50', label: M.deliveryP50, children: secondsText(last.p50_seconds) },
+        { key: 'p95', label: M.deliveryP95, children: secondsText(last.p95_seconds) },
+      ]
+    : [];
+  return (
+    <Card variant="borderless" title={M.deliveryTitle} loading={q.isLoading} data-testid="delivery">
+      <Flex vertical gap={12}>
+        {items.length > 0 && <Descriptions size="small" column={{ xs: 1, sm: 3 }} items={items} />}
+        {d && behind.length === 0 ? (
+          <Typography.Text type="success">{M.deliveryNoneBehind}</Typography.Text>
+        ) : (
+          <Flex gap={8} align="center" wrap>
+            <Typography.Text type="warning">{fmt(M.deliveryBehindCount, { n: behind.length })}</Typography.Text>
+            <Button size="small" onClick={() => setListing(true)}>
+              {M.deliveryBehindView}
+            </Button>
+          </Flex>
+        )}
+      </Flex>
+      <Modal title={M.deliveryBehind} open={listing} onCancel={() => setListing(false)} footer={null} width={720} destroyOnHidden>
+        <Table<Behind> size="small" rowKey="router_name" columns={columns} dataSource={behind} pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true }} scroll={{ x: 'max-content' }} />
+      </Modal>
+    </Card>
+  );
+}

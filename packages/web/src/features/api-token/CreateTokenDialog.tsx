@@ -1,0 +1,84 @@
+import { CODE, createApiToken, fmt, LIMITS, M, selectRoles, type ApiTokenItem, type ApiTokenScope } from '@hublink/contract';
+import { Form, Input, Radio, Select } from 'antd';
+import { useApiQuery } from '../../api/hooks';
+import { rulesOf } from '../../api/rules';
+import { FormDialog } from '../../components/FormDialog';
+import { useApiTokenMutation } from './api';
+
+interface Values {
+  name: string;
+  scope: ApiTokenScope;
+  role_id?: number;
+  expires_days: number;
+}
+
+export interface CreateTokenDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** The new token, answered once: the page shows it in ShownTokenDialog. */
+  onCreated: (made: ApiTokenItem & { token: string }) => void;
+}
+
+function RoleSelect({ value, onChange }: { value?: number; onChange?: (v: number) => void }) {
+  const roles = useApiQuery(selectRoles);
+  return (
+    <Select<number>
+      value={value}
+      onChange={(v) => onChange?.(v)}
+      loading={roles.isLoading}
+      options={(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+      showSearch={{ optionFilterProp: 'label' }}
+      placeholder={M.apiTokenRoleRequired}
+      aria-label={M.apiTokenRole}
+    />
+  );
+}
+
+/** Creates a token: name, scope (read-only or a role) and lifetime, with the contract's rules. */
+export function CreateTokenDialog({ open, onClose, onCreated }: CreateTokenDialogProps) {
+  const [form] = Form.useForm<Values>();
+  const scope = Form.useWatch('scope', form);
+  const create = useApiTokenMutation(createApiToken);
+
+  const submit = async (v: Values) => {
+    const env = await create.mutateAsync({ name: v.name, scope: v.scope, role_id: v.scope === 'role' ? v.role_id : null, expires_days: v.expires_days });
+    if (env.code === CODE.ok && env.data) onCreated(env.data);
+    return env.code === CODE.ok;
+  };
+
+  return (
+    <FormDialog<Values>
+      form={form}
+      title={M.apiTokenCreate}
+      open={open}
+      onClose={onClose}
+      onSubmit={submit}
+      initialValues={{ name: '', scope: 'read', expires_days: 90 }}
+    >
+      <Form.Item name="name" label={M.apiTokenName} rules={rulesOf(createApiToken.body, 'name')}>
+        <Input maxLength={LIMITS.apiTokenNameMax} placeholder={M.apiTokenNameRequired} />
+      </Form.Item>
+      <Form.Item
+        name="scope"
+        label={M.apiTokenScope}
+        rules={rulesOf(createApiToken.body, 'scope')}
+        extra={scope === 'role' ? M.apiTokenScopeRoleHint : M.apiTokenScopeReadHint}
+      >
+        <Radio.Group
+          options={[
+            { value: 'read', label: M.apiTokenScopeRead },
+            { value: 'role', label: M.apiTokenScopeRole },
+          ]}
+        />
+      </Form.Item>
+      {scope === 'role' && (
+        <Form.Item name="role_id" label={M.apiTokenRole} rules={[{ required: true, message: M.apiTokenRoleRequired }]}>
+          <RoleSelect />
+        </Form.Item>
+      )}
+      <Form.Item name="expires_days" label={M.apiTokenExpiry} rules={rulesOf(createApiToken.body, 'expires_days')}>
+        <Select<number> aria-label={M.apiTokenExpiry} options={LIMITS.apiTokenExpiryDays.map((n) => ({ value: n, label: fmt(M.apiTokenDays, { n }) }))} />
+      </Form.Item>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,1 @@
+export { AUDIT_KIND_TEXT as KIND_TEXT, AUDIT_OP_TEXT as OP_TEXT, AUDIT_SOURCE_TEXT as SOURCE_TEXT, AUDIT_WHO_TEXT as WHO_TEXT, auditObjectText as objectText, auditWhoText as whoText } from '@hublink/contract';

@@ -1,0 +1,240 @@
+import { AlertOutlined, ApartmentOutlined, ClockCircleOutlined, DesktopOutlined, HddOutlined, SyncOutlined } from '@ant-design/icons';
+import { dashboardOverview, fmt, LIMITS, M, MEMBER_STATE, ROUTER_TYPE, type ByMemberType, type Overview } from '@hublink/contract';
+import { Alert, Button, Card, Col, Flex, Progress, Row, Skeleton, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../api/hooks';
+import { memberListPath, messagesOfTypePath } from '../../components/pageLinks';
+
+const MS_PER_SECOND = 1000;
+const PERCENT = 100;
+/** Quota use from this share on shows as a warning. */
+const QUOTA_WARN_PERCENT = 90;
+
+const FIGURE_COLORS = { networks: '#1677ff', hardware: '#13a8a8', software: '#2f54eb', behind: '#fa8c16', offline: '#8c8c8c', alerts: '#f5222d' } as const;
+
+interface FigureProps {
+  label: string;
+  icon: ReactNode;
+  color: string;
+  /** The big number and the list it opens. */
+  value: ReactNode;
+  to: string;
+  /** What the number means in words, read by screen readers as the link's name. */
+  ariaLabel: string;
+  /** The line under the number: the split, the total or the zero state. */
+  foot: ReactNode;
+}
+
+function Figure({ label, icon, color, value, to, ariaLabel, foot }: FigureProps) {
+  const { token } = theme.useToken();
+  return (
+    <Card size="small" variant="borderless" style={{ height: '100%', background: token.colorFillQuaternary }}>
+      <Flex vertical gap={token.marginXXS}>
+        <Flex align="center" gap={token.marginXS}>
+          <span style={{ color, fontSize: token.fontSizeLG }}>{icon}</span>
+          <Typography.Text type="secondary">{label}</Typography.Text>
+        </Flex>
+        <Link to={to} aria-label={ariaLabel} style={{ fontSize: token.fontSizeHeading3, fontWeight: token.fontWeightStrong, color, lineHeight: token.lineHeightHeading3 }}>
+          {value}
+        </Link>
+        <div style={{ minHeight: token.lineHeight * token.fontSize }}>{foot}</div>
+      </Flex>
+    </Card>
+  );
+}
+
+/** "硬件 2 · 软件 1", each a link to its tab of the member list in `state`. */
+function SplitLinks({ split, state, label }: { split: ByMemberType; state: string; label: string }) {
+  const { token } = theme.useToken();
+  return (
+    <Flex gap={token.marginSM} wrap>
+      <Link to={memberListPath(ROUTER_TYPE.hardware, state)} aria-label={`${label} ${fmt(M.overviewOfHardware, { n: split.hardware })}`}>
+        {fmt(M.overviewOfHardware, { n: split.hardware })}
+      </Link>
+      <Link to={memberListPath(ROUTER_TYPE.software, state)} aria-label={`${label} ${fmt(M.overviewOfSoftware, { n: split.software })}`}>
+        {fmt(M.overviewOfSoftware, { n: split.software })}
+      </Link>
+    </Flex>
+  );
+}
+
+/** The tab a total opens: hardware unless only software members are counted. */
+const tabOf = (split: ByMemberType) => (split.hardware === 0 && split.software > 0 ? ROUTER_TYPE.software : ROUTER_TYPE.hardware);
+
+function Figures({ o }: { o: Overview }) {
+  const { token } = theme.useToken();
+  const behind = o.behind.hardware + o.behind.software;
+  const offline = o.offline_day.hardware + o.offline_day.software;
+  const none = (text: string) => <Typography.Text type="secondary">{text}</Typography.Text>;
+  const online = (type: typeof ROUTER_TYPE.hardware | typeof ROUTER_TYPE.software, label: string, color: string, icon: ReactNode) => {
+    const kind = type === ROUTER_TYPE.hardware ? 'hardware' : 'software';
+    const total = o.members[kind];
+    return (
+      <Figure
+        label={label}
+        icon={icon}
+        color={color}
+        value={o.online[kind]}
+        to={memberListPath(type, MEMBER_STATE.online)}
+        ariaLabel={`${label} ${o.online[kind]}`}
+        foot={
+          total === 0 ? (
+            none(M.overviewNoMembers)
+          ) : (
+            <Link to={memberListPath(type)} aria-label={`${label} ${fmt(M.overviewOnlineOf, { n: total })}`}>
+              {fmt(M.overviewOnlineOf, { n: total })}
+            </Link>
+          )
+        }
+      />
+    );
+  };
+  const figures = [
+    <Figure
+      key="networks"
+      label={M.overviewNetworks}
+      icon={<ApartmentOutlined />}
+      color={FIGURE_COLORS.networks}
+      value={o.networks}
+      to="/network/lists"
+      ariaLabel={`${M.overviewNetworks} ${o.networks}`}
+      foot={o.networks === 0 ? none(M.overviewNoNetworks) : null}
+    />,
+    online(ROUTER_TYPE.hardware, M.overviewHardware, FIGURE_COLORS.hardware, <HddOutlined />),
+    online(ROUTER_TYPE.software, M.overviewSoftware, FIGURE_COLORS.software, <DesktopOutlined />),
+    <Figure
+      key="behind"
+      label={M.overviewBehind}
+      icon={<SyncOutlined />}
+      color={FIGURE_COLORS.behind}
+      value={behind}
+      to={memberListPath(tabOf(o.behind), MEMBER_STATE.behind)}
+      ariaLabel={`${M.overviewBehind} ${behind}`}
+      foot={behind === 0 ? none(M.overviewAllCurrent) : <SplitLinks split={o.behind} state={MEMBER_STATE.behind} label={M.overviewBehind} />}
+    />,
+    <Figure
+      key="offline"
+      label={M.overviewOfflineDay}
+      icon={<ClockCircleOutlined />}
+      color={FIGURE_COLORS.offline}
+      value={offline}
+      to={memberListPath(tabOf(o.offline_day), MEMBER_STATE.offlineDay)}
+      ariaLabel={`${M.overviewOfflineDay} ${offline}`}
+      foot={offline === 0 ? none(M.overviewNoneOffline) : <SplitLinks split={o.offline_day} state={MEMBER_STATE.offlineDay} label={M.overviewOfflineDay} />}
+    />,
+    <Figure
+      key="alerts"
+      label={M.overviewAlerts}
+      icon={<AlertOutlined />}
+      color={FIGURE_COLORS.alerts}
+      value={o.alerts}
+      to={messagesOfTypePath('alert')}
+      ariaLabel={`${M.overviewAlerts} ${o.alerts}`}
+      foot={o.alerts === 0 ? none(M.overviewNoAlerts) : null}
+    />,
+  ];
+  return (
+    <Row gutter={[token.marginSM, token.marginSM]}>
+      {figures.map((f) => (
+        <Col key={f.key} xs={12} md={8} xl={4}>
+          {f}
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+function QuotaLine({ label, used, max, to }: { label: string; used: number; max: number; to: string }) {
+  const { token } = theme.useToken();
+  const percent = max > 0 ? Math.min(PERCENT, Math.round((used / max) * PERCENT)) : PERCENT;
+  return (
+    <div>
+      <Flex justify="space-between" gap={token.marginXS}>
+        <Typography.Text type="secondary">{label}</Typography.Text>
+        <Link to={to} aria-label={`${label} ${used}/${max}`}>
+          {used}/{max}
+        </Link>
+      </Flex>
+      <Progress percent={percent} showInfo={false} size="small" status={percent >= QUOTA_WARN_PERCENT ? 'exception' : 'normal'} />
+    </div>
+  );
+}
+
+function Quota({ q }: { q: Overview['quota'] }) {
+  const { token } = theme.useToken();
+  return (
+    <Row gutter={[token.marginLG, token.marginXS]}>
+      <Col xs={24} md={12} xl={6}>
+        <QuotaLine label={M.overviewQuotaMembers} used={q.members.used} max={q.members.max} to="/router/lists" />
+      </Col>
+      <Col xs={24} md={12} xl={6}>
+        <QuotaLine label={M.overviewQuotaNetworked} used={q.networked.used} max={q.networked.max} to="/network/lists" />
+      </Col>
+      {q.ram && (
+        <Col xs={24} md={12} xl={6}>
+          <QuotaLine label={M.overviewQuotaRam} used={q.ram.used} max={q.ram.max} to="/ram/index" />
+        </Col>
+      )}
+      <Col xs={24} md={12} xl={6}>
+        <Flex justify="space-between" gap={token.marginXS}>
+          <Typography.Text type="secondary">{M.overviewQuotaCenters}</Typography.Text>
+          <Typography.Text>{q.centers}</Typography.Text>
+        </Flex>
+      </Col>
+    </Row>
+  );
+}
+
+/**
+ * The live overview under the dashboard's tiles (issue 18): one call, polled at the console's status
+ * interval while the page is open (TanStack Query stops when the page goes or the tab is hidden).
+ * Each figure links to the filtered list behind it. A failed poll keeps the last figures; with none
+ * yet, an error with a retry shows.
+ */
+export function OverviewPanel() {
+  const { token } = theme.useToken();
+  const q = useApiQuery(dashboardOverview, undefined, { refetchInterval: LIMITS.statusPollMs, refetchIntervalInBackground: false, quiet: true });
+  const o = q.data?.data;
+  let body: ReactNode;
+  if (o) {
+    body = (
+      <Flex vertical gap={token.marginMD}>
+        <Figures o={o} />
+        <div>
+          <Typography.Title level={5} style={{ marginTop: 0 }}>
+            {M.overviewQuota}
+          </Typography.Title>
+          <Quota q={o.quota} />
+        </div>
+      </Flex>
+    );
+  } else if (q.isError) {
+    body = (
+      <Alert
+        type="error"
+        showIcon
+        title={q.error.message || M.overviewLoadFailed}
+        action={
+          <Button size="small" onClick={() => void q.refetch()}>
+            {M.overviewRetry}
+          </Button>
+        }
+      />
+    );
+  } else {
+    body = <Skeleton active paragraph={{ rows: 4 }} />;
+  }
+  return (
+    <Card
+      variant="borderless"
+      role="region"
+      aria-label={M.overviewTitle}
+      title={M.overviewTitle}
+      extra={<Typography.Text type="secondary">{fmt(M.overviewRefresh, { n: LIMITS.statusPollMs / MS_PER_SECOND })}</Typography.Text>}
+      aria-busy={q.isFetching}
+    >
+      {body}
+    </Card>
+  );
+}

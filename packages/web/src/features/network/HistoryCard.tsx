@@ -1,0 +1,153 @@
+import { CODE, compareNetworkVersions, CURRENT_VERSION, fmt, LIMITS, listNetworkVersions, M, rollbackNetwork, type NetworkVersionItem } from '@hublink/contract';
+import { Alert, App, Button, Card, Flex, Modal, Spin, Switch, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { call } from '../../api/client';
+import { useApiQuery } from '../../api/hooks';
+import { useNetworkMutation } from './api';
+import { VersionDiffTable } from './VersionDiffTable';
+
+/**
+ * 配置历史 (issue 18): the network's versions (version, time, who, summary), any two compared side by
+ * side, and 回滚到此版本 after a confirmation that shows what will change (the current configuration
+ * against that version).
+ */
+export function HistoryCard({ networkNumber, canRollback }: { networkNumber: string; canRollback: boolean }) {
+  const { modal } = App.useApp();
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [comparing, setComparing] = useState<[number, number] | null>(null);
+  const [onlyChanged, setOnlyChanged] = useState(true);
+  const [preparing, setPreparing] = useState<number | null>(null);
+  const list = useApiQuery(listNetworkVersions, { network_number: networkNumber, page, limit: LIMITS.pageSize });
+  const compared = useApiQuery(
+    compareNetworkVersions,
+    comparing ? { network_number: networkNumber, a: comparing[0], b: comparing[1] } : undefined,
+    { enabled: comparing !== null },
+  );
+  const rollback = useNetworkMutation(rollbackNetwork);
+
+  const confirmRollback = async (version: number) => {
+    setPreparing(version);
+    try {
+      const diff = await call(compareNetworkVersions, { query: { network_number: networkNumber, a: CURRENT_VERSION, b: version } });
+      if (diff.code !== CODE.ok || !diff.data) return;
+      modal.confirm({
+        title: fmt(M.histRollbackTo, { n: version }),
+        width: 720,
+        content: (
+          <Flex vertical gap={8}>
+            <Typography.Text>{fmt(M.histRollbackConfirm, { n: version })}</Typography.Text>
+            <VersionDiffTable rows={diff.data.rows.filter((r) => r.changed)} labelA={M.histCurrent} labelB={fmt(M.histRollbackTo, { n: version })} />
+          </Flex>
+        ),
+        onOk: async () => {
+          const env = await rollback.mutateAsync({ network_number: networkNumber, version });
+          if (env.code === CODE.ok) {
+            setPage(1);
+            setSelected([]);
+          }
+        },
+      });
+    } finally {
+      setPreparing(null);
+    }
+  };
+
+  const columns: ColumnsType<NetworkVersionItem> = [
+    { title: M.histColVersion, dataIndex: 'version', key: 'version', width: 70 },
+    { title: M.histColTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
+    { title: M.histColWho, dataIndex: 'who', key: 'who', width: 160 },
+    { title: M.histColSummary, dataIndex: 'summary', key: 'summary' },
+    ...(canRollback
+      ? [
+          {
+            title: '',
+            key: 'action',
+            width: 120,
+            render: (_: unknown, r: NetworkVersionItem) => (
+              <Button size="small" type="link" loading={preparing === r.version} onClick={() => void confirmRollback(r.version)}>
+                {M.histRollback}
+              </Button>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const pair = [...selected].sort((x, y) => x - y);
+  const rows = compared.data?.data?.rows ?? [];
+  return (
+    <Card
+      variant="borderless"
+      title={M.histTab}
+      role="region"
+      aria-label={M.histTab}
+      extra={
+        <Button size="small" aria-label={M.histCompare} disabled={pair.length !== 2} onClick={() => setComparing([pair[0]!, pair[1]!])}>
+          {M.histCompare}
+        </Button>
+      }
+    >
+      {list.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={M.histLoadFailed}
+          action={
+            <Button size="small" aria-label={M.histRetry} onClick={() => void list.refetch()}>
+              {M.histRetry}
+            </Button>
+          }
+        />
+      ) : (
+        <>
+          <Typography.Text type="secondary">{M.histComparePick}</Typography.Text>
+          <Table<NetworkVersionItem>
+            size="small"
+            rowKey="version"
+            columns={columns}
+            loading={list.isLoading}
+            dataSource={list.data?.data ?? []}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: M.histEmpty }}
+            rowSelection={{
+              selectedRowKeys: selected,
+              hideSelectAll: true,
+              onChange: (keys) => setSelected(keys.map(Number).slice(-2)),
+              getCheckboxProps: (r) => ({ 'aria-label': `${M.histColVersion} ${r.version}` }),
+            }}
+            pagination={{ current: page, pageSize: LIMITS.pageSize, total: list.data?.count ?? 0, hideOnSinglePage: true, showSizeChanger: false, onChange: setPage }}
+          />
+        </>
+      )}
+      <Modal
+        open={comparing !== null}
+        title={comparing ? fmt(M.histCompareTitle, { a: comparing[0], b: comparing[1] }) : ''}
+        onCancel={() => setComparing(null)}
+        footer={null}
+        width={820}
+        destroyOnHidden
+      >
+        <Flex vertical gap={12}>
+          <Flex gap={8} align="center">
+            <Switch size="small" checked={onlyChanged} onChange={setOnlyChanged} aria-label={M.histOnlyChanged} />
+            <Typography.Text>{M.histOnlyChanged}</Typography.Text>
+          </Flex>
+          {compared.isError ? (
+            <Alert type="error" showIcon title={M.histLoadFailed} />
+          ) : (
+            compared.isLoading && <Spin />
+          )}
+          {comparing && compared.data?.data && (
+            <VersionDiffTable
+              rows={onlyChanged ? rows.filter((r) => r.changed) : rows}
+              labelA={fmt(M.histVersionNumbered, { label: M.histVersionA, n: comparing[0] })}
+              labelB={fmt(M.histVersionNumbered, { label: M.histVersionB, n: comparing[1] })}
+            />
+          )}
+        </Flex>
+      </Modal>
+    </Card>
+  );
+}
