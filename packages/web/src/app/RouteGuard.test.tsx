@@ -106,10 +106,18 @@ describe('authorised login by query token (spec 1 §2.2, §4)', () => {
 
   it('stores the token for one hour, fetches the user and goes to the console', async () => {
     const success = vi.spyOn(toast, 'success');
-    const m = api(ok(mainUser));
+    // The user message is held until the overlay has been seen: answered at once, it could be gone
+    // before the check.
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const m = api(async () => {
+      await held;
+      return ok(mainUser);
+    });
     const before = Date.now();
     const app = renderApp('/login?token=tok-q');
     expect(await screen.findByText(M.authorizing)).toBeInTheDocument();
+    answer();
 
     await waitFor(() => expect(app.location()).toBe('/dashboard'));
     expect(success).toHaveBeenCalledWith(M.authorizeSuccess);
