@@ -7,6 +7,9 @@ import { CONTEXT, launch, screenshot, SCREENSHOTS } from './support';
 // A page of its own, served by the browser's router: what screenshot() waits for, without the console.
 const ORIGIN = 'http://console.test';
 
+// The failures wait this long, not the whole condition timeout: what they wait for never comes.
+const FAIL_MS = 3000;
+
 describe('screenshot()', () => {
   let browser: Browser;
   let page: Page;
@@ -37,16 +40,16 @@ describe('screenshot()', () => {
     await open('<h1>就绪</h1>');
     await page.route(`${ORIGIN}/api/slow`, () => undefined); // never answered
     await Promise.all([page.waitForRequest(`${ORIGIN}/api/slow`), page.evaluate(() => void fetch('/api/slow'))]);
-    await expect(screenshot(page, 'screenshot-pending', 'h1')).rejects.toThrow(`still waiting for ${ORIGIN}/api/slow`);
+    await expect(screenshot(page, 'screenshot-pending', 'h1', FAIL_MS)).rejects.toThrow(`still waiting for ${ORIGIN}/api/slow`);
   });
 
   it('fails while an antd spinner spins', async () => {
     await open('<h1>就绪</h1><div class="ant-spin ant-spin-spinning"></div>');
-    await expect(screenshot(page, 'screenshot-spinner', 'h1')).rejects.toThrow(/did not settle/);
+    await expect(screenshot(page, 'screenshot-spinner', 'h1', FAIL_MS)).rejects.toThrow(/did not settle/);
   });
 
   it('fails when the named element never shows', async () => {
     await open('<h1>加载中</h1>');
-    await expect(screenshot(page, 'screenshot-missing', page.getByRole('heading', { name: '就绪' }))).rejects.toThrow(/did not settle/);
+    await expect(screenshot(page, 'screenshot-missing', page.getByRole('heading', { name: '就绪' }), FAIL_MS)).rejects.toThrow(/did not settle/);
   });
 });

@@ -115,11 +115,11 @@ async function noPendingRequest(page: Page, timeout: number): Promise<void> {
 /**
  * Saves a full-page screenshot once the page shows `ready` (an element the caller names, a locator or a
  * selector) and has settled: no antd spinner, no request in flight, web fonts loaded. A page that does
- * not get there within WAIT_MS fails the test instead of leaving a picture of a spinner.
+ * not get there within `waitMs` (WAIT_MS) fails the test instead of leaving a picture of a spinner.
  */
-export async function screenshot(page: Page, name: string, ready: Locator | string) {
+export async function screenshot(page: Page, name: string, ready: Locator | string, waitMs = WAIT_MS) {
   const element = typeof ready === 'string' ? page.locator(ready) : ready;
-  const deadline = Date.now() + WAIT_MS;
+  const deadline = Date.now() + waitMs;
   const left = () => Math.max(deadline - Date.now(), 1);
   try {
     await element.first().waitFor({ state: 'visible', timeout: left() });
@@ -134,7 +134,7 @@ export async function screenshot(page: Page, name: string, ready: Locator | stri
       if (inFlight.get(page.context())!.size === 0) break;
     }
   } catch (e) {
-    throw new Error(`screenshot ${name}: the page did not settle with ${String(element)} shown within ${WAIT_MS} ms: ${(e as Error).message}`);
+    throw new Error(`screenshot ${name}: the page did not settle with ${String(element)} shown within ${waitMs} ms: ${(e as Error).message}`);
   }
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // A full-page picture of a scrolled page draws the sticky top bar and menu where the window was.
