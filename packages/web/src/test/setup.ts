@@ -54,9 +54,45 @@ if (inBrowser) {
       dispatchEvent: () => false,
     }),
   });
+  // jsdom computes a style by matching every rule of every sheet against the element: with antd's
+  // ~2,000 rules some 30 ms a call, and Testing Library's role queries ask it for each element and its
+  // ancestors at every poll. jsdom lays nothing out, so of antd's styles only those that hide an element
+  // or refuse the pointer mean anything to a test: every other rule is dropped from a sheet as it
+  // arrives, before the next style is computed (takeRecords reads the document's changes at once).
+  const computeStyle = window.getComputedStyle.bind(window);
+  const changes = new MutationObserver(() => {});
+  changes.observe(document, { subtree: true, childList: true, characterData: true });
+  const pruned = new WeakSet<CSSStyleSheet>();
+  window.getComputedStyle = (element, pseudo) => {
+    if (changes.takeRecords().length > 0) {
+      for (const sheet of Array.from(document.styleSheets)) {
+        if (pruned.has(sheet)) continue;
+        keepRulesThatHide(sheet);
+        pruned.add(sheet);
+      }
+    }
+    return computeStyle(element, pseudo);
+  };
+
   window.ResizeObserver ??= class {
     observe() {}
     unobserve() {}
     disconnect() {}
   } as unknown as typeof ResizeObserver;
+}
+
+/** What a test can tell from a computed style in jsdom: whether it shows, and whether it takes the pointer. */
+const PROPERTIES_THAT_HIDE = ['display', 'visibility', 'opacity', 'pointer-events'];
+
+function keepRulesThatHide(list: CSSStyleSheet | CSSGroupingRule) {
+  for (let i = list.cssRules.length - 1; i >= 0; i--) {
+    const rule = list.cssRules[i]!;
+    if (rule instanceof CSSStyleRule) {
+      if (!PROPERTIES_THAT_HIDE.some((p) => rule.style.getPropertyValue(p) !== '')) list.deleteRule(i);
+    } else if (rule instanceof CSSGroupingRule) {
+      keepRulesThatHide(rule);
+    } else {
+      list.deleteRule(i);
+    }
+  }
 }
