@@ -64,14 +64,13 @@ const tabOf = (split: ByMemberType) => (split.hardware === 0 && split.software >
 
 function Figures({ o }: { o: Overview }) {
   const { token } = theme.useToken();
-  const behind = o.behind.hardware + o.behind.software;
-  const offline = o.offline_day.hardware + o.offline_day.software;
   const none = (text: string) => <Typography.Text type="secondary">{text}</Typography.Text>;
   const online = (type: typeof ROUTER_TYPE.hardware | typeof ROUTER_TYPE.software, label: string, color: string, icon: ReactNode) => {
     const kind = type === ROUTER_TYPE.hardware ? 'hardware' : 'software';
     const total = o.members[kind];
     return (
       <Figure
+        key={kind}
         label={label}
         icon={icon}
         color={color}
@@ -90,6 +89,22 @@ function Figures({ o }: { o: Overview }) {
       />
     );
   };
+  /** Members in a state (behind, offline a day): the total opens the list in that state, the split its tabs. */
+  const inState = (key: string, label: string, icon: ReactNode, color: string, split: ByMemberType, state: string, noneText: string) => {
+    const total = split.hardware + split.software;
+    return (
+      <Figure
+        key={key}
+        label={label}
+        icon={icon}
+        color={color}
+        value={total}
+        to={memberListPath(tabOf(split), state)}
+        ariaLabel={`${label} ${total}`}
+        foot={total === 0 ? none(noneText) : <SplitLinks split={split} state={state} label={label} />}
+      />
+    );
+  };
   const figures = [
     <Figure
       key="networks"
@@ -103,26 +118,8 @@ function Figures({ o }: { o: Overview }) {
     />,
     online(ROUTER_TYPE.hardware, M.overviewHardware, FIGURE_COLORS.hardware, <HddOutlined />),
     online(ROUTER_TYPE.software, M.overviewSoftware, FIGURE_COLORS.software, <DesktopOutlined />),
-    <Figure
-      key="behind"
-      label={M.overviewBehind}
-      icon={<SyncOutlined />}
-      color={FIGURE_COLORS.behind}
-      value={behind}
-      to={memberListPath(tabOf(o.behind), MEMBER_STATE.behind)}
-      ariaLabel={`${M.overviewBehind} ${behind}`}
-      foot={behind === 0 ? none(M.overviewAllCurrent) : <SplitLinks split={o.behind} state={MEMBER_STATE.behind} label={M.overviewBehind} />}
-    />,
-    <Figure
-      key="offline"
-      label={M.overviewOfflineDay}
-      icon={<ClockCircleOutlined />}
-      color={FIGURE_COLORS.offline}
-      value={offline}
-      to={memberListPath(tabOf(o.offline_day), MEMBER_STATE.offlineDay)}
-      ariaLabel={`${M.overviewOfflineDay} ${offline}`}
-      foot={offline === 0 ? none(M.overviewNoneOffline) : <SplitLinks split={o.offline_day} state={MEMBER_STATE.offlineDay} label={M.overviewOfflineDay} />}
-    />,
+    inState('behind', M.overviewBehind, <SyncOutlined />, FIGURE_COLORS.behind, o.behind, MEMBER_STATE.behind, M.overviewAllCurrent),
+    inState('offline', M.overviewOfflineDay, <ClockCircleOutlined />, FIGURE_COLORS.offline, o.offline_day, MEMBER_STATE.offlineDay, M.overviewNoneOffline),
     <Figure
       key="alerts"
       label={M.overviewAlerts}
