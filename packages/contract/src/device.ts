@@ -223,6 +223,8 @@ export const deviceCertificates = z.object({
   'member.key': z.string(),
   /** Present for a center (server role). */
   'crl.pem': z.string().optional(),
+  /** The network's OpenVPN tls-crypt key (the same for every member); absent from an older server. */
+  'tls-crypt.key': z.string().optional(),
 });
 
 export const networkConfigPayload = z.object({

@@ -10,6 +10,7 @@ import { addNetworkMember, deleteNetwork, deleteRouter, editNetwork, removeNetwo
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
+import { serverAuthOnlyCertificate } from '../../test/oldCertificates';
 import { renewCertificates, syncNetworkCertificates } from './certificates';
 import { PKI_VALIDITY } from './pki';
 import { dueForRenewal } from './pkiStore';
@@ -165,7 +166,30 @@ describeEachDatabase('the PKI follows the network members', (t) => {
     const pki = (await pkiOf(n.id))!;
     expect(await crlSerials(pki.crl, pki.ca_cert)).toEqual([old!.serial]);
     const current = (await certificatesOf(n.id)).find((c) => c.common_name === n.p1 && c.revoked_at === null)!;
-    expect(new x509.X509Certificate(current.cert).getExtension(x509.ExtendedKeyUsageExtension)!.usages).toEqual([x509.ExtendedKeyUsage.serverAuth]);
+    expect(new x509.X509Certificate(current.cert).getExtension(x509.ExtendedKeyUsageExtension)!.usages).toEqual([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]);
+  });
+
+  it("replaces on its next sync a center's certificate from before centers had clientAuth, and nothing else", async () => {
+    const n = await network();
+    const pki = (await pkiOf(n.id))!;
+    const ca = { certPem: pki.ca_cert, keyPem: t().ctx.secretBox.openText(pki.ca_key_sealed, `network_pki:${n.id}`) };
+    // The center's certificate as an older release issued it.
+    const [center] = (await certificatesOf(n.id)).filter((c) => c.common_name === n.c1);
+    const old = await serverAuthOnlyCertificate(ca, n.c1, new Date());
+    await t()
+      .db.updateTable('member_certificate')
+      .set({ serial: old.serial, cert: old.certPem, key_sealed: t().ctx.secretBox.seal(old.keyPem, `member_certificate:${n.id}:${old.serial}`), not_after: old.notAfter.getTime() })
+      .where('id', '=', center!.id)
+      .execute();
+
+    expect(await syncNetworkCertificates(t().ctx, tenant, n.id, new Date())).toEqual({ issued: [center!.member_id], revoked: [] });
+    const rows = (await certificatesOf(n.id)).filter((c) => c.common_name === n.c1);
+    expect(rows.map((r) => [r.serial === old.serial, r.revoked_at])).toEqual([
+      [true, null],
+      [false, null],
+    ]);
+    expect(new x509.X509Certificate(rows[1]!.cert).getExtension(x509.ExtendedKeyUsageExtension)!.usages).toEqual([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]);
+    expect(await syncNetworkCertificates(t().ctx, tenant, n.id, new Date())).toEqual({ issued: [], revoked: [] });
   });
 
   it("leaves a deleted network to the cascade and another tenant's network alone", async () => {

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificateFacts, createCrl, createNetworkCa, crlNeedsRefresh, issueMemberCertificate, needsRenewal, PKI_VALIDITY, PkiError, randomSerial, type KeyAndCertificate } from './pki';
+import { serverAuthOnlyCertificate } from '../../test/oldCertificates';
+import { certificateFacts, createCrl, createNetworkCa, crlNeedsRefresh, hasRoleUsages, issueMemberCertificate, needsRenewal, PKI_VALIDITY, PkiError, randomSerial, type KeyAndCertificate } from './pki';
 
 const crypto = webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0];
 const subtle = webcrypto.subtle;
@@ -69,10 +70,21 @@ describe('a member certificate', () => {
     expect(await cert.verify({ publicKey: new x509.X509Certificate(other.certPem).publicKey, date: NOW }, crypto)).toBe(false);
   });
 
-  it('has digitalSignature + keyAgreement, serverAuth for a center and clientAuth for a point, CA:false', () => {
+  it('has digitalSignature + keyAgreement, serverAuth and clientAuth for a center, clientAuth only for a point, CA:false', () => {
     const ku = x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyAgreement;
-    expect(usagesOf(center.certPem)).toEqual({ ku, kuCritical: true, eku: [x509.ExtendedKeyUsage.serverAuth], ca: false });
+    expect(usagesOf(center.certPem)).toEqual({ ku, kuCritical: true, eku: [x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth], ca: false });
     expect(usagesOf(point.certPem)).toEqual({ ku, kuCritical: true, eku: [x509.ExtendedKeyUsage.clientAuth], ca: false });
+  });
+
+  it("says whether a certificate carries its role's usages: a center's from before clientAuth does not", async () => {
+    const old = await serverAuthOnlyCertificate(ca, 'center-old', NOW);
+    expect(usagesOf(old.certPem).eku).toEqual([x509.ExtendedKeyUsage.serverAuth]);
+    expect(hasRoleUsages(old.certPem, 'server')).toBe(false);
+    expect(hasRoleUsages(center.certPem, 'server')).toBe(true);
+    expect(hasRoleUsages(point.certPem, 'client')).toBe(true);
+    expect(hasRoleUsages(center.certPem, 'client')).toBe(true);
+    expect(hasRoleUsages(point.certPem, 'server')).toBe(false);
+    expect(() => hasRoleUsages('not a certificate', 'server')).toThrow(PkiError);
   });
 
   it('carries key identifiers: its authority key id is the CA subject key id', () => {
@@ -195,6 +207,11 @@ describe.skipIf(!openssl)('OpenSSL reads the same material', () => {
     expect(server.ok).toBe(true);
     const client = await ssl('verify', '-CAfile', caFile, '-attime', attime, '-purpose', 'sslclient', file('point.pem', point.certPem));
     expect(client.ok).toBe(true);
+    // a center dials other centers as a TLS client; one issued before clientAuth could not
+    expect((await ssl('verify', '-CAfile', caFile, '-attime', attime, '-purpose', 'sslclient', file('center.pem', center.certPem))).ok).toBe(true);
+    const old = await ssl('verify', '-CAfile', caFile, '-attime', attime, '-purpose', 'sslclient', file('old.pem', (await serverAuthOnlyCertificate(ca, 'center-old', NOW)).certPem));
+    expect(old.ok).toBe(false);
+    expect(old.out).toMatch(/unsuitable certificate purpose/);
     // the EKU keeps a client certificate from acting as a server
     expect((await ssl('verify', '-CAfile', caFile, '-attime', attime, '-purpose', 'sslserver', file('point.pem', point.certPem))).ok).toBe(false);
     const other = await createNetworkCa('N1002', NOW);
@@ -204,7 +221,7 @@ describe.skipIf(!openssl)('OpenSSL reads the same material', () => {
   it('prints the key usages OpenVPN checks', async () => {
     const text = await ssl('x509', '-noout', '-text', '-in', file('center.pem', center.certPem));
     expect(text.out).toMatch(/X509v3 Key Usage: critical\s+Digital Signature, Key Agreement/);
-    expect(text.out).toMatch(/X509v3 Extended Key Usage:\s+TLS Web Server Authentication/);
+    expect(text.out).toMatch(/X509v3 Extended Key Usage:\s+TLS Web Server Authentication, TLS Web Client Authentication\n/);
     expect(text.out).toMatch(/ASN1 OID: prime256v1/);
     const key = await ssl('pkey', '-noout', '-in', file('center.key', center.keyPem));
     expect(key.ok).toBe(true);
@@ -232,12 +249,13 @@ describe.skipIf(!openssl)('OpenSSL reads the same material', () => {
     expect(stale.out).toMatch(/CRL has expired/);
   });
 
-  it('completes a mutual TLS handshake between a center and a point, and the center refuses a revoked point', async () => {
+  it('completes a mutual TLS handshake between a center and a point or another center, and the center refuses a revoked point', async () => {
     const crlPem = await createCrl(ca, [{ serial: point.serial, revokedAt: NOW }], NOW);
     const fresh = await issueMemberCertificate(ca, { commonName: 'point-02', role: 'client', now: NOW });
+    const twin = await issueMemberCertificate(ca, { commonName: 'center-02', role: 'server', now: NOW });
     // Both ends judge validity at NOW (-attime), not by the clock: a CRL past its nextUpdate fails every peer.
     const caWithCrl = file('ca-crl.pem', ca.certPem + crlPem);
-    const server = spawn(openssl!, ['s_server', '-accept', '127.0.0.1:0', '-naccept', '2', '-cert', file('center.pem', center.certPem), '-key', file('center.key', center.keyPem), '-CAfile', caWithCrl, '-Verify', '2', '-verify_return_error', '-crl_check', '-purpose', 'sslclient', '-attime', attime]);
+    const server = spawn(openssl!, ['s_server', '-accept', '127.0.0.1:0', '-naccept', '3', '-cert', file('center.pem', center.certPem), '-key', file('center.key', center.keyPem), '-CAfile', caWithCrl, '-Verify', '2', '-verify_return_error', '-crl_check', '-purpose', 'sslclient', '-attime', attime]);
     let serverOut = '';
     server.stdout.on('data', (d: Buffer) => (serverOut += d.toString()));
     server.stderr.on('data', (d: Buffer) => (serverOut += d.toString()));
@@ -256,6 +274,8 @@ describe.skipIf(!openssl)('OpenSSL reads the same material', () => {
         });
       const good = await client(fresh, 'point-02');
       expect(good).toMatch(/Verify return code: 0 \(ok\)/);
+      // a center as the client end of a center-to-center link
+      expect(await client(twin, 'center-02')).toMatch(/Verify return code: 0 \(ok\)/);
       // TLS 1.2, so the client hears the refusal within the handshake
       const revoked = await client(point, 'point-01', '-tls1_2');
       expect(revoked).toMatch(/alert/);

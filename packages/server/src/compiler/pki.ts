@@ -150,10 +150,20 @@ export async function createNetworkCa(networkNumber: string, now: Date, serial =
   return result(cert, await privateKeyPem(keys.privateKey));
 }
 
+/**
+ * The extended key usages of each role. A center serves points (serverAuth) and dials other centers as
+ * a TLS client (clientAuth: OpenSSL refuses a client certificate without it). A point is a client only,
+ * so `remote-cert-tls server` never accepts a point where a center is expected.
+ */
+const ROLE_USAGES: Readonly<Record<MemberRole, readonly x509.ExtendedKeyUsage[]>> = {
+  server: [x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth],
+  client: [x509.ExtendedKeyUsage.clientAuth],
+};
+
 export interface MemberCertificateRequest {
   /** The member's name (its router_name); OpenVPN sees it as the peer's common name. */
   commonName: string;
-  /** server: a center (extKeyUsage serverAuth); client: a point or software member (clientAuth). */
+  /** server: a center (extKeyUsage serverAuth and clientAuth); client: a point or software member (clientAuth). */
   role: MemberRole;
   /** Hex; a random one when not given. */
   serial?: string;
@@ -163,7 +173,7 @@ export interface MemberCertificateRequest {
 /**
  * A member's certificate signed by the network's CA: a new P-256 key, keyUsage digitalSignature +
  * keyAgreement (critical; what OpenVPN's remote-cert-tls expects of an EC certificate), extKeyUsage
- * serverAuth or clientAuth, basicConstraints CA:false, subject and authority key identifiers, about two
+ * of its role (ROLE_USAGES), basicConstraints CA:false, subject and authority key identifiers, about two
  * years (never past the CA's own end).
  */
 export async function issueMemberCertificate(ca: CaMaterial, req: MemberCertificateRequest): Promise<KeyAndCertificate> {
@@ -189,7 +199,7 @@ export async function issueMemberCertificate(ca: CaMaterial, req: MemberCertific
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyAgreement, true),
-      new x509.ExtendedKeyUsageExtension([req.role === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth], false),
+      new x509.ExtendedKeyUsageExtension([...ROLE_USAGES[req.role]], false),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
       new x509.AuthorityKeyIdentifierExtension(caKeyId(caCert), false),
     ],
@@ -256,6 +266,12 @@ export function crlNeedsRefresh(crlPem: string, now: Date, windowDays: number = 
   checkNow(now);
   const next = new x509.X509Crl(crlPem).nextUpdate;
   return !next || next.getTime() - now.getTime() <= windowDays * DAY_MS;
+}
+
+/** Whether a certificate carries every extended key usage its role is issued with now (an older one may not). */
+export function hasRoleUsages(certPem: string, role: MemberRole): boolean {
+  const usages: readonly x509.ExtendedKeyUsageType[] = parseCertificate(certPem).getExtension(x509.ExtendedKeyUsageExtension)?.usages ?? [];
+  return ROLE_USAGES[role].every((u) => usages.includes(u));
 }
 
 /** The serial (lowercase hex) and end of a PEM certificate. */

@@ -3,10 +3,11 @@ import * as x509 from '@peculiar/x509';
 import { randomBytes, webcrypto } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, type TestApp } from '../../test/helpers';
+import { serverAuthOnlyCertificate } from '../../test/oldCertificates';
 import { createSecretBox } from '../core/secretBox';
 import { SecretKey } from '../core/secretKey';
 import { PKI_VALIDITY, PkiError } from './pki';
-import { dueForRenewal, ensureMemberCertificate, ensureNetworkCa, refreshCrl, revokeMemberCertificate } from './pkiStore';
+import { deviceFilesOf, deviceFilesOfMembers, dueForRenewal, ensureMemberCertificate, ensureNetworkCa, refreshCrl, revokeMemberCertificate } from './pkiStore';
 
 const crypto = webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0];
 const DAY = 24 * 3600 * 1000;
@@ -70,7 +71,7 @@ describeEachDatabase('the network PKI in the database', (t) => {
     const first = await ensureMemberCertificate(t().db, box, req);
     expect(first.issued).toBe(true);
     expect(await verifiesWith(first.certPem, ca.caCertPem)).toBe(true);
-    expect(new x509.X509Certificate(first.certPem).getExtension(x509.ExtendedKeyUsageExtension)!.usages).toEqual([x509.ExtendedKeyUsage.serverAuth]);
+    expect(new x509.X509Certificate(first.certPem).getExtension(x509.ExtendedKeyUsageExtension)!.usages).toEqual([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]);
 
     const row = await t().db.selectFrom('member_certificate').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ tenant_id: tenant, network_id: net.id, member_id: 7, role: 'server', common_name: 'center-7', serial: first.serial, revoked_at: null, not_after: first.notAfter.getTime() });
@@ -90,6 +91,102 @@ describeEachDatabase('the network PKI in the database', (t) => {
     const renewed = await ensureMemberCertificate(t().db, box, { ...req, role: 'client', now: nearEnd });
     expect(renewed.issued).toBe(true);
     expect(renewed.notAfter.getTime()).toBeGreaterThan(asClient.notAfter.getTime());
+  });
+
+  it("replaces a center's certificate from before clientAuth, keeping the old one in force, and reads no point's", async () => {
+    const net = await newNetwork(t(), tenant);
+    await ensureNetworkCa(t().db, box, tenant, net.id, net.number, NOW);
+    const pki = await t().db.selectFrom('network_pki').selectAll().where('network_id', '=', net.id).executeTakeFirstOrThrow();
+    const ca = { certPem: pki.ca_cert, keyPem: box.openText(pki.ca_key_sealed, `network_pki:${net.id}`) };
+    // As an older release stored them: a center's certificate with serverAuth only, and a point's.
+    const old = await serverAuthOnlyCertificate(ca, 'center-9', NOW);
+    const store = (memberId: number, role: string, commonName: string, cert: { certPem: string; keyPem: string; serial: string; notAfter: Date }) =>
+      t()
+        .db.insertInto('member_certificate')
+        .values({
+          tenant_id: tenant,
+          network_id: net.id,
+          member_id: memberId,
+          role,
+          common_name: commonName,
+          serial: cert.serial,
+          cert: cert.certPem,
+          key_sealed: box.seal(cert.keyPem, `member_certificate:${net.id}:${cert.serial}`),
+          not_after: cert.notAfter.getTime(),
+          revoked_at: null,
+          create_time: NOW.getTime(),
+        })
+        .execute();
+    await store(9, 'server', 'center-9', old);
+    // The point's row holds no certificate at all: read, it would throw.
+    await store(10, 'client', 'point-10', { certPem: 'not a certificate', keyPem: 'k', serial: '0a10', notAfter: later(700) });
+
+    const healed = await ensureMemberCertificate(t().db, box, { tenantId: tenant, networkId: net.id, memberId: 9, commonName: 'center-9', role: 'server', now: NOW });
+    expect(healed.issued).toBe(true);
+    expect(new x509.X509Certificate(healed.certPem).getExtension(x509.ExtendedKeyUsageExtension)!.usages).toEqual([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]);
+    expect(await verifiesWith(healed.certPem, ca.certPem)).toBe(true);
+    const rows = await t().db.selectFrom('member_certificate').select(['serial', 'revoked_at']).where('network_id', '=', net.id).where('member_id', '=', 9).orderBy('id').execute();
+    expect(rows).toEqual([
+      { serial: old.serial, revoked_at: null },
+      { serial: healed.serial, revoked_at: null },
+    ]);
+    expect((await deviceFilesOf(t().db, box, tenant, net.id, 9))!.cert).toBe(healed.certPem);
+    // healed once: the next call keeps it
+    expect((await ensureMemberCertificate(t().db, box, { tenantId: tenant, networkId: net.id, memberId: 9, commonName: 'center-9', role: 'server', now: later(2) })).issued).toBe(false);
+
+    const point = await ensureMemberCertificate(t().db, box, { tenantId: tenant, networkId: net.id, memberId: 10, commonName: 'point-10', role: 'client', now: later(1) });
+    expect(point).toMatchObject({ issued: false, serial: '0a10', certPem: 'not a certificate' });
+  });
+
+  it("gives a network a tls-crypt key with its CA, sealed and bound to its row, the same for every member and another network's another", async () => {
+    const a = await newNetwork(t(), tenant);
+    const b = await newNetwork(t(), tenant);
+    for (const net of [a, b]) {
+      await ensureNetworkCa(t().db, box, tenant, net.id, net.number, NOW);
+      for (const [memberId, role] of [[1, 'server'], [2, 'client'], [3, 'client']] as const) {
+        await ensureMemberCertificate(t().db, box, { tenantId: tenant, networkId: net.id, memberId, commonName: `m${memberId}`, role, now: NOW });
+      }
+    }
+    const filesA = await deviceFilesOfMembers(t().db, box, tenant, a.id, [1, 2, 3]);
+    const keyA = filesA.get(1)!.tlsCrypt!;
+    expect(keyA).toMatch(/^-----BEGIN OpenVPN Static key V1-----\n([0-9a-f]{32}\n){16}-----END OpenVPN Static key V1-----\n$/);
+    expect([...filesA.values()].map((f) => f.tlsCrypt)).toEqual([keyA, keyA, keyA]);
+    const keyB = (await deviceFilesOf(t().db, box, tenant, b.id, 2))!.tlsCrypt;
+    expect(keyB).toMatch(/^-----BEGIN OpenVPN Static key V1-----\n/);
+    expect(keyB).not.toBe(keyA);
+
+    const row = await t().db.selectFrom('network_pki').select('tls_crypt_sealed').where('network_id', '=', a.id).executeTakeFirstOrThrow();
+    expect(row.tls_crypt_sealed).toMatch(/^v1\./);
+    expect(row.tls_crypt_sealed).not.toContain('Static key');
+    expect(row.tls_crypt_sealed).not.toContain(keyA.split('\n')[1]);
+    // bound to its row: neither another network's row nor the CA key's place opens it
+    expect(() => box.open(row.tls_crypt_sealed!, `network_pki:${b.id}:tls-crypt`)).toThrow();
+    expect(() => box.open(row.tls_crypt_sealed!, `network_pki:${a.id}`)).toThrow();
+    await t().db.updateTable('network_pki').set({ tls_crypt_sealed: row.tls_crypt_sealed }).where('network_id', '=', b.id).execute();
+    await expect(deviceFilesOf(t().db, box, tenant, b.id, 2)).rejects.toThrow(/does not open/);
+    // another tenant reads nothing
+    expect((await deviceFilesOfMembers(t().db, box, other, a.id, [1, 2, 3])).size).toBe(0);
+  });
+
+  it('gives a network made before tls-crypt keys one when its CA is next asked for, once, and leaves the CRL time alone', async () => {
+    const net = await newNetwork(t(), tenant);
+    await ensureNetworkCa(t().db, box, tenant, net.id, net.number, NOW);
+    await ensureMemberCertificate(t().db, box, { tenantId: tenant, networkId: net.id, memberId: 1, commonName: 'm1', role: 'client', now: NOW });
+    await t().db.updateTable('network_pki').set({ tls_crypt_sealed: null }).where('network_id', '=', net.id).execute();
+    expect((await deviceFilesOf(t().db, box, tenant, net.id, 1))!.tlsCrypt).toBeNull();
+
+    // another tenant's call adds nothing
+    await expect(ensureNetworkCa(t().db, box, other, net.id, net.number, later(1))).rejects.toThrow(PkiError);
+    expect((await deviceFilesOf(t().db, box, tenant, net.id, 1))!.tlsCrypt).toBeNull();
+
+    await Promise.all([ensureNetworkCa(t().db, box, tenant, net.id, net.number, later(1)), ensureNetworkCa(t().db, box, tenant, net.id, net.number, later(1))]);
+    const key = (await deviceFilesOf(t().db, box, tenant, net.id, 1))!.tlsCrypt;
+    expect(key).toMatch(/^-----BEGIN OpenVPN Static key V1-----\n/);
+    await ensureNetworkCa(t().db, box, tenant, net.id, net.number, later(2));
+    expect((await deviceFilesOf(t().db, box, tenant, net.id, 1))!.tlsCrypt).toBe(key);
+    const row = await t().db.selectFrom('network_pki').select(['update_time', 'tls_crypt_sealed']).where('network_id', '=', net.id).executeTakeFirstOrThrow();
+    expect(row.update_time).toBe(NOW.getTime());
+    expect(box.openText(row.tls_crypt_sealed!, `network_pki:${net.id}:tls-crypt`)).toBe(key);
   });
 
   it('refuses a sealed key moved into another row', async () => {

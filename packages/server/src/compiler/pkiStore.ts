@@ -1,16 +1,19 @@
 import type { SecretBox } from '../core/secretBox';
 import type { Db } from '../db/connect';
-import { createCrl, createNetworkCa, issueMemberCertificate, PKI_VALIDITY, PkiError, type CaMaterial, type MemberRole } from './pki';
+import { createCrl, createNetworkCa, hasRoleUsages, issueMemberCertificate, PKI_VALIDITY, PkiError, type CaMaterial, type MemberRole } from './pki';
+import { createTlsCryptKey } from './tlsCrypt';
 
 /**
- * The per-network PKI kept in the database (tables network_pki and member_certificate, migration 0012).
- * Private keys are sealed with the secret box before they are written and opened only here; a row never
- * holds a key in plaintext. Each sealed key is bound to its row (the box's context), so a sealed key
- * copied into another row does not open. Every query is scoped by tenant.
+ * The per-network PKI kept in the database (tables network_pki and member_certificate, migration 0012;
+ * the network's tls-crypt key, migration 0032). Private keys are sealed with the secret box before they
+ * are written and opened only here; a row never holds a key in plaintext. Each sealed key is bound to
+ * its row (the box's context), so a sealed key copied into another row does not open. Every query is
+ * scoped by tenant.
  */
 
 const DAY_MS = 24 * 3600 * 1000;
 const caContext = (networkId: number) => `network_pki:${networkId}`;
+const tlsCryptContext = (networkId: number) => `network_pki:${networkId}:tls-crypt`;
 const certContext = (networkId: number, serial: string) => `member_certificate:${networkId}:${serial}`;
 
 export interface NetworkCa {
@@ -22,12 +25,16 @@ export interface NetworkCa {
 }
 
 /**
- * The network's CA, made (with an empty CRL) the first time it is asked for. Two callers at once get
- * the same CA: the second insert yields to the first and both read the row that won.
+ * The network's CA, made (with an empty CRL and the network's tls-crypt key) the first time it is asked
+ * for; a CA made before tls-crypt keys existed gets its key here. Two callers at once get the same CA:
+ * the second insert yields to the first and both read the row that won.
  */
 export async function ensureNetworkCa(db: Db, box: SecretBox, tenantId: number, networkId: number, networkNumber: string, now: Date): Promise<NetworkCa> {
   const existing = await readCa(db, tenantId, networkId);
-  if (existing) return { networkId, caCertPem: existing.ca_cert, crlPem: existing.crl, created: false };
+  if (existing) {
+    if (existing.tls_crypt_sealed === null) await addTlsCryptKey(db, box, tenantId, networkId);
+    return { networkId, caCertPem: existing.ca_cert, crlPem: existing.crl, created: false };
+  }
 
   const network = await db.selectFrom('network').select('id').where('id', '=', networkId).where('tenant_id', '=', tenantId).executeTakeFirst();
   if (!network) throw new PkiError(`network ${networkId} is not one of tenant ${tenantId}'s`);
@@ -41,6 +48,7 @@ export async function ensureNetworkCa(db: Db, box: SecretBox, tenantId: number, 
       tenant_id: tenantId,
       ca_cert: ca.certPem,
       ca_key_sealed: box.seal(ca.keyPem, caContext(networkId)),
+      tls_crypt_sealed: box.seal(createTlsCryptKey(), tlsCryptContext(networkId)),
       crl,
       create_time: now.getTime(),
       update_time: now.getTime(),
@@ -50,6 +58,21 @@ export async function ensureNetworkCa(db: Db, box: SecretBox, tenantId: number, 
   const row = await readCa(db, tenantId, networkId);
   if (!row) throw new PkiError(`network ${networkId}'s CA vanished as it was made`);
   return { networkId, caCertPem: row.ca_cert, crlPem: row.crl, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
+}
+
+/**
+ * A tls-crypt key for a network whose PKI row has none (made by a release before them). Only a row
+ * still without one is written, so of two callers at once the first one's key stays. update_time is
+ * left alone: it says when the CRL was built.
+ */
+async function addTlsCryptKey(db: Db, box: SecretBox, tenantId: number, networkId: number): Promise<void> {
+  await db
+    .updateTable('network_pki')
+    .set({ tls_crypt_sealed: box.seal(createTlsCryptKey(), tlsCryptContext(networkId)) })
+    .where('network_id', '=', networkId)
+    .where('tenant_id', '=', tenantId)
+    .where('tls_crypt_sealed', 'is', null)
+    .execute();
 }
 
 function readCa(db: Db, tenantId: number, networkId: number) {
@@ -86,9 +109,10 @@ export interface MemberCertificate {
 
 /**
  * The member's certificate in the network: its newest one in force when that has the asked role and
- * name and does not end within the window; otherwise a new one from the network's CA (which must exist:
- * ensureNetworkCa first). The older certificate is left in force until it ends or the member leaves,
- * so a device still using it keeps working until it has its new configuration.
+ * name, carries the role's key usages and does not end within the window; otherwise a new one from the
+ * network's CA (which must exist: ensureNetworkCa first). The older certificate is left in force until
+ * it ends or the member leaves, so a device still using it keeps working until it has its new
+ * configuration.
  */
 export async function ensureMemberCertificate(db: Db, box: SecretBox, req: MemberCertificateRequest): Promise<MemberCertificate> {
   const windowDays = req.windowDays ?? PKI_VALIDITY.renewalWindowDays;
@@ -102,7 +126,14 @@ export async function ensureMemberCertificate(db: Db, box: SecretBox, req: Membe
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (current && current.role === req.role && current.common_name === req.commonName && current.not_after - req.now.getTime() > windowDays * DAY_MS) {
+  if (
+    current &&
+    current.role === req.role &&
+    current.common_name === req.commonName &&
+    current.not_after - req.now.getTime() > windowDays * DAY_MS &&
+    // Only a center's certificate is read: those issued before centers got clientAuth are replaced.
+    (req.role !== 'server' || hasRoleUsages(current.cert, 'server'))
+  ) {
     return {
       id: current.id,
       serial: current.serial,
@@ -306,6 +337,8 @@ export interface DeviceFiles {
   key: string;
   /** For a center (server role), which checks the points' certificates against it. */
   crl: string | null;
+  /** The network's tls-crypt key, the same for every member; null until a network made before them gets one (ensureNetworkCa). */
+  tlsCrypt: string | null;
 }
 
 export async function deviceFilesOf(db: Db, box: SecretBox, tenantId: number, networkId: number, memberId: number): Promise<DeviceFiles | null> {
@@ -319,7 +352,7 @@ export async function deviceFilesOfMembers(db: Db, box: SecretBox, tenantId: num
   const rows = await db
     .selectFrom('member_certificate as c')
     .innerJoin('network_pki as p', 'p.network_id', 'c.network_id')
-    .select(['c.member_id', 'c.serial', 'c.cert', 'c.key_sealed', 'c.role', 'p.ca_cert', 'p.crl'])
+    .select(['c.member_id', 'c.serial', 'c.cert', 'c.key_sealed', 'c.role', 'p.ca_cert', 'p.crl', 'p.tls_crypt_sealed'])
     .where('c.tenant_id', '=', tenantId)
     .where('c.network_id', '=', networkId)
     .where('c.member_id', 'in', memberIds)
@@ -327,9 +360,12 @@ export async function deviceFilesOfMembers(db: Db, box: SecretBox, tenantId: num
     .where('p.tenant_id', '=', tenantId)
     .orderBy('c.id', 'desc')
     .execute();
+  // Every row carries the network's one key: opened once.
+  const sealedTlsCrypt = rows[0]?.tls_crypt_sealed ?? null;
+  const tlsCrypt = sealedTlsCrypt === null ? null : box.openText(sealedTlsCrypt, tlsCryptContext(networkId));
   for (const row of rows) {
     if (out.has(row.member_id)) continue;
-    out.set(row.member_id, { ca: row.ca_cert, cert: row.cert, key: box.openText(row.key_sealed, certContext(networkId, row.serial)), crl: row.role === 'server' ? row.crl : null });
+    out.set(row.member_id, { ca: row.ca_cert, cert: row.cert, key: box.openText(row.key_sealed, certContext(networkId, row.serial)), crl: row.role === 'server' ? row.crl : null, tlsCrypt });
   }
   return out;
 }

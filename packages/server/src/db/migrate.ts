@@ -30,6 +30,7 @@ import { overview } from './migrations/0031_overview';
 import { apiToken } from './migrations/0028_api_token';
 import { audit } from './migrations/0027_audit';
 import { memberDiagnosis } from './migrations/0030_member_diagnosis';
+import { networkTlsCrypt } from './migrations/0032_network_tls_crypt';
 
 /**
  * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
@@ -81,6 +82,7 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0028_api_token': apiToken(handle.dialect),
     '0027_audit': audit(handle.dialect),
     '0030_member_diagnosis': memberDiagnosis(),
+    '0032_network_tls_crypt': networkTlsCrypt(),
   };
 }
 

@@ -498,6 +498,8 @@ export interface NetworkPkiTable {
   /** PEM */
   ca_cert: string;
   ca_key_sealed: string;
+  /** The network's OpenVPN tls-crypt key, sealed (migration 0032); null in a row made before them until it is first needed. */
+  tls_crypt_sealed: string | null;
   /** PEM (X509 CRL) */
   crl: string;
   create_time: number;

@@ -1,6 +1,7 @@
 import type { NetworkConfigPayload } from '@hublink/contract';
 import { syncNetworkCertificates } from '../compiler/certificates';
 import { deviceFilesOf, deviceFilesOfMembers, type DeviceFiles } from '../compiler/pkiStore';
+import { TLS_CRYPT_FILE } from '../compiler/tlsCrypt';
 import { chunks } from '../core/chunks';
 import type { Ctx } from '../core/context';
 
@@ -25,8 +26,9 @@ export async function networksOf(ctx: Ctx, tenantId: number, memberId: number): 
 
 /**
  * The member's stored configurations (all networks, or the ones given), each with the certificate files
- * its OpenVPN files name. A network whose PKI has not caught up yet (its event still on the way) gets
- * its certificates made here, so a device never receives a config it cannot start.
+ * its OpenVPN files name. A network whose PKI has not caught up yet (its event still on the way, or a
+ * network made before tls-crypt keys) gets its certificates and key made here, so a device never
+ * receives a config it cannot start.
  */
 export async function configsOf(ctx: Ctx, tenantId: number, memberId: number, networkIds?: readonly number[]): Promise<HeldConfig[]> {
   if (networkIds && networkIds.length === 0) return [];
@@ -43,7 +45,7 @@ export async function configsOf(ctx: Ctx, tenantId: number, memberId: number, ne
   const out: HeldConfig[] = [];
   for (const r of rows) {
     let files = await deviceFilesOf(ctx.db, ctx.secretBox, tenantId, r.network_id, memberId);
-    if (!files) {
+    if (!files?.tlsCrypt) {
       await syncNetworkCertificates(ctx, tenantId, r.network_id, new Date());
       files = await deviceFilesOf(ctx.db, ctx.secretBox, tenantId, r.network_id, memberId);
     }
@@ -69,7 +71,7 @@ export async function networkConfigsOf(ctx: Ctx, tenantId: number, networkId: nu
       .where('n.tenant_id', '=', tenantId)
       .execute();
     let files = await deviceFilesOfMembers(ctx.db, ctx.secretBox, tenantId, networkId, ids);
-    if (rows.some((r) => !files.has(r.member_id))) {
+    if (rows.some((r) => !files.get(r.member_id)?.tlsCrypt)) {
       await syncNetworkCertificates(ctx, tenantId, networkId, new Date());
       files = await deviceFilesOfMembers(ctx.db, ctx.secretBox, tenantId, networkId, ids);
     }
@@ -97,7 +99,15 @@ function heldConfig(r: ConfigRow, files: DeviceFiles | null): HeldConfig {
       version: r.version,
       config: JSON.parse(r.config) as Record<string, unknown>,
       openvpn: JSON.parse(r.openvpn) as Record<string, string>,
-      certificates: files ? { 'ca.crt': files.ca, 'member.crt': files.cert, 'member.key': files.key, ...(files.crl ? { 'crl.pem': files.crl } : {}) } : null,
+      certificates: files
+        ? {
+            'ca.crt': files.ca,
+            'member.crt': files.cert,
+            'member.key': files.key,
+            ...(files.crl ? { 'crl.pem': files.crl } : {}),
+            ...(files.tlsCrypt ? { [TLS_CRYPT_FILE]: files.tlsCrypt } : {}),
+          }
+        : null,
     },
   };
 }
