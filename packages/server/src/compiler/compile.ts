@@ -1,4 +1,3 @@
-import { networkOf } from './ip';
 import type {
   CenterConfig,
   CommonConfig,
@@ -8,19 +7,23 @@ import type {
   MemberInput,
   NetworkInput,
   PointConfig,
-  PrefixListEntry,
   Remote,
   ServiceClient,
   ServiceConfig,
+  Timers,
   Tunnel,
 } from './model';
-import { centerAddressOf, hostAt, planAddresses, SERVICES, serviceOf, type AddressPlan, type Service } from './plan';
+import { centerAddressOf, hostAt, planAddresses, SERVICES, serviceOf, type AddressPlan, type LinkPlan, type Service } from './plan';
 import { renderMember } from './render';
+import { dynamicOf } from './dynamic';
+import { buildShared, cidr, lanOf, linkedOf, linkName, type Shared } from './shared';
+import { centerRoutes, centerTransit, pointRoutes } from './routing';
 
 /*
  * compileNetwork: one network in, one configuration per member out, as structured JSON and as OpenVPN
  * files rendered from that JSON. Pure and deterministic: nothing but the input is read, and every list
- * comes out in an order fixed by the input's order or by sorting.
+ * comes out in an order fixed by the input's order or by sorting. docs/networking.md says what each
+ * setting becomes on a device.
  */
 
 export const DATA_CIPHERS = {
@@ -30,14 +33,16 @@ export const DATA_CIPHERS = {
 } as const;
 const SM_AUTH = 'SM3';
 export const DEFAULT_PORTS: Record<Service, number> = { router: 1194, software: 1195 };
-export const LINK_PORT = 1196;
-/** A dual-primary point's tunnels get these route metrics in center order, so routes through the first center win. */
-const ROUTE_METRIC_BASE = 100;
+
+/**
+ * A dead path is noticed after ping_restart seconds without a packet (pings go every second, so a lossy
+ * link must lose five in a row); failover then takes the time of a route change. A path that comes back
+ * is used after the hold-down, longer for a path that keeps failing (docs/networking.md, "Failover").
+ */
+export const TIMERS: Timers = { ping: 1, ping_restart: 5, hold_down: 5, hold_down_max: 30, flap_window: 120 };
 
 const DIAL = { default: 1, centerFirst: 2, popFirst: 3 } as const;
 const DEFAULT_ROUTE_MODES = ['off', 'advertise', 'receive'] as const;
-
-const cidr = (network: string, mask: number) => `${network}/${mask}`;
 
 /**
  * The results of an earlier compile of the same network, each under a key made of everything it was
@@ -68,16 +73,16 @@ export function compileNetwork(input: NetworkInput, memo?: CompileMemo): Compile
   const centers = input.members.filter((m) => m.member_type === 'center');
   const points = input.members.filter((m) => m.member_type !== 'center');
   const plan = planAddresses(input, centers, points);
-  const shared = sharedParts(input, centers, points);
+  const shared = buildShared(input, centers, points, plan);
   // Every address first, so the plan's warnings are complete before any center's list is taken.
   for (const p of points) for (const c of linkedOf(shared, p)) plan.addressOf(p, c);
   const build = (m: MemberInput, clients: ClientSource): MemberConfig => {
-    const json = m.member_type === 'center' ? centerConfig(input, m, centers, points, plan, shared, clients) : pointConfig(input, m, plan, shared);
+    const json = m.member_type === 'center' ? centerConfig(input, m, points, plan, shared, clients) : pointConfig(input, m, plan, shared);
     return { router_name: m.router_name, role: m.member_type === 'center' ? 'server' : 'client', json, openvpn: renderMember(json) };
   };
   if (!memo) return { network_number: input.network_number, members: input.members.map((m) => build(m, fresh)) };
 
-  const context = JSON.stringify([input.network_number, input.routing_type, input.ncp_ciphers, input.mode, input.dns, input.pop_areas, shared.centerOrder, shared.advertisers]);
+  const context = JSON.stringify([input.network_number, input.routing_type, input.ncp_ciphers, input.mode, input.dns, input.pop_areas, shared.contextKey]);
   const previous = context === memo.context ? memo : null;
   memo.context = context;
   const inputKey = (m: MemberInput) => {
@@ -115,89 +120,38 @@ export function compileNetwork(input: NetworkInput, memo?: CompileMemo): Compile
   return { network_number: input.network_number, members };
 }
 
-interface Shared {
-  /** The input's list copied: outputs never share an array with the input. */
-  dns: string[];
-  /** Permit prefixes by owner (lower-cased name), as CIDR. */
-  lans: Map<string, string[]>;
-  prefixLists: Map<string, PrefixListEntry[]>;
-  ciphers: CommonConfig['ciphers'];
-  advertisers: { router_name: string; metric: number; center: boolean }[];
-  /** The order points attach to centers: input order, main lines first in main-backup routing. */
-  centerOrder: MemberInput[];
-  /** Each point's centers in that order: those of its link_centers, or all when it names none of them. */
-  linked: Map<MemberInput, MemberInput[]>;
-}
-
-const linkedOf = (shared: Shared, p: MemberInput) => shared.linked.get(p) ?? shared.centerOrder;
-
-function sharedParts(input: NetworkInput, centers: MemberInput[], points: MemberInput[]): Shared {
-  const present = new Set(input.members.map((m) => m.router_name.toLowerCase()));
-  const lans = new Map<string, string[]>();
-  const prefixLists = new Map<string, PrefixListEntry[]>();
-  for (const p of input.prefixes) {
-    const owner = p.router_name.toLowerCase();
-    if (!present.has(owner)) continue;
-    const prefix = cidr(networkOf(p.ip, p.mask), p.mask);
-    const list = prefixLists.get(owner) ?? [];
-    list.push({ seq: (list.length + 1) * 10, action: p.permission, prefix, ge: p.ge, le: p.le });
-    prefixLists.set(owner, list);
-    if (p.permission === 'permit') {
-      const own = lans.get(owner) ?? [];
-      if (!own.includes(prefix)) own.push(prefix);
-      lans.set(owner, own);
-    }
-  }
-  const advertisers = input.members
-    .filter((m) => m.default_route === 1)
-    .map((m) => ({ router_name: m.router_name, metric: m.metric, center: m.member_type === 'center' }))
-    .sort((a, b) => a.metric - b.metric || (a.router_name < b.router_name ? -1 : a.router_name > b.router_name ? 1 : 0));
-  const centerOrder = input.routing_type === 2 ? [...centers.filter((c) => c.routing === 1), ...centers.filter((c) => c.routing !== 1)] : centers;
-  const linked = new Map<MemberInput, MemberInput[]>();
-  for (const p of points) {
-    if (!p.link_centers) continue;
-    const names = new Set(p.link_centers.map((n) => n.toLowerCase()));
-    const chosen = centerOrder.filter((c) => names.has(c.router_name.toLowerCase()));
-    // A list naming no center (all of them gone) would cut the point off: it links to every center instead.
-    if (chosen.length > 0 && chosen.length < centerOrder.length) linked.set(p, chosen);
-  }
+function common(input: NetworkInput, m: MemberInput, shared: Shared, plan: AddressPlan): Omit<CommonConfig, 'routes'> {
+  const mode = DEFAULT_ROUTE_MODES[m.default_route] ?? 'off';
+  const lan = lanOf(shared, m);
+  const owner = m.router_name.toLowerCase();
   return {
-    dns: [...input.dns],
-    lans,
-    prefixLists,
+    network_number: input.network_number,
+    router_name: m.router_name,
+    router_type: m.router_type,
     ciphers: {
       ncp_ciphers: input.ncp_ciphers,
       data_ciphers: [...DATA_CIPHERS[input.ncp_ciphers === 'sm' ? 'sm' : 'default']],
       auth: input.ncp_ciphers === 'sm' ? SM_AUTH : null,
     },
-    advertisers,
-    centerOrder,
-    linked,
-  };
-}
-
-const lanOf = (shared: Shared, m: MemberInput) => shared.lans.get(m.router_name.toLowerCase()) ?? [];
-
-function common(input: NetworkInput, m: MemberInput, shared: Shared): CommonConfig {
-  const mode = DEFAULT_ROUTE_MODES[m.default_route] ?? 'off';
-  return {
-    network_number: input.network_number,
-    router_name: m.router_name,
-    router_type: m.router_type,
-    ciphers: shared.ciphers,
     dns: shared.dns,
-    lan: lanOf(shared, m),
-    quagga: { enabled: m.quagga === 1, prefix_list: shared.prefixLists.get(m.router_name.toLowerCase()) ?? [] },
+    lan,
+    quagga: { enabled: m.quagga === 1, prefix_list: shared.prefixLists.get(owner) ?? [] },
     default_route: {
       mode,
       metric: mode === 'advertise' ? m.metric : null,
-      from: mode === 'receive' ? shared.advertisers.filter((a) => a.router_name !== m.router_name).map(({ router_name, metric }) => ({ router_name, metric })) : [],
+      from: mode === 'receive' ? shared.advertisers.filter((a) => a.member !== m).map((a) => ({ router_name: a.member.router_name, metric: a.member.metric })) : [],
     },
+    forwarding: m.member_type === 'center' || lan.length > 0 || mode === 'advertise',
+    balance: shared.balance,
+    timers: TIMERS,
+    blocked: shared.blockedFor(owner),
+    nat: mode === 'advertise',
+    dynamic: dynamicOf(m, shared, plan),
   };
 }
 
 /** Where a point dials a center's service. */
-function centerRemote(center: MemberInput, service: Service): Remote {
+export function centerRemote(center: MemberInput, service: Service): Remote {
   const fixed = center.fixed_port[service];
   return { host: fixed?.public_ip || center.public_host || center.router_name, port: fixed?.public_port || fixed?.static_port || DEFAULT_PORTS[service], via: 'center', name: center.router_name };
 }
@@ -219,19 +173,21 @@ function pointConfig(input: NetworkInput, p: MemberInput, plan: AddressPlan, sha
   const dialMode = dialModeOf(input, p);
   const pops = popRemotes(input, p);
   const ordered = (direct: Remote[]) => (dialMode === DIAL.popFirst ? [...pops, ...direct] : [...direct, ...pops]);
-  const attach = (c: MemberInput) => ({ router_name: c.router_name, address: plan.addressOf(p, c) });
-  const linked = linkedOf(shared, p);
-  const tunnels: Tunnel[] =
-    input.routing_type === 2 && linked.length > 1
-      ? [{ name: 'hub', centers: linked.map(attach), remotes: ordered(linked.map((c) => centerRemote(c, service))), route_metric: ROUTE_METRIC_BASE }]
-      : linked.map((c, i) => ({
-          name: `center-${c.router_name}`,
-          centers: [attach(c)],
-          remotes: ordered([centerRemote(c, service)]),
-          route_metric: ROUTE_METRIC_BASE + i,
-        }));
+  const tunnels: Tunnel[] = linkedOf(shared, p).map((c) => {
+    const subnet = plan.subnets.get(c.router_name)![service];
+    return {
+      name: shared.tunnelName(c),
+      center: c.router_name,
+      address: plan.addressOf(p, c),
+      subnet: cidr(subnet.network, subnet.mask),
+      center_address: centerAddressOf(subnet),
+      remotes: ordered([centerRemote(c, service)]),
+      rank: shared.rankOf(c),
+    };
+  });
   return {
-    ...common(input, p, shared),
+    ...common(input, p, shared, plan),
+    routes: pointRoutes(shared, p),
     member_type: 'point',
     service,
     dial_mode: dialMode,
@@ -240,25 +196,12 @@ function pointConfig(input: NetworkInput, p: MemberInput, plan: AddressPlan, sha
   };
 }
 
-function centerConfig(
-  input: NetworkInput,
-  c: MemberInput,
-  centers: MemberInput[],
-  points: MemberInput[],
-  plan: AddressPlan,
-  shared: Shared,
-  clientOf: ClientSource,
-): CenterConfig {
+function centerConfig(input: NetworkInput, c: MemberInput, points: MemberInput[], plan: AddressPlan, shared: Shared, clientOf: ClientSource): CenterConfig {
   const subnets = plan.subnets.get(c.router_name)!;
-  const peer = plan.link && (plan.link.server === c ? plan.link.client : plan.link.client === c ? plan.link.server : null);
-  // A center carries only the points linked to it: it lists, routes and pushes those alone.
+  // A center carries only the points linked to it.
   const carried = points.filter((p) => linkedOf(shared, p).includes(c));
-  const pointLans = carried.flatMap((p) => lanOf(shared, p));
-  const pushRoutes = [...lanOf(shared, c), ...(peer ? lanOf(shared, peer) : []), ...pointLans];
-  const advertises = c.default_route === 1;
   const services: ServiceConfig[] = SERVICES.map((service) => {
     const subnet = subnets[service];
-    const own = carried.filter((p) => serviceOf(p) === service);
     const remote = centerRemote(c, service);
     return {
       service,
@@ -266,45 +209,49 @@ function centerConfig(
       subnet: cidr(subnet.network, subnet.mask),
       address: centerAddressOf(subnet),
       public: { host: remote.host, port: remote.port },
-      clients: own.map((p) =>
-        clientOf(c, p, () => {
-          const fixed = p.fixed_port[service];
-          return {
-            router_name: p.router_name,
-            address: plan.addressOf(p, c),
-            lan: lanOf(shared, p),
-            dial_mode: dialModeOf(input, p),
-            endpoint: fixed ? { public_ip: fixed.public_ip, public_port: fixed.public_port } : null,
-            redirect_gateway: advertises && p.default_route === 2,
-          };
-        }),
-      ),
+      clients: carried
+        .filter((p) => serviceOf(p) === service)
+        .map((p) =>
+          clientOf(c, p, () => {
+            const fixed = p.fixed_port[service];
+            return {
+              router_name: p.router_name,
+              address: plan.addressOf(p, c),
+              iroutes: [...lanOf(shared, p), ...shared.defaultIroutes(c, p)],
+              dial_mode: dialModeOf(input, p),
+              endpoint: fixed ? { public_ip: fixed.public_ip, public_port: fixed.public_port } : null,
+            };
+          }),
+        ),
     };
   });
   return {
-    ...common(input, c, shared),
+    ...common(input, c, shared, plan),
+    routes: centerRoutes(shared, c),
     member_type: 'center',
-    push_routes: pushRoutes,
     services,
-    center_link: peer && plan.link ? linkConfig(plan, c, peer, shared) : null,
+    links: shared.linksOf(c).map((l) => linkConfig(l, c)),
+    transit: centerTransit(shared, c),
     warnings: [...plan.warnings],
   };
 }
 
-function linkConfig(plan: AddressPlan, c: MemberInput, peer: MemberInput, shared: Shared): LinkConfig {
-  const link = plan.link!;
+function linkConfig(link: LinkPlan, c: MemberInput): LinkConfig {
   const isServer = link.server === c;
+  const peer = isServer ? link.client : link.server;
   const serverAddress = hostAt(link.segment, 1);
   const clientAddress = hostAt(link.segment, 2);
-  const port = link.endpoint?.static_port || LINK_PORT;
+  const server = link.server;
+  const host = link.endpoint?.public_ip || server.fixed_port.router?.public_ip || server.public_host || server.router_name;
   return {
+    name: linkName(link, peer),
+    kind: link.kind,
     role: isServer ? 'server' : 'client',
     peer: peer.router_name,
     segment: cidr(link.segment.network, link.segment.mask),
     address: isServer ? serverAddress : clientAddress,
     peer_address: isServer ? clientAddress : serverAddress,
-    port,
-    remote: isServer ? null : { host: link.endpoint?.public_ip || link.server.public_host || link.server.router_name, port: link.endpoint?.public_port || port },
-    routes: lanOf(shared, peer),
+    port: link.port,
+    remote: isServer ? null : { host, port: link.endpoint?.public_port || link.port },
   };
 }

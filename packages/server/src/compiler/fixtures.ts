@@ -31,6 +31,7 @@ export const networkOf = (n: NetworkSketch): NetworkInput => ({
   prefixes: [],
   pools: { center_network: null, center_link_network: null, pop: null, pop_software: null },
   center_link: null,
+  interconnect: null,
   pop_areas: [],
   ...n,
   members: n.members.map(memberOf),

@@ -1,12 +1,13 @@
 import { defineModule } from '../core/module';
 import { compilerRoutes } from './routes';
 import { announceStored as announce } from './announce';
+import { centerNetworksOf } from './load';
 import { recompileNetwork } from './versions';
 
 /**
  * The network compiler as a module: every change of a network (settings, members, links, its
- * deletion) and every deleted member recompiles the networks concerned; members whose configuration
- * really changed get a new version (compiler/versions.ts).
+ * deletion), every deleted member and every center whose reported address moved recompiles the
+ * networks concerned; members whose configuration really changed get a new version (compiler/versions.ts).
  */
 export const compilerModule = defineModule({
   name: 'compiler',
@@ -17,6 +18,11 @@ export const compilerModule = defineModule({
     },
     'member.deleted': async (e, ctx) => {
       for (const networkId of e.network_ids) await recompileNetwork(ctx, e.tenant_id, networkId, Date.now(), announce(ctx, e.tenant_id, networkId));
+    },
+    // The address a center reports is where its points (and the other centers' links) dial it.
+    'member.changed': async (e, ctx) => {
+      if (!e.fields.includes('router_ipv4')) return;
+      for (const networkId of await centerNetworksOf(ctx.db, e.tenant_id, e.member_id)) await recompileNetwork(ctx, e.tenant_id, networkId, Date.now(), announce(ctx, e.tenant_id, networkId));
     },
   },
 });

@@ -100,6 +100,7 @@ describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
       ],
       pools: { center_network: { network: '100.70.0.0', mask: 16 }, center_link_network: null, pop: null, pop_software: { network: '100.96.0.0', mask: 12 } },
       center_link: null,
+      interconnect: null,
       pop_areas: [
         { id: areas[0]!.id, name: '华南', host: 'pop1.example.net', port: 1194 },
         { id: areas[1]!.id, name: '华北', host: '', port: 1195 },
@@ -131,6 +132,15 @@ describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
       center_router_name: c,
       endpoint: { public_ip: '203.0.113.9', public_port: 31000, static_port: 11196 },
     });
+  });
+
+  it('reads the center interconnect and its segment when it is on', async () => {
+    await t().db.updateTable('network').set({ interconnect_network: JSON.stringify({ gateway: '10.98.0.0', mask: 24 }) }).where('id', '=', net.id).execute();
+    expect((await loadNetwork(t().db, tenantId, net.id))!.input.interconnect).toBeNull();
+    await t().db.updateTable('network').set({ interconnect: 1 }).where('id', '=', net.id).execute();
+    expect((await loadNetwork(t().db, tenantId, net.id))!.input.interconnect).toEqual({ segment: { network: '10.98.0.0', mask: 24 } });
+    await t().db.updateTable('network').set({ interconnect_network: '' }).where('id', '=', net.id).execute();
+    expect((await loadNetwork(t().db, tenantId, net.id))!.input.interconnect).toEqual({ segment: null });
   });
 
   it("reads a point's linked centers by name, dropping ids that are not its network's centers", async () => {

@@ -17,7 +17,7 @@ export interface LoadedNetwork {
 export async function loadNetwork(db: Db, tenantId: number, networkId: number): Promise<LoadedNetwork | null> {
   const net = await db
     .selectFrom('network')
-    .select(['network_number', 'routing_type', 'ncp_ciphers', 'mode', 'dns', 'ip_pool', 'network_fr_id', 'center_link', 'center_link_network'])
+    .select(['network_number', 'routing_type', 'ncp_ciphers', 'mode', 'dns', 'ip_pool', 'network_fr_id', 'center_link', 'center_link_network', 'interconnect', 'interconnect_network'])
     .where('id', '=', networkId)
     .where('tenant_id', '=', tenantId)
     .executeTakeFirst();
@@ -110,10 +110,23 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
         pop_software: parseCidr(pools.pop_software),
       },
       center_link: net.center_link === 1 ? centerLinkOf(objectOf(net.center_link_network)) : null,
+      interconnect: net.interconnect === 1 ? { segment: segmentOf(objectOf(net.interconnect_network)) } : null,
       pop_areas: areas.map((a) => ({ id: a.id, name: a.name, host: a.host, port: a.port })),
     },
     memberIds: new Map(rows.map((r) => [r.router_name, r.member_id])),
   };
+}
+
+/** The networks a member is a center of (its reported address is where others dial it there). */
+export async function centerNetworksOf(db: Db, tenantId: number, memberId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('network_member')
+    .select('network_id')
+    .where('member_id', '=', memberId)
+    .where('tenant_id', '=', tenantId)
+    .where('member_type', '=', 'center')
+    .execute();
+  return rows.map((r) => r.network_id);
 }
 
 /**

@@ -34,6 +34,9 @@ describeEachDatabase('GET /network/member_config', (t: () => TestApp) => {
     expect(res.data!.config).toMatchObject({ router_name: point, member_type: 'point', network_number: net.network_number });
     expect(Object.keys(res.data!.openvpn)).toEqual([`center-${center}.conf`]);
     expect(res.data!.openvpn[`center-${center}.conf`]).toContain('remote-cert-tls server');
+    // Names the key files, never carries them (the member's key, the network's tls-crypt key).
+    expect(Object.keys(res.data!).sort()).toEqual(['config', 'openvpn', 'update_time', 'version']);
+    expect(JSON.stringify(res)).not.toMatch(/PRIVATE KEY|OpenVPN Static key/);
   });
 
   it('answers the new version after a change that concerns the member', async () => {
@@ -43,7 +46,9 @@ describeEachDatabase('GET /network/member_config', (t: () => TestApp) => {
     const res = await ask(main.token, net.network_number, center);
     expect(res.code).toBe(CODE.ok);
     expect(res.data!.version).toBe(2);
-    expect(res.data!.openvpn['router.conf']).toContain('push "dhcp-option DNS 8.8.8.8"');
+    // DNS is the agent's to apply: the configuration says it, the OpenVPN files do not change.
+    expect(res.data!.config.dns).toEqual(['8.8.8.8']);
+    expect(res.data!.openvpn['router.conf']).not.toContain('8.8.8.8');
   });
 
   it('answers 204 for an unknown network, a member outside it and an unknown member', async () => {

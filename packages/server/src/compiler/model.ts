@@ -87,6 +87,8 @@ export interface NetworkInput {
   };
   /** The twin-center link between the two centers, or null when off; gateway null: allocated from the pools. */
   center_link: { gateway: Segment | null; center_router_name: string; endpoint: Endpoint | null } | null;
+  /** The center interconnect (every pair of centers linked), or null when off; segment null: allocated from the pools. */
+  interconnect: { segment: Segment | null } | null;
   /** The network's POP resource areas; empty without a POP. */
   pop_areas: PopAreaInput[];
 }
@@ -100,31 +102,113 @@ export interface PrefixListEntry {
   le: number | null;
 }
 
+/**
+ * The keepalive and failover timers every tunnel and link of the network runs with (seconds), and the
+ * hold-down the agent applies before it uses a tunnel that came back (docs/networking.md, "Failover").
+ */
+export interface Timers {
+  /** A ping is sent on every tunnel and link when nothing else was sent for this long. */
+  ping: number;
+  /** Nothing received for this long: the tunnel restarts, and its routes move to the next best path. */
+  ping_restart: number;
+  /** A tunnel that was up before and came back is used again after it stayed up this long. */
+  hold_down: number;
+  /** The hold-down doubles for each time the tunnel went down within flap_window, up to this. */
+  hold_down_max: number;
+  flap_window: number;
+}
+
+/**
+ * One way a group of prefixes can go: through an OpenVPN instance of the member (a point's tunnel to a
+ * center, a center's link to another center, or a center's server for one of its clients). The agent
+ * uses, per group, the live candidates of the lowest cost; among equal costs the lowest rank, or all of
+ * them (equal-cost multipath) where the network balances.
+ */
+export interface RouteVia {
+  /** The instance: the name of its .conf file without `.conf`; 'local' (a center's own uplink) only in `transit`. */
+  via: string;
+  /** On a center's server: usable only while this client is connected to it. */
+  client: string | null;
+  cost: number;
+  rank: number;
+}
+
+export interface RouteGroup {
+  /** `a.b.c.d/m`; `0.0.0.0/0` is the default route (installed as two /1 routes beside the member's own). */
+  prefixes: string[];
+  via: RouteVia[];
+}
+
+/** A BGP peer of the member over one of its tunnels or links. */
+export interface BgpNeighbor {
+  name: string;
+  /** The peer's address on the tunnel or link. */
+  address: string;
+  /** The instance the session runs over. */
+  via: string;
+  kind: 'center' | 'point';
+  /** What is accepted from the peer (its prefix list), or null to accept what it sends (a center). */
+  accept: PrefixListEntry[] | null;
+}
+
+/**
+ * Dynamic routing (the member's quagga flag, docs/networking.md "Dynamic routing"): FRRouting with OSPF
+ * on the member's own LAN interfaces, to learn the routes of the routers there, and iBGP over the
+ * tunnels, centers reflecting to their points. Every prefix goes through the owner's prefix list when
+ * it is announced and again when a center accepts it.
+ */
+export interface DynamicRouting {
+  asn: number;
+  /** Tags this network's routes, so a device in two networks never carries one network's routes into the other. */
+  community: string;
+  router_id: string;
+  /** OSPF runs on the interfaces whose addresses lie in these prefixes (the member's permit rows); empty: none. */
+  ospf_networks: string[];
+  /** The member's own prefix list: what it announces; null for a center that only reflects. */
+  announce: PrefixListEntry[] | null;
+  neighbors: BgpNeighbor[];
+  /** Equal-cost paths BGP may install (2 where the network balances). */
+  maximum_paths: number;
+}
+
 /** What every member's configuration says. */
 export interface CommonConfig {
   network_number: string;
   router_name: string;
   router_type: number;
   ciphers: { ncp_ciphers: 'default' | 'sm'; data_ciphers: string[]; auth: string | null };
+  /** The network's DNS servers: the agent makes them the member's resolvers while it is in the network. */
   dns: string[];
-  /** The member's own LAN prefixes the network routes to it (permit rows). */
+  /** The member's own LAN prefixes (its permit rows): routed to it by the others, never away from it here. */
   lan: string[];
   /** Dynamic routing: the prefix list (all rows, ge/le kept) the member's routing daemon announces with. */
   quagga: { enabled: boolean; prefix_list: PrefixListEntry[] };
   /** `from`: for a receiver, the advertisers by preference (lowest metric first). */
   default_route: { mode: 'off' | 'advertise' | 'receive'; metric: number | null; from: { router_name: string; metric: number }[] };
+  /** The member routes for others (a center, a member with a LAN, an advertiser): the agent turns on IP forwarding. */
+  forwarding: boolean;
+  /** Dual primary: equal-cost paths are used together (per-flow multipath); main-backup: the lowest rank. */
+  balance: boolean;
+  timers: Timers;
+  /** Where the rest of the network's prefixes go (the member's own LAN is never among them). */
+  routes: RouteGroup[];
+  /** Deny rows inside another member's permitted prefixes: never routed to or through it (unreachable here). */
+  blocked: string[];
+  /** The member advertises the default route: traffic from the network's tunnels leaving by another interface is masqueraded. */
+  nat: boolean;
+  /** null when neither this member nor (for a center) any member it carries has dynamic routing on. */
+  dynamic: DynamicRouting | null;
 }
 
 export interface ServiceClient {
   router_name: string;
   /** null when the subnet has no address left for it (see warnings). */
   address: string | null;
-  lan: string[];
+  /** What the center's OpenVPN routes to this client: its LAN, and for an advertising point the default route (see iroutesOf). */
+  iroutes: string[];
   dial_mode: number;
   /** Where the point can be reached (its fixed port), or null. */
   endpoint: { public_ip: string; public_port: number } | null;
-  /** The center sends this point its default route. */
-  redirect_gateway: boolean;
 }
 
 /** One server instance of a center: the hardware routers' or the software clients'. */
@@ -135,29 +219,36 @@ export interface ServiceConfig {
   address: string;
   /** Where points dial it. */
   public: { host: string; port: number };
-  /** Its clients; their LANs are routed into this instance. */
+  /** Its clients (the points linked to this center, of this service). */
   clients: ServiceClient[];
 }
 
+/** A point-to-point link between two centers: the twin-center link, or one pair of the center interconnect. */
 export interface LinkConfig {
+  /** Its instance: `link-<peer>` (twin) or `mesh-<peer>` (interconnect). */
+  name: string;
+  kind: 'twin' | 'mesh';
   role: 'server' | 'client';
   peer: string;
   segment: string;
   address: string;
   peer_address: string;
+  /** The port the server end listens on. */
   port: number;
   /** The client's dial target; null on the server. */
   remote: { host: string; port: number } | null;
-  /** The peer's LAN prefixes. */
-  routes: string[];
 }
 
 export interface CenterConfig extends CommonConfig {
   member_type: 'center';
-  /** Routes the center sends every client of both services: its own LAN, its twin's, every point's. */
-  push_routes: string[];
   services: ServiceConfig[];
-  center_link: LinkConfig | null;
+  links: LinkConfig[];
+  /**
+   * Where traffic that arrives from the network's tunnels for an address outside every prefix goes:
+   * 'local' (this center advertises: out of its own uplink, masqueraded), a client that advertises, or a
+   * link toward a center that offers it. Empty: nowhere (such traffic is not forwarded into the network).
+   */
+  transit: RouteVia[];
   /** What the address plan could not honour (a user segment overlapping another, a full subnet). */
   warnings: string[];
 }
@@ -170,12 +261,20 @@ export interface Remote {
   name: string;
 }
 
-/** One client instance of a point: to one center (dual primary) or to its main then backup center. */
+/** One client instance of a point: to one center, always up (a backup center's tunnel is a hot standby). */
 export interface Tunnel {
+  /** `center-<center>`. */
   name: string;
-  centers: { router_name: string; address: string | null }[];
+  /** The center's router_name: the only name its certificate may carry. */
+  center: string;
+  /** The point's address in the center's subnet (null: the subnet is full). */
+  address: string | null;
+  /** The center's subnet of the point's service, and the center's own address in it. */
+  subnet: string;
+  center_address: string;
   remotes: Remote[];
-  route_metric: number;
+  /** 0 for the first (main) center, then 1, 2, … in the network's center order. */
+  rank: number;
 }
 
 export interface PointConfig extends CommonConfig {
@@ -183,7 +282,7 @@ export interface PointConfig extends CommonConfig {
   service: 'router' | 'software';
   /** After the network's line mode is applied: 1 default, 2 center first, 3 POP first. */
   dial_mode: number;
-  /** The local port it binds (its fixed port), or null for any. */
+  /** The local port its first tunnel binds (its fixed port), or null for any. */
   local_port: number | null;
   tunnels: Tunnel[];
 }
@@ -198,9 +297,9 @@ export interface MemberConfig {
   json: MemberJson;
   /**
    * The rendered OpenVPN files by relative path: one `.conf` per instance (a center serves hardware and
-   * software points and may run the twin-center link; a point dials each center, or its main then backup
-   * center) and a center's client-config-dir files. Certificates are not inlined: the files name
-   * `ca.crt`, `member.crt`, `member.key` and `crl.pem` beside them, which the agent provides.
+   * software points and runs its links to other centers; a point dials each of its centers) and a
+   * center's client-config-dir files. Keys are not inlined: the files name `ca.crt`,
+   * `member.crt`, `member.key`, `tls-crypt.key` and `crl.pem` beside them, which the agent provides.
    */
   openvpn: Record<string, string>;
 }

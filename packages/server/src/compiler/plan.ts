@@ -21,23 +21,31 @@ export const DEFAULT_POOLS = {
 } satisfies Record<keyof NetworkInput['pools'], Segment>;
 /** An allocated service subnet: 4,093 points. */
 export const SERVICE_MASK = 20;
-/** The twin-center link: two hosts. */
+/** A link between two centers: two hosts. */
 export const LINK_MASK = 30;
+/** The twin-center link's port unless its endpoint sets one; the interconnect's pairs listen from MESH_PORT on. */
+export const LINK_PORT = 1196;
+export const MESH_PORT = 1200;
 
 export class CompileError extends Error {}
 
 export const serviceOf = (m: MemberInput): Service => (m.router_type === 2 ? 'software' : 'router');
 
 export interface LinkPlan {
+  /** twin: the twin-center link; mesh: one pair of the center interconnect. */
+  kind: 'twin' | 'mesh';
   segment: Segment;
   server: MemberInput;
   client: MemberInput;
   endpoint: Endpoint | null;
+  /** The port the server end listens on. */
+  port: number;
 }
 
 export interface AddressPlan {
   subnets: Map<string, Record<Service, Segment>>;
-  link: LinkPlan | null;
+  /** The links between centers: the twin-center link first, then the interconnect's pairs. */
+  links: LinkPlan[];
   /** A point's address in a center's subnet of its service; null when the subnet is full. */
   addressOf(point: MemberInput, center: MemberInput): string | null;
   warnings: string[];
@@ -62,6 +70,13 @@ export function planAddresses(input: NetworkInput, centers: MemberInput[], point
   const chosen = centers.map((c) => ({ router: take(c.gateway.router, `${c.router_name} router`), software: take(c.gateway.software, `${c.router_name} software`) }));
   const linkEnds = linkEndsOf(input, centers, warnings);
   let linkSegment = linkEnds ? take(input.center_link!.gateway, 'center link') : null;
+  const pairs = input.interconnect ? meshPairsOf(centers) : [];
+  const meshMask = LINK_MASK - Math.ceil(Math.log2(Math.max(1, pairs.length)));
+  let meshSegment: Segment | null = null;
+  if (pairs.length > 0 && input.interconnect!.segment) {
+    if (input.interconnect!.segment.mask > meshMask) warnings.push(`interconnect ${show(input.interconnect!.segment)} holds fewer than ${pairs.length} links; allocated another`);
+    else meshSegment = take(input.interconnect!.segment, 'interconnect');
+  }
 
   const reserved = [input.pools.pop ?? DEFAULT_POOLS.pop, input.pools.pop_software ?? DEFAULT_POOLS.pop_software].map(rangeOf);
   const fresh = (mask: number, pool: Segment, what: string): Segment => {
@@ -78,8 +93,19 @@ export function planAddresses(input: NetworkInput, centers: MemberInput[], point
     const software = chosen[i]!.software ?? fresh(SERVICE_MASK, pool, `${c.router_name} software`);
     subnets.set(c.router_name, { router, software });
   });
-  if (linkEnds && !linkSegment) linkSegment = fresh(LINK_MASK, input.pools.center_link_network ?? DEFAULT_POOLS.center_link_network, 'center link');
-  const link = linkEnds && linkSegment ? { segment: linkSegment, ...linkEnds, endpoint: input.center_link!.endpoint } : null;
+  const linkPool = input.pools.center_link_network ?? DEFAULT_POOLS.center_link_network;
+  if (linkEnds && !linkSegment) linkSegment = fresh(LINK_MASK, linkPool, 'center link');
+  const links: LinkPlan[] = [];
+  if (linkEnds && linkSegment) {
+    const endpoint = input.center_link!.endpoint;
+    links.push({ kind: 'twin', segment: linkSegment, ...linkEnds, endpoint, port: endpoint?.static_port || LINK_PORT });
+  }
+  if (pairs.length > 0) {
+    const segment = meshSegment ?? fresh(meshMask, linkPool, 'interconnect');
+    pairs.forEach(([server, client], k) => {
+      links.push({ kind: 'mesh', segment: { network: hostAt(segment, k * 4), mask: LINK_MASK }, server, client, endpoint: null, port: MESH_PORT + k });
+    });
+  }
 
   // Slots depend only on the subnet's size and the points of the service, so they are worked out once per size.
   const slotsBySize = new Map<string, Map<string, number>>();
@@ -99,7 +125,7 @@ export function planAddresses(input: NetworkInput, centers: MemberInput[], point
   const full = new Set<string>();
   return {
     subnets,
-    link,
+    links,
     warnings,
     addressOf(point, center) {
       const subnet = subnets.get(center.router_name)![serviceOf(point)];
@@ -140,6 +166,13 @@ function assignSlots(points: MemberInput[], capacity: number): Map<string, numbe
     out.set(p.name, slot + 2);
   }
   return out;
+}
+
+/** Every pair of centers, the earlier one (in the network's order) serving. */
+function meshPairsOf(centers: MemberInput[]): [MemberInput, MemberInput][] {
+  const pairs: [MemberInput, MemberInput][] = [];
+  for (let i = 0; i < centers.length; i++) for (let j = i + 1; j < centers.length; j++) pairs.push([centers[i]!, centers[j]!]);
+  return pairs;
 }
 
 function linkEndsOf(input: NetworkInput, centers: MemberInput[], warnings: string[]) {

@@ -52,6 +52,7 @@ const network: fc.Arbitrary<NetworkInput> = fc
       ),
       pools: fc.record({ center_network: maybe(segment), center_link_network: maybe(segment), pop: maybe(segment), pop_software: maybe(segment) }),
       link: fc.option(fc.record({ gateway: maybe(segment.map((s) => ({ ...s, mask: 30 }))), server: fc.nat(), endpoint }), { nil: null }),
+      interconnect: fc.option(fc.record({ segment: maybe(segment.map((s) => ({ ...s, mask: 28 }))) }), { nil: null }),
     }),
   )
   .map(({ centers, points, prefixes, link, ...rest }) => {
@@ -77,8 +78,8 @@ describe('compileNetwork properties', () => {
       fc.property(network, (input) => {
         const centers = compileNetwork(input).members.map((m) => m.json).filter((j): j is CenterConfig => j.member_type === 'center');
         const subnets = centers.flatMap((c) => c.services.map((s) => s.subnet));
-        const link = centers.find((c) => c.center_link)?.center_link?.segment;
-        const all = [...subnets, ...(link ? [link] : [])].map((s) => rangeOf(parseCidr(s)!));
+        const links = [...new Set(centers.flatMap((c) => c.links.map((l) => l.segment)))];
+        const all = [...subnets, ...links].map((s) => rangeOf(parseCidr(s)!));
         for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) expect(overlaps(all[i]!, all[j]!)).toBe(false);
       }),
       { numRuns: RUNS },
@@ -93,21 +94,69 @@ describe('compileNetwork properties', () => {
         for (const p of out.filter((j): j is PointConfig => j.member_type === 'point')) {
           expect(p.tunnels.some((t) => t.remotes.some((r) => r.via === 'center' && centers.has(r.name)))).toBe(true);
           for (const t of p.tunnels) {
-            for (const c of t.centers) {
-              const service = centers.get(c.router_name)!.services.find((s) => s.service === p.service)!;
-              expect(c.address).not.toBeNull();
-              const range = rangeOf(parseCidr(service.subnet)!);
-              const at = rangeOf({ network: c.address!, mask: 32 }).start;
-              expect(at > range.start + 1 && at < range.end - 1).toBe(true);
-              expect(service.clients.filter((x) => x.address === c.address).map((x) => x.router_name)).toEqual([p.router_name]);
-            }
+            const service = centers.get(t.center)!.services.find((s) => s.service === p.service)!;
+            expect(t.address).not.toBeNull();
+            expect(t.center_address).toBe(service.address);
+            const range = rangeOf(parseCidr(service.subnet)!);
+            const at = rangeOf({ network: t.address!, mask: 32 }).start;
+            expect(at > range.start + 1 && at < range.end - 1).toBe(true);
+            expect(service.clients.filter((x) => x.address === t.address).map((x) => x.router_name)).toEqual([p.router_name]);
           }
         }
         // A center lists as clients exactly the points that dial it.
         const points = new Map(out.filter((j): j is PointConfig => j.member_type === 'point').map((p) => [p.router_name, p]));
         for (const c of centers.values()) {
           for (const client of c.services.flatMap((s) => s.clients)) {
-            expect(points.get(client.router_name)!.tunnels.some((t) => t.centers.some((x) => x.router_name === c.router_name))).toBe(true);
+            expect(points.get(client.router_name)!.tunnels.some((t) => t.center === c.router_name)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('pairs every link end with its other end, and routes only through instances the member runs', () => {
+    fc.assert(
+      fc.property(network, (input) => {
+        const compiled = compileNetwork(input).members;
+        const centers = new Map(compiled.map((m) => m.json).filter((j): j is CenterConfig => j.member_type === 'center').map((c) => [c.router_name, c]));
+        for (const c of centers.values()) {
+          for (const l of c.links) {
+            const other = centers.get(l.peer)!.links.find((x) => x.peer === c.router_name && x.kind === l.kind)!;
+            expect([other.role, other.segment, other.address, other.peer_address, other.port]).toEqual([l.role === 'server' ? 'client' : 'server', l.segment, l.peer_address, l.address, l.port]);
+          }
+        }
+        for (const m of compiled) {
+          const instances = new Set(Object.keys(m.openvpn).filter((f) => f.endsWith('.conf') && !f.includes('/')).map((f) => f.slice(0, -5)));
+          const vias = m.json.routes.flatMap((g) => g.via);
+          const transit = m.json.member_type === 'center' ? m.json.transit : [];
+          for (const v of [...vias, ...transit]) expect(v.via === 'local' || instances.has(v.via), `${m.router_name} routes via ${v.via}`).toBe(true);
+          expect(vias.some((v) => v.via === 'local')).toBe(false);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('sends every prefix a point routes to a center that delivers it: to the owner, through its link, or on its own LAN', () => {
+    fc.assert(
+      fc.property(network, (input) => {
+        const json = compileNetwork(input).members.map((m) => m.json);
+        const centers = new Map(json.filter((j): j is CenterConfig => j.member_type === 'center').map((c) => [c.router_name, c]));
+        // A prefix of a member with dynamic routing on reaches the centers by BGP.
+        const byBgp = new Set(json.filter((j) => j.quagga.enabled).flatMap((j) => j.lan));
+        const delivers = (c: CenterConfig, prefix: string) =>
+          c.lan.includes(prefix) ||
+          (byBgp.has(prefix) && c.dynamic !== null && c.dynamic.neighbors.length > 0) ||
+          c.services.some((s) => s.subnet === prefix || s.clients.some((x) => x.iroutes.includes(prefix))) ||
+          c.routes.some((g) => g.prefixes.includes(prefix) && g.via.some((v) => c.links.some((l) => l.name === v.via)));
+        for (const p of json.filter((j): j is PointConfig => j.member_type === 'point')) {
+          for (const g of p.routes) {
+            if (g.prefixes.includes('0.0.0.0/0')) continue;
+            for (const v of g.via) {
+              const center = centers.get(p.tunnels.find((t) => t.name === v.via)!.center)!;
+              for (const prefix of g.prefixes) expect(delivers(center, prefix), `${p.router_name} → ${center.router_name} for ${prefix}`).toBe(true);
+            }
           }
         }
       }),

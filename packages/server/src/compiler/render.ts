@@ -3,21 +3,24 @@ import type { CenterConfig, CommonConfig, LinkConfig, MemberJson, PointConfig, S
 
 /*
  * The OpenVPN 2.6 files of one member, rendered from its structured configuration alone (so the two
- * never disagree). Certificates are named, not inlined: `ca.crt`, `member.crt`, `member.key` and, on
- * a server, `crl.pem` sit beside the files where the agent (or the data-plane test) puts them.
+ * never disagree). Keys are named, not inlined: `ca.crt`, `member.crt`, `member.key`, `tls-crypt.key`
+ * and, on a center, `crl.pem` sit beside the files where the agent puts them.
+ *
+ * The agent owns routes and DNS (it installs the JSON's route groups as tunnels come and go), so no file
+ * here adds a route or takes pushed ones, and no tunnel keeps its device across a restart: a dead
+ * tunnel's device goes, and with it every route through it. The agent names each instance's device
+ * on the command line (`--dev hlN --dev-type tun`).
  */
 
-const KEEPALIVE = 'keepalive 10 60';
-
-/** `a.b.c.d/m` → `a.b.c.d 255.…` as OpenVPN writes a route (remembered: every center writes every LAN). */
-const routes = new Map<string, string>();
-function route(prefix: string): string {
-  let text = routes.get(prefix);
+/** `a.b.c.d/m` → `a.b.c.d 255.…` as OpenVPN writes a network (remembered: every center writes every LAN). */
+const networks = new Map<string, string>();
+function network(prefix: string): string {
+  let text = networks.get(prefix);
   if (text === undefined) {
     const [ip, mask] = prefix.split('/');
     text = `${ip} ${maskToDotted(Number(mask))}`;
-    if (routes.size >= 100_000) routes.clear();
-    routes.set(prefix, text);
+    if (networks.size >= 100_000) networks.clear();
+    networks.set(prefix, text);
   }
   return text;
 }
@@ -28,7 +31,10 @@ function cipherLines(json: CommonConfig): string[] {
   return [`data-ciphers ${json.ciphers.data_ciphers.join(':')}`, ...(json.ciphers.auth ? [`auth ${json.ciphers.auth}`] : [])];
 }
 
-const CERTS = ['ca ca.crt', 'cert member.crt', 'key member.key'];
+/** Keepalive both ways: a silent peer is given up after ping_restart seconds (docs/networking.md, "Failover"). */
+const keepalive = (json: CommonConfig) => [`ping ${json.timers.ping}`, `ping-restart ${json.timers.ping_restart}`];
+
+const KEYS = ['ca ca.crt', 'cert member.crt', 'key member.key', 'tls-crypt tls-crypt.key'];
 const lines = (xs: string[]) => `${xs.join('\n')}\n`;
 
 export function renderMember(json: MemberJson): Record<string, string> {
@@ -42,12 +48,12 @@ function renderCenter(json: CenterConfig): Record<string, string> {
     const mask = maskToDotted(Number(s.subnet.split('/')[1]));
     for (const c of s.clients) files[`ccd-${s.service}/${c.router_name}`] = renderCcd(c, mask);
   }
-  if (json.center_link) files['center-link.conf'] = renderLink(json, json.center_link);
+  for (const l of json.links) files[`${l.name}.conf`] = renderLink(json, l);
   return files;
 }
 
 function renderService(json: CenterConfig, s: ServiceConfig): string {
-  const [network, mask] = s.subnet.split('/');
+  const [net, mask] = s.subnet.split('/');
   return lines([
     header(json, `server for ${s.service === 'router' ? 'hardware routers' : 'software clients'}`),
     `port ${s.port}`,
@@ -56,20 +62,19 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
     'multihome',
     'dev tun',
     'topology subnet',
-    `server ${network} ${maskToDotted(Number(mask))}`,
+    `server ${net} ${maskToDotted(Number(mask))}`,
     `client-config-dir ccd-${s.service}`,
     // A point gets only the address the plan gave it; one without a file is refused.
     'ccd-exclusive',
     ...cipherLines(json),
-    KEEPALIVE,
+    ...keepalive(json),
+    // A restarting server tells its clients, which reconnect at once instead of after ping_restart.
+    'explicit-exit-notify 1',
     'persist-key',
-    'persist-tun',
-    ...json.dns.map((d) => `push "dhcp-option DNS ${d}"`),
-    ...(json.push_routes.length > 0 ? [pushBlock(json.push_routes)] : []),
-    ...s.clients.flatMap((c) => c.lan.map((r) => `route ${route(r)}`)),
-    ...CERTS,
+    ...KEYS,
     'crl-verify crl.pem',
     'dh none',
+    // Only client certificates of the network's CA: a point's, never posing as a center.
     'remote-cert-tls client',
     'verb 3',
   ]);
@@ -78,48 +83,29 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
 /** A client entry is never changed once made (see canonical.ts), so its file is written once per mask. */
 const ccdTexts = new WeakMap<ServiceClient, { mask: string; text: string }>();
 
-/** The `push "route …"` lines of a list of routes, as one block (every service of every center pushes the same list). */
-let lastPush: { key: string; text: string } = { key: '', text: '' };
-function pushBlock(routes: string[]): string {
-  const key = routes.join(',');
-  if (key !== lastPush.key) lastPush = { key, text: routes.map((r) => `push "route ${route(r)}"`).join('\n') };
-  return lastPush.text;
-}
-
 function renderCcd(c: ServiceClient, mask: string): string {
   const known = ccdTexts.get(c);
   if (known?.mask === mask) return known.text;
-  const text = ccdText(c, mask);
+  const text = c.address ? lines([`ifconfig-push ${c.address} ${mask}`, ...c.iroutes.map((r) => `iroute ${network(r)}`)]) : lines(['disable']);
   ccdTexts.set(c, { mask, text });
   return text;
-}
-
-function ccdText(c: ServiceClient, mask: string): string {
-  if (!c.address) return lines(['disable']);
-  return lines([
-    `ifconfig-push ${c.address} ${mask}`,
-    ...c.lan.map((r) => `iroute ${route(r)}`),
-    ...(c.redirect_gateway ? ['push "redirect-gateway def1"'] : []),
-  ]);
 }
 
 function renderLink(json: CenterConfig, l: LinkConfig): string {
   const server = l.role === 'server';
   return lines([
-    header(json, `twin-center link ${server ? 'server' : 'client'} to ${l.peer}`),
+    header(json, `${l.kind === 'twin' ? 'twin-center link' : 'interconnect link'} ${server ? 'server' : 'client'} to ${l.peer}`),
     'proto udp',
     'dev tun',
-    ...(server ? [`port ${l.port}`, 'tls-server'] : [`remote ${l.remote!.host} ${l.remote!.port}`, 'nobind', 'tls-client']),
+    ...(server ? [`port ${l.port}`, 'float', 'tls-server', 'dh none'] : [`remote ${l.remote!.host} ${l.remote!.port}`, 'nobind', 'tls-client', 'connect-retry 1 5']),
     `ifconfig ${l.address} ${l.peer_address}`,
-    ...l.routes.map((r) => `route ${route(r)} ${l.peer_address}`),
     ...cipherLines(json),
-    KEEPALIVE,
+    ...keepalive(json),
     'persist-key',
-    'persist-tun',
-    ...CERTS,
-    ...(server ? ['crl-verify crl.pem', 'dh none'] : []),
-    // Both ends hold center (server) certificates.
-    'remote-cert-tls server',
+    ...KEYS,
+    ...(server ? ['crl-verify crl.pem'] : []),
+    // Both ends hold center certificates (serverAuth and clientAuth); each accepts only the other center's name.
+    `remote-cert-tls ${server ? 'client' : 'server'}`,
     `verify-x509-name ${l.peer} name`,
     'verb 3',
   ]);
@@ -127,28 +113,32 @@ function renderLink(json: CenterConfig, l: LinkConfig): string {
 
 function renderPoint(json: PointConfig): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const t of json.tunnels) files[`${t.name}.conf`] = renderTunnel(json, t);
+  json.tunnels.forEach((t, i) => (files[`${t.name}.conf`] = renderTunnel(json, t, i === 0 ? json.local_port : null)));
   return files;
 }
 
-function renderTunnel(json: PointConfig, t: Tunnel): string {
+function renderTunnel(json: PointConfig, t: Tunnel, localPort: number | null): string {
   return lines([
-    header(json, `client to ${t.centers.map((c) => c.router_name).join(', then ')}`),
+    header(json, `client to ${t.center}`),
     'client',
     'proto udp',
     'dev tun',
     ...t.remotes.map((r) => `remote ${r.host} ${r.port}`),
-    json.local_port ? `lport ${json.local_port}` : 'nobind',
+    localPort ? `lport ${localPort}` : 'nobind',
     'resolv-retry infinite',
+    // A center that went away is tried again within seconds, so failback does not wait minutes.
+    'connect-retry 1 5',
+    'server-poll-timeout 4',
     ...cipherLines(json),
-    KEEPALIVE,
+    ...keepalive(json),
+    'explicit-exit-notify 1',
     'persist-key',
-    'persist-tun',
-    `route-metric ${t.route_metric}`,
-    // Its own LAN comes back in the centers' pushed routes: it must stay on the LAN.
-    ...json.lan.map((r) => `pull-filter ignore "route ${route(r)}"`),
-    ...CERTS,
+    // The agent installs routes and DNS from the configuration; the center pushes only the address.
+    'route-nopull',
+    ...KEYS,
+    // Only this center: a server certificate of the network's CA carrying its name.
     'remote-cert-tls server',
+    `verify-x509-name ${t.center} name`,
     'verb 3',
   ]);
 }

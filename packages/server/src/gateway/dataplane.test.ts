@@ -161,7 +161,7 @@ describe('the data plane through the gateway: real OpenVPN from the agents', () 
   it("carries a ping from the point to the center's VPN address, on the center's segment", async () => {
     expect(centerVpn).toMatch(/^100\.64\.10\.\d+$/);
     await waitFor(() => lab.pings(ns.point, centerVpn), `ping from the point to ${centerVpn}`);
-    expect(await lab.exec(ns.point, 'ip', ['route', 'get', centerVpn])).toMatch(/dev tun/);
+    expect(await lab.exec(ns.point, 'ip', ['route', 'get', centerVpn])).toMatch(/dev hl\d+/);
   }, TUNNEL_MS + 10_000);
 
   it('runs both servers of the center, the software one too although no client of it is in the network', async () => {

@@ -29,6 +29,7 @@ export async function beginSession(ctx: Ctx, s: SessionBegin): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     // Online only if no other session of the member is open (a second device under the same name).
     const other = await trx.selectFrom('device_session').select('id').where('member_id', '=', s.member.id).limit(1).executeTakeFirst();
+    const before = h.kind === 'router' ? await trx.selectFrom('member').select('router_ipv4').where('id', '=', s.member.id).where('tenant_id', '=', s.member.tenant_id).executeTakeFirst() : undefined;
     await trx
       .insertInto('device_session')
       .values({ id: s.id, tenant_id: s.member.tenant_id, member_id: s.member.id, router_name: s.member.router_name, instance: s.instance, remote_ip: s.remoteIp, remote_port: s.remotePort, version: h.version, start_time: s.now })
@@ -57,6 +58,10 @@ export async function beginSession(ctx: Ctx, s: SessionBegin): Promise<void> {
         .execute();
     }
     if (!other) await ctx.events.emit(trx, { type: 'member.online', tenant_id: s.member.tenant_id, member_id: s.member.id, at: s.now });
+    // A center dialled at the address it reports moved: its points' configurations must follow (compiler).
+    if (h.kind === 'router' && h.router_ipv4 && before && before.router_ipv4 !== h.router_ipv4) {
+      await ctx.events.emit(trx, { type: 'member.changed', tenant_id: s.member.tenant_id, member_id: s.member.id, fields: ['router_ipv4'] });
+    }
   });
 }
 
