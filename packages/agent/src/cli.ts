@@ -1,18 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { signInWithSource } from './authSource';
-import { DeviceClient, type Identity } from './client';
+import { DeviceClient, deviceUrl, type Identity } from './client';
+import { localHost } from './host/commands';
+import type { DnsMethod } from './host/dns';
 import type { Device } from './device';
 import { findOpenvpn, OpenvpnDevice } from './openvpn/device';
 import { SimulatedDevice } from './simulated';
 import { simulate, type SimulatedMember } from './simulator';
 import { defaultStateDir, StateDir } from './state';
 
-export const AGENT_USAGE = `usage: hublink agent --url ws://HOST[:PORT] (--router NAME | --login USER@SIGN) --secret S [--state-dir DIR] [--simulate]
+export const AGENT_USAGE = `usage: hublink agent --url ws://HOST[:PORT] (--router NAME | --login USER@SIGN) --secret S [--state-dir DIR] [--simulate] [--dns METHOD] [--resolv-conf FILE]
        hublink agent --url ws://HOST[:PORT] --auth-source ID_CODE [--source ID|NAME] [--api http(s)://HOST[:PORT]] [--state-dir DIR] [--simulate]
   The secret may come from HUBLINK_SECRET instead of --secret. --auth-source signs a member in through the tenant's
   sign-in source (enterprise WeChat, Feishu, DingTalk) in a browser; --api defaults to --url's host.
-  Runs OpenVPN when it is on PATH, else simulates.`;
+  Runs OpenVPN when it is on PATH, else simulates. With OpenVPN it owns the member's routes, forwarding and
+  masquerading (as root) and applies the network's DNS: --dns auto (systemd-resolved, resolvconf, else the
+  resolv.conf file), file, resolvconf, resolvectl or none; --resolv-conf names the file (default /etc/resolv.conf).`;
 
 export const SIMULATE_USAGE = `usage: hublink simulate --url ws://HOST[:PORT] (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) [--secret S]
   members.json: [{"kind":"router","router_name":"r1","secret":"…"} | {"kind":"app","login":"u@sign","secret":"…"}]
@@ -22,7 +26,19 @@ class UsageError extends Error {}
 
 /** `hublink agent …`: one device until the server refuses it for good (exit 1) or SIGINT/SIGTERM (exit 0). */
 export async function runAgentCommand(argv: string[]): Promise<number> {
-  const options = { url: 'string', router: 'string', login: 'string', secret: 'string', 'state-dir': 'string', simulate: 'boolean', 'auth-source': 'string', source: 'string', api: 'string' } as const;
+  const options = {
+    url: 'string',
+    router: 'string',
+    login: 'string',
+    secret: 'string',
+    'state-dir': 'string',
+    simulate: 'boolean',
+    'auth-source': 'string',
+    source: 'string',
+    api: 'string',
+    dns: 'string',
+    'resolv-conf': 'string',
+  } as const;
   const { values } = parse(argv, options, AGENT_USAGE);
   if (!values) return 2;
   const url = values.url as string | undefined;
@@ -30,7 +46,8 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
   const router = values.router as string | undefined;
   const idCode = values['auth-source'] as string | undefined;
   let login = values.login as string | undefined;
-  if (!url || (idCode ? router || login : !secret || (router ? login : !login))) {
+  const dns = (values.dns as string | undefined) ?? 'auto';
+  if (!url || (idCode ? router || login : !secret || (router ? login : !login)) || !isDnsMethod(dns)) {
     console.error(AGENT_USAGE);
     return 2;
   }
@@ -51,8 +68,16 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
   const openvpn = values.simulate ? null : findOpenvpn();
   let device: Device;
   if (openvpn) {
-    device = new OpenvpnDevice({ kind: identity.kind, name, binary: openvpn, stateDir: state.path });
-    console.log(`[${name}] OpenVPN mode: ${openvpn}, files under ${state.path}`);
+    device = new OpenvpnDevice({
+      kind: identity.kind,
+      name,
+      binary: openvpn,
+      stateDir: state.path,
+      host: localHost(),
+      dns: { method: dns, resolvConf: values['resolv-conf'] as string | undefined },
+      controlHosts: [new URL(deviceUrl(url)).hostname],
+    });
+    console.log(`[${name}] OpenVPN mode: ${openvpn}, files under ${state.path}, DNS ${dns}`);
   } else {
     device = new SimulatedDevice({ kind: identity.kind, name });
     console.log(`[${name}] SIMULATED mode (${values.simulate ? '--simulate given' : 'no openvpn binary on PATH'}): links, traffic, sessions and flows are synthetic`);
@@ -77,6 +102,9 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
     client.start();
   });
 }
+
+const DNS_METHODS: readonly string[] = ['auto', 'file', 'resolvconf', 'resolvectl', 'none'];
+const isDnsMethod = (v: string): v is DnsMethod => DNS_METHODS.includes(v);
 
 /** The server's HTTP origin from the gateway URL given (ws → http, wss → https). */
 export const apiOf = (url: string) => new URL(url.replace(/^ws/, 'http')).origin;

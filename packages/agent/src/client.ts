@@ -46,6 +46,8 @@ export interface Failure {
   reason: string;
 }
 
+/** A link change is reported this soon, so changes coming together go in one status message. */
+const STATUS_SOON_MS = 200;
 const AUTH_CODES: ReadonlySet<number> = new Set([DEVICE_CLOSE.authFailed, DEVICE_CLOSE.disabled, DEVICE_CLOSE.revoked]);
 const DEVICE_PATH = '/api/device/v1/ws';
 
@@ -99,6 +101,8 @@ export class DeviceClient {
   private lastTraffic = 0;
   private lastFlows = 0;
   private pingFrameSent = false;
+  /** The local address of the connection to the gateway: where this device is reached from outside (see sendHello). */
+  private localAddress = '';
   private work: Promise<void> = Promise.resolve();
   private readonly scheduler: Scheduler;
   private readonly url: string;
@@ -113,6 +117,7 @@ export class DeviceClient {
       sessionUp: (s) => this.sendSession('up', s),
       sessionDown: (s) => this.sendSession('down', s),
       log: (line) => this.log(line),
+      linksChanged: () => this.statusSoon(),
     });
   }
 
@@ -161,6 +166,9 @@ export class DeviceClient {
     // No permessage-deflate: a zlib context per socket is what would make 10,000 agents heavy.
     const ws = new WebSocket(this.url, { maxPayload: 64 * 1024 * 1024, handshakeTimeout: this.timing.heartbeat * 1000, perMessageDeflate: false });
     this.ws = ws;
+    ws.on('upgrade', (res) => {
+      this.localAddress = (res.socket.localAddress ?? '').replace(/^::ffff:/, '');
+    });
     ws.on('open', () => this.sendHello());
     ws.on('message', (data) => {
       this.lastReceived = Date.now();
@@ -197,9 +205,11 @@ export class DeviceClient {
       configs: [...this.held].slice(0, DEVICE_LIMITS.links).map(([network_number, version]) => ({ network_number, version })),
     };
     const who = this.options.identity;
+    // A real device is dialled where it reaches the gateway from: its first interface may be a LAN.
+    const ipv4 = this.options.device.mode === 'openvpn' && /^\d+\.\d+\.\d+\.\d+$/.test(this.localAddress) && !this.localAddress.startsWith('127.') ? this.localAddress : id.router_ipv4;
     const hello: HelloMessage =
       who.kind === 'router'
-        ? { ...base, kind: 'router', router_name: who.router_name, router_model: id.router_model, router_mac: id.router_mac, router_ipv4: id.router_ipv4 }
+        ? { ...base, kind: 'router', router_name: who.router_name, router_model: id.router_model, router_mac: id.router_mac, router_ipv4: ipv4 }
         : { ...base, kind: 'app', login: who.login };
     this.send(hello);
   }
@@ -316,6 +326,15 @@ export class DeviceClient {
 
   sendSession(event: 'up' | 'down', s: DeviceSession): void {
     this.send({ type: 'session', event, ...s, time: event === 'up' ? s.time : nowSeconds() });
+  }
+
+  /** A link changed: report the links within a moment rather than at the next status interval. */
+  private statusSoon(): void {
+    if (this.state !== 'connected') return;
+    const soon = Date.now() + STATUS_SOON_MS;
+    if (this.due.status <= soon) return;
+    this.due.status = soon;
+    this.schedule();
   }
 
   private flowsPeriodMs(): number {

@@ -32,6 +32,8 @@ export interface DeviceEvents {
   sessionUp(session: DeviceSession): void;
   sessionDown(session: DeviceSession): void;
   log(line: string): void;
+  /** A link went up or down: the client reports the links soon rather than at the next status interval. */
+  linksChanged?(): void;
 }
 
 export interface DeviceIdentity {

@@ -15,7 +15,7 @@ describe('plannedLinks on the compiler output', () => {
       ['router.conf', 'store2', '100.64.13.199', 'server'],
       ['software.conf', 'phone1', '100.64.19.216', 'server'],
     ]);
-    expect(plannedLinks(store1!)).toEqual([{ conf: 'center-center1.conf', peer: 'center1', vpn_ip: '100.64.2.158', role: 'client', pop: { name: '华南' }, standby: false }]);
+    expect(plannedLinks(store1!)).toEqual([{ conf: 'center-center1.conf', peer: 'center1', vpn_ip: '100.64.2.158', role: 'client', between_centers: false, pop: { name: '华南' } }]);
     expect(plannedLinks(store2!)[0]!.pop).toBeNull();
   });
 
@@ -29,18 +29,23 @@ describe('plannedLinks on the compiler output', () => {
     }
   });
 
-  it('reads a twin-center link and a main-backup tunnel (only the main center up)', () => {
+  it('reads a twin-center link at both ends, and one tunnel per center of a main-backup point', () => {
     const twin = members('twin-center').filter((m) => m.member_type === 'center');
-    const links = twin.flatMap((m) => plannedLinks(m).filter((l) => l.conf === 'center-link.conf'));
-    expect(links.map((l) => l.role).sort()).toEqual(['client', 'server']);
-    const backup = members('hub-main-backup').flatMap((m) => plannedLinks(m)).filter((l) => l.role === 'client');
-    expect(backup.some((l) => l.standby)).toBe(true);
-    expect(backup.some((l) => !l.standby)).toBe(true);
+    const links = twin.flatMap((m) => plannedLinks(m).filter((l) => l.between_centers));
+    expect(links.map((l) => [l.conf, l.role]).sort()).toEqual([
+      ['link-bj.conf', 'client'],
+      ['link-sh.conf', 'server'],
+    ]);
+    const shop1 = members('hub-main-backup').find((m) => m.router_name === 'shop1')!;
+    expect(plannedLinks(shop1).map((l) => [l.conf, l.peer])).toEqual([
+      ['center-hq1.conf', 'hq1'],
+      ['center-hq2.conf', 'hq2'],
+    ]);
   });
 
   it('a malformed config means no links, not a crash', () => {
     expect(plannedLinks({})).toEqual([]);
-    expect(plannedLinks({ member_type: 'center', services: 'x', center_link: 3 })).toEqual([]);
+    expect(plannedLinks({ member_type: 'center', services: 'x', links: 3 })).toEqual([]);
     expect(plannedLinks({ member_type: 'point', tunnels: [null, { centers: [{}] }] })).toEqual([]);
   });
 });

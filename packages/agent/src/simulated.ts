@@ -92,7 +92,7 @@ export class SimulatedDevice implements Device {
     this.drop(config.network_number);
     const links = plannedLinks(config.config).map((planned): SimLink => ({ planned, since: 0, session: null, pending: null }));
     this.networks.set(config.network_number, links);
-    for (const link of links) if (!link.planned.standby) this.bringUp(config.network_number, link, this.options.linkDelayMs ?? [500, 3000]);
+    for (const link of links) this.bringUp(config.network_number, link, this.options.linkDelayMs ?? [500, 3000]);
   }
 
   async leave(networkNumber: string): Promise<void> {
@@ -108,7 +108,7 @@ export class SimulatedDevice implements Device {
     const delay: [number, number] = kind === 'kill' ? [1000, 5000] : [200, 1000];
     for (const link of links) {
       this.down(link);
-      if (!link.planned.standby) this.bringUp(networkNumber, link, delay);
+      this.bringUp(networkNumber, link, delay);
     }
   }
 

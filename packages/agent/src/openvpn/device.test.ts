@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { NetworkConfigPayload } from '@hublink/contract';
 import type { DeviceSession } from '../device';
 import { Scheduler } from '../scheduler';
 import { findOpenvpn, OpenvpnDevice } from './device';
+import { OpenvpnInstance } from './instance';
 
 const openvpn = findOpenvpn();
 const certificates = { 'ca.crt': 'CA PEM\n', 'member.crt': 'CERT PEM\n', 'member.key': 'KEY PEM\n', 'crl.pem': 'CRL PEM\n' };
@@ -22,8 +23,8 @@ function twin(self: string, peer: string, port: number, peerPort: number, role: 
     network_number: 'N7',
     network_name: 'twins',
     version: 1,
-    config: { member_type: 'center', router_name: self, services: [], center_link: { role, peer, address: '100.64.255.1', peer_address: '100.64.255.2' } },
-    openvpn: { 'center-link.conf': conf, 'static.key': key },
+    config: { member_type: 'center', router_name: self, services: [], links: [{ name: `link-${peer}`, kind: 'twin', role, peer, address: '100.64.255.1', peer_address: '100.64.255.2' }] },
+    openvpn: { [`link-${peer}.conf`]: conf, 'static.key': key },
     certificates,
   };
 }
@@ -62,14 +63,14 @@ describe.skipIf(!openvpn)('OpenVPN mode with a real openvpn', () => {
     const dir = join(a.stateDir, 'N7');
     expect(readFileSync(join(dir, 'ca.crt'), 'utf8')).toBe('CA PEM\n');
     expect(statSync(join(dir, 'member.key')).mode & 0o777).toBe(0o600);
-    expect(existsSync(join(dir, 'center-link.conf'))).toBe(true);
+    expect(existsSync(join(dir, 'link-c2.conf'))).toBe(true);
 
     await expect.poll(() => a.d.links()).toEqual([{ network_number: 'N7', peer: 'c2', vpn_ip: '100.64.255.2', online: 1, since: expect.any(Number) }]);
     await expect.poll(() => b.sessions.map((s) => [s.event, s.session.link_router_name, s.session.mode])).toEqual([['up', 'c1', 'p2p']]);
     expect(b.sessions[0]!.session.orig).toMatch(/^127\.0\.0\.1:\d+$/);
     await expect.poll(() => a.d.traffic(1).rx_bytes).toBeGreaterThan(0);
     const sample = a.d.traffic(1);
-    expect(sample.data.map((p) => p.interface)).toEqual(['N7/center-link']);
+    expect(sample.data.map((p) => p.interface)).toEqual(['N7/link-c2']);
 
     await b.d.command('restart', 'N7');
     await expect.poll(() => b.sessions.map((s) => s.event)).toEqual(['up', 'down', 'up']);
@@ -95,7 +96,7 @@ describe.skipIf(!openvpn)('OpenVPN mode with a real openvpn', () => {
     await d.apply(twin('c5', 'c6', 1, 2, 'server', ''));
     const lines = () => (existsSync(starts) ? readFileSync(starts, 'utf8').trim().split('\n') : []);
     await expect.poll(() => lines().length).toBeGreaterThanOrEqual(3);
-    expect(lines()[0]).toMatch(new RegExp(`^--cd ${join(stateDir, 'N7')} --config center-link.conf --management 127.0.0.1 \\d+$`));
+    expect(lines()[0]).toMatch(new RegExp(`^--cd ${join(stateDir, 'N7')} --config link-c6.conf --management 127.0.0.1 \\d+ --writepid \\S+link-c6.pid$`));
     expect(logs.some((l) => l.includes('openvpn exited (1); restarting'))).toBe(true);
     await d.leave('N7');
     const after = lines().length;
@@ -174,7 +175,7 @@ describe('a new config of a network it is in', () => {
   });
 
   const server = 'port 1194\nclient-config-dir ccd-router\nccd-exclusive\ncrl-verify crl.pem\n';
-  function config(openvpn: Record<string, string>, certs: Partial<typeof certificates> = {}): NetworkConfigPayload {
+  function config(openvpn: Record<string, string>, certs: Partial<NonNullable<NetworkConfigPayload['certificates']>> = {}): NetworkConfigPayload {
     return { ...twin('c1', 'c2', 1, 2, 'server', ''), openvpn, certificates: { ...certificates, ...certs } };
   }
 
@@ -210,20 +211,67 @@ describe('a new config of a network it is in', () => {
     await d.apply(config({ 'router.conf': server, 'link.conf': 'remote c\n', 'new.conf': 'remote d\n' }, { 'member.crt': 'CERT 2\n', 'crl.pem': 'CRL 2\n' }));
     await expect.poll(() => ['router.conf', 'link.conf', 'new.conf'].map(startsOf)).toEqual([2, 3, 2]);
     expect(statSync(join(network, 'member.key')).mode & 0o777).toBe(0o600);
+    // So does a new tls-crypt key (the network's first one here), written for its owner only.
+    await d.apply(config({ 'router.conf': server, 'link.conf': 'remote c\n', 'new.conf': 'remote d\n' }, { 'member.crt': 'CERT 2\n', 'crl.pem': 'CRL 2\n', 'tls-crypt.key': 'TLS CRYPT 1\n' }));
+    await expect.poll(() => ['router.conf', 'link.conf', 'new.conf'].map(startsOf)).toEqual([3, 4, 3]);
+    expect(statSync(join(network, 'tls-crypt.key')).mode & 0o777).toBe(0o600);
 
     // The same config again changes nothing; a resend_config command (which follows its config) applies it afresh.
     const inodes = () => ['router.conf', 'crl.pem', 'member.key'].map((f) => statSync(join(network, f)).ino);
     const written = inodes();
-    await d.apply(config({ 'router.conf': server, 'link.conf': 'remote c\n', 'new.conf': 'remote d\n' }, { 'member.crt': 'CERT 2\n', 'crl.pem': 'CRL 2\n' }));
+    await d.apply(config({ 'router.conf': server, 'link.conf': 'remote c\n', 'new.conf': 'remote d\n' }, { 'member.crt': 'CERT 2\n', 'crl.pem': 'CRL 2\n', 'tls-crypt.key': 'TLS CRYPT 1\n' }));
     expect(inodes()).toEqual(written);
     await d.command('resend_config', 'N7');
     expect(inodes()).not.toEqual(written);
-    await expect.poll(() => ['router.conf', 'link.conf', 'new.conf'].map(startsOf)).toEqual([3, 4, 3]);
+    await expect.poll(() => ['router.conf', 'link.conf', 'new.conf'].map(startsOf)).toEqual([4, 5, 4]);
 
     // A config with a path outside the directory changes nothing.
     const starts = fake.starts().length;
     await expect(d.apply(config({ 'router.conf': 'changed\n', '../escape': 'x' }))).rejects.toThrow('refused file path');
     expect(readFileSync(join(network, 'router.conf'), 'utf8')).toBe(server);
     expect(fake.starts().length).toBe(starts);
+  });
+});
+
+describe('one openvpn per tunnel', () => {
+  const scheduler = new Scheduler();
+  let dir = '';
+
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The fake openvpn processes of this test still running (their command line names the test's directory). */
+  function running(): number[] {
+    return readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(join(dir, 'management.cjs'));
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  }
+
+  it('never leaves two processes, whatever order starts and stops arrive in', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hublink-agent-race-'));
+    const fake = fakeOpenvpn(dir);
+    mkdirSync(join(dir, 'net'));
+    writeFileSync(join(dir, 'net', 'a.conf'), 'remote x\n');
+    const instance = new OpenvpnInstance({ binary: fake.binary, dir: join(dir, 'net'), conf: 'a.conf', dev: null, scheduler, log: () => {}, onChange: () => {} });
+    // Each start waits for a free management port before it spawns: stops and starts that come meanwhile must not add a process.
+    for (let i = 0; i < 20; i++) {
+      instance.start();
+      if (i % 3 === 0) await Promise.resolve();
+      if (i % 2 === 1) await instance.stop();
+    }
+    instance.start();
+    instance.start();
+    await expect.poll(() => fake.starts().length).toBeGreaterThan(0);
+    await expect.poll(() => running().length).toBe(1);
+    await instance.stop();
+    await expect.poll(() => running().length).toBe(0);
   });
 });

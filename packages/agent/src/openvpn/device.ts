@@ -1,11 +1,18 @@
-import { accessSync, constants, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, hostname, networkInterfaces, release, type } from 'node:os';
 import { basename, dirname, isAbsolute, join, normalize } from 'node:path';
 import type { DeviceInterface, DeviceLink, NetworkConfigPayload, TrafficPoint } from '@hublink/contract';
 import type { Device, DeviceEvents, DeviceIdentity, DeviceSession, FlowSample, TrafficSample } from '../device';
 import type { BackoffPolicy } from '../backoff';
-import { plannedLinks, tunnelRemotes, type PlannedLink } from '../plan';
-import { sharedScheduler, type Scheduler } from '../scheduler';
+import type { HostCommands } from '../host/commands';
+import { dnsManager, type DnsMethod } from '../host/dns';
+import { TUNNEL_DEVICE_PREFIX } from '../host/names';
+import { dialledHosts, plannedLinks, tunnelRemotes, type PlannedLink } from '../plan';
+import { routingOf, type RoutingConfig } from '../routing/config';
+import { Paths, pathKey } from '../routing/paths';
+import { Router } from '../routing/router';
+import { desiredState, type NetworkView } from '../routing/select';
+import { sharedScheduler, type Scheduled, type Scheduler } from '../scheduler';
 import { hash } from '../simulated';
 import { AGENT_VERSION } from '../version';
 import { OpenvpnInstance } from './instance';
@@ -30,19 +37,40 @@ export interface OpenvpnDeviceOptions {
   binary: string;
   stateDir: string;
   scheduler?: Scheduler;
+  /** How often a server's client list is read, ms (default 1000: a point's failover moves the center's routes too). */
   pollMs?: number;
   /** Waits before restarting an openvpn that died (default: the reconnect backoff, 1-5 s up to 30 s). */
   backoff?: BackoffPolicy;
+  /**
+   * Where the member's routes, forwarding, masquerading and DNS are applied: the machine (localHost()) or
+   * a network namespace (namespaceHost()). Without it the agent changes nothing outside its tunnels: an
+   * agent embedded in a test process must never touch the host it runs on.
+   */
+  host?: HostCommands;
+  /** How DNS is applied (default none); resolvConf for the file method. */
+  dns?: { method: DnsMethod; resolvConf?: string };
+  /** Hosts the agent itself must keep reaching through the uplink when the default route moves into a tunnel (the gateway's). */
+  controlHosts?: string[];
 }
 
 interface Network {
   config: NetworkConfigPayload;
   dir: string;
   links: PlannedLink[];
+  routing: RoutingConfig;
   instances: Map<string, OpenvpnInstance>;
   /** Every file written, by its path in the network's directory, with its text. */
   files: Map<string, string>;
+  /** Its place among the networks, for its transit tables. */
+  index: number;
 }
+
+/** A center's transit tables: two per network from here on. */
+const TRANSIT_TABLE_BASE = 7100;
+/** How often routing is checked even when nothing was reported (a route a human deleted comes back). */
+const ROUTING_CHECK_MS = 10_000;
+/** Changes that come together (a config's instances starting) are applied together. */
+const ROUTING_DEBOUNCE_MS = 20;
 
 const noEvents: DeviceEvents = { sessionUp: () => {}, sessionDown: () => {}, log: () => {} };
 
@@ -58,9 +86,24 @@ export class OpenvpnDevice implements Device {
   private readonly lastBytes = new Map<string, { bytesIn: number; bytesOut: number }>();
   private sessionSeq = 0;
   private readonly scheduler: Scheduler;
+  private readonly paths = new Paths();
+  private readonly router: Router | null;
+  /** Tun device numbers in use, by network and instance. */
+  private readonly devs = new Map<string, number>();
+  private routing: { running: Promise<void>; again: boolean; timer: Scheduled | null; cleaned: boolean } = { running: Promise.resolve(), again: false, timer: null, cleaned: false };
+  private lastProblems = '';
+  private check: Scheduled | null = null;
 
   constructor(private readonly options: OpenvpnDeviceOptions) {
     this.scheduler = options.scheduler ?? sharedScheduler();
+    this.router = options.host
+      ? new Router({
+          host: options.host,
+          dns: dnsManager({ method: options.dns?.method ?? 'none', resolvConf: options.dns?.resolvConf, stateDir: options.stateDir, host: options.host }),
+          log: (line) => this.events.log(line),
+          controlHosts: options.controlHosts ?? [],
+        })
+      : null;
   }
 
   attach(events: DeviceEvents): void {
@@ -106,14 +149,21 @@ export class OpenvpnDevice implements Device {
     const dir = join(this.options.stateDir, safeName(config.network_number));
     const files = filesOf(config, dir);
     const network = this.networks.get(config.network_number);
-    if (network) return this.update(network, config, files);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const [path, text] of files) writeInside(dir, path, text);
-    makeClientDirs(dir, config);
-    const fresh: Network = { config, dir, links: plannedLinks(config.config), instances: new Map(), files };
-    this.networks.set(config.network_number, fresh);
-    for (const conf of tunnelConfs(config)) this.startInstance(fresh, conf);
+    if (network) await this.update(network, config, files);
+    else {
+      // An openvpn an earlier run of the agent left (it was killed) would hold the tunnel's device.
+      endLeftovers(dir, (line) => this.events.log(`${config.network_number}: ${line}`));
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      for (const [path, text] of files) writeInside(dir, path, text);
+      makeClientDirs(dir, config);
+      const index = Math.max(-1, ...[...this.networks.values()].map((n) => n.index)) + 1;
+      const fresh: Network = { config, dir, links: plannedLinks(config.config), routing: routingOf(config.config), instances: new Map(), files, index };
+      this.networks.set(config.network_number, fresh);
+      for (const conf of tunnelConfs(config)) this.startInstance(fresh, conf);
+    }
+    const problems = await this.routeNow();
+    if (problems.length > 0) throw new Error(problems.join('; '));
   }
 
   private async update(network: Network, config: NetworkConfigPayload, files: Map<string, string>): Promise<void> {
@@ -133,6 +183,7 @@ export class OpenvpnDevice implements Device {
     makeClientDirs(dir, config);
     network.config = config;
     network.links = plannedLinks(config.config);
+    network.routing = routingOf(config.config);
     network.files = files;
     const confs = new Set(tunnelConfs(config));
     const certificatesChanged = KEY_FILES.some((f) => changed.has(f));
@@ -140,6 +191,7 @@ export class OpenvpnDevice implements Device {
       if (!confs.has(conf)) {
         network.instances.delete(conf);
         await instance.stop();
+        this.releaseDev(network, conf);
       } else if (certificatesChanged || changed.has(conf)) {
         await instance.stop();
         instance.start();
@@ -158,22 +210,46 @@ export class OpenvpnDevice implements Device {
       binary: this.options.binary,
       dir: network.dir,
       conf,
+      // A tunnel gets its own device name (routes name it); a test's `dev null` stays as it is.
+      dev: /^dev tun\s*$/m.test(network.files.get(conf) ?? '') ? this.devOf(network, conf) : null,
       scheduler: this.scheduler,
-      pollMs: this.options.pollMs,
+      pollMs: this.options.pollMs ?? 1000,
       backoff: this.options.backoff,
       log: (line) => this.events.log(`${number}: ${line}`),
-      onChange: () => this.refreshSessions(),
+      onChange: () => this.onInstanceChange(),
     });
     network.instances.set(conf, instance);
     instance.start();
+  }
+
+  /** The lowest free tun device number, kept by the instance while it exists (its restarts reopen the same device). */
+  private devOf(network: Network, conf: string): string {
+    const key = `${network.config.network_number}/${conf}`;
+    let n = this.devs.get(key);
+    if (n === undefined) {
+      const used = new Set(this.devs.values());
+      n = 0;
+      while (used.has(n)) n++;
+      this.devs.set(key, n);
+    }
+    return `${TUNNEL_DEVICE_PREFIX}${n}`;
+  }
+
+  private releaseDev(network: Network, conf: string): void {
+    this.devs.delete(`${network.config.network_number}/${conf}`);
   }
 
   async leave(networkNumber: string): Promise<void> {
     const network = this.networks.get(networkNumber);
     await this.stopNetwork(networkNumber);
     this.networks.delete(networkNumber);
-    if (network) rmSync(network.dir, { recursive: true, force: true });
+    if (network) {
+      for (const conf of tunnelConfs(network.config)) this.releaseDev(network, conf);
+      rmSync(network.dir, { recursive: true, force: true });
+    }
+    this.paths.forget(networkNumber);
     this.refreshSessions();
+    await this.routeNow();
   }
 
   async command(kind: 'kill' | 'restart' | 'resend_config', networkNumber: string): Promise<void> {
@@ -243,7 +319,13 @@ export class OpenvpnDevice implements Device {
   }
 
   async stop(): Promise<void> {
+    this.check?.cancel();
+    this.check = null;
+    this.routing.timer?.cancel();
     for (const number of [...this.networks.keys()]) await this.stopNetwork(number);
+    await this.routing.running;
+    // A stopped agent leaves the machine as it found it: its routes, rules, masquerading and DNS go.
+    if (this.router && this.routing.cleaned) await this.router.stop().catch((e: unknown) => this.events.log(`undoing the routing failed: ${errorText(e)}`));
   }
 
   private async stopNetwork(networkNumber: string): Promise<void> {
@@ -257,22 +339,116 @@ export class OpenvpnDevice implements Device {
     return network.links.map((link) => {
       const instance = network.instances.get(link.conf);
       if (!instance) return { link, vpnIp: link.vpn_ip, since: 0, orig: '', pop: '' };
-      if (link.role === 'server' && link.conf !== 'center-link.conf') {
+      if (link.role === 'server' && !link.between_centers) {
         const client = instance.clients.find((c) => c.commonName === link.peer);
         return { link, vpnIp: client?.virtualAddress || link.vpn_ip, since: client?.connectedSince ?? 0, orig: client?.realAddress ?? '', pop: '' };
       }
       if (!instance.connected || !instance.state) return { link, vpnIp: link.vpn_ip, since: 0, orig: '', pop: '' };
-      // A main-backup tunnel is connected to whichever remote answered: match it by address.
       const remote = tunnelRemotes(network.config.config, link.conf).find((r) => r.host === instance.state!.remoteIp);
-      const peerUp = remote?.via === 'center' ? remote.name === link.peer : !link.standby;
       return {
         link,
-        vpnIp: instance.state.localIp || link.vpn_ip,
-        since: peerUp ? instance.state.time : 0,
+        vpnIp: link.between_centers ? link.vpn_ip : instance.state.localIp || link.vpn_ip,
+        since: instance.state.time,
         orig: instance.state.remoteIp ? `${instance.state.remoteIp}:${instance.state.remotePort}` : '',
         pop: remote?.via === 'pop' ? remote.name : '',
       };
     });
+  }
+
+  /** An instance's state or client list changed: its paths, the sessions reported, and the routes follow. */
+  private onInstanceChange(): void {
+    let changed = false;
+    for (const [number, network] of this.networks) {
+      const timers = network.routing.timers;
+      for (const [conf, instance] of network.instances) {
+        const name = instance.name;
+        if (isServerConf(network, conf)) {
+          const connected = new Set(instance.clients.map((c) => c.commonName));
+          for (const link of network.links) if (link.conf === conf) changed = this.paths.set(pathKey(number, name, link.peer), connected.has(link.peer), timers) || changed;
+        } else {
+          changed = this.paths.set(pathKey(number, name), instance.connected, timers) || changed;
+        }
+      }
+    }
+    this.refreshSessions();
+    if (changed) {
+      this.events.linksChanged?.();
+      this.scheduleRouting(ROUTING_DEBOUNCE_MS);
+    }
+  }
+
+  private views(): NetworkView[] {
+    return [...this.networks.entries()].map(([number, network]) => {
+      const running = (instance: string) => network.instances.get(`${instance}.conf`);
+      const devsWhere = (test: (conf: string) => boolean) => [...network.instances].filter(([conf]) => test(conf)).flatMap(([, i]) => (i.dev ? [i.dev] : []));
+      return {
+        number,
+        config: network.routing,
+        devOf: (instance) => running(instance)?.dev ?? null,
+        usable: (instance, client) => running(instance) !== undefined && this.paths.usable(pathKey(number, instance, client), network.routing.timers),
+        servers: devsWhere((conf) => isServerConf(network, conf)),
+        links: devsWhere((conf) => network.links.some((l) => l.conf === conf && l.between_centers)),
+        tables: { fromTunnels: TRANSIT_TABLE_BASE + 2 * network.index, fromLinks: TRANSIT_TABLE_BASE + 2 * network.index + 1 },
+      };
+    });
+  }
+
+  /** Routes again after `ms` (changes coming together are applied together). */
+  private scheduleRouting(ms: number): void {
+    if (!this.router) return;
+    this.routing.timer?.cancel();
+    this.routing.timer = this.scheduler.after(ms, () => {
+      this.routing.timer = null;
+      void this.routeNow();
+    });
+  }
+
+  /**
+   * Makes the kernel follow the networks and the paths up now (one run at a time; a call during a run
+   * runs once more after it). Returns what could not be applied; a held-down path is looked at again
+   * when its hold-down ends.
+   */
+  private async routeNow(): Promise<string[]> {
+    const router = this.router;
+    if (!router) return [];
+    if (this.routing.again) return this.routing.running.then(() => []);
+    const previous = this.routing.running;
+    this.routing.again = true;
+    let problems: string[] = [];
+    const run = previous.then(async () => {
+      this.routing.again = false;
+      if (!this.routing.cleaned) {
+        await router.clean().catch((e: unknown) => this.events.log(`cleaning what an earlier run left failed: ${errorText(e)}`));
+        this.routing.cleaned = true;
+      }
+      const devices = [...this.networks.values()].flatMap((n) => [...n.instances.values()].flatMap((i) => (i.dev ? [i.dev] : [])));
+      const dialled = [...this.networks.values()].flatMap((n) => dialledHosts(n.config.config));
+      problems = await router.apply(desiredState(this.views()), dialled, devices);
+      const text = problems.join('; ');
+      if (text && text !== this.lastProblems) this.events.log(`routing: ${text}`);
+      this.lastProblems = text;
+      this.armHoldDowns();
+      this.check?.cancel();
+      if (this.networks.size > 0) this.check = this.scheduler.after(ROUTING_CHECK_MS, () => void this.routeNow());
+    });
+    this.routing.running = run.catch((e: unknown) => this.events.log(`routing failed: ${errorText(e)}`));
+    await this.routing.running;
+    return problems;
+  }
+
+  /** The next end of a hold-down, when routing must look again. */
+  private armHoldDowns(): void {
+    let next = Infinity;
+    for (const [number, network] of this.networks) {
+      for (const [conf, instance] of network.instances) {
+        const keys = isServerConf(network, conf) ? network.links.filter((l) => l.conf === conf).map((l) => pathKey(number, instance.name, l.peer)) : [pathKey(number, instance.name)];
+        for (const key of keys) {
+          const ms = this.paths.holdDownMs(key, network.routing.timers);
+          if (ms > 0) next = Math.min(next, ms);
+        }
+      }
+    }
+    if (next < Infinity) this.scheduleRouting(next + 10);
   }
 
   /** Compares the links up now with the sessions reported, and reports the difference. */
@@ -307,6 +483,38 @@ export class OpenvpnDevice implements Device {
   }
 }
 
+/** A center's server (the renderer's router.conf or software.conf): its paths are its clients. */
+const isServerConf = (_network: Network, conf: string) => conf === 'router.conf' || conf === 'software.conf';
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Ends the openvpn processes whose pid files an earlier run left in the network's directory. */
+function endLeftovers(dir: string, log: (line: string) => void): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => f.endsWith('.pid'));
+  } catch {
+    return;
+  }
+  for (const file of names) {
+    const pid = Number(readFileSync(join(dir, file), 'utf8').trim());
+    if (!Number.isInteger(pid) || pid <= 1) continue;
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!command.includes('openvpn') || !command.includes(dir)) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+      log(`ended openvpn ${pid}, left running by an earlier run of the agent (${file})`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 function mbit(bytes: number, seconds: number): number {
   return Math.round(((Math.max(0, bytes) * 8) / 1e6 / Math.max(seconds, 0.001)) * 1000) / 1000;
 }
@@ -324,7 +532,9 @@ function inside(dir: string, path: string): string {
 }
 
 /** The files a .conf names that, changed, need its openvpn restarted (the CRL is read again at each connection). */
-const KEY_FILES = ['ca.crt', 'member.crt', 'member.key'];
+const KEY_FILES = ['ca.crt', 'member.crt', 'member.key', 'tls-crypt.key'];
+/** The files only the agent's user may read. */
+const SECRET_FILES = ['member.key', 'tls-crypt.key'];
 
 /** Every file of a config by its path, each path checked before anything is written. */
 function filesOf(config: NetworkConfigPayload, dir: string): Map<string, string> {
@@ -365,12 +575,12 @@ function clientsChangedIn(paths: string[], clientDir: string): string[] {
 
 /**
  * Writes a file the server named, inside the network's directory: to a temporary file renamed over the
- * old one, so a running openvpn never reads half a CRL. The member's key is readable by its owner only.
+ * old one, so a running openvpn never reads half a CRL. The keys are readable by their owner only.
  */
 function writeInside(dir: string, path: string, text: string): void {
   const file = inside(dir, path);
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: basename(file) === 'member.key' ? 0o600 : 0o644 });
+  writeFileSync(temporary, text, { mode: SECRET_FILES.includes(basename(file)) ? 0o600 : 0o644 });
   renameSync(temporary, file);
 }

@@ -13,6 +13,8 @@ export interface InstanceOptions {
   /** The network's directory: the .conf, its ccd files and the certificates. */
   dir: string;
   conf: string;
+  /** The tun device it opens (hlN): routes name it, and a restart opens the same one. Null: as its .conf says. */
+  dev: string | null;
   scheduler: Scheduler;
   log: (line: string) => void;
   /** Called when the instance's state or client list changed. */
@@ -45,6 +47,9 @@ export class OpenvpnInstance {
   private timer: Scheduled | null = null;
   private lastSeen = new Map<number, Counters>();
   private exited: Promise<void> = Promise.resolve();
+  /** Bumped by every start and stop: a spawn still waiting for its port gives up when it changed. */
+  private generation = 0;
+  private spawning: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: InstanceOptions) {}
 
@@ -56,20 +61,38 @@ export class OpenvpnInstance {
     return this.state?.state === 'CONNECTED';
   }
 
+  get dev(): string | null {
+    return this.options.dev;
+  }
+
+  /** The openvpn process's pid file, which a later run of the agent reads to end one this run left behind. */
+  get pidFile(): string {
+    return join(this.options.dir, `${this.name}.pid`);
+  }
+
   start(): void {
     this.stopping = false;
-    void this.spawn();
+    const generation = ++this.generation;
+    this.spawning = this.spawn(generation);
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.generation++;
     this.timer?.cancel();
     this.timer = null;
+    // A spawn waiting for its port must not start a process after this (two openvpn for one tunnel).
+    await this.spawning;
     this.management?.close();
     this.management = null;
     this.child?.kill('SIGTERM');
     await this.exited;
     this.reset();
+  }
+
+  /** Tells openvpn to reconnect now (SIGUSR1), skipping its retry wait; nothing without a management connection. */
+  async reconnect(): Promise<void> {
+    await this.management?.command('signal SIGUSR1').catch(() => undefined);
   }
 
   /**
@@ -100,12 +123,14 @@ export class OpenvpnInstance {
     this.options.onChange();
   }
 
-  private async spawn(): Promise<void> {
+  private async spawn(generation: number): Promise<void> {
     const port = await freePort();
-    if (this.stopping) return;
-    const { dir, conf, binary } = this.options;
+    if (this.stopping || generation !== this.generation || this.child) return;
+    const { dir, conf, binary, dev } = this.options;
     const log = openSync(join(dir, `${this.name}.log`), 'a');
-    const child = spawn(binary, ['--cd', dir, '--config', conf, '--management', '127.0.0.1', String(port)], { stdio: ['ignore', log, log] });
+    // The device name follows the config so it overrides the config's `dev tun`.
+    const args = ['--cd', dir, '--config', conf, '--management', '127.0.0.1', String(port), ...(dev ? ['--dev', dev, '--dev-type', 'tun'] : []), '--writepid', this.pidFile];
+    const child = spawn(binary, args, { stdio: ['ignore', log, log] });
     closeSync(log);
     this.child = child;
     this.exited = new Promise((resolve) => {
@@ -130,9 +155,10 @@ export class OpenvpnInstance {
     this.reset();
     const delay = backoffDelay(this.options.backoff ?? DEFAULT_BACKOFF, this.attempt++);
     this.options.log(`${this.options.conf}: openvpn exited (${signal ?? code}); restarting in ${(delay / 1000).toFixed(1)} s (see ${this.name}.log)`);
+    const generation = this.generation;
     this.timer = this.options.scheduler.after(delay, () => {
       this.timer = null;
-      if (!this.stopping) void this.spawn();
+      if (!this.stopping && generation === this.generation) this.spawning = this.spawn(generation);
     });
   }
 
