@@ -40,6 +40,10 @@ const SERIAL_SERVER_FILES = [
   'packages/server/src/gateway/dataplane.test.ts',
   'packages/server/src/gateway/diagnosis.test.ts',
   'packages/agent/src/openvpn/device.test.ts',
+  // the data-plane laboratory and its suites: namespaces, agent processes, OpenVPN and FRR
+  'packages/server/src/dataplane/*.test.ts',
+  // network namespaces, nftables and sysctls of the agent's host primitives
+  'packages/agent/src/host/*.test.ts',
   // migrations with locks and timeouts
   'packages/server/src/db/upgrade.test.ts',
   'packages/server/src/db/failedMigration.test.ts',

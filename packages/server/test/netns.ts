@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { until } from './until';
@@ -11,7 +12,14 @@ import { until } from './until';
  *
  * Every name carries the lab's prefix and the pid of the process that made it ('hldp-4711-center'):
  * a new lab removes the namespaces (and kills the processes in them) of labs whose process is gone —
- * an earlier run that crashed — and leaves those of a run still going. One lab per test file.
+ * an earlier run that crashed — and leaves those of a run still going. One lab per test file. The
+ * same holds for what a lab keeps outside its namespaces: its temporary directory
+ * (/tmp/hldp-4711-XXXXXX), the resolv.conf files `ip netns exec` shows its namespaces
+ * (/etc/netns/hldp-4711-center/) and FRR's per-instance directories (/var/run/frr/hldp-4711-r1/).
+ *
+ * The data-plane laboratory builds on it: wan.ts (an internet: uplinks, faults, the gateway's address),
+ * lan.ts (PCs on members' LANs), frr.ts (a customer's router running FRR), agentProcess.ts (`hublink
+ * agent` in a namespace), dnsServer.ts and measure.ts (outages, throughput).
  */
 
 const run = promisify(execFile);
@@ -52,18 +60,39 @@ export async function requireDataplane(): Promise<void> {
   }
 }
 
-/** A process started in a namespace, with its output (stdout and stderr) as it comes. */
+/** A line of a process's output, with when it came (ms since the epoch). */
+export interface OutputLine {
+  at: number;
+  text: string;
+}
+
+/** A process started in a namespace, with its output (stdout and stderr) as it comes, whole and by line. */
 export class NsProcess {
   output = '';
+  /** The output's lines, each with when it came (both streams; a partial last line waits for its end). */
+  readonly lines: OutputLine[] = [];
   exitCode: number | null | undefined;
   readonly exited: Promise<void>;
+  readonly startedAt = Date.now();
+  private readonly partial = { stdout: '', stderr: '' };
+  private readonly listeners: ((line: OutputLine) => void)[] = [];
+  /** Resolves when its output has ended too (after `exited`; later if something it started holds the pipes). */
+  private readonly closed: Promise<void>;
 
   constructor(
     readonly name: string,
     private readonly child: ChildProcess,
   ) {
-    child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+    const take = (stream: 'stdout' | 'stderr') => (d: Buffer) => {
+      const text = d.toString();
+      this.output += text;
+      const parts = (this.partial[stream] + text).split('\n');
+      this.partial[stream] = parts.pop()!;
+      const at = Date.now();
+      for (const line of parts) this.add({ at, text: line });
+    };
+    child.stdout!.on('data', take('stdout'));
+    child.stderr!.on('data', take('stderr'));
     this.exited = new Promise((resolve) => {
       child.on('exit', (code, signal) => {
         this.exitCode = code ?? (signal ? -1 : null);
@@ -71,46 +100,144 @@ export class NsProcess {
       });
       child.on('error', (err) => {
         this.output += `\n${err.message}`;
+        this.add({ at: Date.now(), text: err.message });
         this.exitCode = -1;
         resolve();
       });
     });
+    this.closed = new Promise((resolve) => {
+      child.on('close', () => {
+        this.flush();
+        resolve();
+      });
+      child.on('error', () => resolve());
+    });
+  }
+
+  private add(line: OutputLine): void {
+    this.lines.push(line);
+    for (const listener of this.listeners) listener(line);
+  }
+
+  /** Calls `listener` with every line from now on. */
+  onLine(listener: (line: OutputLine) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Once it has exited: its output read to the end (bounded: something it started may hold the pipes). */
+  async drained(): Promise<void> {
+    await Promise.race([this.closed, new Promise((r) => setTimeout(r, 1000).unref())]);
+    this.flush();
+  }
+
+  /** Its process id (that of the command itself: `ip netns exec` becomes it). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private flush(): void {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      if (this.partial[stream]) this.add({ at: Date.now(), text: this.partial[stream] });
+      this.partial[stream] = '';
+    }
   }
 
   /** Waits until the output matches; fails at once, with the output, if the process ends first. */
-  async waitFor(pattern: RegExp): Promise<void> {
+  async waitFor(pattern: RegExp, timeoutMs?: number): Promise<void> {
     let ended = false;
     try {
-      await until(() => {
-        if (pattern.test(this.output)) return true;
-        if (this.exitCode === undefined) return false;
-        ended = true;
-        throw new Error(`${this.name} ended (${this.exitCode}) before ${pattern}`);
-      }, `${this.name}: ${pattern}`);
+      await until(
+        async () => {
+          if (pattern.test(this.output)) return true;
+          if (this.exitCode === undefined) return false;
+          await this.drained();
+          if (pattern.test(this.output)) return true;
+          ended = true;
+          throw new Error(`${this.name} ended (${this.exitCode}) before ${pattern}`);
+        },
+        `${this.name}: ${pattern}`,
+        timeoutMs,
+      );
     } catch (e) {
       throw new Error(`${(e as Error).message}${ended ? '' : ' (still running)'}; its output:\n${this.tail()}`);
     }
+  }
+
+  /** A mark for waitForLine's `since`: the number of lines so far. */
+  mark(): number {
+    return this.lines.length;
+  }
+
+  /**
+   * Waits for a line matching `pattern` among the lines from index `since` on (all by default) and
+   * returns it; fails at once, with the output, if the process ends first.
+   */
+  async waitForLine(pattern: RegExp, options: { since?: number; timeoutMs?: number } = {}): Promise<OutputLine> {
+    let found: OutputLine | undefined;
+    let ended = false;
+    try {
+      await until(
+        async () => {
+          found = this.lines.slice(options.since ?? 0).find((l) => pattern.test(l.text));
+          if (found) return true;
+          if (this.exitCode === undefined) return false;
+          await this.drained();
+          found = this.lines.slice(options.since ?? 0).find((l) => pattern.test(l.text));
+          if (found) return true;
+          ended = true;
+          throw new Error(`${this.name} ended (${this.exitCode}) before a line matching ${pattern}`);
+        },
+        `${this.name}: a line matching ${pattern}`,
+        options.timeoutMs,
+      );
+    } catch (e) {
+      throw new Error(`${(e as Error).message}${ended ? '' : ' (still running)'}; its output:\n${this.log()}`);
+    }
+    return found!;
   }
 
   tail(lines = 40): string {
     return this.output.split('\n').slice(-lines).join('\n');
   }
 
+  /** The last lines, each with its time in seconds since the start ('  12.345 connected …'). */
+  log(lines = 40): string {
+    return this.lines
+      .slice(-lines)
+      .map((l) => `${((l.at - this.startedAt) / 1000).toFixed(3).padStart(8)} ${l.text}`)
+      .join('\n');
+  }
+
   /** SIGTERM, then SIGKILL if it has not ended after a bound. */
-  async stop(): Promise<void> {
+  async stop(boundMs = 5000): Promise<void> {
     if (this.exitCode !== undefined) return;
     this.child.kill('SIGTERM');
-    const ended = await Promise.race([this.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 5000).unref())]);
+    const ended = await Promise.race([this.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), boundMs).unref())]);
     if (!ended) {
       this.child.kill('SIGKILL');
       await this.exited;
     }
   }
+
+  /** SIGKILL, as a crash: what it started (openvpn) lives on until the lab removes its namespace. */
+  async kill(): Promise<void> {
+    if (this.exitCode !== undefined) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
 }
+
+/** Where `ip netns exec NS` finds the files it shows NS over /etc (resolv.conf, hosts). */
+export const NETNS_ETC = '/etc/netns';
+/** Where FRR keeps an instance's files when it is started with -N NAME. */
+export const FRR_RUN = '/var/run/frr';
 
 export class NetLab {
   private readonly namespaces: string[] = [];
   private readonly processes: NsProcess[] = [];
+  private readonly steps: (() => unknown)[] = [];
+  private readonly owned: string[] = [];
+  private dir = '';
   private links = 0;
 
   /** prefix: letters, unique to the test file (e.g. 'hldp'). */
@@ -123,27 +250,78 @@ export class NetLab {
     return `${this.prefix}-${process.pid}-${name}`;
   }
 
-  /** Removes the namespaces, and what runs in them, of this prefix's labs whose process has ended. */
+  /**
+   * Removes what labs of this prefix whose process has ended left behind: their namespaces (after
+   * killing what runs in them), then their /etc/netns and FRR directories and their temporary
+   * directories. Leaves those of a run still going. Returns what it removed.
+   */
   async removeLeftovers(): Promise<string[]> {
     const pattern = new RegExp(`^${this.prefix}-(\\d+)-`);
+    const dead = (name: string) => {
+      const owner = pattern.exec(name)?.[1];
+      return owner !== undefined && !isAlive(Number(owner));
+    };
     const removed: string[] = [];
     for (const line of (await sh('ip', ['netns', 'list'])).split('\n')) {
       const name = line.split(' ')[0]!;
-      const owner = pattern.exec(name)?.[1];
-      if (!owner || isAlive(Number(owner))) continue;
+      if (!dead(name)) continue;
       await removeNamespace(name);
       removed.push(name);
+    }
+    for (const parent of [NETNS_ETC, FRR_RUN, os.tmpdir()]) {
+      for (const name of fs.existsSync(parent) ? fs.readdirSync(parent) : []) {
+        if (!dead(name)) continue;
+        fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+        removed.push(path.join(parent, name));
+      }
     }
     return removed;
   }
 
-  /** A new namespace with its loopback up; returns its full name. */
-  async namespace(name: string): Promise<string> {
+  /**
+   * A new namespace with its loopback up; returns its full name. With `resolvConf` (its content, or
+   * true for a placeholder naming 192.0.2.53), /etc/netns/<ns>/resolv.conf is made: what every
+   * `ip netns exec` into it shows as /etc/resolv.conf (see resolvConf()).
+   */
+  async namespace(name: string, options: { resolvConf?: string | boolean } = {}): Promise<string> {
     const full = this.ns(name);
+    if (options.resolvConf) {
+      const dir = path.join(NETNS_ETC, full);
+      this.owned.push(dir);
+      fs.mkdirSync(dir, { recursive: true });
+      const text = typeof options.resolvConf === 'string' ? options.resolvConf : `# ${full}: a lab's placeholder, until something sets it\nnameserver 192.0.2.53\n`;
+      fs.writeFileSync(path.join(dir, 'resolv.conf'), text);
+    }
     await sh('ip', ['netns', 'add', full]);
     this.namespaces.push(full);
     await this.exec(full, 'ip', ['link', 'set', 'lo', 'up']);
     return full;
+  }
+
+  /**
+   * The file `ip netns exec NS` bind-mounts over /etc/resolv.conf when it exists (made by
+   * namespace(…, { resolvConf })): a process started later in NS reads it as /etc/resolv.conf. A
+   * process already running there keeps the file it was shown: one that replaces the file (a new
+   * inode, by rename) is seen by later processes only.
+   */
+  resolvConf(ns: string): string {
+    return path.join(NETNS_ETC, ns, 'resolv.conf');
+  }
+
+  /** The lab's temporary directory (/tmp/<prefix>-<pid>-XXXXXX), made on first use and removed by close(). */
+  tempDir(): string {
+    if (!this.dir) this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `${this.prefix}-${process.pid}-`));
+    return this.dir;
+  }
+
+  /** A directory or file outside the lab's namespaces that close() removes (after the namespaces). */
+  own(file: string): void {
+    this.owned.push(file);
+  }
+
+  /** A step close() runs after stopping the processes, before removing the namespaces (latest first). */
+  defer(step: () => unknown): void {
+    this.steps.push(step);
   }
 
   /**
@@ -179,9 +357,9 @@ export class NetLab {
     return sh('ip', ['netns', 'exec', ns, cmd, ...args]);
   }
 
-  /** Starts a long-running process in a namespace, working in `cwd`. */
-  start(ns: string, name: string, cmd: string, args: string[], cwd: string): NsProcess {
-    const child = spawn('ip', ['netns', 'exec', ns, cmd, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** Starts a long-running process in a namespace, working in `cwd` (with `env` added to this process's). */
+  start(ns: string, name: string, cmd: string, args: string[], cwd: string, env?: Record<string, string>): NsProcess {
+    const child = spawn('ip', ['netns', 'exec', ns, cmd, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
     const proc = new NsProcess(name, child);
     this.processes.push(proc);
     return proc;
@@ -200,9 +378,9 @@ export class NetLab {
     return file;
   }
 
-  /** One ping with a one-second bound: whether it was answered. */
-  async pings(ns: string, address: string): Promise<boolean> {
-    return found('ip', ['netns', 'exec', ns, 'ping', '-n', '-c', '1', '-W', '1', address]);
+  /** One ping with a bound (one second by default): whether it was answered. */
+  async pings(ns: string, address: string, timeoutS = 1): Promise<boolean> {
+    return found('ip', ['netns', 'exec', ns, 'ping', '-n', '-c', '1', '-W', String(timeoutS), address]);
   }
 
   /** Waits until a ping from `ns` to `address` is answered (bounded by until()). */
@@ -210,13 +388,33 @@ export class NetLab {
     await until(() => this.pings(ns, address), `ping from ${ns} to ${address}`);
   }
 
-  /** Stops every process and removes every namespace of the lab; safe after a partial setup or a failure. */
+  /**
+   * Stops every process (SIGTERM, SIGKILL after a bound), runs the deferred steps, removes every
+   * namespace (killing what still runs in it: an agent's openvpn after a crash), then the files it
+   * owns (/etc/netns/…, FRR's directories) and its temporary directory. Safe after a partial setup or
+   * a failure; every step is tried, and the errors are reported together.
+   */
   async close(): Promise<void> {
-    await Promise.allSettled(this.processes.map((p) => p.stop()));
+    await Promise.allSettled(this.processes.splice(0).map((p) => p.stop()));
     const errors: string[] = [];
+    for (const step of this.steps.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        errors.push((e as Error).message);
+      }
+    }
     for (const ns of this.namespaces.splice(0)) {
       await removeNamespace(ns).catch((e: Error) => errors.push(e.message));
     }
+    for (const file of [...this.owned.splice(0), ...(this.dir ? [this.dir] : [])]) {
+      try {
+        fs.rmSync(file, { recursive: true, force: true });
+      } catch (e) {
+        errors.push((e as Error).message);
+      }
+    }
+    this.dir = '';
     if (errors.length > 0) throw new Error(`lab cleanup: ${errors.join('; ')}`);
   }
 }
