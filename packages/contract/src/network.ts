@@ -145,6 +145,13 @@ export const centerLinkNetwork = z.object({
   center_router_name: z.string(),
 });
 export type CenterLinkNetwork = z.infer<typeof centerLinkNetwork>;
+/**
+ * The twin-center link as the detail and its dialog read it: the link, and its line mode (spec 2 §4:
+ * 1 dual primary, 2 main-backup), which is the network's routing type (线路主备) seen from the link,
+ * not a second setting.
+ */
+export const centerLinkView = centerLinkNetwork.extend({ line_mode: z.number() });
+export type CenterLinkView = z.infer<typeof centerLinkView>;
 
 /** A member of a network (spec 2 §3). */
 export const networkMember = z.object({
@@ -197,7 +204,7 @@ export const networkDetail = z.object({
   mode: z.number(),
   network_center_link: z.number(),
   network_center_link_show: z.number(),
-  network_center_link_network: centerLinkNetwork,
+  network_center_link_network: centerLinkView,
   /** Center interconnect: on (1) or off (0), and its segment (null when unset). */
   network_interconnect: z.object({ enable: z.number(), segment: segmentValue.nullable() }),
   create_time: z.string(),

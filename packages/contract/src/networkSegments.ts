@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { integerField, plainText, requiredString } from './fields';
 import { fmt, M } from './messages';
-import { centerLinkNetwork, networkNumberField } from './network';
-import { isIpv4 } from './networkSettings';
+import { centerLinkView, networkNumberField } from './network';
+import { isIpv4, ROUTING_TYPE } from './networkSettings';
 import { isNetworkAddress, networkAddress, overlaps } from './segments';
 
 /*
@@ -230,7 +230,7 @@ export const getCenterLinkNetwork = defineEndpoint({
   access: 'user',
   networkScoped: true,
   query: networkQuery,
-  response: centerLinkNetwork,
+  response: centerLinkView,
 });
 
 /** What enabling the twin-center link checks (spec 2 §5); disabling (enable 0) checks nothing but the network. */
@@ -254,6 +254,11 @@ export function centerLinkIssue(v: {
   return undefined;
 }
 
+/**
+ * enable 1 turns the link on with these settings; line_mode, when given with it, sets the network's
+ * routing type in the same change (1 dual primary; 2 main-backup, the server center the main line and
+ * the other twin center the backup). enable 0 turns it off and ignores the rest.
+ */
 export const setCenterLink = defineEndpoint({
   path: '/network/center_link',
   method: 'POST',
@@ -269,6 +274,7 @@ export const setCenterLink = defineEndpoint({
       public_ip: publicIpField,
       public_port: portField,
       static_port: portField,
+      line_mode: optionalInteger(M.segLineModeInvalid, ROUTING_TYPE.dual, ROUTING_TYPE.mainBackup),
     })
     .superRefine((v, ctx) => {
       if (v.enable !== 1) return;

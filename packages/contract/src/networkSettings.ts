@@ -113,6 +113,9 @@ export function metricOf(v: unknown): number | undefined {
   return parsed.success && (LIMITS.defaultRouteMetrics as readonly number[]).includes(parsed.data) ? parsed.data : undefined;
 }
 
+/** The priority (1 to 5) of a default-route metric; 0 for a metric that is none of LIMITS.defaultRouteMetrics. */
+export const priorityOf = (metric: number) => (LIMITS.defaultRouteMetrics as readonly number[]).indexOf(metric) + 1;
+
 /** metric (one of LIMITS.defaultRouteMetrics) only for advertise, ignored otherwise; the account needs auth.default_route. */
 export const setDefaultRoute = defineEndpoint({
   path: '/network/default_route',

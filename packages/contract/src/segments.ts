@@ -68,3 +68,19 @@ export function overlaps(a: Segment, b: Segment): boolean {
   const shorter = Math.min(a.mask, b.mask);
   return blockStart(an, shorter) === blockStart(bn, shorter);
 }
+
+/** The shared address space of RFC 6598, out of which the compiler hands every VPN address. */
+export const VPN_ADDRESS_SPACE: Segment = { ip: '100.64.0.0', mask: 10 };
+
+/**
+ * The pools the compiler allocates VPN addresses from where a network's IP address pool leaves one
+ * unset (the compiler takes them from here). A LAN (a route prefix) must keep out of them: it would
+ * be routed into the tunnels.
+ */
+export const VPN_DEFAULT_POOLS = {
+  center_network: { ip: '100.64.0.0', mask: 12 },
+  pop: { ip: '100.80.0.0', mask: 12 },
+  pop_software: { ip: '100.96.0.0', mask: 12 },
+  center_link_network: { ip: '100.127.0.0', mask: 16 },
+} as const satisfies Record<string, Segment>;
+export type VpnPoolKey = keyof typeof VPN_DEFAULT_POOLS;

@@ -32,6 +32,8 @@ export const networkMessages = {
   networkRouteModelInvalid: '请选择默认路由模式',
   networkRouteMetricInvalid: '请选择优先级',
   networkRouteNotOpen: '当前账号未开通默认路由功能',
+  // ours: two advertisers of one priority leave the receivers no choice between them
+  networkRoutePriorityTaken: '优先级{n}已被成员{name}通告使用，请选择其他优先级',
   networkCiphersInvalid: '请选择加密方式',
   networkDialModeInvalid: '请选择拨号模式',
   networkQuaggaInvalid: '请选择开启或关闭动态路由',

@@ -28,6 +28,15 @@ export const networkSegmentsMessages = {
   segOverlap: '同一网络的网段不能重叠或相同，请重新设置！',
   segOverlapPool: '网段与网络的IP地址池重叠，请重新设置！',
   segSoftwareSame: '硬件网段与软件网段不能重叠或相同',
+  // the VPN's addresses and the members' LANs (route prefixes) kept apart (ours)
+  segPrefixOverlapVpn: '路由前缀{prefix}与{what}（{segment}）重叠，VPN使用的地址不能作为路由前缀，请重新设置！',
+  segOverlapPrefix: '网段{segment}与路由前缀{prefix}重叠，请重新设置！',
+  segWhatCenterRouter: '中心{name}的硬件客户端网段',
+  segWhatCenterSoftware: '中心{name}的软件客户端网段',
+  segWhatInterconnect: '中心互联的互联网段',
+  segWhatCenterLink: '双中心互联网段',
+  segWhatPool: 'IP地址池的{label}',
+  segWhatDefaultPool: '默认VPN地址池的{label}',
   // center interconnect and twin-center link (spec 2 §4, §5)
   segLinkCenters: '需要两个及以上中心点',
   segEnableInvalid: '请选择开启或关闭',
@@ -35,6 +44,7 @@ export const networkSegmentsMessages = {
   segPublicPortRequired: '公网端口不能为空',
   segLocalPortRequired: '本地端口不能为空',
   segLinkGatewayRequired: '网段不能为空',
+  segLineModeInvalid: '请选择双主或主备线路模式',
   // point links (ours)
   segPointLinkCentersRequired: '请至少选择一个中心点',
   segPointLinkNotPoint: '只能为普通成员设置连接的中心点',
@@ -84,6 +94,7 @@ export const networkSegmentsMessages = {
   segUiCenterLinkClose: '关闭互联',
   segUiCenterLinkCloseConfirm: '是否关闭双中心互联?',
   segUiCenterLinkOn: '已启用',
+  segUiCenterLinkMainBackupHint: '服务端{name}为主线路，{other}为备线路',
   segUiPointLinkTitle: '点位连接设置',
   segUiPointLinkHint: '为每个普通成员选择它连接的中心点，默认连接全部中心点',
   segUiPointLinkPoint: '普通成员',

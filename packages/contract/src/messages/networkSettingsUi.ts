@@ -2,8 +2,10 @@
 export const networkSettingsUiMessages = {
   // line main/backup (spec 2 §4: 1 dual primary, 2 main-backup)
   netSetRoutingType: '线路模式',
-  netSetRoutingDual: '双主',
+  netSetRoutingDual: '双主（负载均衡）',
   netSetRoutingMainBackup: '主备',
+  // the summary's line main/backup: main-backup names its main line
+  netSetRoutingMainBackupOf: '主备（主线路：{name}）',
   netSetRoutingMain: '主线路',
   netSetRoutingBackup: '备线路',
   // DNS

@@ -17,6 +17,8 @@ export const popMessages = {
   popPoolPopRequired: '请输入POP网段',
   popPoolOverlap: '{a}与{b}重叠，请重新设置！',
   popPoolMember: '成员{name}的网段',
+  popPoolPrefix: '路由前缀{prefix}',
+  popPoolDefault: '{label}（未设置时默认{cidr}）',
   popResourceName: '{regions} {bandwidth}M',
   // the pools (spec 2 §3 IP address pool)
   popPoolPop: 'POP网段',

@@ -66,7 +66,7 @@ export const detail = (over: Partial<NetworkDetail> = {}): NetworkDetail => ({
   mode: 1,
   network_center_link: 0,
   network_center_link_show: 0,
-  network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '' },
+  network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '', line_mode: 1 },
   network_interconnect: { enable: 0, segment: null },
   create_time: '2026-01-01 10:00:00',
   ...over,

@@ -3,14 +3,18 @@ import {
   CODE,
   compareNetworkVersions,
   deleteRouter,
+  editCenterGateway,
   editNetwork,
+  editPrefix,
   fmt,
   getNetworkVersion,
+  getPrefix,
   listNetworkVersions,
   M,
   networkInfo,
   removeNetworkMember,
   rollbackNetwork,
+  setDefaultRoute,
   setDns,
   setQuagga,
   type Endpoint,
@@ -201,5 +205,47 @@ describeEachDatabase('network configuration history', (t) => {
     const limitedToken = (await signIn(t(), limited.login, limited.password, { ram: true })).data!.access_token;
     await everyCallRefuses(limitedToken, CODE.forbidden);
     expect(await state(t())).toEqual(before);
+  });
+});
+
+describeEachDatabase('network configuration history: rollbacks across the rules that keep settings apart', (t) => {
+  const latest = async (t: TestApp, token: string, n: string) => (await versions(t, token, n))[0]!.version;
+
+  it('swaps two advertisers’ priorities back', async () => {
+    const s = await tenantWith(t());
+    const route = (router_name: string, metric: number) => ({ network_number: s.number, router_name, model: 1, metric });
+    await ok(t(), s.main.token, setDefaultRoute, route(s.p1, 30));
+    await ok(t(), s.main.token, setDefaultRoute, route(s.p2, 60));
+    const before = await latest(t(), s.main.token, s.number);
+    await ok(t(), s.main.token, setDefaultRoute, route(s.p1, 90));
+    await ok(t(), s.main.token, setDefaultRoute, route(s.p2, 30));
+    await ok(t(), s.main.token, setDefaultRoute, route(s.p1, 60));
+    await ok(t(), s.main.token, rollbackNetwork, { network_number: s.number, version: before });
+    const info = (await t().call(networkInfo, { token: s.main.token, query: { network_number: s.number } })).data!;
+    expect(info.member.filter((m) => m.default_route === 1).map((m) => [m.router_name, m.metric])).toEqual([
+      [s.p1, 30],
+      [s.p2, 60],
+    ]);
+  });
+
+  it('puts a center’s segment back where a route prefix is now', async () => {
+    const s = await tenantWith(t());
+    const center = (router: string, software: string) => ({
+      network_number: s.number,
+      router_name: s.c1,
+      router_network: { gateway: router, mask: 24 },
+      software_network: { gateway: software, mask: 24 },
+    });
+    await ok(t(), s.main.token, editCenterGateway, center('10.1.0.0', '10.2.0.0'));
+    const before = await latest(t(), s.main.token, s.number);
+    await ok(t(), s.main.token, editCenterGateway, center('10.5.0.0', '10.6.0.0'));
+    await ok(t(), s.main.token, editPrefix, { network_number: s.number, prefix: [{ ip: '10.1.0.0', mask: 16, name: s.p1 }] });
+    await ok(t(), s.main.token, rollbackNetwork, { network_number: s.number, version: before });
+    const info = (await t().call(networkInfo, { token: s.main.token, query: { network_number: s.number } })).data!;
+    expect(info.member.find((m) => m.router_name === s.c1)!.gateway.router).toEqual({ gateway: '10.1.0.0', mask: 24 });
+    expect((await t().call(getPrefix, { token: s.main.token, query: { network_number: s.number } })).data).toEqual([]);
+    // And forward again: the prefix comes back after the segment has moved out of its way.
+    await ok(t(), s.main.token, rollbackNetwork, { network_number: s.number, version: before + 2 });
+    expect((await t().call(getPrefix, { token: s.main.token, query: { network_number: s.number } })).data!.map((r) => `${r.ip}/${r.mask}`)).toEqual(['10.1.0.0/16']);
   });
 });

@@ -149,6 +149,11 @@ async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: n
     cur = await now();
   }
 
+  // Route prefixes go first and come back last: a segment or pool of the target may lie where a
+  // prefix of the network is now (and the other way round), and neither may be saved over the other.
+  const prefixesDiffer = !same(cur.prefixes, target.prefixes);
+  if (prefixesDiffer && cur.prefixes.length > 0) await segments.editPrefix(c, actor, networkNumber, []);
+
   // Line main/backup.
   const main = (s: NetworkSnapshot) => s.members.find((m) => m.member_type === 'center' && m.routing === ROUTING_LINE.main)?.router_name ?? '';
   if (cur.routing_type !== target.routing_type || (target.routing_type === ROUTING_TYPE.mainBackup && (key(main(cur)) !== key(main(target)) || key(cur.routing_secondary) !== key(target.routing_secondary)))) {
@@ -168,9 +173,18 @@ async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: n
     await pop.setFr(c, actor, input(setNetworkFrEndpoint.body, { network_number: networkNumber, network_fr_id: target.network_fr_id, mode: target.mode }));
   }
 
-  // Each member's settings.
+  // Each member's settings. Advertisers that change first stop advertising, so that two members
+  // may swap their priorities (no two members advertise with one).
   cur = await now();
-  const byName = new Map(cur.members.map((m) => [key(m.router_name), m]));
+  let byName = new Map(cur.members.map((m) => [key(m.router_name), m]));
+  for (const t of target.members) {
+    const m = byName.get(key(t.router_name));
+    if (!m || m.default_route !== DEFAULT_ROUTE.advertise || (t.default_route === DEFAULT_ROUTE.advertise && t.metric === m.metric)) continue;
+    const model = t.default_route === DEFAULT_ROUTE.advertise ? DEFAULT_ROUTE.off : t.default_route;
+    await settings.setDefaultRoute(c, actor, input(setDefaultRouteEndpoint.body, { network_number: networkNumber, router_name: m.router_name, model }));
+  }
+  cur = await now();
+  byName = new Map(cur.members.map((m) => [key(m.router_name), m]));
   for (const t of target.members) {
     const m = byName.get(key(t.router_name));
     if (!m) continue;
@@ -186,10 +200,15 @@ async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: n
   if (cur.interconnect !== target.interconnect) await segments.enableInterconnect(c, actor, networkNumber, target.interconnect);
   if (cur.center_link !== target.center_link || !same(cur.center_link_network, target.center_link_network)) {
     const link = (target.center_link_network ?? {}) as Record<string, unknown>;
-    const body = target.center_link === 1 ? { enable: 1, ...link, gateway: link.gateway || undefined, mask: link.gateway ? link.mask : undefined } : { enable: 0 };
+    // Unset parts are stored as '' and 0; the call takes them as absent (0 is no port).
+    const given = (v: unknown) => (v === '' || v === 0 ? undefined : v);
+    const body =
+      target.center_link === 1
+        ? { enable: 1, ...link, gateway: given(link.gateway), mask: link.gateway ? link.mask : undefined, public_ip: given(link.public_ip), public_port: given(link.public_port), static_port: given(link.static_port) }
+        : { enable: 0 };
     await segments.setCenterLink(c, actor, input(setCenterLinkEndpoint.body, { network_number: networkNumber, ...body }));
   }
-  if (!same(cur.prefixes, target.prefixes)) {
+  if (prefixesDiffer && target.prefixes.length > 0) {
     const rows = target.prefixes.map((p) => ({ ...p, ge: p.ge ?? undefined, le: p.le ?? undefined }));
     await segments.editPrefix(c, actor, networkNumber, input(editPrefixEndpoint.body, { network_number: networkNumber, prefix: rows }).prefix ?? []);
   }

@@ -98,7 +98,7 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
       mode: 1,
       network_center_link: 0,
       network_center_link_show: 0,
-      network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '' },
+      network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '', line_mode: 1 },
       network_interconnect: { enable: 0, segment: null },
       create_time: expect.stringMatching(TIME),
     });

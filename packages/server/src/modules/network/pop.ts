@@ -16,7 +16,8 @@ import {
   type setNetworkFr as setNetworkFrEndpoint,
 } from '@hublink/contract';
 import type { z } from 'zod';
-import { memberGateway } from './segmentsData';
+import { ensurePoolsOffPrefixes } from './addressSpace';
+import { centerLinkFrom, interconnectFrom, memberGateway, poolFrom } from './segmentsData';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ApiError, invalid } from '../../core/errors';
@@ -35,26 +36,6 @@ type PoolInput = z.output<typeof editIpPoolEndpoint.body>;
  * areas and its IP address pools. The resources and their areas belong to the pop module; this module
  * reads them (tenant-scoped) and writes only network and network_member.
  */
-
-const EMPTY_POOL: IpPool = { pop: '', center_link_network: '', center_network: '', pop_software: '', other: '' };
-
-/** network.ip_pool as stored (JSON), every pool a string ('' for none). */
-export function poolOf(json: string): IpPool {
-  let stored: unknown;
-  try {
-    stored = JSON.parse(json);
-  } catch {
-    stored = {};
-  }
-  const out = { ...EMPTY_POOL };
-  if (stored && typeof stored === 'object') {
-    for (const k of POOL_KEYS) {
-      const v = (stored as Record<string, unknown>)[k];
-      if (typeof v === 'string') out[k] = v;
-    }
-  }
-  return out;
-}
 
 /** The tenant's resource by id, when a network may use it (valid, not expired); 422 otherwise. */
 async function usableFr(db: Db, tenantId: number, frId: number) {
@@ -84,7 +65,7 @@ export async function setFr(ctx: Ctx, actor: Actor, input: FrInput): Promise<voi
   await changeNetwork(ctx, actor, input.network_number, { event: 'settings' }, async (trx, net) => {
     await usableFr(trx, actor.tenantId, input.network_fr_id);
     const state = await popStateOf(trx, net.id);
-    if (poolOf(state.ip_pool).pop === '') throw new ApiError(CODE.furtherAction, M.popPoolMissing);
+    if (poolFrom(state.ip_pool).pop === '') throw new ApiError(CODE.furtherAction, M.popPoolMissing);
     if (state.network_fr_id !== input.network_fr_id) await clearAreas(trx, net.id);
     await trx
       .updateTable('network')
@@ -116,7 +97,7 @@ export async function setMemberOv(ctx: Ctx, actor: Actor, input: OvInput): Promi
 // ---- IP address pools ----
 
 export async function ipPool(ctx: Ctx, actor: Actor, networkNumber: string): Promise<IpPool> {
-  return poolOf((await networkOf(ctx.db, actor, networkNumber)).ip_pool);
+  return poolFrom((await networkOf(ctx.db, actor, networkNumber)).ip_pool);
 }
 
 /** A center's segments as stored in network_member.gateway (read by segmentsData.ts, which segments.ts writes through). */
@@ -125,10 +106,23 @@ function segmentsOf(json: string): Segment[] {
   return [router, software].filter((g) => g !== null).map((g) => ({ ip: g.gateway, mask: g.mask }));
 }
 
+/** The network's interconnect and twin-center segments where set, with what a refusal calls them. */
+async function linkSegmentsOf(trx: Db, networkId: number): Promise<{ segment: Segment; what: string }[]> {
+  const net = await trx.selectFrom('network').select(['interconnect_network', 'center_link_network']).where('id', '=', networkId).executeTakeFirstOrThrow();
+  const interconnect = interconnectFrom(net.interconnect_network);
+  const link = centerLinkFrom(net.center_link_network);
+  return [
+    ...(interconnect ? [{ segment: { ip: interconnect.gateway, mask: interconnect.mask }, what: M.segWhatInterconnect }] : []),
+    ...(link.gateway ? [{ segment: { ip: link.gateway, mask: link.mask }, what: M.segWhatCenterLink }] : []),
+  ];
+}
+
 /**
  * Replaces the network's pools (the contract checks each and that none overlaps another). None may
- * overlap a segment of a member of the network either. The POP pool is required while the network
- * has a resource, and with fr_id (the POP resource config's 423 path: that resource must be usable).
+ * overlap a segment of a member of the network, its interconnect or twin-center segment either, and
+ * a pool that comes into use (set, changed, or the default of one cleared) may not cover a route
+ * prefix. The POP pool is required while the network has a resource, and with fr_id (the POP
+ * resource config's 423 path: that resource must be usable).
  */
 export async function editIpPool(ctx: Ctx, actor: Actor, input: PoolInput): Promise<void> {
   await changeNetwork(ctx, actor, input.network_number, { event: 'settings' }, async (trx, net) => {
@@ -144,6 +138,7 @@ export async function editIpPool(ctx: Ctx, actor: Actor, input: PoolInput): Prom
       .orderBy('nm.id')
       .execute();
     const pool: IpPool = { pop: input.pop, center_link_network: input.center_link_network, center_network: input.center_network, pop_software: input.pop_software, other: input.other };
+    const links = await linkSegmentsOf(trx, net.id);
     for (const k of POOL_KEYS) {
       const c = parseCidr(pool[k]);
       if (!c) continue;
@@ -152,7 +147,10 @@ export async function editIpPool(ctx: Ctx, actor: Actor, input: PoolInput): Prom
           throw invalid(fmt(M.popPoolOverlap, { a: POOL_LABELS[k], b: fmt(M.popPoolMember, { name: m.router_name }) }));
         }
       }
+      const link = links.find((l) => overlaps(c, l.segment));
+      if (link) throw invalid(fmt(M.popPoolOverlap, { a: POOL_LABELS[k], b: link.what }));
     }
+    await ensurePoolsOffPrefixes(trx, actor.tenantId, net.id, poolFrom(state.ip_pool), pool);
     await trx
       .updateTable('network')
       .set({ ip_pool: JSON.stringify(pool), update_time: Date.now() })

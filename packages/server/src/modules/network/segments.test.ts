@@ -1,6 +1,8 @@
 import {
+  auditList,
   CODE,
   editCenterGateway,
+  editRouting,
   editCenterLinkGateway,
   editPrefix,
   enableCenterLink,
@@ -8,8 +10,10 @@ import {
   getCenterLinkNetwork,
   getPointLink,
   getPrefix,
+  getRouting,
   M,
   networkInfo,
+  rollbackNetwork,
   setCenterLink,
   setFixedPort,
   setPointLink,
@@ -238,11 +242,11 @@ describeEachDatabase('network segments: twin-center link', (t) => {
   it('enables it through a public address or a segment, answers it, and disables it keeping what was set', async () => {
     const { main, c, net } = await tenantWith(t());
     const n = net.network_number;
-    const empty = { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '' };
+    const empty = { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '', line_mode: 1 };
     expect((await send(t(), getCenterLinkNetwork, main.token, { network_number: n })).data).toEqual(empty);
 
     await accepted(t(), main.token, setCenterLink, { network_number: n, enable: 1, center_router_name: c[1]!.toUpperCase(), public_ip: '198.51.100.7', public_port: '40000', static_port: 40001, gateway: '', mask: '' }, M.networkSetDone);
-    const link = { gateway: '', mask: 0, public_ip: '198.51.100.7', public_port: 40000, static_port: 40001, center_router_name: c[1] };
+    const link = { gateway: '', mask: 0, public_ip: '198.51.100.7', public_port: 40000, static_port: 40001, center_router_name: c[1], line_mode: 1 };
     expect((await send(t(), getCenterLinkNetwork, main.token, { network_number: n })).data).toEqual(link);
     let info = await infoOf(t(), main.token, n);
     expect([info.network_center_link, info.network_center_link_network]).toEqual([1, link]);
@@ -268,6 +272,87 @@ describeEachDatabase('network segments: twin-center link', (t) => {
     await refused(t(), main.token, setCenterLink, on({ center_router_name: c[0], gateway: '10.50.0.1', mask: 24 }), CODE.invalid, M.segGatewayFormat);
     await refused(t(), main.token, setCenterLink, on({ center_router_name: p[0], gateway: '10.50.0.0', mask: 24 }), CODE.invalid, M.segCenterOnly);
     await refused(t(), main.token, setCenterLink, { ...on({ center_router_name: lone, gateway: '10.50.0.0', mask: 24 }), network_number: single.network_number }, CODE.invalid, M.segLinkCenters);
+    for (const line_mode of [0, 3, 'x', 1.5]) {
+      await refused(t(), main.token, setCenterLink, on({ center_router_name: c[0], gateway: '10.50.0.0', mask: 24, line_mode }), CODE.invalid, M.segLineModeInvalid);
+    }
+    // A refused link sets no line mode either.
+    await refused(t(), main.token, setCenterLink, on({ center_router_name: p[0], gateway: '10.50.0.0', mask: 24, line_mode: 2 }), CODE.invalid, M.segCenterOnly);
+  });
+});
+
+describeEachDatabase('network segments: the twin-center line mode is the network’s line main/backup', (t) => {
+  const routingOf = async (token: string, network_number: string) => (await t().call(getRouting, { token, query: { network_number } })).data!;
+  const versionsOf = async (networkId: number) => t().db.selectFrom('network_version').select(['version', 'summary', 'snapshot']).where('network_id', '=', networkId).orderBy('version').execute();
+  /** The audit entries of /network/center_link, newest first, once the events are delivered. */
+  const auditOf = async (token: string) => {
+    await t().ctx.events.settle();
+    return (await t().call(auditList, { token, query: { limit: 100 } })).data!.filter((e) => e.path === setCenterLink.path);
+  };
+
+  it('sets main-backup with the server as the main line in the link’s change, one version and one audit entry, and dual primary again', async () => {
+    const { main, c, net } = await tenantWith(t());
+    const n = net.network_number;
+    const link = { network_number: n, enable: 1, center_router_name: c[1], gateway: '10.50.0.0', mask: 24 };
+    await accepted(t(), main.token, setCenterLink, link, M.networkSetDone);
+    const events = await changesOf(t(), main.account.id, net.id);
+    const versions = (await versionsOf(net.id)).length;
+    const entries = (await auditOf(main.token)).length;
+
+    await accepted(t(), main.token, setCenterLink, { ...link, line_mode: '2' }, M.networkSetDone);
+    expect(await routingOf(main.token, n)).toEqual({ type: 2, main_router: c[1], secondary_router: c[0] });
+    const info = await infoOf(t(), main.token, n);
+    expect(info.network_center_link_network.line_mode).toBe(2);
+    expect(info.member.filter((m) => m.member_type === 'center').map((m) => [m.router_name, m.routing])).toEqual([
+      [c[0], 2],
+      [c[1], 1],
+    ]);
+    expect((await send(t(), getCenterLinkNetwork, main.token, { network_number: n })).data).toMatchObject({ center_router_name: c[1], line_mode: 2 });
+    expect(await changesOf(t(), main.account.id, net.id)).toBe(events + 1);
+    const after = await versionsOf(net.id);
+    expect(after).toHaveLength(versions + 1);
+    expect(JSON.parse(after.at(-1)!.snapshot)).toMatchObject({ routing_type: 2, routing_secondary: c[0] });
+    const audit = await auditOf(main.token);
+    expect(audit).toHaveLength(entries + 1);
+    const networkChange = audit[0]!.changes.find((ch) => ch.table === 'network')!;
+    expect(networkChange.fields).toContainEqual({ field: 'routing_type', before: 1, after: 2 });
+    expect(audit[0]!.changes.filter((ch) => ch.table === 'network_member')).toHaveLength(1);
+
+    // The same again changes nothing; the 线路主备 dialog reads what the link set.
+    await accepted(t(), main.token, setCenterLink, { ...link, line_mode: 2 }, M.networkSetDone);
+    expect(await changesOf(t(), main.account.id, net.id)).toBe(events + 1);
+    expect(await versionsOf(net.id)).toHaveLength(versions + 1);
+
+    // Off ignores the line mode; dual primary makes every center a main line again.
+    await accepted(t(), main.token, setCenterLink, { network_number: n, enable: 0, line_mode: 1 }, M.networkSetDone);
+    expect((await routingOf(main.token, n)).type).toBe(2);
+    await accepted(t(), main.token, setCenterLink, { ...link, line_mode: 1 }, M.networkSetDone);
+    expect(await routingOf(main.token, n)).toEqual({ type: 1, main_router: '', secondary_router: '' });
+    expect((await infoOf(t(), main.token, n)).member.filter((m) => m.member_type === 'center').map((m) => m.routing)).toEqual([1, 1]);
+    // Without a line mode the link leaves the routing as it is.
+    await accepted(t(), main.token, editRouting, { network_number: n, type: 2, main_router: c[0], secondary_router: c[1] }, M.networkSetDone);
+    await accepted(t(), main.token, setCenterLink, { ...link, gateway: '10.51.0.0' }, M.networkSetDone);
+    expect(await routingOf(main.token, n)).toEqual({ type: 2, main_router: c[0], secondary_router: c[1] });
+  });
+
+  it('with more than two centers, takes the first other center to have joined as the backup line', async () => {
+    const main = await newAccount(t());
+    const c = await seedFreshMembers(t(), main.account.id, 3);
+    const net = await seedNetwork(t(), main.account.id, { center: c });
+    await accepted(t(), main.token, setCenterLink, { network_number: net.network_number, enable: 1, center_router_name: c[2], gateway: '10.50.0.0', mask: 24, line_mode: 2 }, M.networkSetDone);
+    expect(await routingOf(main.token, net.network_number)).toEqual({ type: 2, main_router: c[2], secondary_router: c[0] });
+    await accepted(t(), main.token, setCenterLink, { network_number: net.network_number, enable: 1, center_router_name: c[0], gateway: '10.50.0.0', mask: 24, line_mode: 2 }, M.networkSetDone);
+    expect(await routingOf(main.token, net.network_number)).toEqual({ type: 2, main_router: c[0], secondary_router: c[1] });
+  });
+
+  it('rolls back with the history to the routing and link before', async () => {
+    const { main, c, net } = await tenantWith(t());
+    const n = net.network_number;
+    await accepted(t(), main.token, setCenterLink, { network_number: n, enable: 1, center_router_name: c[0], gateway: '10.50.0.0', mask: 24 }, M.networkSetDone);
+    const before = (await versionsOf(net.id)).at(-1)!.version;
+    await accepted(t(), main.token, setCenterLink, { network_number: n, enable: 1, center_router_name: c[1], gateway: '10.50.0.0', mask: 24, line_mode: 2 }, M.networkSetDone);
+    expect((await t().call(rollbackNetwork, { token: main.token, body: { network_number: n, version: before } })).msg).toBe(fmt(M.histRollbackDone, { n: before }));
+    expect(await routingOf(main.token, n)).toEqual({ type: 1, main_router: '', secondary_router: '' });
+    expect((await infoOf(t(), main.token, n)).network_center_link_network).toMatchObject({ center_router_name: c[0], line_mode: 1 });
   });
 });
 

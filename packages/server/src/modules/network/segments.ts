@@ -3,8 +3,10 @@ import {
   M,
   NETWORK_DEFAULTS,
   parseCidr,
+  ROUTING_TYPE,
   segmentsOverlap,
   type CenterLinkNetwork,
+  type CenterLinkView,
   type editCenterGateway as editCenterGatewayEndpoint,
   type NetworkPrefix,
   type PrefixPermission,
@@ -18,9 +20,10 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
 import type { Db } from '../../db/connect';
-import { centerLinkFrom, interconnectFrom, linkCentersFrom, memberGateway, poolCidrs } from './segmentsData';
+import { ensureOffPrefixes, ensurePrefixesOffVpn } from './addressSpace';
+import { centerLinkFrom, centerLinkViewOf, interconnectFrom, linkCentersFrom, memberGateway, poolCidrs } from './segmentsData';
 import { networkOf } from './service';
-import { changeNetwork, memberIn } from './settings';
+import { applyRouting, changeNetwork, memberIn, type RoutingChoice } from './settings';
 
 type FixedPortInput = z.output<typeof setFixedPortEndpoint.body>;
 type CenterGatewayInput = z.output<typeof editCenterGatewayEndpoint.body>;
@@ -32,7 +35,8 @@ type CenterLinkInput = z.output<typeof setCenterLinkEndpoint.body>;
  * goes through changeNetwork (tenant lock, role list, 204, 422 while disabled) and emits
  * network.changed 'settings' only when something changed. Every VPN segment of a network (centers'
  * hardware and software segments, the interconnect and twin-center segments) is kept apart from the
- * others and from the network's IP pools; the tenant lock makes that check and the write one step.
+ * others, from the network's IP pools and from its route prefixes, and route prefixes are kept out of
+ * the VPN's addresses (addressSpace.ts); the tenant lock makes each check and its write one step.
  */
 
 async function emitChanged(ctx: Ctx, trx: Db, tenantId: number, networkId: number) {
@@ -76,8 +80,9 @@ async function centerIn(trx: Db, tenantId: number, networkId: number, routerName
 type Own = { member: number } | 'interconnect' | 'center_link';
 
 /**
- * Refuses `segments` that overlap another VPN segment of the network (422 M.segOverlap) or one of its
- * IP pools (422 M.segOverlapPool); `own` is the setting they replace.
+ * Refuses `segments` that overlap another VPN segment of the network (422 M.segOverlap), one of its
+ * IP pools (422 M.segOverlapPool) or one of its route prefixes (422 M.segOverlapPrefix); `own` is the
+ * setting they replace.
  */
 async function ensureApart(trx: Db, tenantId: number, networkId: number, own: Own, segments: SegmentValue[]) {
   const net = await networkRow(trx, tenantId, networkId);
@@ -104,6 +109,7 @@ async function ensureApart(trx: Db, tenantId: number, networkId: number, own: Ow
     return c ? [{ gateway: c.ip, mask: c.mask }] : [];
   });
   for (const s of segments) if (pools.some((p) => segmentsOverlap(s, p))) throw invalid(M.segOverlapPool);
+  await ensureOffPrefixes(trx, tenantId, networkId, segments);
 }
 
 // ---- route prefixes ----
@@ -127,7 +133,8 @@ export async function prefixes(ctx: Ctx, actor: Actor, networkNumber: string): P
 
 /**
  * Replaces the prefix list (auth.quagga required). A row's name must be a member of the network (kept
- * as the member spells it); permission, ge and le are kept only with auth.quagga_advanced.
+ * as the member spells it); permission, ge and le are kept only with auth.quagga_advanced. A list that
+ * changes may not reach into the VPN's addresses (any row, permit or deny, with or without a member).
  */
 export async function editPrefix(ctx: Ctx, actor: Actor, networkNumber: string, rows: PrefixRowInput[]): Promise<void> {
   await changeNetwork(ctx, actor, networkNumber, { flag: 'auth_quagga', event: 'none' }, async (trx, net) => {
@@ -141,6 +148,7 @@ export async function editPrefix(ctx: Ctx, actor: Actor, networkNumber: string, 
     }
     const before = await prefixRows(trx, actor.tenantId, net.id);
     if (JSON.stringify(before) === JSON.stringify(next)) return;
+    await ensurePrefixesOffVpn(trx, actor.tenantId, net.id, next);
     await trx.deleteFrom('network_prefix').where('network_id', '=', net.id).where('tenant_id', '=', actor.tenantId).execute();
     if (next.length > 0) {
       await trx
@@ -205,13 +213,33 @@ export async function editInterconnectSegment(ctx: Ctx, actor: Actor, networkNum
 
 // ---- twin-center link ----
 
-export async function centerLinkNetwork(ctx: Ctx, actor: Actor, networkNumber: string): Promise<CenterLinkNetwork> {
-  const net = await networkOf(ctx.db, actor, networkNumber);
-  return centerLinkFrom(net.center_link_network);
+export async function centerLinkNetwork(ctx: Ctx, actor: Actor, networkNumber: string): Promise<CenterLinkView> {
+  return centerLinkViewOf(await networkOf(ctx.db, actor, networkNumber));
 }
 
 /**
- * enable 1 stores the link and turns it on (two or more centers, the server one of them); enable 0
+ * The routing a twin-center line mode stands for: dual primary, or main-backup with the link's server
+ * as the main line and the other twin center as the backup: the first other center to have joined,
+ * the one the compiler links the server to.
+ */
+async function lineModeRouting(trx: Db, tenantId: number, networkId: number, lineMode: number, server: { member_id: number; router_name: string }): Promise<RoutingChoice> {
+  if (lineMode !== ROUTING_TYPE.mainBackup) return { type: ROUTING_TYPE.dual };
+  const other = await trx
+    .selectFrom('network_member as nm')
+    .innerJoin('member as m', 'm.id', 'nm.member_id')
+    .select('m.router_name')
+    .where('nm.network_id', '=', networkId)
+    .where('nm.tenant_id', '=', tenantId)
+    .where('nm.member_type', '=', 'center')
+    .where('nm.member_id', '!=', server.member_id)
+    .orderBy('nm.id')
+    .executeTakeFirstOrThrow();
+  return { type: ROUTING_TYPE.mainBackup, main_router: server.router_name, secondary_router: other.router_name };
+}
+
+/**
+ * enable 1 stores the link and turns it on (two or more centers, the server one of them), and with a
+ * line mode sets the network's routing in the same change (one version, one audit entry); enable 0
  * turns it off and keeps what was set, so the dialog shows it again.
  */
 export async function setCenterLink(ctx: Ctx, actor: Actor, input: CenterLinkInput): Promise<void> {
@@ -236,9 +264,16 @@ export async function setCenterLink(ctx: Ctx, actor: Actor, input: CenterLinkInp
       center_router_name: server.router_name,
     };
     const text = JSON.stringify(value);
-    if (row.center_link === 1 && row.center_link_network === text) return;
-    await touch(trx, actor.tenantId, net.id, { center_link: 1, center_link_network: text });
-    await emitChanged(ctx, trx, actor.tenantId, net.id);
+    let changed = false;
+    if (row.center_link !== 1 || row.center_link_network !== text) {
+      await touch(trx, actor.tenantId, net.id, { center_link: 1, center_link_network: text });
+      changed = true;
+    }
+    if (input.line_mode !== undefined) {
+      const routing = await lineModeRouting(trx, actor.tenantId, net.id, input.line_mode, server);
+      if (await applyRouting(trx, actor.tenantId, net.id, routing)) changed = true;
+    }
+    if (changed) await emitChanged(ctx, trx, actor.tenantId, net.id);
   });
 }
 

@@ -1,4 +1,4 @@
-import type { CenterLinkNetwork, FixedPortService, SegmentValue } from '@hublink/contract';
+import { POOL_KEYS, ROUTING_TYPE, type CenterLinkNetwork, type CenterLinkView, type FixedPortService, type IpPool, type SegmentValue } from '@hublink/contract';
 
 /*
  * The JSON columns of the segment settings, read back into the contract's shapes. A column holds what
@@ -56,8 +56,21 @@ export function centerLinkFrom(text: string): CenterLinkNetwork {
   };
 }
 
+/** The twin-center link with its line mode: the network's routing type (1 dual primary, 2 main-backup). */
+export function centerLinkViewOf(net: { center_link_network: string; routing_type: number }): CenterLinkView {
+  return { ...centerLinkFrom(net.center_link_network), line_mode: net.routing_type === ROUTING_TYPE.mainBackup ? ROUTING_TYPE.mainBackup : ROUTING_TYPE.dual };
+}
+
 /** network.interconnect_network: the interconnect segment. */
 export const interconnectFrom = (text: string): SegmentValue | null => segmentFrom(parsed(text));
+
+/** network.ip_pool, every pool a string ('' for none). */
+export function poolFrom(text: string): IpPool {
+  const v = parsed(text);
+  const out: IpPool = { pop: '', center_link_network: '', center_network: '', pop_software: '', other: '' };
+  if (isObject(v)) for (const k of POOL_KEYS) if (typeof v[k] === 'string') out[k] = v[k];
+  return out;
+}
 
 /** The CIDR strings of network.ip_pool (a string or a list of them per pool; '' unset). */
 export function poolCidrs(text: string): string[] {

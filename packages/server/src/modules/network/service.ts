@@ -32,7 +32,7 @@ import { lockTenant } from '../../core/tenantLock';
 import { recordVersion, versionBaseline } from './historyRecord';
 import { popOfNetwork } from './popInfo';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
-import { centerLinkFrom, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
+import { centerLinkViewOf, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
 
 type ListQuery = z.output<typeof listNetworks.query>;
 type CreateInput = z.output<typeof createNetwork.body>;
@@ -278,7 +278,7 @@ export async function info(ctx: Ctx, actor: Actor, networkNumber: string): Promi
     mode: net.mode,
     network_center_link: net.center_link,
     network_center_link_show: centers >= NETWORK_DEFAULTS.centerLinkMinCenters ? 1 : 0,
-    network_center_link_network: centerLinkFrom(net.center_link_network),
+    network_center_link_network: centerLinkViewOf(net),
     network_interconnect: { enable: net.interconnect, segment: interconnectFrom(net.interconnect_network) },
     create_time: formatTime(net.create_time, ctx.config.timezone),
   };

@@ -8,6 +8,7 @@ import {
   fmt,
   getRouting,
   killUser,
+  LIMITS,
   M,
   networkInfo,
   resendConfig,
@@ -323,6 +324,40 @@ describeEachDatabase('network settings: default route and dynamic routing need t
     }
     await refused(t(), main.token, setDefaultRoute, { network_number: n, router_name: spare, model: 2 }, CODE.invalid, M.networkMemberNotIn);
     expect(await changesOf(t(), main.account.id, net.id)).toEqual(['settings', 'settings', 'settings', 'settings']);
+  });
+
+  it('refuses a priority another member of the network advertises with, naming it; the member’s own is fine', async () => {
+    const { main, c, p, net, single } = await tenantWith(t());
+    const n = net.network_number;
+    const route = (router_name: string, model: number, metric?: number) => ({ network_number: n, router_name, model, metric });
+    const taken = (metric: number, name: string) => fmt(M.networkRoutePriorityTaken, { n: LIMITS.defaultRouteMetrics.indexOf(metric as 30) + 1, name });
+    await accepted(t(), main.token, setDefaultRoute, route(p[0]!, 1, 60), M.networkSetDone);
+    await refused(t(), main.token, setDefaultRoute, route(c[0]!, 1, 60), CODE.invalid, taken(60, p[0]!));
+    await accepted(t(), main.token, setDefaultRoute, route(c[0]!, 1, 90), M.networkSetDone);
+    // Saved again with its own priority, or moved to a free one.
+    await accepted(t(), main.token, setDefaultRoute, route(p[0]!, 1, 60), M.networkSetDone);
+    await refused(t(), main.token, setDefaultRoute, route(p[0]!.toUpperCase(), 1, 90), CODE.invalid, taken(90, c[0]!));
+    await accepted(t(), main.token, setDefaultRoute, route(p[0]!, 1, 30), M.networkSetDone);
+    // A receiver or a member turned off keeps its metric but holds no priority.
+    await accepted(t(), main.token, setDefaultRoute, route(p[0]!, 2), M.networkSetDone);
+    await accepted(t(), main.token, setDefaultRoute, route(c[0]!, 0), M.networkSetDone);
+    await accepted(t(), main.token, setDefaultRoute, route(c[1]!, 1, 30), M.networkSetDone);
+    await accepted(t(), main.token, setDefaultRoute, route(p[1]!, 1, 90), M.networkSetDone);
+    // Another network's advertisers are not this one's.
+    const [lone] = (await t().db.selectFrom('network_member as nm').innerJoin('member as m', 'm.id', 'nm.member_id').select('m.router_name').where('nm.network_id', '=', single.id).execute()).map((r) => r.router_name);
+    await accepted(t(), main.token, setDefaultRoute, { network_number: single.network_number, router_name: lone, model: 1, metric: 30 }, M.networkSetDone);
+    expect(await rowsOf(t(), net.id)).toMatchObject({
+      [p[0]!]: { default_route: 2, metric: 30 },
+      [c[0]!]: { default_route: 0, metric: 90 },
+      [c[1]!]: { default_route: 1, metric: 30 },
+      [p[1]!]: { default_route: 1, metric: 90 },
+    });
+
+    // Two advertisers of one priority from before the rule: each may be saved as it is, neither may take another's.
+    await t().db.updateTable('network_member').set({ default_route: 1, metric: 30 }).where('network_id', '=', net.id).execute();
+    await accepted(t(), main.token, setDefaultRoute, route(c[1]!, 1, 30), M.networkSetDone);
+    await accepted(t(), main.token, setDefaultRoute, route(c[1]!, 1, 150), M.networkSetDone);
+    await refused(t(), main.token, setDefaultRoute, route(p[0]!, 1, 150), CODE.invalid, taken(150, c[1]!));
   });
 
   it('turns one member’s dynamic routing on and off, and every member’s at once', async () => {

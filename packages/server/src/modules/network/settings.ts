@@ -2,6 +2,7 @@ import {
   fmt,
   M,
   metricOf,
+  priorityOf,
   NETWORK_STATUS,
   ROUTING_LINE,
   ROUTING_TYPE,
@@ -132,36 +133,58 @@ export async function routing(ctx: Ctx, actor: Actor, networkNumber: string): Pr
   return { type: net.routing_type, main_router: main?.router_name ?? '', secondary_router: secondary?.router_name ?? '' };
 }
 
+/** A routing type and, for main-backup, its main and backup centers by name. */
+export interface RoutingChoice {
+  type: number;
+  main_router?: string | undefined;
+  secondary_router?: string | undefined;
+}
+
 /**
- * Needs two or more centers. Dual primary: every center is a main line. Main-backup: the named main
- * center is the main line, every other center a backup line, and the named backup is remembered.
+ * The rule of line main/backup, in the caller's change (the 线路主备 dialog, the twin-center link's
+ * line mode, a rollback): needs two or more centers. Dual primary: every center is a main line.
+ * Main-backup: the named main center is the main line, every other center a backup line, and the named
+ * backup is remembered. Writes only what differs (so the audit entry shows just that); answers whether
+ * anything did.
  */
+export async function applyRouting(trx: Db, tenantId: number, networkId: number, input: RoutingChoice): Promise<boolean> {
+  const centers = await centersOf(trx, tenantId, networkId);
+  if (centers.length < 2) throw invalid(M.networkRoutingCenters);
+  let mainId: number | null = null;
+  let secondaryId: number | null = null;
+  if (input.type === ROUTING_TYPE.mainBackup) {
+    const center = async (name: string) => {
+      const m = await memberIn(trx, tenantId, networkId, name);
+      if (m.member_type !== 'center') throw invalid(M.networkRoutingNotCenter);
+      return m;
+    };
+    const mainRow = await center(input.main_router ?? '');
+    const secondaryRow = await center(input.secondary_router ?? '');
+    if (mainRow.id === secondaryRow.id) throw invalid(M.networkRoutingSame);
+    mainId = mainRow.id;
+    secondaryId = secondaryRow.member_id;
+  }
+  const lineOf = (id: number) => (mainId === null || id === mainId ? ROUTING_LINE.main : ROUTING_LINE.backup);
+  const moved = centers.filter((c) => c.routing !== lineOf(c.id));
+  const net = await trx.selectFrom('network').select(['routing_type', 'routing_secondary_id']).where('id', '=', networkId).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+  if (moved.length === 0 && net.routing_type === input.type && net.routing_secondary_id === secondaryId) return false;
+  for (const line of [ROUTING_LINE.main, ROUTING_LINE.backup]) {
+    const ids = moved.filter((c) => lineOf(c.id) === line).map((c) => c.id);
+    if (ids.length > 0) await trx.updateTable('network_member').set({ routing: line }).where('id', 'in', ids).execute();
+  }
+  await trx
+    .updateTable('network')
+    .set({ routing_type: input.type, routing_secondary_id: secondaryId, update_time: Date.now() })
+    .where('id', '=', networkId)
+    .where('tenant_id', '=', tenantId)
+    .execute();
+  return true;
+}
+
+/** POST network/edit_routing: applyRouting as its own change. */
 export async function editRouting(ctx: Ctx, actor: Actor, input: RoutingInput): Promise<void> {
   await changeNetwork(ctx, actor, input.network_number, { event: 'settings' }, async (trx, net) => {
-    const centers = await centersOf(trx, actor.tenantId, net.id);
-    if (centers.length < 2) throw invalid(M.networkRoutingCenters);
-    let secondaryId: number | null = null;
-    if (input.type === ROUTING_TYPE.mainBackup) {
-      const [main, secondary] = [input.main_router!, input.secondary_router!];
-      const center = async (name: string) => {
-        const m = await memberIn(trx, actor.tenantId, net.id, name);
-        if (m.member_type !== 'center') throw invalid(M.networkRoutingNotCenter);
-        return m;
-      };
-      const mainRow = await center(main);
-      const secondaryRow = await center(secondary);
-      secondaryId = secondaryRow.member_id;
-      await trx.updateTable('network_member').set({ routing: ROUTING_LINE.backup }).where('network_id', '=', net.id).where('member_type', '=', 'center').execute();
-      await trx.updateTable('network_member').set({ routing: ROUTING_LINE.main }).where('id', '=', mainRow.id).execute();
-    } else {
-      await trx.updateTable('network_member').set({ routing: ROUTING_LINE.main }).where('network_id', '=', net.id).where('member_type', '=', 'center').execute();
-    }
-    await trx
-      .updateTable('network')
-      .set({ routing_type: input.type, routing_secondary_id: secondaryId, update_time: Date.now() })
-      .where('id', '=', net.id)
-      .where('tenant_id', '=', actor.tenantId)
-      .execute();
+    await applyRouting(trx, actor.tenantId, net.id, input);
   });
 }
 
@@ -182,17 +205,40 @@ export async function setDns(ctx: Ctx, actor: Actor, networkNumber: string, dns:
 
 // ---- default route ----
 
-/** Off, advertise (with its metric) or receive; a member's metric stays as it was unless it advertises. */
+/**
+ * Off, advertise (with its metric) or receive; a member's metric stays as it was unless it advertises.
+ * Two members may not advertise with one priority: the receivers could not choose between them. A
+ * member saved again as it advertises already is no new conflict.
+ */
 export async function setDefaultRoute(ctx: Ctx, actor: Actor, input: DefaultRouteInput): Promise<void> {
   await changeNetwork(ctx, actor, input.network_number, { flag: 'auth_default_route', event: 'settings' }, async (trx, net) => {
     const m = await memberIn(trx, actor.tenantId, net.id, input.router_name);
     const metric = input.model === DEFAULT_ROUTE.advertise ? metricOf(input.metric) : undefined;
+    if (metric !== undefined) await ensurePriorityFree(trx, actor.tenantId, net.id, m.id, metric);
     await trx
       .updateTable('network_member')
       .set({ default_route: input.model, ...(metric === undefined ? {} : { metric }) })
       .where('id', '=', m.id)
       .execute();
   });
+}
+
+/** 422 M.networkRoutePriorityTaken when another member of the network advertises with `metric`. */
+async function ensurePriorityFree(trx: Db, tenantId: number, networkId: number, memberRowId: number, metric: number): Promise<void> {
+  const own = await trx.selectFrom('network_member').select(['default_route', 'metric']).where('id', '=', memberRowId).executeTakeFirstOrThrow();
+  if (own.default_route === DEFAULT_ROUTE.advertise && own.metric === metric) return;
+  const other = await trx
+    .selectFrom('network_member as nm')
+    .innerJoin('member as m', 'm.id', 'nm.member_id')
+    .select('m.router_name')
+    .where('nm.network_id', '=', networkId)
+    .where('nm.tenant_id', '=', tenantId)
+    .where('nm.id', '!=', memberRowId)
+    .where('nm.default_route', '=', DEFAULT_ROUTE.advertise)
+    .where('nm.metric', '=', metric)
+    .orderBy('nm.id')
+    .executeTakeFirst();
+  if (other) throw invalid(fmt(M.networkRoutePriorityTaken, { n: priorityOf(metric), name: other.router_name }));
 }
 
 // ---- ciphers, dial mode ----

@@ -1,5 +1,5 @@
-import { centerLinkIssue, CODE, isNetworkAddress, M, portField, publicIpField, SEGMENT_LIMITS, segmentFields, setCenterLink, type NetworkDetail } from '@hublink/contract';
-import { App, Button, Flex, Form, Input, Select, Tag } from 'antd';
+import { centerLinkIssue, CODE, fmt, isNetworkAddress, M, portField, publicIpField, ROUTING_TYPE, SEGMENT_LIMITS, segmentFields, setCenterLink, type NetworkDetail } from '@hublink/contract';
+import { App, Button, Flex, Form, Input, Radio, Select, Tag, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
@@ -12,6 +12,7 @@ interface Values {
   static_port?: string;
   gateway?: string;
   mask?: number;
+  line_mode?: number;
 }
 
 const port = (v: unknown) => (text(v) === '' ? undefined : Number(text(v)));
@@ -22,6 +23,7 @@ const input = (v: Values) => ({
   static_port: port(v.static_port),
   gateway: text(v.gateway),
   mask: v.mask,
+  line_mode: v.line_mode === ROUTING_TYPE.mainBackup ? ROUTING_TYPE.mainBackup : ROUTING_TYPE.dual,
 });
 
 /** The contract's rule for enabling (centerLinkIssue), shown on the field it names. */
@@ -42,9 +44,11 @@ const gatewayRule: Rule = {
 const ALL: (keyof Values)[] = ['center_router_name', 'public_ip', 'public_port', 'static_port', 'gateway', 'mask'];
 
 /**
- * 双中心互联 (spec 2 §4, §5): the server center (请选择服务端) and either its public address (public
- * port and local port then required) or a segment (网段不能为空). Off, the submit says 启用; on, it says
- * OK and a close button turns the link off after a confirmation.
+ * 双中心互联 (spec 2 §4, §5): the server center (请选择服务端), the line mode (双主 or 主备: the network's
+ * 线路主备 seen from the link; in 主备 the server is the main line and the other twin center the backup)
+ * and either the server's public address (public port and local port then required) or a segment (网段
+ * 不能为空). Off, the submit says 启用; on, it says OK and a close button turns the link off after a
+ * confirmation.
  */
 export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
@@ -60,7 +64,11 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
     static_port: saved.static_port ? String(saved.static_port) : '',
     gateway: saved.gateway,
     mask: saved.mask || undefined,
+    line_mode: saved.line_mode === ROUTING_TYPE.mainBackup ? ROUTING_TYPE.mainBackup : ROUTING_TYPE.dual,
   };
+  const server = Form.useWatch('center_router_name', form);
+  const lineMode = Form.useWatch('line_mode', form);
+  const backup = centers.find((c) => c.value !== server)?.value;
 
   const submit = async (v: Values) => {
     const body = input(v);
@@ -99,6 +107,20 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
     >
       <Form.Item name="center_router_name" label={M.segUiCenterLinkServer} rules={[linkRule('center_router_name')]}>
         <Select options={centers} placeholder={M.segServerRequired} aria-label={M.segUiCenterLinkServer} onChange={recheck} />
+      </Form.Item>
+      <Form.Item
+        name="line_mode"
+        label={M.netSetRoutingType}
+        extra={
+          lineMode === ROUTING_TYPE.mainBackup && server && backup ? (
+            <Typography.Text type="secondary">{fmt(M.segUiCenterLinkMainBackupHint, { name: server, other: backup })}</Typography.Text>
+          ) : undefined
+        }
+      >
+        <Radio.Group aria-label={M.netSetRoutingType}>
+          <Radio value={ROUTING_TYPE.dual}>{M.netSetRoutingDual}</Radio>
+          <Radio value={ROUTING_TYPE.mainBackup}>{M.netSetRoutingMainBackup}</Radio>
+        </Radio.Group>
       </Form.Item>
       <Form.Item name="public_ip" label={M.segUiPublicIpOptional} rules={[zodRule(publicIpField)]}>
         <Input aria-label={M.segUiPublicIp} inputMode="decimal" onChange={recheck} />

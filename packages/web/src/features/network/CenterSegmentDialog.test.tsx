@@ -1,8 +1,8 @@
-import { M } from '@hublink/contract';
+import { fmt, M } from '@hublink/contract';
 import { waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, refused, type EnvelopeOf } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { CenterSegmentDialog } from './CenterSegmentDialog';
 import { member } from '../../test/networkFixtures';
@@ -11,8 +11,8 @@ import { okButton, pick, typeInto } from './segmentTesting';
 const hw = (f: string) => `${M.segUiRouterSegment} ${f}`;
 const sw = (f: string) => `${M.segUiSoftwareSegment} ${f}`;
 
-function setup() {
-  const m = mockApi({ '/network/edit_center_gateway': ok(null, '设置成功') });
+function setup(answer: EnvelopeOf<'/network/edit_center_gateway'> = ok(null, '设置成功')) {
+  const m = mockApi({ '/network/edit_center_gateway': answer });
   const onClose = vi.fn();
   renderWithProviders(<CenterSegmentDialog networkNumber="N1" member={member({ router_name: 'C1', member_type: 'center' })} onClose={onClose} />);
   return { m, onClose };
@@ -35,6 +35,19 @@ describe('CenterSegmentDialog', () => {
     await userEvent.click(okButton());
     await shows(M.segSoftwareSame);
     expect(m.callsTo('/network/edit_center_gateway')).toHaveLength(0);
+  });
+
+  it('shows the server’s refusal of a segment over a route prefix and stays open', async () => {
+    const msg = fmt(M.segOverlapPrefix, { segment: '10.8.0.0/16', prefix: '10.8.5.0/24' });
+    const { m, onClose } = setup(refused(msg));
+    await typeInto(hw(M.segUiGateway), '10.8.0.0');
+    await pick(hw(M.segUiMask), '/16');
+    await typeInto(sw(M.segUiGateway), '10.9.0.0');
+    await pick(sw(M.segUiMask), '/24');
+    await userEvent.click(okButton());
+    await waitFor(() => expect(m.callsTo('/network/edit_center_gateway')).toHaveLength(1));
+    await shows(msg);
+    expect(onClose).not.toHaveBeenCalled();
   });
 
   it('sends both segments and closes', async () => {

@@ -1,16 +1,16 @@
-import { M } from '@hublink/contract';
+import { fmt, M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, refused, type EnvelopeOf } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
 import { member } from '../../test/networkFixtures';
 
 const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!;
 
-function setup(over: Parameters<typeof member>[0] = {}) {
-  const m = mockApi({ '/network/default_route': ok(null, '设置成功') });
+function setup(over: Parameters<typeof member>[0] = {}, answer: EnvelopeOf<'/network/default_route'> = ok(null, '设置成功')) {
+  const m = mockApi({ '/network/default_route': answer });
   const onClose = vi.fn();
   renderWithProviders(<DefaultRouteDialog networkNumber="N1" member={member({ router_name: 'R7', ...over })} onClose={onClose} />);
   return { m, onClose };
@@ -40,6 +40,18 @@ describe('DefaultRouteDialog', () => {
     await waitFor(() => expect(m.callsTo('/network/default_route')).toHaveLength(1));
     expect(m.callsTo('/network/default_route')[0]!.body).toEqual({ network_number: 'N1', router_name: 'R7', model: 1, metric: 120 });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('shows the server’s refusal of a priority another member advertises with, and stays open', async () => {
+    const msg = fmt(M.networkRoutePriorityTaken, { n: 4, name: 'R8' });
+    const { m, onClose } = setup({ default_route: 0, metric: 0 }, refused(msg));
+    await userEvent.click(await screen.findByLabelText(M.networkRouteAdvertise));
+    await userEvent.click(await screen.findByLabelText(M.netSetRoutePriority));
+    await userEvent.click((await screen.findAllByTitle('优先级4')).at(-1)!);
+    await userEvent.click(okButton());
+    await waitFor(() => expect(m.callsTo('/network/default_route')).toHaveLength(1));
+    await shows(msg);
+    expect(onClose).not.toHaveBeenCalled();
   });
 
   it('receives without a metric', async () => {

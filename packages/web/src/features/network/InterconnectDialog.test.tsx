@@ -1,8 +1,8 @@
-import { M } from '@hublink/contract';
+import { fmt, M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, refused, type EnvelopeOf } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { detail } from '../../test/networkFixtures';
 import { InterconnectDialog } from './InterconnectDialog';
@@ -11,8 +11,8 @@ import { okButton, pick, typeInto } from './segmentTesting';
 const gateway = `${M.segUiInterconnectSegment} ${M.segUiGateway}`;
 const mask = `${M.segUiInterconnectSegment} ${M.segUiMask}`;
 
-function setup(enable = 0) {
-  const m = mockApi({ '/network/enable_center_link': ok(null, '设置成功'), '/network/edit_center_link_gateway': ok(null, '设置成功') });
+function setup(enable = 0, answer: EnvelopeOf<'/network/edit_center_link_gateway'> = ok(null, '设置成功')) {
+  const m = mockApi({ '/network/enable_center_link': ok(null, '设置成功'), '/network/edit_center_link_gateway': answer });
   const onClose = vi.fn();
   renderWithProviders(<InterconnectDialog detail={detail({ network_interconnect: { enable, segment: { gateway: '10.255.0.0', mask: 24 } } })} open onClose={onClose} />);
   return { m, onClose };
@@ -28,6 +28,17 @@ describe('InterconnectDialog', () => {
     await userEvent.click(okButton());
     await waitFor(() => expect(m.callsTo('/network/enable_center_link')).toHaveLength(1));
     expect(m.callsTo('/network/enable_center_link')[0]!.body).toEqual({ network_number: 'N1', enable: 1 });
+  });
+
+  it('shows the server’s refusal of a segment over a route prefix and stays open', async () => {
+    const msg = fmt(M.segOverlapPrefix, { segment: '10.254.0.0/24', prefix: '10.254.0.0/16' });
+    const { m, onClose } = setup(1, refused(msg));
+    expect(await screen.findByText(M.segUiInterconnectOn)).toBeInTheDocument();
+    await typeInto(gateway, '10.254.0.0');
+    await userEvent.click(okButton(new RegExp(M.segUiSaveSegment)));
+    await waitFor(() => expect(m.callsTo('/network/edit_center_link_gateway')).toHaveLength(1));
+    await shows(msg);
+    expect(onClose).not.toHaveBeenCalled();
   });
 
   it('refuses a segment that is not a network address, and saves a valid one', async () => {

@@ -2,15 +2,15 @@ import { fmt, M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, refused, type EnvelopeOf } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { IpPoolDialog } from './IpPoolDialog';
 
 const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('button')!;
 const SAVED = { pop: '10.9.0.0/16', center_link_network: '', center_network: '10.10.0.0/24', pop_software: '', other: '' };
 
-function setup(hasFr = false) {
-  const m = mockApi({ '/network/ip_address_pool': ok(SAVED), '/network/edit_ip_address_pool': ok(null, '保存成功') });
+function setup(hasFr = false, answer: EnvelopeOf<'/network/edit_ip_address_pool'> = ok(null, '保存成功')) {
+  const m = mockApi({ '/network/ip_address_pool': ok(SAVED), '/network/edit_ip_address_pool': answer });
   const onClose = vi.fn();
   renderWithProviders(<IpPoolDialog networkNumber="N1" hasFr={hasFr} pending={null} open onClose={onClose} />);
   return { m, onClose };
@@ -41,6 +41,17 @@ describe('IpPoolDialog (网段配置)', () => {
     await userEvent.click(okButton());
     await shows(fmt(M.popPoolOverlap, { a: M.popPoolPop, b: M.popPoolOther }));
     expect(m.callsTo('/network/edit_ip_address_pool')).toHaveLength(0);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('shows the server’s refusal of a pool over a route prefix and stays open', async () => {
+    const msg = fmt(M.popPoolOverlap, { a: M.popPoolOther, b: fmt(M.popPoolPrefix, { prefix: '10.30.0.0/16' }) });
+    const { m, onClose } = setup(false, refused(msg));
+    await screen.findByDisplayValue('10.9.0.0/16');
+    await userEvent.type(field(M.popPoolOther), '10.30.0.0/24');
+    await userEvent.click(okButton());
+    await waitFor(() => expect(m.callsTo('/network/edit_ip_address_pool')).toHaveLength(1));
+    await shows(msg);
     expect(onClose).not.toHaveBeenCalled();
   });
 

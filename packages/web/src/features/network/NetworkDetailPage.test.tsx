@@ -51,10 +51,12 @@ const row = (name: string) => membersCard().getByText(name).closest('tr') as HTM
 
 describe('NetworkDetailPage', () => {
   it('shows the summary and the members with their positions, lines, POP areas and online-only actions', async () => {
-    const { m } = setup({ network_service: 2, ncp_ciphers: 'sm', mode: 3, network_center_link: 1, network_fr: { network_fr_id: 1, shortname: 'POP-华东' } });
+    const linkOn = { ...detail().network_center_link_network, center_router_name: 'R1', line_mode: 2 };
+    const { m } = setup({ network_service: 2, ncp_ciphers: 'sm', mode: 3, network_center_link: 1, network_center_link_network: linkOn, network_fr: { network_fr_id: 1, shortname: 'POP-华东' } });
     await shows('R1');
     expect(m.callsTo('/network/info')[0]!.query).toEqual({ network_number: 'N1' });
-    for (const text of [M.networkLevelStandard, M.networkCiphersSm, M.networkModePop, 'POP-华东', M.networkOn]) expect(screen.getByText(text)).toBeInTheDocument();
+    const mainBackup = fmt(M.netSetRoutingMainBackupOf, { name: 'R1' });
+    for (const text of [M.networkLevelStandard, M.networkCiphersSm, M.networkModePop, 'POP-华东', M.networkOn, mainBackup]) expect(screen.getByText(text)).toBeInTheDocument();
 
     // Member names are plain text until the router detail page exists; the actions stay fixed on the right.
     expect(membersCard().getByText('R1').closest('a')).toBeNull();

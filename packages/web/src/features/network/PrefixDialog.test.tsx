@@ -1,10 +1,10 @@
-import { M } from '@hublink/contract';
+import { fmt, M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, refused, type EnvelopeOf } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { detail, member } from '../../test/networkFixtures';
 import { PrefixDialog } from './PrefixDialog';
@@ -12,9 +12,13 @@ import { okButton, pick, typeInto } from './segmentTesting';
 
 const row = (n: number, field: string) => `${M.segUiPrefixRow} ${n} ${field}`;
 
-function setup(advanced = 0, saved = [{ ip: '10.1.0.0', mask: 16, name: 'R1', permission: 'permit' as const, ge: null, le: null }]) {
+function setup(
+  advanced = 0,
+  saved = [{ ip: '10.1.0.0', mask: 16, name: 'R1', permission: 'permit' as const, ge: null, le: null }],
+  answer: EnvelopeOf<'/network/edit_prefix'> = ok(null, '保存成功'),
+) {
   session.setUser({ ...mainUser, auth: { quagga: 1, quagga_advanced: advanced, default_route: 0 } });
-  const m = mockApi({ '/network/prefix': ok(saved), '/network/edit_prefix': ok(null, '保存成功') });
+  const m = mockApi({ '/network/prefix': ok(saved), '/network/edit_prefix': answer });
   const onClose = vi.fn();
   renderWithProviders(<PrefixDialog detail={detail({ member: [member({ router_name: 'R1', member_type: 'center' }), member({ router_name: 'R2' })] })} open onClose={onClose} />);
   return { m, onClose };
@@ -57,6 +61,17 @@ describe('PrefixDialog', () => {
       ],
     });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('shows the server’s refusal of a prefix in the VPN’s addresses and stays open', async () => {
+    const msg = fmt(M.segPrefixOverlapVpn, { prefix: '100.64.5.0/24', what: fmt(M.segWhatDefaultPool, { label: M.popPoolCenter }), segment: '100.64.0.0/12' });
+    const { m, onClose } = setup(0, undefined, refused(msg));
+    await screen.findByDisplayValue('10.1.0.0');
+    await typeInto(row(1, M.segUiPrefixIp), '100.64.0.0');
+    await userEvent.click(okButton());
+    await waitFor(() => expect(m.callsTo('/network/edit_prefix')).toHaveLength(1));
+    await shows(msg);
+    expect(onClose).not.toHaveBeenCalled();
   });
 
   it('shows permission, ge and le only with advanced routing', async () => {

@@ -1,10 +1,10 @@
-import { M, type RoleAuth, type UserMessage } from '@hublink/contract';
+import { fmt, M, type RoleAuth, type UserMessage } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
 import { mainUser, ramUser } from '../../app/testing';
 import { configEntries } from './configMenu';
 import { detail, link, member } from '../../test/networkFixtures';
 import { shortNote } from '../../components/shortNote';
-import { defaultRouteLabel, networkTypeLabel, priorityOf } from './labels';
+import { defaultRouteLabel, networkTypeLabel, priorityOf, routingLabel } from './labels';
 import { liveView } from './liveView';
 import { networkRights } from './permissions';
 
@@ -24,6 +24,14 @@ describe('network helpers', () => {
     expect(defaultRouteLabel(2, 30)).toBe(M.networkRouteReceive);
     expect(shortNote('一二三四五六七八九十一二三四五六七八')).toBe('一二三四五六七八九十一二三四五六七八');
     expect(shortNote('一二三四五六七八九十一二三四五六七八九')).toBe('一二三四五六七八九十一二三四五六七八…');
+  });
+
+  it('labels line main/backup from the twin-center line mode and the centers’ lines', () => {
+    const link = detail().network_center_link_network;
+    const centers = [member({ router_name: 'C1', member_type: 'center', routing: 2 }), member({ router_name: 'C2', member_type: 'center', routing: 1 }), member({ router_name: 'P1' })];
+    expect(routingLabel(detail({ member: centers, network_center_link_network: { ...link, line_mode: 1 } }))).toBe(M.netSetRoutingDual);
+    expect(routingLabel(detail({ member: centers, network_center_link_network: { ...link, line_mode: 2 } }))).toBe(fmt(M.netSetRoutingMainBackupOf, { name: 'C2' }));
+    expect(routingLabel(detail({ member: centers.slice(1), network_center_link_network: { ...link, line_mode: 2 } }))).toBe('-');
   });
 
   it('a main account may do everything; a sub-account what its role grants, and never create with listed networks', () => {

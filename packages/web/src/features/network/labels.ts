@@ -1,4 +1,6 @@
-import { LIMITS, M, NETWORK_TYPE, fmt, type MemberType } from '@hublink/contract';
+import { M, NETWORK_TYPE, ROUTING_LINE, ROUTING_TYPE, fmt, priorityOf, type NetworkDetail, type MemberType } from '@hublink/contract';
+
+export { priorityOf };
 
 /** network_type of spec 2 §2: 1 hub, 2 point-to-point, anything else POP. */
 export const networkTypeLabel = (type: number) =>
@@ -17,8 +19,17 @@ export const ciphersLabel = (c: string) => (c === 'sm' ? M.networkCiphersSm : M.
 /** Dial (line) mode: 1 default, 2 center first, 3 POP first. */
 export const modeLabel = (mode: number) => (mode === 2 ? M.networkModeCenter : mode === 3 ? M.networkModePop : M.networkModeDefault);
 
-/** Metric 30, 60, 90, 120, 150 is priority 1 to 5; an unknown metric gives 0. */
-export const priorityOf = (metric: number) => (LIMITS.defaultRouteMetrics as readonly number[]).indexOf(metric) + 1;
+/**
+ * Line main/backup (the routing type, which the twin-center link shows as its line mode): dual primary,
+ * or main-backup with its main line's center; '-' with fewer than two centers, where it means nothing.
+ */
+export function routingLabel(detail: Pick<NetworkDetail, 'member' | 'network_center_link_network'>): string {
+  const centers = detail.member.filter((m) => m.member_type === 'center');
+  if (centers.length < 2) return orDash(null);
+  if (detail.network_center_link_network.line_mode !== ROUTING_TYPE.mainBackup) return M.netSetRoutingDual;
+  const main = centers.find((m) => m.routing === ROUTING_LINE.main);
+  return main ? fmt(M.netSetRoutingMainBackupOf, { name: main.router_name }) : M.netSetRoutingMainBackup;
+}
 
 /** Default route 0 off, 1 advertise (with its priority), 2 receive. */
 export function defaultRouteLabel(route: number, metric: number): string {
