@@ -8,7 +8,7 @@ import { routerNameField } from './router';
  * Device diagnostics and confirmed delivery (issue 18). The causes, in the order they are checked: the
  * first that holds is the one 诊断 names.
  */
-export const DIAGNOSIS_CAUSES = ['never_connected', 'wrong_secret', 'disabled', 'certificate', 'heartbeat_lost', 'tunnel_down', 'config_behind', 'healthy'] as const;
+export const DIAGNOSIS_CAUSES = ['never_connected', 'wrong_secret', 'disabled', 'certificate', 'heartbeat_lost', 'tunnel_down', 'failed_over', 'config_behind', 'healthy'] as const;
 export type DiagnosisCause = (typeof DIAGNOSIS_CAUSES)[number];
 
 /** The Chinese title of each cause. */
@@ -19,6 +19,7 @@ export const DIAGNOSIS_TITLE: Record<DiagnosisCause, string> = {
   certificate: M.diagnosisCertificate,
   heartbeat_lost: M.diagnosisHeartbeatLost,
   tunnel_down: M.diagnosisTunnelDown,
+  failed_over: M.diagnosisFailedOver,
   config_behind: M.diagnosisConfigBehind,
   healthy: M.diagnosisHealthy,
 };
@@ -85,7 +86,7 @@ export const networkDelivery = defineEndpoint({
 });
 
 /** The sentence for a diagnosis, from its cause and facts. */
-export function diagnosisMessage(cause: DiagnosisCause, facts: { time?: string; ip?: string; network?: string; center?: string }): string {
+export function diagnosisMessage(cause: DiagnosisCause, facts: { time?: string; ip?: string; network?: string; center?: string; backup?: string }): string {
   const detail = {
     never_connected: M.diagnosisNeverConnectedDetail,
     wrong_secret: M.diagnosisWrongSecretDetail,
@@ -93,8 +94,9 @@ export function diagnosisMessage(cause: DiagnosisCause, facts: { time?: string; 
     certificate: M.diagnosisCertificateDetail,
     heartbeat_lost: M.diagnosisHeartbeatLostDetail,
     tunnel_down: M.diagnosisTunnelDownDetail,
+    failed_over: M.diagnosisFailedOverDetail,
     config_behind: M.diagnosisConfigBehindDetail,
     healthy: M.diagnosisHealthyDetail,
   }[cause];
-  return fmt(detail, { time: facts.time ?? '', ip: facts.ip ?? '', network: facts.network ?? '', center: facts.center ?? '' });
+  return fmt(detail, { time: facts.time ?? '', ip: facts.ip ?? '', network: facts.network ?? '', center: facts.center ?? '', backup: facts.backup ?? '' });
 }

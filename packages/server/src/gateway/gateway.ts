@@ -382,16 +382,27 @@ export class Gateway {
       const rows = await this.ctx.db.selectFrom('member').select(['id', 'router_key']).where('tenant_id', '=', s.member.tenant_id).where('router_key', 'in', unknown).execute();
       for (const r of rows) s.peers.set(r.router_key, r.id);
     }
+    const seen = new Set<string>();
+    const networks = new Set<number>();
     for (const l of links) {
       const networkId = s.networkIdOf(l.network_number);
       const center = s.peers.get(l.peer.toLowerCase());
       if (networkId === undefined || center === undefined || s.networks.get(networkId)?.memberType !== 'point') continue;
       const key = `${networkId}:${center}`;
+      seen.add(key);
+      networks.add(networkId);
       const since = l.online === 1 && l.since > 0 ? l.since * 1000 : null;
       const state = `${l.online}|${l.vpn_ip}|${since}`;
       if (s.reported.get(key) === state) continue;
       s.reported.set(key, state);
       this.writer.link({ network_id: networkId, member_id: s.member.id, center_member_id: center, vpn_online: l.online, vpn_ip: l.vpn_ip, since });
+    }
+    // A center the point no longer links to (its point links changed) is no longer reported: its link is down.
+    for (const [key, state] of s.reported) {
+      const [networkId, center] = key.split(':').map(Number) as [number, number];
+      if (seen.has(key) || !networks.has(networkId) || state.startsWith('0|')) continue;
+      s.reported.set(key, '0||null');
+      this.writer.link({ network_id: networkId, member_id: s.member.id, center_member_id: center, vpn_online: 0, vpn_ip: '', since: null });
     }
   }
 

@@ -90,7 +90,7 @@ export async function diagnose(ctx: Ctx, actor: Actor, name: string, now = Date.
   const failTime = diag?.fail_time != null ? Number(diag.fail_time) : null;
   const everConnected = online === 1 || seenTime !== null;
 
-  const pick = (): { cause: DiagnosisCause; time?: string; ip?: string; network?: string; center?: string } => {
+  const pick = (): { cause: DiagnosisCause; time?: string; ip?: string; network?: string; center?: string; backup?: string } => {
     if (!everConnected && failTime === null) return { cause: 'never_connected' };
     if (!online && failTime !== null && WRONG_SECRET.has(diag!.fail_code) && failTime >= (seenTime ?? 0)) {
       return { cause: 'wrong_secret', time: formatTime(failTime, tz), ip: diag!.fail_ip };
@@ -102,13 +102,19 @@ export async function diagnose(ctx: Ctx, actor: Actor, name: string, now = Date.
     });
     if (badCert) return { cause: 'certificate', network: badCert.network_name };
     if (!online) return seenTime === null ? { cause: 'never_connected' } : { cause: 'heartbeat_lost', time: formatTime(seenTime, tz), ip: seenIp };
-    // A point needs one tunnel up to a center (a standby center's link is down by design); a point whose agent
-    // reported no link yet is not judged.
+    // A point needs one tunnel up to a center; a point whose agent reported no link yet is not judged.
     const down = networks.find((n) => {
       const own = links.filter((l) => l.network_id === n.id);
       return n.member_type === 'point' && own.length > 0 && !own.some((l) => l.vpn_online === 1);
     });
     if (down) return { cause: 'tunnel_down', network: down.network_name, center: links.filter((l) => l.network_id === down.id).map((l) => l.router_name).join(M.diagnosisCenterSeparator) };
+    // Every center of a point is a hot standby (docs/networking.md): one of them down means its traffic moved.
+    const partly = networks.find((n) => n.member_type === 'point' && links.some((l) => l.network_id === n.id && l.vpn_online !== 1));
+    if (partly) {
+      const own = links.filter((l) => l.network_id === partly.id);
+      const names = (online: boolean) => own.filter((l) => (l.vpn_online === 1) === online).map((l) => l.router_name).join(M.diagnosisCenterSeparator);
+      return { cause: 'failed_over', network: partly.network_name, center: names(false), backup: names(true) };
+    }
     const behind = networks.find((n) => (n.version ?? 0) > 0 && ((n.applied_version ?? 0) < n.version! || (n.applied_error ?? '') !== ''));
     if (behind) return { cause: 'config_behind', network: behind.network_name };
     return { cause: 'healthy' };

@@ -11,6 +11,7 @@ const ALERT_TYPE: Record<DiagnosisCause, 'success' | 'warning' | 'error' | 'info
   certificate: 'error',
   heartbeat_lost: 'error',
   tunnel_down: 'warning',
+  failed_over: 'warning',
   config_behind: 'warning',
   healthy: 'success',
 };
