@@ -134,7 +134,9 @@ export class AgentProcess {
     const out = [`--- agent ${this.name} in ${this.ns}${this.current.exitCode === undefined ? '' : ` (ended: ${this.current.exitCode})`}:`];
     out.push(...this.lines.slice(-lines).map((l) => `${((l.at - t0) / 1000).toFixed(3).padStart(8)} ${l.text}`));
     for (const file of logFiles(this.stateDir)) {
-      out.push(`--- ${path.relative(this.stateDir, file)}:`, ...fs.readFileSync(file, 'utf8').split('\n').slice(-logLines));
+      // The agent reads each server's client list every second: those commands are noise here.
+      const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => !l.includes("MANAGEMENT: CMD 'status 3'"));
+      out.push(`--- ${path.relative(this.stateDir, file)}:`, ...lines.slice(-logLines));
     }
     return out.join('\n');
   }

@@ -71,6 +71,10 @@ const TRANSIT_TABLE_BASE = 7100;
 const ROUTING_CHECK_MS = 10_000;
 /** Changes that come together (a config's instances starting) are applied together. */
 const ROUTING_DEBOUNCE_MS = 20;
+/** A routing run longer than this is logged (a loaded machine delays failover by it). */
+const SLOW_ROUTING_MS = 1000;
+/** How long a config's failed routing waits before it is tried again (once). */
+const ROUTING_RETRY_MS = 500;
 
 const noEvents: DeviceEvents = { sessionUp: () => {}, sessionDown: () => {}, log: () => {} };
 
@@ -162,7 +166,13 @@ export class OpenvpnDevice implements Device {
       this.networks.set(config.network_number, fresh);
       for (const conf of tunnelConfs(config)) this.startInstance(fresh, conf);
     }
-    const problems = await this.routeNow();
+    // A tunnel that went down between the choice of a route and its installation fails it once: only a
+    // failure that stays is the config's.
+    let problems = await this.routeNow();
+    if (problems.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, ROUTING_RETRY_MS));
+      problems = await this.routeNow();
+    }
     if (problems.length > 0) throw new Error(problems.join('; '));
   }
 
@@ -365,8 +375,11 @@ export class OpenvpnDevice implements Device {
         if (isServerConf(network, conf)) {
           const connected = new Set(instance.clients.map((c) => c.commonName));
           for (const link of network.links) if (link.conf === conf) changed = this.paths.set(pathKey(number, name, link.peer), connected.has(link.peer), timers) || changed;
-        } else {
-          changed = this.paths.set(pathKey(number, name), instance.connected, timers) || changed;
+        } else if (this.paths.set(pathKey(number, name), instance.connected, timers)) {
+          changed = true;
+          // A tunnel or link between centers going down or coming back is what an operator looks for first.
+          const held = this.paths.holdDownMs(pathKey(number, name), timers);
+          this.events.log(`${number}: ${name} ${instance.connected ? `up${held > 0 ? `, used after a hold-down of ${Math.round(held / 1000)} s` : ''}` : `down (${instance.state?.detail || instance.state?.state || 'stopped'}): its routes move`}`);
         }
       }
     }
@@ -385,7 +398,7 @@ export class OpenvpnDevice implements Device {
         number,
         config: network.routing,
         devOf: (instance) => running(instance)?.dev ?? null,
-        usable: (instance, client) => running(instance) !== undefined && this.paths.usable(pathKey(number, instance, client), network.routing.timers),
+        state: (instance, client) => (running(instance) === undefined ? 'down' : this.paths.state(pathKey(number, instance, client), network.routing.timers)),
         servers: devsWhere((conf) => isServerConf(network, conf)),
         links: devsWhere((conf) => network.links.some((l) => l.conf === conf && l.between_centers)),
         tables: { fromTunnels: TRANSIT_TABLE_BASE + 2 * network.index, fromLinks: TRANSIT_TABLE_BASE + 2 * network.index + 1 },
@@ -421,9 +434,12 @@ export class OpenvpnDevice implements Device {
         await router.clean().catch((e: unknown) => this.events.log(`cleaning what an earlier run left failed: ${errorText(e)}`));
         this.routing.cleaned = true;
       }
+      const started = Date.now();
       const devices = [...this.networks.values()].flatMap((n) => [...n.instances.values()].flatMap((i) => (i.dev ? [i.dev] : [])));
       const dialled = [...this.networks.values()].flatMap((n) => dialledHosts(n.config.config));
       problems = await router.apply(desiredState(this.views()), dialled, devices);
+      const took = Date.now() - started;
+      if (took > SLOW_ROUTING_MS) this.events.log(`routing took ${took} ms`);
       const text = problems.join('; ');
       if (text && text !== this.lastProblems) this.events.log(`routing: ${text}`);
       this.lastProblems = text;

@@ -56,8 +56,9 @@ export class Paths {
     return Math.max(0, s.since + seconds * 1000 - this.now());
   }
 
-  usable(key: string, timers: Timers): boolean {
-    return this.isUp(key) && this.holdDownMs(key, timers) === 0;
+  state(key: string, timers: Timers): 'ready' | 'held' | 'down' {
+    if (!this.isUp(key)) return 'down';
+    return this.holdDownMs(key, timers) === 0 ? 'ready' : 'held';
   }
 
   /** Forgets every path of a network (it left). */

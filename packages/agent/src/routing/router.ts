@@ -66,7 +66,7 @@ export class Router {
         problems.push(`${what}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 400));
       }
     };
-    await step('forwarding', () => this.kernelSettings(desired, devices));
+    await step('forwarding', () => this.kernelSettings(desired));
     await step('routes', () => this.mainRoutes(desired, dialled));
     await step('transit', () => this.transit(desired));
     await step('masquerading', () => this.nat(desired));
@@ -74,15 +74,16 @@ export class Router {
     return problems;
   }
 
-  private async kernelSettings(desired: Desired, devices: string[]): Promise<void> {
+  private async kernelSettings(desired: Desired): Promise<void> {
     const { host, log } = this.options;
     if (desired.forwarding && !this.forwardingOn) {
       const change = await enableForwarding(host);
       log(change ? 'IP forwarding turned on: this member routes for others (net.ipv4.ip_forward 0 → 1)' : 'IP forwarding already on: this member routes for others');
       this.forwardingOn = true;
     }
+    // The kernel filters by the higher of `all` and the device's value, so `all` loose covers every tunnel.
     if (desired.forwarding || desired.balance) {
-      for (const c of await looseReversePath(host, ['default', ...devices])) log(`reverse-path filter made loose for replies on other paths: ${c.key} ${c.from} → ${c.to}`);
+      for (const c of await looseReversePath(host, [])) log(`reverse-path filter made loose for replies on other paths: ${c.key} ${c.from} → ${c.to}`);
     }
     if (desired.balance && !this.multipathOn) {
       const change = await multipathHashL4(host);

@@ -9,13 +9,15 @@ import type { RoutingConfig, Via } from './config';
 
 export const DEFAULT_PREFIX = '0.0.0.0/0';
 
+export type PathState = 'ready' | 'held' | 'down';
+
 export interface NetworkView {
   number: string;
   config: RoutingConfig;
   /** The device of a running instance, or null. */
   devOf(instance: string): string | null;
-  /** The path is up and not held down. */
-  usable(instance: string, client: string | null): boolean;
+  /** ready: up, and not held down; held: up, but held down after a recent failure; down. */
+  state(instance: string, client: string | null): PathState;
   /** The devices of a center's servers and links, which transit traffic comes in on. */
   servers: string[];
   links: string[];
@@ -48,9 +50,15 @@ export interface Desired {
 
 const isLink = (instance: string) => instance.startsWith('link-') || instance.startsWith('mesh-');
 
-/** The devices of the best usable candidates, or null when none is usable ('local' counts as usable). */
+/**
+ * The devices of the best candidates that are ready, or null when none is ('local' is always ready). A
+ * path held down after a failure is used only when no ready one is left: better a path that may fail
+ * again than none.
+ */
 export function choose(vias: Via[], view: NetworkView, balance: boolean): string[] | 'local' | null {
-  const live = vias.filter((v) => v.via === 'local' || (view.usable(v.via, v.client) && view.devOf(v.via) !== null));
+  const up = (wanted: PathState) => vias.filter((v) => v.via === 'local' || (view.devOf(v.via) !== null && view.state(v.via, v.client) === wanted));
+  let live = up('ready');
+  if (live.length === 0) live = up('held');
   if (live.length === 0) return null;
   const cost = Math.min(...live.map((v) => v.cost));
   let best = live.filter((v) => v.cost === cost);

@@ -48,18 +48,15 @@ describe('compileNetwork', () => {
     const out = compileNetwork(networkOf({ network_number: 'N1', members }));
     const p1 = centerOf(out, 'p1').json as PointConfig;
     expect(p1.default_route).toEqual({ mode: 'receive', metric: null, from: [{ router_name: 'p2', metric: 30 }, { router_name: 'c1', metric: 60 }] });
-    // p2 (metric 30) is reached through either center at 300 + tunnel + client hop; c1's own offer (610) is worse.
+    // c1 advertises and exits itself (610); through c2, p2 (metric 30) at 300 + tunnel + client hop wins.
     expect(p1.routes.find((g) => g.prefixes.includes('0.0.0.0/0'))!.via.map((v) => [v.via, v.cost])).toEqual([
-      ['center-c1', 320],
       ['center-c2', 320],
+      ['center-c1', 610],
     ]);
     // The only advertising point on a center takes the whole default route in its client file there.
     expect(centerOf(out, 'c1').openvpn['ccd-router/p2']).toContain('iroute 0.0.0.0 0.0.0.0');
     expect(centerOf(out, 'c1').openvpn['ccd-router/p1']).not.toContain('iroute');
-    expect((centerOf(out, 'c1').json as CenterConfig).transit.map((v) => [v.via, v.client, v.cost])).toEqual([
-      ['router', 'p2', 310],
-      ['local', null, 600],
-    ]);
+    expect((centerOf(out, 'c1').json as CenterConfig).transit.map((v) => [v.via, v.client, v.cost])).toEqual([['local', null, 600]]);
     expect((centerOf(out, 'c2').json as CenterConfig).transit.map((v) => [v.via, v.client])).toEqual([['router', 'p2']]);
     expect(centerOf(out, 'c1').json.nat).toBe(true);
     expect(centerOf(out, 'p2').json.nat).toBe(true);

@@ -128,6 +128,8 @@ function renderTunnel(json: PointConfig, t: Tunnel, localPort: number | null): s
     'resolv-retry infinite',
     // A center that went away is tried again within seconds, so failback does not wait minutes.
     'connect-retry 1 5',
+    // Refused (a center that has not yet received this point's entry): try again, never give up.
+    'auth-retry nointeract',
     'server-poll-timeout 4',
     ...cipherLines(json),
     ...keepalive(json),

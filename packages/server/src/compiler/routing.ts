@@ -105,16 +105,19 @@ function pointDefault(shared: Shared, p: MemberInput, linked: MemberInput[]): Ro
 }
 
 /**
- * What a center can offer toward the default route, each with its cost from the center: itself, the
- * advertising points it carries, and across each of its links the other center and its points.
+ * What a center can offer toward the default route, each with its cost from the center. A center that
+ * advertises it offers its own uplink alone: an advertiser always exits itself, so the receivers'
+ * choice among the centers they reach is the one that counts (and a center cut off from the internet
+ * but not from the other centers never draws their traffic). Another center offers the advertising
+ * points it carries and, across each of its links, the other center and that center's points.
  */
 function offers(shared: Shared, c: MemberInput, except: MemberInput | null): { via: string; client: string | null; cost: number; rank: number }[] {
-  const out: { via: string; client: string | null; cost: number; rank: number }[] = [];
   const price = (m: MemberInput) => m.metric * DEFAULT_WEIGHT;
+  if (c.default_route === 1 && c !== except) return [{ via: 'local', client: null, cost: price(c), rank: 0 }];
+  const out: { via: string; client: string | null; cost: number; rank: number }[] = [];
   for (const { member: a } of shared.advertisers) {
-    if (a === except) continue;
-    if (a === c) out.push({ via: 'local', client: null, cost: price(a), rank: 0 });
-    else if (a.member_type !== 'center' && shared.carried.get(c)!.includes(a)) out.push({ via: serviceOf(a), client: a.router_name, cost: price(a) + COST.client, rank: 0 });
+    if (a === except || a === c) continue;
+    if (a.member_type !== 'center' && shared.carried.get(c)!.includes(a)) out.push({ via: serviceOf(a), client: a.router_name, cost: price(a) + COST.client, rank: 0 });
     for (const l of shared.linksOf(c)) {
       const d = peerOf(l, c);
       const name = linkName(l, d);
