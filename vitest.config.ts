@@ -36,7 +36,6 @@ const SERIAL_SERVER_FILES = [
   'packages/server/src/ops/backup.test.ts',
   'packages/server/src/ops/operations.test.ts',
   // OpenVPN and measured times
-  'packages/server/src/compiler/dataplane.test.ts',
   'packages/server/src/gateway/dataplane.test.ts',
   'packages/server/src/gateway/diagnosis.test.ts',
   'packages/agent/src/openvpn/device.test.ts',

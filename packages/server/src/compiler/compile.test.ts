@@ -78,6 +78,13 @@ describe('compileNetwork', () => {
     expect(iroutes('a1')).toEqual(['iroute 0.0.0.0 0.0.0.0']);
   });
 
+  it('never allocates a VPN subnet over a member\'s LAN, even when the pools leave only that room', () => {
+    const prefixes = [{ router_name: 'p', ip: '100.64.0.0', mask: 20, permission: 'permit' as const, ge: null, le: null }];
+    const out = compileNetwork(networkOf({ network_number: 'N1', members: [{ router_name: 'c', member_type: 'center' }, { router_name: 'p', member_type: 'point' }], prefixes }));
+    const subnets = (centerOf(out, 'c').json as CenterConfig).services.map((s) => s.subnet);
+    expect(subnets).toEqual(['100.64.16.0/20', '100.64.32.0/20']);
+  });
+
   it('leaves the twin-center link off without two centers', () => {
     const out = compileNetwork(
       networkOf({ network_number: 'N1', members: [{ router_name: 'c1', member_type: 'center' }], center_link: { gateway: null, center_router_name: 'c1', endpoint: null } }),

@@ -1,11 +1,12 @@
-import { allocate, fnv1a, intToIp, overlaps, rangeOf, sizeOf, type Range } from './ip';
+import { allocate, fnv1a, intToIp, overlaps, parseCidr, rangeOf, sizeOf, type Range } from './ip';
 import type { Endpoint, MemberInput, NetworkInput, Segment } from './model';
 
 /*
  * The address plan of one network: each center's VPN subnet per service (hardware routers and software
  * clients connect to separate server instances), every point's fixed address in each of them, and the
  * twin-center link's segment. Segments the user set are kept when they overlap nothing already placed;
- * the rest are allocated from the network's pools, then from 100.64.0.0/10, never from the POP pools.
+ * the rest are allocated from the network's pools, then from 100.64.0.0/10, never from the POP pools
+ * nor over a member's LAN.
  */
 
 export type Service = 'router' | 'software';
@@ -78,7 +79,12 @@ export function planAddresses(input: NetworkInput, centers: MemberInput[], point
     else meshSegment = take(input.interconnect!.segment, 'interconnect');
   }
 
-  const reserved = [input.pools.pop ?? DEFAULT_POOLS.pop, input.pools.pop_software ?? DEFAULT_POOLS.pop_software].map(rangeOf);
+  // Never the POP pools, nor a member's LAN (a segment there would take the LAN's traffic into a tunnel).
+  const lans = input.prefixes.flatMap((p) => {
+    const s = parseCidr(`${p.ip}/${p.mask}`);
+    return s && p.permission === 'permit' ? [rangeOf(s)] : [];
+  });
+  const reserved = [...[input.pools.pop ?? DEFAULT_POOLS.pop, input.pools.pop_software ?? DEFAULT_POOLS.pop_software].map(rangeOf), ...lans];
   const fresh = (mask: number, pool: Segment, what: string): Segment => {
     const s = allocate(mask, pool, [...taken, ...reserved]) ?? allocate(mask, VPN_SPACE, [...taken, ...reserved]);
     if (!s) throw new CompileError(`no room left in ${show(VPN_SPACE)} for ${what}`);
