@@ -238,8 +238,10 @@ describe('the network in namespaces, as a user builds it', () => {
   }, UP_MS * 3);
 
   it('fails a point over from its main center to the backup within 10 s, keeps the main center\'s LAN reachable through the twin link, and shows it in the console', async () => {
-    await set(editRouting, { network_number: networkNumber, type: 2, main_router: names.a, secondary_router: names.b });
+    // Main-backup as the twin-center link dialog sets it: its server (a) the main line.
+    await set(setCenterLink, { network_number: networkNumber, enable: 1, center_router_name: names.a, public_ip: LINE.a, public_port: 1196, static_port: 1196, line_mode: 2 });
     const p1 = await pointConfig('p1');
+    expect([p1.balance, p1.tunnels.find((x) => x.rank === 0)?.center]).toEqual([false, names.a]);
     const tunnelA = p1.tunnels.find((x) => x.center === names.a)!;
     const tunnelB = p1.tunnels.find((x) => x.center === names.b)!;
     const devA = await deviceIn('p1', tunnelA.subnet);
@@ -450,6 +452,20 @@ describe('the network in namespaces, as a user builds it', () => {
     }
     agents.a.start();
     await waitFor(allTunnelsUp, 'a back, and every tunnel up');
+
+    // A client without the network's tls-crypt key is dropped before TLS: the center does no TLS work for it.
+    const dir = fs.mkdtempSync(path.join(lab.tempDir(), 'stranger-'));
+    fs.cpSync(path.join(agents.p2.stateDir, networkNumber), dir, { recursive: true });
+    await lab.exec(up.p2.ns, 'openvpn', ['--genkey', 'tls-crypt', path.join(dir, 'tls-crypt.key')]);
+    const centerLog = path.join(agents.a.stateDir, networkNumber, 'router.log');
+    const offset = fs.statSync(centerLog).size;
+    const stranger = lab.start(up.p2.ns, 'stranger', 'openvpn', ['--cd', dir, '--config', `center-${names.a}.conf`, '--dev', 'hly', '--dev-type', 'tun'], dir);
+    try {
+      await waitFor(() => /tls-crypt unwrapping failed/.test(fs.readFileSync(centerLog, 'utf8').slice(offset)), 'the center dropping a packet without the tls-crypt key');
+      expect(fs.readFileSync(centerLog, 'utf8').slice(offset)).not.toMatch(/TLS: Initial packet from|VERIFY/);
+    } finally {
+      await stranger.stop();
+    }
   }, UP_MS * 2);
 
   it('restarts an openvpn that dies, and says so', async () => {
