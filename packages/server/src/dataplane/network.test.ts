@@ -21,7 +21,7 @@ import { startAgent, type AgentProcess } from '../../test/agentProcess';
 import { resolve, startDnsServer } from '../../test/dnsServer';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { lanHost, type LanHost } from '../../test/lan';
-import { outage, Pinger, waitForPing } from '../../test/measure';
+import { iperf3, outage, Pinger, waitForPing } from '../../test/measure';
 import { NetLab } from '../../test/netns';
 import { createNetworkThroughApi } from '../../test/networks';
 import { until } from '../../test/until';
@@ -485,4 +485,14 @@ describe('the network in namespaces, as a user builds it', () => {
     await waitFor(async () => (await lab.exec(up.p3.ns, 'ip', ['route', 'show', 'proto', '157'])).trim() === '', "p3's routes gone");
     expect(await routeDev('p3', '203.0.113.100')).toBe('eth0');
   }, UP_MS);
+
+  // Throughput is a measurement, not a promise: only `npm run bench:dataplane` (bench/dataplane.ts) asks for it.
+  it.runIf(process.env.HUBLINK_DATAPLANE_BENCH === '1')('measures throughput through a tunnel beside the bare path, for both cipher sets', async () => {
+    figures.bareMbit = Math.round(await iperf3(lab, up.a.ns, up.a.address, up.p1.ns, 3));
+    figures.smMbit = Math.round(await iperf3(lab, hosts.a.ns, hosts.a.address, up.p1.ns, 3));
+    await set(setCiphers, { network_number: networkNumber, ncp_ciphers: 'default' });
+    await waitFor(async () => fs.readFileSync(path.join(agents.p1.stateDir, networkNumber, `center-${names.a}.conf`), 'utf8').includes('AES-256-GCM'), 'the default ciphers on p1');
+    await waitFor(() => lab.pings(hosts.p1.ns, hosts.a.address), 'p1 → a on the default ciphers');
+    figures.defaultMbit = Math.round(await iperf3(lab, hosts.a.ns, hosts.a.address, up.p1.ns, 3));
+  }, UP_MS * 2);
 });
