@@ -4,7 +4,7 @@ import type { HostCommands } from '../host/commands';
 import type { DnsManager } from '../host/dns';
 import { TUNNEL_DEVICE_PREFIX } from '../host/names';
 import { readNat, setNat } from '../host/nat';
-import { deleteRoute, flushOwnRoutes, readOwnRoutes, replaceRoute, replaceUnreachable, routeGet, type OwnRoute } from '../host/routes';
+import { flushOwnRoutes, readOwnRoutes, replaceRoute, replaceUnreachable, ROUTE_PROTOCOL, routeGet, type OwnRoute } from '../host/routes';
 import { deleteRule, ensureRule, readOwnRules, type PolicyRule } from '../host/rules';
 import { enableForwarding, looseReversePath, multipathHashL4 } from '../host/sysctl';
 import type { Desired, Target } from './select';
@@ -35,6 +35,8 @@ export interface RouterOptions {
 export class Router {
   private forwardingOn = false;
   private multipathOn = false;
+  private looseOn = false;
+  private readonly names = new NameCache();
   private natKey: string | null | undefined;
   private dnsKey = '';
   private readonly bypass = new Map<string, { dev: string; via: string | null }>();
@@ -82,8 +84,9 @@ export class Router {
       this.forwardingOn = true;
     }
     // The kernel filters by the higher of `all` and the device's value, so `all` loose covers every tunnel.
-    if (desired.forwarding || desired.balance) {
+    if ((desired.forwarding || desired.balance) && !this.looseOn) {
       for (const c of await looseReversePath(host, [])) log(`reverse-path filter made loose for replies on other paths: ${c.key} ${c.from} → ${c.to}`);
+      this.looseOn = true;
     }
     if (desired.balance && !this.multipathOn) {
       const change = await multipathHashL4(host);
@@ -103,32 +106,39 @@ export class Router {
       this.bypass.clear();
     }
     const current = new Map((await readOwnRoutes(host)).filter((r) => r.metric === ROUTE_METRIC).map((r) => [r.prefix, r]));
+    // One `ip -batch` for all the changes: a center of thousands of points changes thousands of routes at once.
+    const commands: string[] = [];
     for (const [prefix, w] of want) {
       if (same(current.get(prefix), w.target, w.via)) continue;
-      if (w.target === 'unreachable') await replaceUnreachable(host, prefix, ROUTE_METRIC);
-      else await replaceRoute(host, { prefix, devs: w.target, ...(w.via ? { via: w.via } : {}), metric: ROUTE_METRIC });
+      commands.push(routeCommand(prefix, w.target, w.via));
     }
-    for (const prefix of current.keys()) if (!want.has(prefix)) await deleteRoute(host, { prefix, metric: ROUTE_METRIC });
+    for (const prefix of current.keys()) if (!want.has(prefix)) commands.push(`route del ${prefix} proto ${ROUTE_PROTOCOL} metric ${ROUTE_METRIC}`);
+    if (commands.length > 0) await host.run('ip', ['-4', '-force', '-batch', '-'], `${commands.join('\n')}\n`);
   }
 
   /**
    * Where each address the agent must reach outside the tunnels goes now: decided once, before the
-   * default route moves into a tunnel, from the kernel's own choice (or the uplink's default route).
+   * default route moves into a tunnel, from the kernel's own choice, or the uplink's default route when
+   * the kernel already sends it into a tunnel. Names are resolved in the background (a slow resolver
+   * never holds routing up); an address known since is added at the next run.
    */
   private async bypassRoutes(dialled: string[]): Promise<Map<string, { dev: string; via: string | null }>> {
     const { host } = this.options;
     const addresses = new Set<string>();
     for (const name of [...this.options.controlHosts, ...dialled]) {
       if (isIP(name) === 4) addresses.add(name);
-      else if (name && isIP(name) === 0) {
-        const found = await lookup(name, { family: 4, all: true }).catch(() => []);
-        for (const f of found) addresses.add(f.address);
-      }
+      else if (name && isIP(name) === 0) for (const a of this.names.lookup(name)) addresses.add(a);
     }
+    let uplink: { dev: string; via: string | null } | null | undefined;
     for (const address of addresses) {
       if (this.bypass.has(address) || address.startsWith('127.')) continue;
       const choice = await routeGet(host, address);
-      if (choice && !choice.dev.startsWith(TUNNEL_DEVICE_PREFIX)) this.bypass.set(address, { dev: choice.dev, via: choice.via });
+      if (choice && !choice.dev.startsWith(TUNNEL_DEVICE_PREFIX)) {
+        this.bypass.set(address, { dev: choice.dev, via: choice.via });
+        continue;
+      }
+      if (uplink === undefined) uplink = await uplinkDefault(host);
+      if (uplink) this.bypass.set(address, uplink);
     }
     for (const address of [...this.bypass.keys()]) if (!addresses.has(address)) this.bypass.delete(address);
     return this.bypass;
@@ -193,9 +203,44 @@ export class Router {
     await this.clean();
     this.forwardingOn = false;
     this.multipathOn = false;
+    this.looseOn = false;
     this.knownTables.clear();
   }
 }
+
+/** The `ip -batch` line that makes a route so. */
+function routeCommand(prefix: string, target: Target, via?: string): string {
+  const tail = `proto ${ROUTE_PROTOCOL} metric ${ROUTE_METRIC}`;
+  if (target === 'unreachable') return `route replace unreachable ${prefix} ${tail}`;
+  if (target.length === 1) return `route replace ${prefix} dev ${target[0]}${via ? ` via ${via}` : ''} ${tail}`;
+  return `route replace ${prefix} ${tail} ${target.map((d) => `nexthop dev ${d}`).join(' ')}`;
+}
+
+/** The member's own default route (not the agent's): where the uplink goes. */
+async function uplinkDefault(host: HostCommands): Promise<{ dev: string; via: string | null } | null> {
+  const routes = JSON.parse((await host.run('ip', ['-j', '-4', 'route', 'show', 'default'])) || '[]') as { dev?: string; gateway?: string; protocol?: string }[];
+  const own = routes.find((r) => r.dev && !r.dev.startsWith(TUNNEL_DEVICE_PREFIX));
+  return own ? { dev: own.dev!, via: own.gateway ?? null } : null;
+}
+
+/** Names resolved in the background, kept a minute: a lookup never waits. */
+class NameCache {
+  private readonly known = new Map<string, { addresses: string[]; at: number }>();
+  private readonly pending = new Set<string>();
+
+  lookup(name: string): string[] {
+    const hit = this.known.get(name);
+    if ((!hit || Date.now() - hit.at > NAME_TTL_MS) && !this.pending.has(name)) {
+      this.pending.add(name);
+      void lookup(name, { family: 4, all: true })
+        .then((found) => this.known.set(name, { addresses: found.map((f) => f.address), at: Date.now() }))
+        .catch(() => this.known.set(name, { addresses: [], at: Date.now() }))
+        .finally(() => this.pending.delete(name));
+    }
+    return hit?.addresses ?? [];
+  }
+}
+const NAME_TTL_MS = 60_000;
 
 function same(route: OwnRoute | undefined, target: Target, via?: string): boolean {
   if (!route) return false;
