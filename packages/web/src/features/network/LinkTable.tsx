@@ -1,17 +1,32 @@
-import { fmt, LIMITS, M, type NetworkLink } from '@hublink/contract';
-import { Badge, Empty, Table } from 'antd';
-import { orDash } from './labels';
+import { fmt, LIMITS, M, type NetworkLink, type NetworkMember } from '@hublink/contract';
+import { Badge, Empty, Flex, Table, Tag } from 'antd';
+import { LINES_FROM_CENTERS, orDash } from './labels';
 
 const nameWithNote = (name: string, note: string) => (note ? fmt(M.networkNameWithNote, { name, note }) : name);
 
 /**
- * The links of the network as a list: point, center, status, virtual IP and since when. The status comes
- * right after the center it concerns, so a phone shows which tunnel is up without scrolling the table.
+ * The links of the network as a list: point, center (with its line, main or backup, as the member table
+ * shows it: a point on its backup line is failed over), status, virtual IP and since when. The status
+ * comes right after the center it concerns, so a phone shows which tunnel is up without scrolling.
  */
-export function LinkTable({ links, loading }: { links: readonly NetworkLink[]; loading?: boolean }) {
+export function LinkTable({ links, members = [], loading }: { links: readonly NetworkLink[]; members?: readonly NetworkMember[]; loading?: boolean }) {
+  const centers = members.filter((m) => m.member_type === 'center');
+  const routing = new Map(centers.length >= LINES_FROM_CENTERS ? centers.map((c) => [c.router_name, c.routing]) : []);
   const columns = [
     { title: M.networkLinkPoint, key: 'point', render: (_: unknown, l: NetworkLink) => nameWithNote(l.router_name, l.router_name_note) },
-    { title: M.networkLinkCenter, key: 'center', render: (_: unknown, l: NetworkLink) => nameWithNote(l.center_router_name, l.center_router_name_note) },
+    {
+      title: M.networkLinkCenter,
+      key: 'center',
+      render: (_: unknown, l: NetworkLink) => {
+        const line = routing.get(l.center_router_name);
+        return (
+          <Flex gap={4} align="center">
+            {nameWithNote(l.center_router_name, l.center_router_name_note)}
+            {line !== undefined && <Tag color={line === 1 ? 'blue' : 'default'}>{line === 1 ? M.networkLineMain : M.networkLineBackup}</Tag>}
+          </Flex>
+        );
+      },
+    },
     {
       title: M.networkLinkStatus,
       dataIndex: 'vpn_online',

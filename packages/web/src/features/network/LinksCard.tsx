@@ -30,7 +30,7 @@ export function LinksCard({ members, links }: { members: readonly NetworkMember[
       }
     >
       {view === 'list' ? (
-        <LinkTable links={links} />
+        <LinkTable links={links} members={members} />
       ) : (
         <Suspense fallback={<PageLoading />}>
           <TopologyChart members={members} links={links} />

@@ -6,7 +6,7 @@ import { useApiQuery } from '../../api/hooks';
 import { usePhone } from '../../app/layouts/usePhone';
 import { useUser } from '../../app/user';
 import { shortNote } from '../../components/shortNote';
-import { defaultRouteLabel, onOffLabel, orDash, positionLabel } from './labels';
+import { defaultRouteLabel, LINES_FROM_CENTERS, onOffLabel, orDash, positionLabel } from './labels';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
 import { DeviceStateCell } from './DeviceStateCell';
 import { MemberActions } from './MemberActions';
@@ -16,7 +16,6 @@ import { QuaggaAllButtons } from './QuaggaAllButtons';
 import { QuaggaSwitch } from './QuaggaSwitch';
 
 /** Main and backup lines are told apart from two centers on. */
-const LINES_FROM_CENTERS = 2;
 
 export interface MemberTableProps {
   networkNumber: string;

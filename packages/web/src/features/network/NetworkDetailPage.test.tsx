@@ -128,6 +128,8 @@ describe('NetworkDetailPage', () => {
     const linkRow = links.getByText('A1').closest('tr') as HTMLElement;
     expect(within(linkRow).getByText('A1')).toBeInTheDocument();
     expect(within(linkRow).getByText(M.networkOnline)).toBeInTheDocument();
+    // With two centers, the link says which line its center is (the point on its main line here).
+    expect(within(linkRow).getByText(M.networkLineMain)).toBeInTheDocument();
   });
 
   it('adds a member that is not in the network; centers within the limit, software only as a point', async () => {

@@ -44,3 +44,5 @@ export function defaultRouteLabel(route: number, metric: number): string {
 /** '-' for an empty value. */
 export const orDash = (v: string | null | undefined) => (v ? v : '-');
 
+/** The line (main or backup) of a center is shown once a network has this many centers. */
+export const LINES_FROM_CENTERS = 2;
