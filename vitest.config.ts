@@ -43,6 +43,8 @@ const SERIAL_SERVER_FILES = [
   'packages/server/src/dataplane/*.test.ts',
   // network namespaces, nftables and sysctls of the agent's host primitives
   'packages/agent/src/host/*.test.ts',
+  // FRR daemons in network namespaces
+  'packages/agent/src/frr/*.test.ts',
   // migrations with locks and timeouts
   'packages/server/src/db/upgrade.test.ts',
   'packages/server/src/db/failedMigration.test.ts',

@@ -16,7 +16,8 @@ export const AGENT_USAGE = `usage: hublink agent --url ws://HOST[:PORT] (--route
   sign-in source (enterprise WeChat, Feishu, DingTalk) in a browser; --api defaults to --url's host.
   Runs OpenVPN when it is on PATH, else simulates. With OpenVPN it owns the member's routes, forwarding and
   masquerading (as root) and applies the network's DNS: --dns auto (systemd-resolved, resolvconf, else the
-  resolv.conf file), file, resolvconf, resolvectl or none; --resolv-conf names the file (default /etc/resolv.conf).`;
+  resolv.conf file), file, resolvconf, resolvectl or none; --resolv-conf names the file (default /etc/resolv.conf).
+  Dynamic routing runs FRRouting's daemons from /usr/lib/frr (HUBLINK_FRR_DIR elsewhere, e.g. /usr/libexec/frr).`;
 
 export const SIMULATE_USAGE = `usage: hublink simulate --url ws://HOST[:PORT] (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) [--secret S]
   members.json: [{"kind":"router","router_name":"r1","secret":"…"} | {"kind":"app","login":"u@sign","secret":"…"}]
@@ -76,6 +77,7 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
       host: localHost(),
       dns: { method: dns, resolvConf: values['resolv-conf'] as string | undefined },
       controlHosts: [new URL(deviceUrl(url)).hostname],
+      frrDir: process.env.HUBLINK_FRR_DIR || undefined,
     });
     console.log(`[${name}] OpenVPN mode: ${openvpn}, files under ${state.path}, DNS ${dns}`);
   } else {

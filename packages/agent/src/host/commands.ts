@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, closeSync, constants, openSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -9,6 +9,39 @@ import { join } from 'node:path';
 export interface HostCommands {
   /** Runs a command (with `input` on stdin) and resolves with its stdout; rejects with a CommandError. */
   run(cmd: string, args: string[], input?: string): Promise<string>;
+  /**
+   * Starts a long-running process (a routing daemon) and returns at once; its output goes where
+   * `options` says. Optional so a fake host that only records commands stays small: what needs it
+   * says so when it is missing.
+   */
+  spawn?(cmd: string, args: string[], options?: SpawnOptions): ProcessHandle;
+}
+
+/** Where a started process's output goes: appended to a file, or handed over line by line. */
+export type OutputSink = { file: string } | { line: (line: string) => void };
+
+export interface SpawnOptions {
+  /** Default: discarded. */
+  stdout?: OutputSink;
+  /** Default: discarded. */
+  stderr?: OutputSink;
+}
+
+/** How a started process ended: its exit code or signal, or why it could not start at all. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process never ran (the binary is missing, say). */
+  error: string | null;
+}
+
+export interface ProcessHandle {
+  /** Null when the process could not be started (`exited` then says why). */
+  readonly pid: number | null;
+  /** Resolves once, when the process has ended (never rejects). */
+  readonly exited: Promise<ProcessExit>;
+  /** Signals the process (SIGTERM by default); nothing once it has ended, so a reused pid is never hit. */
+  kill(signal?: NodeJS.Signals): void;
 }
 
 /** A command that failed: its message names the command line and carries its stderr. */
@@ -72,13 +105,62 @@ function execute(cmd: string, args: string[], shown: string, input?: string): Pr
   });
 }
 
+/** Hands a stream's text over line by line (a last line without a newline too, at its end). */
+function splitLines(stream: NodeJS.ReadableStream, line: (line: string) => void): void {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop()!;
+    for (const part of parts) line(part);
+  });
+  stream.on('end', () => {
+    if (rest) line(rest);
+    rest = '';
+  });
+}
+
+function startProcess(file: string, args: string[], options: SpawnOptions = {}): ProcessHandle {
+  const opened: number[] = [];
+  const target = (sink: OutputSink | undefined): 'ignore' | 'pipe' | number => {
+    if (!sink) return 'ignore';
+    if ('line' in sink) return 'pipe';
+    const fd = openSync(sink.file, 'a');
+    opened.push(fd);
+    return fd;
+  };
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, { env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', target(options.stdout), target(options.stderr)] });
+  } finally {
+    // The child has its own copies of the files' descriptors.
+    for (const fd of opened) closeSync(fd);
+  }
+  if (options.stdout && 'line' in options.stdout && child.stdout) splitLines(child.stdout, options.stdout.line);
+  if (options.stderr && 'line' in options.stderr && child.stderr) splitLines(child.stderr, options.stderr.line);
+  let error: string | null = null;
+  child.once('error', (e) => (error = e.message));
+  // 'close' comes after 'exit' (and after the output pipes are drained), or after 'error' when nothing ran.
+  const exited = new Promise<ProcessExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, error })));
+  return {
+    pid: child.pid ?? null,
+    exited,
+    kill: (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+}
+
 function commandLine(cmd: string, args: string[]): string {
   return [cmd, ...args].join(' ');
 }
 
 /** Runs commands on the machine (and in the network namespace) the agent runs in. */
 export function localHost(): HostCommands {
-  return { run: (cmd, args, input) => execute(resolve(cmd), args, commandLine(cmd, args), input) };
+  return {
+    run: (cmd, args, input) => execute(resolve(cmd), args, commandLine(cmd, args), input),
+    spawn: (cmd, args, options) => startProcess(resolve(cmd), args, options),
+  };
 }
 
 /**
@@ -89,5 +171,7 @@ export function localHost(): HostCommands {
 export function namespaceHost(ns: string): HostCommands {
   return {
     run: (cmd, args, input) => execute(resolve('ip'), ['netns', 'exec', ns, resolve(cmd), ...args], `ip netns exec ${ns} ${commandLine(cmd, args)}`, input),
+    // `ip netns exec` execs the command in place (it forks only with -b): the pid is the command's own.
+    spawn: (cmd, args, options) => startProcess(resolve('ip'), ['netns', 'exec', ns, resolve(cmd), ...args], options),
   };
 }

@@ -6,6 +6,7 @@ import type { Device, DeviceEvents, DeviceIdentity, DeviceSession, FlowSample, T
 import type { BackoffPolicy } from '../backoff';
 import type { HostCommands } from '../host/commands';
 import { dnsManager, type DnsMethod } from '../host/dns';
+import { FrrManager } from '../frr/manager';
 import { TUNNEL_DEVICE_PREFIX } from '../host/names';
 import { dialledHosts, plannedLinks, tunnelRemotes, type PlannedLink } from '../plan';
 import { routingOf, type RoutingConfig } from '../routing/config';
@@ -51,6 +52,8 @@ export interface OpenvpnDeviceOptions {
   dns?: { method: DnsMethod; resolvConf?: string };
   /** Hosts the agent itself must keep reaching through the uplink when the default route moves into a tunnel (the gateway's). */
   controlHosts?: string[];
+  /** Where FRRouting's daemons are (default Debian's /usr/lib/frr). */
+  frrDir?: string;
 }
 
 interface Network {
@@ -73,8 +76,8 @@ const ROUTING_CHECK_MS = 10_000;
 const ROUTING_DEBOUNCE_MS = 20;
 /** A routing run longer than this is logged (a loaded machine delays failover by it). */
 const SLOW_ROUTING_MS = 1000;
-/** How long a config's failed routing waits before it is tried again (once). */
-const ROUTING_RETRY_MS = 500;
+/** How long a config's failed routing waits before each new try. */
+const ROUTING_RETRY_MS = [500, 1500];
 
 const noEvents: DeviceEvents = { sessionUp: () => {}, sessionDown: () => {}, log: () => {} };
 
@@ -97,6 +100,7 @@ export class OpenvpnDevice implements Device {
   private routing: { running: Promise<void>; again: boolean; timer: Scheduled | null; cleaned: boolean } = { running: Promise.resolve(), again: false, timer: null, cleaned: false };
   private lastProblems = '';
   private check: Scheduled | null = null;
+  private readonly frr: FrrManager | null;
 
   constructor(private readonly options: OpenvpnDeviceOptions) {
     this.scheduler = options.scheduler ?? sharedScheduler();
@@ -107,6 +111,9 @@ export class OpenvpnDevice implements Device {
           log: (line) => this.events.log(line),
           controlHosts: options.controlHosts ?? [],
         })
+      : null;
+    this.frr = options.host
+      ? new FrrManager({ host: options.host, stateDir: options.stateDir, log: (line) => this.events.log(line), scheduler: this.scheduler, backoff: options.backoff, frrDir: options.frrDir })
       : null;
   }
 
@@ -153,6 +160,7 @@ export class OpenvpnDevice implements Device {
     const dir = join(this.options.stateDir, safeName(config.network_number));
     const files = filesOf(config, dir);
     const network = this.networks.get(config.network_number);
+    const previous = network?.config;
     if (network) await this.update(network, config, files);
     else {
       // An openvpn an earlier run of the agent left (it was killed) would hold the tunnel's device.
@@ -166,14 +174,40 @@ export class OpenvpnDevice implements Device {
       this.networks.set(config.network_number, fresh);
       for (const conf of tunnelConfs(config)) this.startInstance(fresh, conf);
     }
-    // A tunnel that went down between the choice of a route and its installation fails it once: only a
-    // failure that stays is the config's.
-    let problems = await this.routeNow();
-    if (problems.length > 0) {
-      await new Promise((resolve) => setTimeout(resolve, ROUTING_RETRY_MS));
-      problems = await this.routeNow();
+    const problems = await this.settle();
+    if (problems.length === 0) return;
+    // What the device cannot apply is refused whole: the configuration that worked stays in force.
+    if (previous) {
+      await this.update(this.networks.get(config.network_number)!, previous, filesOf(previous, dir));
+      await this.settle();
+      this.events.log(`${config.network_number}: kept version ${previous.version}: ${problems.join('; ')}`);
+    } else {
+      await this.leave(config.network_number);
     }
-    if (problems.length > 0) throw new Error(problems.join('; '));
+    throw new Error(problems.join('; '));
+  }
+
+  /**
+   * Routing and dynamic routing made to follow the networks; what of it the configuration cannot have.
+   * A route the kernel refuses is almost always a tunnel's device that went or is not there yet: it is
+   * logged and tried again at every change and every ROUTING_CHECK_MS, never held against the
+   * configuration. What is the configuration's — FRR refusing it, DNS that cannot be applied — is tried
+   * again a few times (a daemon may be starting), and only what stays refuses it.
+   */
+  private async settle(): Promise<string[]> {
+    let problems: string[] = [];
+    for (const wait of [0, ...ROUTING_RETRY_MS]) {
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      problems = [...(await this.routeNow()).filter((p) => p.startsWith('DNS')), ...(await this.applyDynamic())];
+      if (problems.length === 0) break;
+    }
+    return problems;
+  }
+
+  /** FRR follows the `dynamic` sections of the networks (none: it stops). */
+  private async applyDynamic(): Promise<string[]> {
+    if (!this.frr) return [];
+    return this.frr.apply([...this.networks].filter(([, n]) => n.routing.dynamic).map(([network, n]) => ({ network, dynamic: n.routing.dynamic })));
   }
 
   private async update(network: Network, config: NetworkConfigPayload, files: Map<string, string>): Promise<void> {
@@ -202,6 +236,8 @@ export class OpenvpnDevice implements Device {
         network.instances.delete(conf);
         await instance.stop();
         this.releaseDev(network, conf);
+        // Gone with its instance: a new instance of the same name starts from down.
+        this.paths.forgetInstance(config.network_number, instance.name);
       } else if (certificatesChanged || changed.has(conf)) {
         await instance.stop();
         instance.start();
@@ -260,6 +296,8 @@ export class OpenvpnDevice implements Device {
     this.paths.forget(networkNumber);
     this.refreshSessions();
     await this.routeNow();
+    const problems = await this.applyDynamic();
+    if (problems.length > 0) this.events.log(`dynamic routing: ${problems.join('; ')}`);
   }
 
   async command(kind: 'kill' | 'restart' | 'resend_config', networkNumber: string): Promise<void> {
@@ -333,6 +371,7 @@ export class OpenvpnDevice implements Device {
     this.check = null;
     this.routing.timer?.cancel();
     for (const number of [...this.networks.keys()]) await this.stopNetwork(number);
+    await this.frr?.stop().catch((e: unknown) => this.events.log(`stopping FRR failed: ${errorText(e)}`));
     await this.routing.running;
     // A stopped agent leaves the machine as it found it: its routes, rules, masquerading and DNS go.
     if (this.router && this.routing.cleaned) await this.router.stop().catch((e: unknown) => this.events.log(`undoing the routing failed: ${errorText(e)}`));
@@ -398,7 +437,13 @@ export class OpenvpnDevice implements Device {
         number,
         config: network.routing,
         devOf: (instance) => running(instance)?.dev ?? null,
-        state: (instance, client) => (running(instance) === undefined ? 'down' : this.paths.state(pathKey(number, instance, client), network.routing.timers)),
+        // A center delivers to a connected client at once: holding it down would send the client's traffic
+        // over a link to the other center, which does the same (the point's own hold-down is what counts).
+        state: (instance, client) => {
+          if (running(instance) === undefined) return 'down';
+          const key = pathKey(number, instance, client);
+          return client === null ? this.paths.state(key, network.routing.timers) : this.paths.isUp(key) ? 'ready' : 'down';
+        },
         servers: devsWhere((conf) => isServerConf(network, conf)),
         links: devsWhere((conf) => network.links.some((l) => l.conf === conf && l.between_centers)),
         tables: { fromTunnels: TRANSIT_TABLE_BASE + 2 * network.index, fromLinks: TRANSIT_TABLE_BASE + 2 * network.index + 1 },
@@ -457,8 +502,8 @@ export class OpenvpnDevice implements Device {
     let next = Infinity;
     for (const [number, network] of this.networks) {
       for (const [conf, instance] of network.instances) {
-        const keys = isServerConf(network, conf) ? network.links.filter((l) => l.conf === conf).map((l) => pathKey(number, instance.name, l.peer)) : [pathKey(number, instance.name)];
-        for (const key of keys) {
+        if (isServerConf(network, conf)) continue;
+        for (const key of [pathKey(number, instance.name)]) {
           const ms = this.paths.holdDownMs(key, network.routing.timers);
           if (ms > 0) next = Math.min(next, ms);
         }

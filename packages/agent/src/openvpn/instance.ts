@@ -32,6 +32,8 @@ export interface Counters {
 }
 
 const MANAGEMENT_CONNECT_TRIES = 50;
+/** How long a stopped openvpn may take to end (it tells its peer first: explicit-exit-notify). */
+const STOP_BOUND_MS = 5_000;
 
 /** One supervised `openvpn --config <conf>` with its management connection. */
 export class OpenvpnInstance {
@@ -85,8 +87,15 @@ export class OpenvpnInstance {
     await this.spawning;
     this.management?.close();
     this.management = null;
-    this.child?.kill('SIGTERM');
-    await this.exited;
+    const child = this.child;
+    child?.kill('SIGTERM');
+    // An openvpn in its restart pause (after a refusal) can sit on SIGTERM: it gets a bound, then SIGKILL.
+    const ended = await Promise.race([this.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_BOUND_MS).unref())]);
+    if (!ended) {
+      this.options.log(`${this.options.conf}: openvpn did not end within ${STOP_BOUND_MS / 1000} s of SIGTERM; killed`);
+      child?.kill('SIGKILL');
+      await this.exited;
+    }
     this.reset();
   }
 

@@ -61,6 +61,11 @@ export class Paths {
     return this.holdDownMs(key, timers) === 0 ? 'ready' : 'held';
   }
 
+  /** Marks down every path of an instance that is gone (a tunnel no longer in the configuration), keeping its history. */
+  forgetInstance(network: string, instance: string): void {
+    for (const [key, s] of this.states) if (key.startsWith(`${network}\n${instance}\n`) && s.up) s.up = false;
+  }
+
   /** Forgets every path of a network (it left). */
   forget(network: string): void {
     for (const key of [...this.states.keys()]) if (key.startsWith(`${network}\n`)) this.states.delete(key);

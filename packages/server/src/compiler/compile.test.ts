@@ -189,8 +189,8 @@ describe('compileNetwork', () => {
     expect(p1.dynamic!.router_id).toBe(p1.tunnels[0]!.address);
     expect(c.dynamic).toMatchObject({ announce: null, ospf_networks: [], neighbors: [{ name: 'p1', address: p1.tunnels[0]!.address, via: 'router', kind: 'point', accept: [{ prefix: '10.50.0.0/16', ge: 24, le: 24 }] }] });
     expect(centerOf(out, 'p2').json.dynamic).toBeNull();
-    // BGP carries p1's prefixes on the center; p2 (static) routes p1's permit row to the center.
-    expect(c.routes.some((g) => g.prefixes.includes('10.50.0.0/16'))).toBe(false);
+    // The permit row stays a static route everywhere (BGP adds what p1 learns inside it).
+    expect(c.routes.some((g) => g.prefixes.includes('10.50.0.0/16'))).toBe(true);
     expect((centerOf(out, 'p2').json as PointConfig).routes.some((g) => g.prefixes.includes('10.50.0.0/16'))).toBe(true);
     // The center's OpenVPN still delivers p1's whole permit row to it.
     expect(centerOf(out, 'c').openvpn['ccd-router/p1']).toContain('iroute 10.50.0.0 255.255.0.0');

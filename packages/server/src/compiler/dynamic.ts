@@ -11,6 +11,9 @@ import { lanOf, linkedOf, linkName, peerOf, quaggaOf, type Shared } from './shar
  * through, so a point cannot claim another member's prefixes.
  */
 
+/** BGP local preferences (see model.ts BgpNeighbor.preference). */
+const PREFERENCE = { owner: 100, twin: 90, mesh: 80, step: 10, lowest: 10 } as const;
+
 /** One private AS for every network: the networks a device is in are kept apart by community. */
 export const BGP_ASN = 64512;
 /** A network's BGP community value (the part after the ASN): stable for the network's number. */
@@ -30,12 +33,12 @@ export function dynamicOf(m: MemberInput, shared: Shared, plan: AddressPlan): Dy
     for (const q of shared.carried.get(m)!) {
       const address = plan.addressOf(q, m);
       if (!quaggaOf(q) || !address) continue;
-      neighbors.push({ name: q.router_name, address, via: serviceOf(q), kind: 'point', accept: shared.prefixLists.get(q.router_name.toLowerCase()) ?? [] });
+      neighbors.push({ name: q.router_name, address, via: serviceOf(q), kind: 'point', accept: shared.prefixLists.get(q.router_name.toLowerCase()) ?? [], preference: PREFERENCE.owner });
     }
     for (const l of shared.linksOf(m)) {
       const d = peerOf(l, m);
       const own = l.server === m ? 1 : 2;
-      neighbors.push({ name: d.router_name, address: hostAt(l.segment, 3 - own), via: linkName(l, d), kind: 'center', accept: null });
+      neighbors.push({ name: d.router_name, address: hostAt(l.segment, 3 - own), via: linkName(l, d), kind: 'center', accept: null, preference: l.kind === 'twin' ? PREFERENCE.twin : PREFERENCE.mesh });
     }
     return { ...base, router_id: centerAddressOf(plan.subnets.get(m.router_name)!.router), neighbors };
   }
@@ -47,6 +50,8 @@ export function dynamicOf(m: MemberInput, shared: Shared, plan: AddressPlan): Dy
     via: shared.tunnelName(c),
     kind: 'center',
     accept: null,
+    // Main-backup: the main center's routes first, as for the static ones; dual primary: all alike (multipath).
+    preference: shared.balance ? PREFERENCE.owner : Math.max(PREFERENCE.lowest, PREFERENCE.owner - PREFERENCE.step * shared.rankOf(c)),
   }));
   const routerId = centers.map((c) => plan.addressOf(m, c)).find((a) => a !== null);
   if (!routerId) return null;

@@ -149,6 +149,12 @@ export interface BgpNeighbor {
   kind: 'center' | 'point';
   /** What is accepted from the peer (its prefix list), or null to accept what it sends (a center). */
   accept: PrefixListEntry[] | null;
+  /**
+   * BGP local preference of what the peer sends (100, FRR's default, or less). A center prefers a route
+   * from the point that owns it to the same route reflected by another center (which would otherwise
+   * make the two centers send it to each other); a main-backup point prefers its main center.
+   */
+  preference: number;
 }
 
 /**

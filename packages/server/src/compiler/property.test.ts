@@ -143,11 +143,8 @@ describe('compileNetwork properties', () => {
       fc.property(network, (input) => {
         const json = compileNetwork(input).members.map((m) => m.json);
         const centers = new Map(json.filter((j): j is CenterConfig => j.member_type === 'center').map((c) => [c.router_name, c]));
-        // A prefix of a member with dynamic routing on reaches the centers by BGP.
-        const byBgp = new Set(json.filter((j) => j.quagga.enabled).flatMap((j) => j.lan));
         const delivers = (c: CenterConfig, prefix: string) =>
           c.lan.includes(prefix) ||
-          (byBgp.has(prefix) && c.dynamic !== null && c.dynamic.neighbors.length > 0) ||
           c.services.some((s) => s.subnet === prefix || s.clients.some((x) => x.iroutes.includes(prefix))) ||
           c.routes.some((g) => g.prefixes.includes(prefix) && g.via.some((v) => c.links.some((l) => l.name === v.via)));
         for (const p of json.filter((j): j is PointConfig => j.member_type === 'point')) {

@@ -1,7 +1,7 @@
 import type { MemberInput, RouteGroup, RouteVia } from './model';
 import type { LinkPlan } from './plan';
 import { serviceOf } from './plan';
-import { lanOf, linkedOf, linkName, peerOf, quaggaOf, type Shared } from './shared';
+import { lanOf, linkedOf, linkName, peerOf, type Shared } from './shared';
 
 /*
  * The members' route groups: for every prefix of the network, the paths a member can send it on, with
@@ -9,8 +9,9 @@ import { lanOf, linkedOf, linkName, peerOf, quaggaOf, type Shared } from './shar
  * center's link to another center, a center's hop to one of its clients — so the agent, which knows
  * which paths are up, takes the cheapest live one, and the others are the failover.
  *
- * A prefix whose owner runs dynamic routing is left to BGP where BGP runs (on centers, and on points
- * with dynamic routing on): there its exact routes, filtered by the owner's prefix list, apply.
+ * Every permit row is routed statically, dynamic routing or not: BGP only adds the more specific routes
+ * the owner learned (through the prefix lists), so a member whose dynamic routing fails (FRR missing,
+ * a session down) is still reached at its rows.
  */
 
 /** Path costs: a point's tunnel, a center's client hop, the twin-center link, an interconnect link. */
@@ -62,20 +63,19 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function pointRoutes(shared: Shared, p: MemberInput): RouteGroup[] {
   const linked = linkedOf(shared, p);
-  const signature = `${linked.map((c) => c.router_name).join('\n')}|${quaggaOf(p)}`;
+  const signature = linked.map((c) => c.router_name).join('\n');
   let groups = shared.routeCache.get(signature) as RouteGroup[] | undefined;
   if (!groups) {
-    groups = networkRoutes(shared, linked, quaggaOf(p));
+    groups = networkRoutes(shared, linked);
     shared.routeCache.set(signature, groups);
   }
   const fallback = p.default_route === 2 ? pointDefault(shared, p, linked) : null;
   return fallback ? [...groups, fallback] : groups;
 }
 
-function networkRoutes(shared: Shared, linked: MemberInput[], bgp: boolean): RouteGroup[] {
+function networkRoutes(shared: Shared, linked: MemberInput[]): RouteGroup[] {
   const t = new Table();
-  // With BGP here, a dynamic-routing owner's prefixes come from BGP.
-  const lan = (m: MemberInput) => (bgp && quaggaOf(m) ? [] : lanOf(shared, m));
+  const lan = (m: MemberInput) => lanOf(shared, m);
   for (const c of linked) {
     const tunnel = shared.tunnelName(c);
     const rank = shared.rankOf(c);
@@ -135,8 +135,7 @@ function offers(shared: Shared, c: MemberInput, except: MemberInput | null): { v
  */
 export function centerRoutes(shared: Shared, c: MemberInput): RouteGroup[] {
   const t = new Table();
-  // Centers always run BGP when some member has dynamic routing on.
-  const lan = (m: MemberInput) => (shared.dynamicOn && quaggaOf(m) ? [] : lanOf(shared, m));
+  const lan = (m: MemberInput) => lanOf(shared, m);
   for (const q of shared.carried.get(c)!) t.addAll(lan(q), serviceOf(q), q.router_name, COST.client, 0);
   for (const l of shared.linksOf(c)) {
     const d = peerOf(l, c);

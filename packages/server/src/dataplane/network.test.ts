@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   addNetworkMember,
   editPrefix,
@@ -15,17 +15,20 @@ import {
   setDns,
   setPointLink,
   enableCenterLink,
+  networkDelivery,
   setCiphers,
+  setQuagga,
 } from '@hublink/contract';
 import { startAgent, type AgentProcess } from '../../test/agentProcess';
 import { resolve, startDnsServer } from '../../test/dnsServer';
+import { frrRouter, type FrrRouter } from '../../test/frr';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { lanHost, type LanHost } from '../../test/lan';
 import { iperf3, outage, Pinger, waitForPing } from '../../test/measure';
 import { NetLab } from '../../test/netns';
 import { createNetworkThroughApi } from '../../test/networks';
 import { until } from '../../test/until';
-import { requireLab, Wan, type Uplink } from '../../test/wan';
+import { INTERNET_HOST, requireLab, Wan, type Uplink } from '../../test/wan';
 import type { PointConfig } from '../compiler/model';
 import { addMember } from '../modules/router/fixtures';
 
@@ -76,15 +79,24 @@ describe('the network in namespaces, as a user builds it', () => {
   const figures: Record<string, number> = {};
   /** The private line's interface in a's namespace. */
   let lineA = '';
+  /** A customer's router on p1's LAN, speaking OSPF (started early: OSPF's first adjacency waits up to its dead interval). */
+  let lanRouter: FrrRouter;
 
   /** Every agent's output and openvpn logs, for a failure's message. */
   const diagnosis = () => Object.values(agents).map((a) => a.diagnosis(30, 30)).join('\n');
+
+  /** Every device's routing table (as a failure's last word). */
+  async function routeTables(): Promise<string> {
+    const out: string[] = [];
+    for (const d of ['a', 'b', 'p1', 'p2', 'p3'] as const) out.push(`--- routes of ${d}:`, await lab.exec(up[d].ns, 'ip', ['route']).catch((e: Error) => e.message));
+    return out.join('\n');
+  }
 
   async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = UP_MS): Promise<void> {
     try {
       await until(check, what, timeoutMs);
     } catch (e) {
-      throw new Error(`${(e as Error).message}\n${diagnosis()}`);
+      throw new Error(`${(e as Error).message}\n${diagnosis()}\n${await routeTables()}`);
     }
   }
 
@@ -122,6 +134,13 @@ describe('the network in namespaces, as a user builds it', () => {
 
   const status = async () => (await t!.call(networkStatus, { token, query: { network_number: networkNumber } })).data!;
 
+  /** p1's rows from the dynamic-routing test on: a deny row, its LAN, and what its LAN router may announce. */
+  const p1Rows = () => [
+    { ip: '10.10.6.0', mask: 24, name: names.p1, permission: 'deny' },
+    { ip: LANS.p1.prefix, mask: 24, name: names.p1, permission: 'permit' },
+    { ip: '10.10.0.0', mask: 16, name: names.p1, permission: 'permit', ge: 24, le: 24 },
+  ];
+
   /** Every tunnel of every point in the network up (its device holds its address). */
   async function allTunnelsUp(): Promise<boolean> {
     for (const d of ['p1', 'p2', 'p3'] as const) {
@@ -145,6 +164,14 @@ describe('the network in namespaces, as a user builds it', () => {
     for (const d of ['a', 'b', 'p1', 'p2', 'p3'] as const) up[d] = await wan.device(d);
     [lineA] = await lab.link(up.a.ns, `${LINE.a}/30`, up.b.ns, `${LINE.b}/30`);
     for (const d of ['a', 'b', 'p1', 'p2'] as const) hosts[d] = await lanHost(lab, up[d].ns, { name: `h${d}`, memberAddress: LANS[d].member, hostAddress: LANS[d].host });
+    lanRouter = await frrRouter(lab, up.p1.ns, {
+      name: 'r1',
+      memberAddress: LANS.p1.member,
+      address: '10.10.1.2/24',
+      networks: ['10.10.5.1/24', '10.10.6.1/24', '10.10.9.1/28', '10.77.0.1/24'],
+      hosts: true,
+      ospf: { fast: true },
+    });
 
     for (const d of ['a', 'b', 'p1', 'p2'] as const) names[d] = await addMember(t, token, { router_type: 1, password: SECRET });
     names.p3 = await addMember(t, token, { router_type: 2, password: SECRET });
@@ -250,8 +277,12 @@ describe('the network in namespaces, as a user builds it', () => {
     await waitFor(async () => (await routeDev('p1', hosts.p2.address)) === devA, "p1's traffic to p2's LAN through its main center");
 
     // The main center's uplink goes: its points lose it; the private line to the backup center stays.
+    // (The next test brings it back; a failure here restores it at once, so the rest still runs.)
     const result = await outage(lab, hosts.p1.ns, hosts.p2.address, async () => {
       await wan.cut('a');
+    }).catch(async (e: unknown) => {
+      await wan.restore('a');
+      throw e;
     });
     figures.failover = result.resumedAfterMs;
     expect(result.resumedAfterMs, `failover took ${result.resumedAfterMs} ms\n${diagnosis()}`).toBeLessThan(FAILOVER_MS);
@@ -313,6 +344,7 @@ describe('the network in namespaces, as a user builds it', () => {
 
     const cut = Date.now();
     await wan.cut('b');
+    onTestFailed(() => wan.restore('b'));
     const devA = devs[p1.tunnels.findIndex((x) => x.center === names.a)]!;
     await waitFor(async () => JSON.stringify(await multipath()) === JSON.stringify([devA]), "p1's route to p2's LAN on a alone", FAILOVER_MS * 2);
     figures.dualReroute = Date.now() - cut;
@@ -338,12 +370,17 @@ describe('the network in namespaces, as a user builds it', () => {
     // a masquerades what comes from the tunnels, not its own LAN (the customer's own NAT does that, if any).
     expect(await whoami(hosts.a.ns)).toBe('');
 
-    const cut = Date.now();
-    await wan.cut('a');
-    await waitFor(async () => (await whoami(up.p3.ns)) === up.b.address, 'the software member on the internet through b', FAILOVER_MS * 2);
-    figures.defaultRouteTakeover = Date.now() - cut;
-    expect(figures.defaultRouteTakeover).toBeLessThan(FAILOVER_MS);
-    await wan.restore('a');
+    try {
+      // Pings to the internet host stop with a and come back through b's NAT.
+      const result = await outage(lab, up.p3.ns, INTERNET_HOST, async () => {
+        await wan.cut('a');
+      });
+      figures.defaultRouteTakeover = result.resumedAfterMs;
+      expect(result.resumedAfterMs, JSON.stringify(result.gaps)).toBeLessThan(FAILOVER_MS);
+      expect(await whoami(up.p3.ns)).toBe(up.b.address);
+    } finally {
+      await wan.restore('a');
+    }
     await waitFor(async () => (await whoami(up.p3.ns)) === up.a.address, 'back through a', FAILBACK_MS);
     expect(agents.p3.lines.filter((l) => /connected \(session/.test(l.text)).length).toBe(sessions);
     expect(agents.p3.lines.some((l) => /closed \d+/.test(l.text))).toBe(false);
@@ -373,6 +410,55 @@ describe('the network in namespaces, as a user builds it', () => {
     expect(await lab.pings(hosts.a.ns, '10.10.1.200')).toBe(false);
   }, UP_MS);
 
+  it('carries routes learned from a router on a LAN across the network through the prefix lists (dynamic routing, FRR)', async () => {
+    const rows = (['a', 'b', 'p2'] as const).map((d) => ({ ip: LANS[d].prefix, mask: 24, name: names[d], permission: 'permit' }));
+    await set(editPrefix, { network_number: networkNumber, prefix: [...rows, ...p1Rows()] });
+    for (const d of ['p1', 'p2'] as const) await set(setQuagga, { network_number: networkNumber, router_name: names[d], enable: 1 });
+    const bgp = async (device: Device) => lab.exec(up[device].ns, 'ip', ['route', 'show', 'proto', 'bgp']);
+    // The customer's router's network, learned by p1 over OSPF, reaches p2 and the centers by BGP.
+    await waitFor(async () => (await bgp('p2')).includes('10.10.5.0/24') && (await bgp('a')).includes('10.10.5.0/24'), "the LAN router's 10.10.5.0/24 on p2 and on a", UP_MS);
+    await waitFor(() => lab.pings(hosts.p2.ns, '10.10.5.10'), 'a PC behind p2 → a PC behind the LAN router');
+    expect(await lab.exec(up.p1.ns, 'ip', ['route', 'show', '10.10.5.0/24'])).toMatch(/via 10\.10\.1\.2 .*proto ospf/);
+    // What the prefix lists refuse never goes beyond p1: a deny row, a prefix longer than le, one outside every row.
+    const onP2 = await bgp('p2');
+    for (const refused of ['10.10.6.0/24', '10.10.9.0/28', '10.77.0.0/24']) expect(onP2, refused).not.toContain(refused);
+    expect(await lab.exec(up.p2.ns, 'ip', ['route', 'show', '10.10.6.0/24'])).toContain('unreachable');
+    expect(await lab.pings(hosts.p2.ns, '10.10.6.10')).toBe(false);
+
+    // A network the LAN router withdraws goes from the whole network.
+    await lanRouter.removeNetwork('10.10.5.1/24');
+    await waitFor(async () => !(await bgp('p2')).includes('10.10.5.0/24'), 'the withdrawn network gone from p2', UP_MS);
+
+    // Dynamic routing off again: the static rows route p1's LAN once more.
+    for (const d of ['p1', 'p2'] as const) await set(setQuagga, { network_number: networkNumber, router_name: names[d], enable: 0 });
+    await waitFor(async () => (await bgp('p2')).trim() === '' && (await lab.pings(hosts.p2.ns, hosts.p1.address)), 'static routes back on p2');
+  }, UP_MS * 3);
+
+  it('refuses a configuration the device cannot apply, says why in the console, and keeps the one that works', async () => {
+    // p2's device without FRR: dynamic routing cannot run there.
+    await agents.p2.stop();
+    agents.p2 = startAgent(lab, up.p2.ns, {
+      name: names.p2,
+      secret: SECRET,
+      stateDir: agents.p2.stateDir,
+      args: ['--dns', 'file', '--resolv-conf', lab.resolvConf(up.p2.ns)],
+      env: { HUBLINK_FRR_DIR: '/nonexistent/frr' },
+    });
+    await waitFor(() => lab.pings(hosts.p2.ns, hosts.a.address), 'p2 back with its agent started again');
+    await set(setQuagga, { network_number: networkNumber, router_name: names.p2, enable: 1 });
+    const behind = async () => (await t!.call(networkDelivery, { token, query: { network_number: networkNumber } })).data!.behind.find((b) => b.router_name === names.p2);
+    await waitFor(async () => /FRRouting/.test((await behind())?.applied_error ?? ''), "the console showing p2's configuration refused, with the reason");
+    // The configuration before it stays in force: p2's tunnels and routes work.
+    expect(await lab.pings(hosts.p2.ns, hosts.a.address)).toBe(true);
+    expect(agents.p2.lines.some((l) => /kept version \d+: dynamic routing needs FRRouting/.test(l.text))).toBe(true);
+
+    // With FRR back, the same configuration applies.
+    await agents.p2.stop();
+    agents.p2 = startAgent(lab, up.p2.ns, { name: names.p2, secret: SECRET, stateDir: agents.p2.stateDir, args: ['--dns', 'file', '--resolv-conf', lab.resolvConf(up.p2.ns)] });
+    await waitFor(async () => (await behind()) === undefined, "p2's configuration applied");
+    await set(setQuagga, { network_number: networkNumber, router_name: names.p2, enable: 0 });
+  }, UP_MS * 2);
+
   it('cuts a removed member off within 5 s, while the others keep their tunnels', async () => {
     const pinger = Pinger.start(lab, hosts.p1.ns, hosts.a.address);
     try {
@@ -400,9 +486,10 @@ describe('the network in namespaces, as a user builds it', () => {
       const from = Date.now();
       // A member back in, new LANs, new DNS: the centers' client entries and every member's routes change.
       await set(addNetworkMember, { network_number: networkNumber, router_name: names.p2, member_type: 'point' });
+      // (p1's own rows stay: a member whose own LAN changes is connected again by its centers.)
       await set(editPrefix, {
         network_number: networkNumber,
-        prefix: [...(['a', 'b', 'p1', 'p2'] as const).map((d) => ({ ip: LANS[d].prefix, mask: 24, name: names[d], permission: 'permit' })), { ip: '10.20.9.0', mask: 24, name: names.p2, permission: 'permit' }],
+        prefix: [...(['a', 'b', 'p2'] as const).map((d) => ({ ip: LANS[d].prefix, mask: 24, name: names[d], permission: 'permit' })), ...p1Rows(), { ip: '10.20.9.0', mask: 24, name: names.p2, permission: 'permit' }],
       });
       await set(setDns, { network_number: networkNumber, dns: [hosts.a.address, hosts.b.address] });
       await waitFor(() => lab.pings(hosts.p2.ns, hosts.a.address), 'p2 back in');
