@@ -20,6 +20,7 @@ export * from './popRegions';
 export * from './logs';
 export * from './events';
 export * from './networkConfig';
+export * from './dataPlane';
 export * from './segments';
 export * from './networkSegments';
 export * from './pop';

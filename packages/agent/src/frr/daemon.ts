@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
-import type { HostCommands, ProcessExit, ProcessHandle } from '../host/commands';
+import { isAlive, type HostCommands, type ProcessExit, type ProcessHandle } from '../host/commands';
 
 /*
  * One FRR daemon (zebra, bgpd, ospfd) run by the agent as its child, in the foreground, with every
@@ -46,15 +46,6 @@ function answers(path: string): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {

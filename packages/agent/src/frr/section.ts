@@ -1,3 +1,4 @@
+import type { BgpNeighbor, DynamicRouting, PrefixListEntry } from '@hublink/contract';
 /*
  * The compiled `dynamic` section of a member's configuration (packages/server/src/compiler/model.ts,
  * DynamicRouting), read strictly: every value ends up in FRR's configuration text, so a value that is
@@ -5,39 +6,7 @@
  * it is applied) refuses the whole section rather than reaching vtysh.
  */
 
-export interface PrefixListEntry {
-  seq: number;
-  action: 'permit' | 'deny';
-  /** The network address (host bits cleared, as FRR shows it) and its length: 'a.b.c.d/m'. */
-  prefix: string;
-  ge: number | null;
-  le: number | null;
-}
-
-export interface BgpNeighbor {
-  name: string;
-  address: string;
-  /** The OpenVPN instance the session runs over. */
-  via: string;
-  kind: 'center' | 'point';
-  /** What is accepted from the peer, or null: everything it sends. */
-  accept: PrefixListEntry[] | null;
-  /** BGP local preference of what it sends (FRR's default 100 when the section has none). */
-  preference: number;
-}
-
-export interface DynamicRouting {
-  asn: number;
-  /** 'ASN:n': tags this network's routes. */
-  community: string;
-  router_id: string;
-  /** OSPF area 0 on the interfaces whose addresses lie in these prefixes (network addresses). */
-  ospf_networks: string[];
-  /** What the member announces of its own; null: nothing. */
-  announce: PrefixListEntry[] | null;
-  neighbors: BgpNeighbor[];
-  maximum_paths: number;
-}
+export type { BgpNeighbor, DynamicRouting, PrefixListEntry } from '@hublink/contract';
 
 /** One network's section as the manager gets it. */
 export interface NetworkDynamic {

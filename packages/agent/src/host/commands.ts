@@ -175,3 +175,13 @@ export function namespaceHost(ns: string): HostCommands {
     spawn: (cmd, args, options) => startProcess(resolve('ip'), ['netns', 'exec', ns, resolve(cmd), ...args], options),
   };
 }
+
+/** Whether a process of that pid exists (one of another user counts). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, rm } from 'node:fs/promises';
-import { localHost, namespaceHost, findCommand, type HostCommands } from './commands';
+import { findCommand, isAlive, localHost, namespaceHost, type HostCommands } from './commands';
 
 /*
  * Network namespaces for the host primitives' tests, after the server's lab (packages/server/test/netns.ts):
@@ -19,15 +19,6 @@ export function requireHostTools(): void {
   if (process.getuid?.() !== 0) missing.push('root (network namespaces need CAP_NET_ADMIN)');
   for (const tool of ['ip', 'nft', 'sysctl']) if (!findCommand(tool)) missing.push(tool);
   if (missing.length > 0) throw new Error(`the host tests need ${missing.join(', ')}; on Debian: apt-get install -y iproute2 nftables procps, and run as root`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function removeNamespace(ns: string): Promise<void> {

@@ -1,29 +1,14 @@
+import type { RouteGroup, RouteVia, Timers } from '@hublink/contract';
+
 /*
  * The part of a member's compiled configuration (packages/server/src/compiler/model.ts, CommonConfig,
  * CenterConfig.transit) that says where its traffic goes, read defensively: it comes over the wire, so
  * a missing or malformed field reads as nothing (no route), never as a crash.
  */
 
-export interface Via {
-  /** The instance (its .conf without `.conf`), or 'local' in a center's transit. */
-  via: string;
-  client: string | null;
-  cost: number;
-  rank: number;
-}
-
-export interface Group {
-  prefixes: string[];
-  via: Via[];
-}
-
-export interface Timers {
-  ping: number;
-  ping_restart: number;
-  hold_down: number;
-  hold_down_max: number;
-  flap_window: number;
-}
+export type Via = RouteVia;
+export type Group = RouteGroup;
+export type { Timers };
 
 export interface RoutingConfig {
   center: boolean;

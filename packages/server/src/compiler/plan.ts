@@ -1,3 +1,4 @@
+import { VPN_ADDRESS_SPACE, VPN_DEFAULT_POOLS } from '@hublink/contract';
 import { allocate, fnv1a, intToIp, overlaps, parseCidr, rangeOf, sizeOf, type Range } from './ip';
 import type { Endpoint, MemberInput, NetworkInput, Segment } from './model';
 
@@ -12,13 +13,14 @@ import type { Endpoint, MemberInput, NetworkInput, Segment } from './model';
 export type Service = 'router' | 'software';
 export const SERVICES: readonly Service[] = ['router', 'software'];
 
-/** Every address the compiler hands out lies in the shared address space of RFC 6598. */
-export const VPN_SPACE: Segment = { network: '100.64.0.0', mask: 10 };
+/** Every address the compiler hands out lies in the shared address space of RFC 6598 (the contract's, which the console's checks use too). */
+const segmentOf = (s: { ip: string; mask: number }): Segment => ({ network: s.ip, mask: s.mask });
+export const VPN_SPACE: Segment = segmentOf(VPN_ADDRESS_SPACE);
 export const DEFAULT_POOLS = {
-  center_network: { network: '100.64.0.0', mask: 12 },
-  pop: { network: '100.80.0.0', mask: 12 },
-  pop_software: { network: '100.96.0.0', mask: 12 },
-  center_link_network: { network: '100.127.0.0', mask: 16 },
+  center_network: segmentOf(VPN_DEFAULT_POOLS.center_network),
+  pop: segmentOf(VPN_DEFAULT_POOLS.pop),
+  pop_software: segmentOf(VPN_DEFAULT_POOLS.pop_software),
+  center_link_network: segmentOf(VPN_DEFAULT_POOLS.center_link_network),
 } satisfies Record<keyof NetworkInput['pools'], Segment>;
 /** An allocated service subnet: 4,093 points. */
 export const SERVICE_MASK = 20;
