@@ -104,7 +104,7 @@ export function centerConfig(network = 'N1', version = 1): NetworkConfigPayload 
     config: {
       member_type: 'center',
       services: [{ service: 'router', clients: [{ router_name: 'store1', address: '100.64.0.2' }, { router_name: 'store2', address: '100.64.0.3' }] }],
-      center_link: null,
+      links: [],
     },
     openvpn: { 'router.conf': 'port 1194\n' },
     certificates: null,
@@ -121,7 +121,8 @@ export function pointConfig(network = 'N2', version = 1): NetworkConfigPayload {
       tunnels: [
         {
           name: 'center-center1',
-          centers: [{ router_name: 'center1', address: '100.64.0.9' }],
+          center: 'center1',
+          address: '100.64.0.9',
           remotes: [
             { host: 'pop.example.net', port: 11, via: 'pop', name: '华南' },
             { host: '198.51.100.1', port: 1194, via: 'center', name: 'center1' },

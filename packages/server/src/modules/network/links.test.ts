@@ -81,8 +81,8 @@ describeEachDatabase('networks: links follow the point links', (t) => {
       .select(['m.router_name', 'mc.config'])
       .where('mc.network_id', '=', net.id)
       .execute();
-    const json = (name: string) => JSON.parse(configs.find((r) => r.router_name === name)!.config) as { tunnels?: { centers: { router_name: string }[] }[]; services?: { clients: { router_name: string }[] }[] };
-    expect(json(p1!).tunnels!.map((tn) => tn.centers.map((c) => c.router_name))).toEqual([[c2]]);
+    const json = (name: string) => JSON.parse(configs.find((r) => r.router_name === name)!.config) as { tunnels?: { center: string }[]; services?: { clients: { router_name: string }[] }[] };
+    expect(json(p1!).tunnels!.map((tn) => tn.center)).toEqual([c2]);
     expect(json(c1!).services!.flatMap((sv) => sv.clients.map((c) => c.router_name))).toEqual([p2]);
     expect(json(c2!).services!.flatMap((sv) => sv.clients.map((c) => c.router_name))).toEqual([p1, p2]);
 
