@@ -1,5 +1,5 @@
 import { fmt, LIMITS, M, type NetworkLink, type NetworkMember } from '@hublink/contract';
-import { Badge, Empty, Flex, Table, Tag } from 'antd';
+import { Badge, Empty, Flex, Grid, Table, Tag } from 'antd';
 import { LINES_FROM_CENTERS, orDash } from './labels';
 
 const nameWithNote = (name: string, note: string) => (note ? fmt(M.networkNameWithNote, { name, note }) : name);
@@ -7,11 +7,13 @@ const nameWithNote = (name: string, note: string) => (note ? fmt(M.networkNameWi
 /**
  * The links of the network as a list: point, center (with its line, main or backup, as the member table
  * shows it: a point on its backup line is failed over), status, virtual IP and since when. The status
- * comes right after the center it concerns, so a phone shows which tunnel is up without scrolling.
+ * comes right after the center it concerns, so a phone shows which tunnel is up without scrolling (there
+ * the line's tag goes under the center's name).
  */
 export function LinkTable({ links, members = [], loading }: { links: readonly NetworkLink[]; members?: readonly NetworkMember[]; loading?: boolean }) {
   const centers = members.filter((m) => m.member_type === 'center');
   const routing = new Map(centers.length >= LINES_FROM_CENTERS ? centers.map((c) => [c.router_name, c.routing]) : []);
+  const narrow = Grid.useBreakpoint().sm === false;
   const columns = [
     { title: M.networkLinkPoint, key: 'point', render: (_: unknown, l: NetworkLink) => nameWithNote(l.router_name, l.router_name_note) },
     {
@@ -20,7 +22,7 @@ export function LinkTable({ links, members = [], loading }: { links: readonly Ne
       render: (_: unknown, l: NetworkLink) => {
         const line = routing.get(l.center_router_name);
         return (
-          <Flex gap={4} align="center">
+          <Flex gap={4} vertical={narrow} align={narrow ? 'flex-start' : 'center'}>
             {nameWithNote(l.center_router_name, l.center_router_name_note)}
             {line !== undefined && <Tag color={line === 1 ? 'blue' : 'default'}>{line === 1 ? M.networkLineMain : M.networkLineBackup}</Tag>}
           </Flex>
