@@ -26,4 +26,26 @@ describe('FormDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(onSubmit).not.toHaveBeenCalled();
   });
+
+  // A dialog given its form (to watch fields) keeps the store between openings; initial values that
+  // changed while it was closed (the detail refetched after a save) must still be what it opens with.
+  it('opens with the initial values of the moment it opens, not those it closed with', async () => {
+    function Harness({ initial, open }: { initial: string; open: boolean }) {
+      const [form] = Form.useForm<{ x: string }>();
+      return (
+        <FormDialog title="t" open={open} onClose={() => undefined} onSubmit={async () => true} initialValues={{ x: initial }} form={form}>
+          <Form.Item name="x">
+            <Input aria-label="x" />
+          </Form.Item>
+        </FormDialog>
+      );
+    }
+    const { rerender } = render(<Harness initial="before" open />);
+    expect(await screen.findByLabelText('x')).toHaveValue('before');
+    rerender(<Harness initial="before" open={false} />);
+    await waitFor(() => expect(screen.queryByLabelText('x')).toBeNull());
+    rerender(<Harness initial="after" open={false} />);
+    rerender(<Harness initial="after" open />);
+    expect(await screen.findByLabelText('x')).toHaveValue('after');
+  });
 });

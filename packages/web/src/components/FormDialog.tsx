@@ -1,6 +1,6 @@
 import { LIMITS, M } from '@hublink/contract';
 import { Form, Modal, type FormInstance } from 'antd';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, type ReactNode } from 'react';
 import { useGuardedBusy } from './useGuardedBusy';
 
 export interface FormDialogProps<V> {
@@ -37,6 +37,18 @@ export function FormDialog<V extends object>({
   const [own] = Form.useForm<V>();
   const form = given ?? own;
   const { busy, run } = useGuardedBusy(guardMs);
+
+  // A given form keeps its store while the dialog is closed, holding the initial values it closed with
+  // (a field unmounted with preserve=false falls back to them), and the Form merges a store over its
+  // initial values when it mounts (after this, the modal's content comes later): the newer initial
+  // values (the detail refetched after a save) would lose. Each opening starts from the initial values
+  // of that moment; this runs before the dialog components' own effects, which may then set fields.
+  useLayoutEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    if (initialValues) form.setFieldsValue(initialValues as Parameters<typeof form.setFieldsValue>[0]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the values of the moment it opens, not later ones
+  }, [open, form]);
 
   const submit = (values: V) =>
     run(async () => {
