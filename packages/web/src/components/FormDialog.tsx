@@ -38,11 +38,11 @@ export function FormDialog<V extends object>({
   const form = given ?? own;
   const { busy, run } = useGuardedBusy(guardMs);
 
-  // A given form keeps its store while the dialog is closed, holding the initial values it closed with
-  // (a field unmounted with preserve=false falls back to them), and the Form merges a store over its
-  // initial values when it mounts (after this, the modal's content comes later): the newer initial
-  // values (the detail refetched after a save) would lose. Each opening starts from the initial values
-  // of that moment; this runs before the dialog components' own effects, which may then set fields.
+  // Each opening starts from the initial values of that moment. A form given by the dialog keeps its
+  // store while the dialog is closed: its fields, unmounted with preserve=false, fall back there to the
+  // initial values they closed with, and a Form mounting over a store keeps the store's values, so newer
+  // initial values (the detail refetched after a save) would be lost. This runs before the dialogs' own
+  // effects, which may then set fields.
   useLayoutEffect(() => {
     if (!open) return;
     form.resetFields();
