@@ -1,4 +1,5 @@
 import type { BgpNeighbor, DynamicRouting, PrefixListEntry } from '@hublink/contract';
+import { canonicalPrefix } from '../host/cidr';
 /*
  * The compiled `dynamic` section of a member's configuration (packages/server/src/compiler/model.ts,
  * DynamicRouting), read strictly: every value ends up in FRR's configuration text, so a value that is
@@ -37,18 +38,17 @@ export function ipv4Value(text: string): number | null {
   return parts.reduce((v, p) => v * 256 + p, 0);
 }
 
-const dotted = (value: number) => [24, 16, 8, 0].map((s) => Math.floor(value / 2 ** s) % 256).join('.');
-
 /** 'a.b.c.d/m' with its host bits cleared (FRR clears them too, and shows the result), or null. */
 export function networkPrefix(text: unknown): string | null {
   if (typeof text !== 'string') return null;
-  const [address, length, extra] = text.split('/');
-  if (extra !== undefined || !address || !length || !/^\d{1,2}$/.test(length)) return null;
-  const bits = Number(length);
-  const value = ipv4Value(address);
-  if (value === null || bits > 32) return null;
-  const size = 2 ** (32 - bits);
-  return `${dotted(Math.floor(value / size) * size)}/${bits}`;
+  const [address = '', length] = text.split('/');
+  // Stricter than canonicalPrefix: the length is required and an octet has no leading zero.
+  if (length === undefined || ipv4Value(address) === null) return null;
+  try {
+    return canonicalPrefix(text);
+  } catch {
+    return null;
+  }
 }
 
 class Refusal extends Error {}

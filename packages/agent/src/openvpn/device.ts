@@ -503,10 +503,8 @@ export class OpenvpnDevice implements Device {
     for (const [number, network] of this.networks) {
       for (const [conf, instance] of network.instances) {
         if (isServerConf(network, conf)) continue;
-        for (const key of [pathKey(number, instance.name)]) {
-          const ms = this.paths.holdDownMs(key, network.routing.timers);
-          if (ms > 0) next = Math.min(next, ms);
-        }
+        const ms = this.paths.holdDownMs(pathKey(number, instance.name), network.routing.timers);
+        if (ms > 0) next = Math.min(next, ms);
       }
     }
     if (next < Infinity) this.scheduleRouting(next + 10);
