@@ -6,6 +6,7 @@ import { localHost } from './host/commands';
 import type { DnsMethod } from './host/dns';
 import type { Device } from './device';
 import { findOpenvpn, OpenvpnDevice } from './openvpn/device';
+import { Relay } from './relay/relay';
 import { SimulatedDevice } from './simulated';
 import { simulate, type SimulatedMember } from './simulator';
 import { defaultStateDir, StateDir } from './state';
@@ -103,6 +104,31 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
     }, 500);
     client.start();
   });
+}
+
+export const RELAY_USAGE = `usage: hublink relay --server http(s)://HOST[:PORT] --token TOKEN [--bind ADDRESS]
+  A POP relay: forwards points' tunnels (UDP) to their centers on the ports the server gives it, and reports its
+  load every few seconds. The token comes from \`hublink ops pops relay-add AREA\` (or HUBLINK_RELAY_TOKEN).`;
+
+/** `hublink relay …`: a POP relay until SIGINT/SIGTERM (exit 0) or the server refuses its token (exit 1). */
+export async function runRelayCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { server: 'string', token: 'string', bind: 'string' }, RELAY_USAGE);
+  if (!values) return 2;
+  const server = values.server as string | undefined;
+  const token = (values.token as string | undefined) ?? process.env.HUBLINK_RELAY_TOKEN;
+  if (!server || !token || !/^https?:\/\//.test(server)) {
+    console.error(RELAY_USAGE);
+    return 2;
+  }
+  const relay = new Relay({ server: new URL(server).origin, token, bindHost: values.bind as string | undefined });
+  const onSignal = () => void relay.stop(0);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  relay.start();
+  const code = await relay.done;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  return code;
 }
 
 const DNS_METHODS: readonly string[] = ['auto', 'file', 'resolvconf', 'resolvectl', 'none'];

@@ -16,5 +16,7 @@ export { SimulatedDevice, type SimulatedOptions } from './simulated';
 export { simulate, type SimulatedMember, type SimulateOptions, type Simulation, type SimulationCounts } from './simulator';
 export { findOpenvpn, OpenvpnDevice, type OpenvpnDeviceOptions } from './openvpn/device';
 export { plannedLinks, type PlannedLink } from './plan';
-export { AGENT_USAGE, runAgentCommand, runSimulateCommand, SIMULATE_USAGE } from './cli';
+export { AGENT_USAGE, RELAY_USAGE, runAgentCommand, runRelayCommand, runSimulateCommand, SIMULATE_USAGE } from './cli';
 export { signInWithSource, type SourceSignIn, type SourceSignInOptions } from './authSource';
+export { Forwarder, type ForwarderLoad } from './relay/forwarder';
+export { Relay, type RelayOptions } from './relay/relay';

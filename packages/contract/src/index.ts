@@ -24,6 +24,7 @@ export * from './dataPlane';
 export * from './segments';
 export * from './networkSegments';
 export * from './pop';
+export * from './relay';
 export * from './networkTicket';
 export * from './device';
 export * from './saas';

@@ -11,13 +11,14 @@ const USAGE = `usage: hublink <command>
   restore   FILE --data-dir DIR: restore such an archive into an empty or new DIR
   ops       the operator's commands (tenants, services, announcements, tickets, POP …): hublink ops help
   agent     run a device agent: --url ws://HOST (--router NAME | --login USER@SIGN) --secret S [--state-dir D] [--simulate]
-  simulate  run many simulated agents: --url ws://HOST (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) --secret S`;
+  simulate  run many simulated agents: --url ws://HOST (--file members.json | --routers PREFIX:COUNT [--apps USER@SIGN:COUNT]) --secret S
+  relay     run a POP relay: --server http(s)://HOST --token T (from hublink ops pops relay-add)`;
 
 const name = process.argv[2] ?? 'start';
-if (name === 'agent' || name === 'simulate') {
+if (name === 'agent' || name === 'simulate' || name === 'relay') {
   // They exit with their own code (1: refused by the server, 2: bad usage).
-  const { runAgentCommand, runSimulateCommand } = await import('@hublink/agent');
-  process.exitCode = await (name === 'agent' ? runAgentCommand : runSimulateCommand)(process.argv.slice(3));
+  const { runAgentCommand, runRelayCommand, runSimulateCommand } = await import('@hublink/agent');
+  process.exitCode = await (name === 'agent' ? runAgentCommand : name === 'relay' ? runRelayCommand : runSimulateCommand)(process.argv.slice(3));
 } else {
   const { runServerCommand } = await import('./serverCommands');
   if (!runServerCommand(name)) {

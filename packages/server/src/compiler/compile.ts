@@ -156,11 +156,13 @@ export function centerRemote(center: MemberInput, service: Service): Remote {
   return { host: fixed?.public_ip || center.public_host || center.router_name, port: fixed?.public_port || fixed?.static_port || DEFAULT_PORTS[service], via: 'center', name: center.router_name };
 }
 
-function popRemotes(input: NetworkInput, m: MemberInput): Remote[] {
+/** Where a point dials a center's service through its POP areas (main, then backup): each area's relay port for that center. */
+function popRemotes(input: NetworkInput, m: MemberInput, center: MemberInput, service: Service): Remote[] {
   const out: Remote[] = [];
   for (const id of [m.ov.main, m.ov.backup]) {
     const area = id ? input.pop_areas.find((a) => a.id === id) : undefined;
-    if (area?.host && !out.some((r) => r.name === area.name)) out.push({ host: area.host, port: area.port, via: 'pop', name: area.name });
+    const relay = area?.relays.find((r) => r.center === center.router_name && r.service === service);
+    if (area?.host && relay && !out.some((r) => r.name === area.name)) out.push({ host: area.host, port: relay.port, via: 'pop', name: area.name });
   }
   return out;
 }
@@ -171,8 +173,11 @@ const dialModeOf = (input: NetworkInput, m: MemberInput) => (m.mode === DIAL.cen
 function pointConfig(input: NetworkInput, p: MemberInput, plan: AddressPlan, shared: Shared): PointConfig {
   const service = serviceOf(p);
   const dialMode = dialModeOf(input, p);
-  const pops = popRemotes(input, p);
-  const ordered = (direct: Remote[]) => (dialMode === DIAL.popFirst ? [...pops, ...direct] : [...direct, ...pops]);
+  const ordered = (c: MemberInput) => {
+    const direct = [centerRemote(c, service)];
+    const pops = popRemotes(input, p, c, service);
+    return dialMode === DIAL.popFirst ? [...pops, ...direct] : [...direct, ...pops];
+  };
   const tunnels: Tunnel[] = linkedOf(shared, p).map((c) => {
     const subnet = plan.subnets.get(c.router_name)![service];
     return {
@@ -181,7 +186,7 @@ function pointConfig(input: NetworkInput, p: MemberInput, plan: AddressPlan, sha
       address: plan.addressOf(p, c),
       subnet: cidr(subnet.network, subnet.mask),
       center_address: centerAddressOf(subnet),
-      remotes: ordered([centerRemote(c, service)]),
+      remotes: ordered(c),
       rank: shared.rankOf(c),
     };
   });

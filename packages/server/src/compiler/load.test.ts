@@ -102,11 +102,54 @@ describeEachDatabase('compiler loadNetwork', (t: () => TestApp) => {
       center_link: null,
       interconnect: null,
       pop_areas: [
-        { id: areas[0]!.id, name: '华南', host: 'pop1.example.net', port: 1194 },
-        { id: areas[1]!.id, name: '华北', host: '', port: 1195 },
+        {
+          id: areas[0]!.id,
+          name: '华南',
+          host: 'pop1.example.net',
+          port: 1194,
+          relays: [
+            { center: c, service: 'router', port: 1194 },
+            { center: c, service: 'software', port: 1195 },
+          ],
+        },
+        // No relay address: no ports.
+        { id: areas[1]!.id, name: '华北', host: '', port: 1195, relays: [] },
       ],
     });
     expect([...loaded!.memberIds.keys()]).toEqual([c, p, s]);
+  });
+
+  it("keeps each center's relay ports, says where they forward, and gives another network's centers the next free ones", async () => {
+    const [area] = await t().db.selectFrom('network_fr_area').select(['id', 'network_fr_id']).where('tenant_id', '=', tenantId).orderBy('id').execute();
+    await loadNetwork(t().db, tenantId, net.id);
+    const rowsOf = (networkId: number) =>
+      t().db.selectFrom('pop_relay_port').select(['service', 'port', 'target_host', 'target_port']).where('network_id', '=', networkId).orderBy('port').execute();
+    // The router service forwards to the center's fixed public port; the software service to its reported address.
+    expect(await rowsOf(net.id)).toEqual([
+      { service: 'router', port: 1194, target_host: '203.0.113.1', target_port: 30000 },
+      { service: 'software', port: 1195, target_host: '198.51.100.7', target_port: 1195 },
+    ]);
+    const [c2] = (await seedFreshMembers(t(), tenantId, 1)) as [string];
+    const other = await seedNetwork(t(), tenantId, { center: [c2], point: [] });
+    await t().db.updateTable('network').set({ network_fr_id: area!.network_fr_id }).where('id', '=', other.id).execute();
+    const { input } = (await loadNetwork(t().db, tenantId, other.id))!;
+    expect(input.pop_areas[0]!.relays).toEqual([
+      { center: c2, service: 'router', port: 1196 },
+      { center: c2, service: 'software', port: 1197 },
+    ]);
+    // Loading again changes nothing; a center that moves keeps its ports with the new target.
+    await t().db.updateTable('member').set({ router_ipv4: '198.51.100.8' }).where('router_name', '=', c).execute();
+    await loadNetwork(t().db, tenantId, net.id);
+    expect((await rowsOf(net.id)).map((r) => [r.port, r.target_host])).toEqual([
+      [1194, '203.0.113.1'],
+      [1195, '198.51.100.8'],
+    ]);
+    // The network leaves the resource: its ports go, the other's stay.
+    await t().db.updateTable('network').set({ network_fr_id: null }).where('id', '=', other.id).execute();
+    await loadNetwork(t().db, tenantId, other.id);
+    expect(await rowsOf(other.id)).toEqual([]);
+    expect(await rowsOf(net.id)).toHaveLength(2);
+    await t().db.updateTable('member').set({ router_ipv4: '198.51.100.7' }).where('router_name', '=', c).execute();
   });
 
   it('reads the route prefixes in their order and the twin-center link when it is on', async () => {

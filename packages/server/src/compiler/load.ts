@@ -1,10 +1,12 @@
 import type { Db } from '../db/connect';
 import { networkOf, parseCidr } from './ip';
 import type { Endpoint, MemberInput, NetworkInput, Segment } from './model';
+import { assignRelayPorts } from './relayPorts';
 
 /*
  * Reads one network of a tenant into the compiler's input: the network row (DNS and pools as JSON),
- * its members in the order they joined with their settings, and the areas of its POP resource.
+ * its members in the order they joined with their settings, and the areas of its POP resource with
+ * their relays' ports (allocated on the way: compiler/relayPorts.ts).
  * JSON columns are read defensively: a malformed value counts as not set.
  */
 
@@ -87,6 +89,9 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
       link_centers: r.member_type === 'center' ? null : linkCentersOf(r.link_centers, centerNames),
     };
   });
+  const memberIds = new Map(rows.map((r) => [r.router_name, r.member_id]));
+  // The relays' ports are allocated here, in the recompile's transaction, so the pure compile gets them as input.
+  const relays = await assignRelayPorts(db, tenantId, networkId, areas, members, memberIds);
   return {
     input: {
       network_number: net.network_number,
@@ -111,9 +116,9 @@ export async function loadNetwork(db: Db, tenantId: number, networkId: number): 
       },
       center_link: net.center_link === 1 ? centerLinkOf(objectOf(net.center_link_network)) : null,
       interconnect: net.interconnect === 1 ? { segment: segmentOf(objectOf(net.interconnect_network)) } : null,
-      pop_areas: areas.map((a) => ({ id: a.id, name: a.name, host: a.host, port: a.port })),
+      pop_areas: areas.map((a) => ({ id: a.id, name: a.name, host: a.host, port: a.port, relays: relays.get(a.id) ?? [] })),
     },
-    memberIds: new Map(rows.map((r) => [r.router_name, r.member_id])),
+    memberIds,
   };
 }
 

@@ -65,8 +65,21 @@ export interface MemberInput {
 export interface PopAreaInput {
   id: number;
   name: string;
-  /** The address the area's POP is reached at. */
+  /** The address the area's POP relay is reached at ('' when the area has none). */
   host: string;
+  port: number;
+  /**
+   * The relay's ports (pop_relay_port, allocated from `port` up by compiler/relayPorts.ts): a point
+   * dials its center through the area at `host` and the port of that center and service. A center
+   * without one is not reached through the area.
+   */
+  relays: RelayPortInput[];
+}
+
+export interface RelayPortInput {
+  /** The center's router_name. */
+  center: string;
+  service: 'router' | 'software';
   port: number;
 }
 

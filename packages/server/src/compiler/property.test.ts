@@ -64,8 +64,8 @@ const network: fc.Arbitrary<NetworkInput> = fc
       prefixes: prefixes.map((p) => ({ router_name: members[p.owner % members.length]!.router_name, ip: p.seg.network, mask: p.seg.mask, permission: p.permission, ge: p.ge, le: p.le })),
       center_link: link && { gateway: link.gateway && parseCidr(`${link.gateway.network}/30`), center_router_name: centers[link.server % centers.length]!.router_name, endpoint: link.endpoint },
       pop_areas: [
-        { id: 1, name: 'south', host: 'pop1.example.net', port: 1194 },
-        { id: 2, name: 'north', host: '', port: 1194 },
+        { id: 1, name: 'south', host: 'pop1.example.net', port: 1194, relays: centers.flatMap((c, i) => (['router', 'software'] as const).map((service, j) => ({ center: c.router_name, service, port: 1194 + 2 * i + j }))) },
+        { id: 2, name: 'north', host: '', port: 1194, relays: [] },
       ],
     });
   });

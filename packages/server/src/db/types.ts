@@ -224,6 +224,8 @@ export interface Database {
   audit_entry: AuditEntryTable;
   audit_setting: AuditSettingTable;
   member_diagnosis: MemberDiagnosisTable;
+  pop_relay: PopRelayTable;
+  pop_relay_port: PopRelayPortTable;
 }
 
 /** A domain event (the transactional outbox); payload is the event's JSON. */
@@ -455,6 +457,38 @@ export interface MemberLinkTable {
   vpn_ip: Generated<string>;
   vpn_online_time: number | null;
   update_time: number;
+  /** 'center' straight to the center, 'pop' through a POP relay, '' unknown (migration 0035). */
+  path: Generated<string>;
+  /** The POP area's name when path is 'pop'. */
+  path_area: Generated<string>;
+}
+
+/** A POP relay the operator registered for an area (migration 0035); seen_time and the load are its last report. */
+export interface PopRelayTable {
+  id: Generated<number>;
+  tenant_id: number;
+  area_id: number;
+  name: string;
+  token_hash: string;
+  create_time: number;
+  seen_time: number | null;
+  address: Generated<string>;
+  sessions: Generated<number>;
+  bytes_in: Generated<number>;
+  bytes_out: Generated<number>;
+}
+
+/** One port of an area's relays (migration 0035, kept by the compiler): where it forwards. */
+export interface PopRelayPortTable {
+  id: Generated<number>;
+  tenant_id: number;
+  area_id: number;
+  network_id: number;
+  center_member_id: number;
+  service: string;
+  port: number;
+  target_host: Generated<string>;
+  target_port: Generated<number>;
 }
 
 /** A software member's sign-in from its client (written by the device gateway). */

@@ -3,6 +3,7 @@ import type { Ctx } from '../core/context';
 import { defineModule } from '../core/module';
 import { revokeDeviceCredentials } from '../core/deviceCredentials';
 import { publishDelivery } from './deliveries';
+import { relayRoutes } from './relayTable';
 import { Gateway } from './gateway';
 import { sweepSessions } from './sessionRows';
 
@@ -34,6 +35,7 @@ export const gatewayModule = defineModule({
   routes: (app, ctx) => {
     const gateway = gatewayOf(ctx);
     app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, req) => gateway.accept(socket, req));
+    relayRoutes(app, ctx);
   },
   start: (ctx) => gatewayOf(ctx).start(),
   stop: (ctx) => gatewayOf(ctx).stop(),

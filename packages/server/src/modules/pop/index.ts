@@ -10,3 +10,4 @@ export const popModule = defineModule({
 });
 
 export { addArea, createResource, listAllResources, removeArea, renewResource, type NewArea, type OperatorArea, type OperatorResource } from './operator';
+export { addRelay, listRelays, removeRelay, type OperatorRelay } from './relays';

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { FR_STATUS, M, POP_REGION_VALUES, requiredString } from '@hublink/contract';
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
-import { addArea, createResource, listAllResources, removeArea, renewResource, type OperatorArea } from '../../modules/pop';
+import { addArea, addRelay, createResource, listAllResources, listRelays, removeArea, removeRelay, renewResource, type OperatorArea } from '../../modules/pop';
 import { defineCommand, epochOf, flagArg, intArg, LIMIT_OPTION, limitArg, OpsError, shownTime, tenantArg, timeArg } from '../command';
 import { findTenant, TENANT_FILTER, tenantFilterId } from './tenant';
 
@@ -133,4 +133,58 @@ const renew = defineCommand({
   },
 });
 
-export const popCommands = [list, create, areaAdd, areaRemove, renew];
+const relayAdd = defineCommand({
+  group: 'pops',
+  name: 'relay-add',
+  summary: "register a POP relay for an area; prints its token once (run it: hublink relay --server URL --token TOKEN)",
+  positionals: ['area-id'],
+  options: { name: { help: 'what the relay is called (default: relay-<area-id>)' } },
+  input: z.object({
+    'area-id': idArg('area-id'),
+    name: requiredString('the name may not be blank').max(NAME_MAX, `the name has at most ${NAME_MAX} characters`).optional(),
+  }),
+  async run(ctx, input) {
+    const { id, token } = await addRelay(ctx, input['area-id'], input.name ?? `relay-${input['area-id']}`);
+    return { done: `relay ${id} registered for area ${input['area-id']}; its token (shown only now): ${token}`, data: { id, token } };
+  },
+});
+
+const relayList = defineCommand({
+  group: 'pops',
+  name: 'relay-list',
+  summary: 'POP relays with their area, liveness, last report (flows, bytes) and ports',
+  options: { area: { help: 'only the relays of this area id' } },
+  input: z.object({ area: idArg('area').optional() }),
+  async run(ctx, input) {
+    const rows = await listRelays(ctx, { areaId: input.area });
+    return {
+      table: rows.map((r) => ({
+        id: r.id,
+        tenant: r.tenant,
+        area: `${r.area_id}:${r.area}`,
+        name: r.name,
+        state: r.live ? 'live' : r.seen_time === null ? 'never seen' : 'dead',
+        seen: shownTime(ctx, r.seen_time),
+        address: r.address,
+        flows: r.sessions,
+        bytes_in: r.bytes_in,
+        bytes_out: r.bytes_out,
+        ports: r.ports,
+      })),
+    };
+  },
+});
+
+const relayRemove = defineCommand({
+  group: 'pops',
+  name: 'relay-remove',
+  summary: 'remove a POP relay: its token stops working',
+  positionals: ['relay-id'],
+  input: z.object({ 'relay-id': idArg('relay-id') }),
+  async run(ctx, input) {
+    const { area_id } = await removeRelay(ctx, input['relay-id']);
+    return { done: `relay ${input['relay-id']} of area ${area_id} removed` };
+  },
+});
+
+export const popCommands = [list, create, areaAdd, areaRemove, renew, relayAdd, relayList, relayRemove];
