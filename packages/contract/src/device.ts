@@ -23,6 +23,8 @@ export const DEVICE_TIMING = {
   pingInterval: 10,
   statusInterval: 10,
   trafficInterval: 5,
+  /** A device waiting for approval (4030) says hello again this often, in seconds. */
+  approvalRetry: 15,
 } as const;
 
 /** Bounds of what a device may send (a message over maxMessageBytes closes the session with 1009). */
@@ -59,6 +61,10 @@ export const DEVICE_CLOSE = {
   unsupportedProtocol: 4010,
   /** Too many failed sign-ins for this member or from this address: wait and retry. */
   tooManyAttempts: 4029,
+  /** The tenant approves new devices and this one is not approved yet: retry every DEVICE_TIMING.approvalRetry seconds (issue 30). */
+  awaitingApproval: 4030,
+  /** The tenant's administrator refused this device: it may not sign in as this member. */
+  deviceRefused: 4031,
 } as const;
 
 const text = (max: number = DEVICE_LIMITS.text) => z.string().max(max);
@@ -87,6 +93,8 @@ const helloBase = {
   protocol: z.number().int().min(0),
   /** A credential from an earlier welcome: checked instead of the secret (cheap), refused (4001) once revoked. */
   credential: text(128).optional(),
+  /** A random id the device made once and keeps (its state directory), so the tenant can approve this device (issue 30). */
+  device_id: text(64).optional(),
   os: text(32).default(''),
   version: text(32).default(''),
   sys_brand: text(64).default(''),

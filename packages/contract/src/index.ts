@@ -41,3 +41,4 @@ export * from './overview';
 export * from './apiToken';
 export * from './audit';
 export * from './diagnosis';
+export * from './deviceApproval';

@@ -30,6 +30,7 @@ import { overviewMessages } from './overview';
 import { apiTokenMessages } from './apiToken';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
+import { deviceApprovalMessages } from './deviceApproval';
 
 export const M = {
   ...commonMessages,
@@ -60,6 +61,7 @@ export const M = {
   ...apiTokenMessages,
   ...auditMessages,
   ...diagnosisMessages,
+  ...deviceApprovalMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -28,6 +28,7 @@ import { networkHistoryMessages } from './networkHistory';
 import { overviewMessages } from './overview';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
+import { deviceApprovalMessages } from './deviceApproval';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -58,6 +59,7 @@ const AREAS: Record<string, Record<string, string>> = {
   overview: overviewMessages,
   audit: auditMessages,
   diagnosis: diagnosisMessages,
+  deviceApproval: deviceApprovalMessages,
 };
 
 describe('messages, one file per area', () => {

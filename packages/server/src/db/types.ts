@@ -224,6 +224,8 @@ export interface Database {
   audit_entry: AuditEntryTable;
   audit_setting: AuditSettingTable;
   member_diagnosis: MemberDiagnosisTable;
+  device_approval_setting: DeviceApprovalSettingTable;
+  device_approval: DeviceApprovalTable;
   pop_relay: PopRelayTable;
   pop_relay_port: PopRelayPortTable;
 }
@@ -1042,4 +1044,32 @@ export interface MemberDiagnosisTable {
   seen_ip: Generated<string>;
   close_code: Generated<number>;
   close_reason: Generated<string>;
+}
+
+/** A tenant's device approval setting (migration 0034, issue 30); no row: off. */
+export interface DeviceApprovalSettingTable {
+  id: Generated<number>;
+  tenant_id: number;
+  enabled: number;
+  /** When approval was last turned on. */
+  enabled_time: number | null;
+  update_time: number;
+}
+
+/** A device a member signed in from, and whether it may (migration 0034, issue 30). */
+export interface DeviceApprovalTable {
+  id: Generated<number>;
+  tenant_id: number;
+  member_id: number;
+  device_key: string;
+  ip: Generated<string>;
+  os: Generated<string>;
+  model: Generated<string>;
+  brand: Generated<string>;
+  /** 'waiting' | 'approved' | 'refused'. */
+  state: string;
+  first_time: number;
+  last_time: number;
+  decided_by: Generated<string>;
+  decided_time: number | null;
 }

@@ -5,6 +5,7 @@ import { ApiError } from '../core/errors';
 import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
 import { DUMMY_HASH, verifyPassword } from '../core/passwords';
 import type { Limit } from '../core/ratelimit';
+import { heldForApproval } from './approval';
 
 /** Failed device sign-ins, per member and per address (a success resets the member's count). */
 export const DEVICE_AUTH_LIMITS = {
@@ -98,7 +99,7 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
       .executeTakeFirst();
     if (row) {
       if (member.status !== 1) return refuse(DEVICE_CLOSE.disabled, 'member disabled', member);
-      return { ok: true, member };
+      return (await heldForApproval(ctx, member, hello, ip, now)) ?? { ok: true, member };
     }
   }
   if (!hello.secret) return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed', hello.credential ? undefined : member);
@@ -115,5 +116,6 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
   }
   await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
   if (member.status !== 1 || verdict === 'disabled') return refuse(DEVICE_CLOSE.disabled, 'member disabled', member);
-  return { ok: true, member, credential: await issueDeviceCredential(ctx, member, now) };
+  // A device that waits for approval (issue 30) gets no credential: issuing one would push out the member's older ones.
+  return (await heldForApproval(ctx, member, hello, ip, now)) ?? { ok: true, member, credential: await issueDeviceCredential(ctx, member, now) };
 }

@@ -26,6 +26,7 @@ import { gatewayModule } from '../gateway';
 import { overviewModule } from './overview';
 import { apiTokenModule } from './api-token';
 import { auditModule } from './audit';
+import { deviceApprovalModule } from './device-approval';
 
 /** Every module of the server, in start order (app.ts stops them in reverse); the CLI uses the same list. */
 export const MODULES: Module[] = [
@@ -57,6 +58,7 @@ export const MODULES: Module[] = [
   gatewayModule,
   overviewModule,
   apiTokenModule,
+  deviceApprovalModule,
   // The audit trail (issue 18): entries from every module's operation.performed events.
   auditModule,
 ];
