@@ -85,7 +85,7 @@ export async function runAgentCommand(argv: string[]): Promise<number> {
     device = new SimulatedDevice({ kind: identity.kind, name });
     console.log(`[${name}] SIMULATED mode (${values.simulate ? '--simulate given' : 'no openvpn binary on PATH'}): links, traffic, sessions and flows are synthetic`);
   }
-  const client = new DeviceClient({ url, identity, secret: idCode ? undefined : secret, credential: state.readCredential(), device, saveCredential: (c) => state.saveCredential(c) });
+  const client = new DeviceClient({ url, identity, secret: idCode ? undefined : secret, credential: state.readCredential(), deviceId: state.deviceId(), device, saveCredential: (c) => state.saveCredential(c) });
   return new Promise<number>((resolve) => {
     const finish = (code: number) => {
       clearInterval(watch);

@@ -31,6 +31,10 @@ export interface ClientOptions {
   flowsEvery?: number;
   /** Called with every credential the server issues, and with undefined when one is refused. */
   saveCredential?: (credential: string | undefined) => void;
+  /** The device's own random id (StateDir.deviceId), sent in the hello so the tenant can approve this device (issue 30). */
+  deviceId?: string;
+  /** How long to wait after 4030 (awaiting approval); DEVICE_TIMING.approvalRetry seconds by default. */
+  approvalRetryMs?: number;
   onStateChange?: (state: ClientState, client: DeviceClient) => void;
   log?: (line: string) => void;
 }
@@ -64,6 +68,8 @@ const CLOSE_MEANING: Record<number, string> = {
   [DEVICE_CLOSE.protocolError]: 'protocol error',
   [DEVICE_CLOSE.unsupportedProtocol]: 'protocol version not supported',
   [DEVICE_CLOSE.tooManyAttempts]: 'too many sign-in attempts',
+  [DEVICE_CLOSE.awaitingApproval]: 'this device waits for the administrator’s approval',
+  [DEVICE_CLOSE.deviceRefused]: 'the administrator refused this device',
   1006: 'connection lost',
 };
 
@@ -201,6 +207,7 @@ export class DeviceClient {
       sys_brand: id.sys_brand,
       sys_model: id.sys_model,
       sys_version: id.sys_version,
+      ...(this.options.deviceId ? { device_id: this.options.deviceId } : {}),
       interfaces: id.interfaces.slice(0, DEVICE_LIMITS.interfaces),
       configs: [...this.held].slice(0, DEVICE_LIMITS.links).map(([network_number, version]) => ({ network_number, version })),
     };
@@ -409,7 +416,18 @@ export class DeviceClient {
       return;
     }
     if (AUTH_CODES.has(code) || code === DEVICE_CLOSE.unsupportedProtocol) return this.fail(code, text);
-    if (code === DEVICE_CLOSE.replaced) return this.fail(code, text);
+    if (code === DEVICE_CLOSE.replaced || code === DEVICE_CLOSE.deviceRefused) return this.fail(code, text);
+    if (code === DEVICE_CLOSE.awaitingApproval) {
+      // Not a failure: the tenant approves new devices. Ask again at a steady pace until an administrator decides.
+      const wait = this.options.approvalRetryMs ?? DEVICE_TIMING.approvalRetry * 1000;
+      this.log(`closed ${text}: waiting for approval, asking again in ${(wait / 1000).toFixed(0)} s`);
+      this.setState('waiting');
+      this.next = this.scheduler.after(wait, () => {
+        this.next = null;
+        this.open();
+      });
+      return;
+    }
     if (code === DEVICE_CLOSE.goingAway) this.restarting = true;
     const policy = this.options.backoff ?? DEFAULT_BACKOFF;
     // A restart takes seconds: waits that grew to half a minute would keep devices away long after it.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,23 @@ export class StateDir {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The device's own id, made once (a random UUID) and kept here, so the tenant can approve this device
+   * and recognise it later (issue 30). A new state directory is a new device.
+   */
+  deviceId(): string {
+    const file = join(this.path, 'device-id');
+    try {
+      const text = readFileSync(file, 'utf8').trim();
+      if (/^[A-Za-z0-9-]{8,64}$/.test(text)) return text;
+    } catch {
+      // none yet
+    }
+    const id = randomUUID();
+    writeFileSync(file, `${id}\n`, { mode: 0o600 });
+    return id;
   }
 
   /** The credential signs the device in as the member: only its owner may read it. */
