@@ -34,8 +34,7 @@ export const deviceApprovalMessages = {
   deviceApprovalRefuse: '拒绝',
   deviceApprovalApproveConfirm: '确定批准该设备登录吗？',
   deviceApprovalRefuseConfirm: '确定拒绝该设备登录吗？已在线的该成员会被断开。',
-  deviceApprovalEmpty: '没有待审批的设备',
-  deviceApprovalEmptyAll: '暂无设备',
+  deviceApprovalActions: '操作',
   deviceApprovalHardware: '硬件',
   deviceApprovalSoftware: '软件',
 } as const;

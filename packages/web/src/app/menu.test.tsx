@@ -24,6 +24,7 @@ describe('side menu (spec 1 §2.6)', () => {
       '/saas/router',
       '/router/lists',
       '/router/ldap',
+      '/router/device_approval',
       '/monitor/setting',
       '/logs/software_login',
       '/logs/online',

@@ -73,7 +73,7 @@ export const MENU: MenuNode[] = [
     key: 'member',
     label: M.menuMembers,
     icon: <TeamOutlined />,
-    children: [{ path: '/router/lists' }, { path: '/router/ldap' }, { path: '/router/auth_source', show: authSourceEnabled }],
+    children: [{ path: '/router/lists' }, { path: '/router/ldap' }, { path: '/router/auth_source', show: authSourceEnabled }, { path: '/router/device_approval' }],
   },
   { path: '/monitor/setting', icon: <AlertOutlined /> },
   {

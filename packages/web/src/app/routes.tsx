@@ -98,6 +98,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/router/ldap', title: M.ldapTitle, layout: 'main', page: lazy(() => import('../features/ldap/LdapPage')) },
   { path: '/router/ldap_edit', title: M.routeLdapEdit, layout: 'main', access: 'main', menu: '/router/ldap', page: lazy(() => import('../features/ldap/LdapEditPage')) },
   { path: '/router/auth_source', title: M.routeAuthSource, layout: 'main', page: lazy(() => import('../features/auth-source/AuthSourcePage')) },
+  { path: '/router/device_approval', title: M.routeDeviceApproval, layout: 'main', page: lazy(() => import('../features/device-approval/DeviceApprovalPage')) },
   // monitoring, logs
   { path: '/monitor/setting', title: M.routeMonitor, layout: 'main', access: 'monitor.view', page: lazy(() => import('../features/monitor/MonitorPage')) },
   { path: '/logs/software_login', title: M.routeSoftwareLogins, layout: 'main', access: 'main', page: lazy(() => import('../features/logs/SoftwareLoginPage')) },

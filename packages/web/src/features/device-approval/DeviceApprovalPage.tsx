@@ -1,0 +1,173 @@
+import {
+  approveDevice,
+  DEVICE_APPROVAL_FILTERS,
+  getDeviceApprovalSetting,
+  listDeviceApprovals,
+  M,
+  refuseDevice,
+  saveDeviceApprovalSetting,
+  type DeviceApprovalItem,
+  type DeviceApprovalState,
+} from '@hublink/contract';
+import { Button, Card, Flex, Popconfirm, Segmented, Space, Switch, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useApiQuery } from '../../api/hooks';
+import { usePagedList } from '../../api/usePagedList';
+import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
+import { mayVisit } from '../../app/guard';
+import { useUser } from '../../app/user';
+import { PageContainer } from '../../components/PageContainer';
+import { PagedTable } from '../../components/PagedTable';
+import { useDeviceApprovalMutation } from './api';
+
+type Filter = (typeof DEVICE_APPROVAL_FILTERS)[number];
+
+const STATE: Record<DeviceApprovalState, { color: string; label: string }> = {
+  waiting: { color: 'orange', label: M.deviceApprovalWaiting },
+  approved: { color: 'green', label: M.deviceApprovalApproved },
+  refused: { color: 'red', label: M.deviceApprovalRefused },
+};
+
+const FILTER_LABEL: Record<Filter, string> = {
+  waiting: M.deviceApprovalFilterWaiting,
+  decided: M.deviceApprovalFilterDecided,
+  all: M.deviceApprovalFilterAll,
+};
+
+/** The tenant's setting: a switch that asks before it changes anything (main accounts only; others see it). */
+function ApprovalSwitch({ mayChange }: { mayChange: boolean }) {
+  const setting = useApiQuery(getDeviceApprovalSetting);
+  const save = useDeviceApprovalMutation(saveDeviceApprovalSetting);
+  const on = setting.data?.data?.enabled === 1;
+  const toggle = (
+    <Switch
+      checked={on}
+      loading={setting.isLoading || save.isPending}
+      disabled={!mayChange || setting.isLoading}
+      aria-label={M.deviceApprovalSwitch}
+    />
+  );
+  return (
+    <Space>
+      <Typography.Text strong>{M.deviceApprovalSwitch}</Typography.Text>
+      {mayChange ? (
+        <Popconfirm title={on ? M.deviceApprovalDisableConfirm : M.deviceApprovalEnableConfirm} onConfirm={() => save.mutateAsync({ enabled: on ? 0 : 1 })}>
+          {toggle}
+        </Popconfirm>
+      ) : (
+        toggle
+      )}
+    </Space>
+  );
+}
+
+/** /router/device_approval: devices waiting to join and the decisions made (issue 30). */
+export default function DeviceApprovalPage() {
+  const user = useUser();
+  const [filter, setFilter] = useState<Filter>('waiting');
+  const list = usePagedList(listDeviceApprovals, { state: filter });
+  useStepBackWhenEmpty(list);
+  const approve = useDeviceApprovalMutation(approveDevice);
+  const refuse = useDeviceApprovalMutation(refuseDevice);
+  const mayDecide = mayVisit('easylink.router.edit', user);
+
+  const columns = [
+    {
+      title: M.deviceApprovalMember,
+      key: 'member',
+      render: (_: unknown, r: DeviceApprovalItem) => (
+        <Space size={4} wrap>
+          <span>{r.router_name}</span>
+          <Tag>{r.router_type === 1 ? M.deviceApprovalHardware : M.deviceApprovalSoftware}</Tag>
+        </Space>
+      ),
+    },
+    { title: M.deviceApprovalAddress, dataIndex: 'ip', key: 'ip' },
+    { title: M.deviceApprovalOs, dataIndex: 'os', key: 'os', render: (v: string) => v || '—' },
+    {
+      title: M.deviceApprovalModel,
+      key: 'model',
+      render: (_: unknown, r: DeviceApprovalItem) => [r.brand, r.model].filter(Boolean).join(' ') || '—',
+    },
+    { title: M.deviceApprovalFirstSeen, dataIndex: 'first_time', key: 'first_time' },
+    { title: M.deviceApprovalLastSeen, dataIndex: 'last_time', key: 'last_time' },
+    {
+      title: M.deviceApprovalState,
+      key: 'state',
+      render: (_: unknown, r: DeviceApprovalItem) => <Tag color={STATE[r.state].color}>{STATE[r.state].label}</Tag>,
+    },
+    {
+      title: M.deviceApprovalDecidedBy,
+      key: 'decided_by',
+      render: (_: unknown, r: DeviceApprovalItem) =>
+        r.state === 'waiting' ? (
+          '—'
+        ) : (
+          <span>
+            {r.decided_by || M.deviceApprovalAuto}
+            <br />
+            <Typography.Text type="secondary">{r.decided_time}</Typography.Text>
+          </span>
+        ),
+    },
+    ...(mayDecide
+      ? [
+          {
+            title: M.deviceApprovalActions,
+            key: 'actions',
+            fixed: 'right' as const,
+            render: (_: unknown, r: DeviceApprovalItem) => (
+              <Space size={0}>
+                {r.state !== 'approved' && (
+                  <Popconfirm title={M.deviceApprovalApproveConfirm} onConfirm={() => approve.mutateAsync({ id: r.id })}>
+                    <Button type="link" size="small">
+                      {M.deviceApprovalApprove}
+                    </Button>
+                  </Popconfirm>
+                )}
+                {r.state !== 'refused' && (
+                  <Popconfirm title={M.deviceApprovalRefuseConfirm} onConfirm={() => refuse.mutateAsync({ id: r.id })}>
+                    <Button type="link" size="small" danger>
+                      {M.deviceApprovalRefuse}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <PageContainer>
+      <Flex vertical gap={16}>
+        <Card size="small">
+          <Flex vertical gap={8}>
+            <ApprovalSwitch mayChange={mayVisit('main', user)} />
+            <Typography.Text type="secondary">{M.deviceApprovalIntro}</Typography.Text>
+          </Flex>
+        </Card>
+        <PagedTable<DeviceApprovalItem>
+          rowKey="id"
+          columns={columns}
+          list={list}
+          searchable
+          searchPlaceholder={M.deviceApprovalSearch}
+          toolbar={
+            <Segmented<Filter>
+              value={filter}
+              onChange={(v) => {
+                setFilter(v);
+                list.setPage(1);
+              }}
+              options={DEVICE_APPROVAL_FILTERS.map((f) => ({ value: f, label: FILTER_LABEL[f] }))}
+              aria-label={M.deviceApprovalState}
+            />
+          }
+          scroll={{ x: 'max-content' }}
+        />
+      </Flex>
+    </PageContainer>
+  );
+}
