@@ -134,6 +134,10 @@ export const deviceLink = z.object({
   online: z.union([z.literal(0), z.literal(1)]),
   /** When the link came up (epoch seconds); 0 when down. */
   since: epochSeconds.default(0),
+  /** A point's tunnel that is up: straight to its center, or through a POP area's relay (issue 30). */
+  path: z.enum(['center', 'pop']).optional(),
+  /** The POP area's name when path is 'pop'. */
+  pop_area: text(64).optional(),
 });
 export type DeviceLink = z.infer<typeof deviceLink>;
 

@@ -183,6 +183,9 @@ export const networkLink = z.object({
   vpn_online: z.number(),
   vpn_ip: z.string(),
   vpn_online_time: z.string(),
+  /** How the point's device last said the link runs (issue 30): straight to the center, or through a POP area's relay; absent when it did not say. */
+  path: z.enum(['center', 'pop']).optional(),
+  pop_area: z.string().optional(),
 });
 export type NetworkLink = z.infer<typeof networkLink>;
 

@@ -325,7 +325,9 @@ export class OpenvpnDevice implements Device {
     const out: DeviceLink[] = [];
     for (const [network_number, network] of this.networks) {
       for (const live of this.liveLinks(network)) {
-        out.push({ network_number, peer: live.link.peer, vpn_ip: live.vpnIp, online: live.since ? 1 : 0, since: live.since });
+        // A point's tunnel that is up says whether it came through a POP relay (its remote's `via`).
+        const path = live.since && live.link.role === 'client' && !live.link.between_centers ? (live.pop ? { path: 'pop' as const, pop_area: live.pop } : { path: 'center' as const }) : {};
+        out.push({ network_number, peer: live.link.peer, vpn_ip: live.vpnIp, online: live.since ? 1 : 0, since: live.since, ...path });
       }
     }
     return out;

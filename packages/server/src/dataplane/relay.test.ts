@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editIpPool, getMemberConfig, setMemberOv, setNetworkFr } from '@hublink/contract';
+import { editIpPool, getMemberConfig, networkStatus, setMemberOv, setNetworkFr } from '@hublink/contract';
 import { HUBLINK_BIN, startAgent, type AgentProcess } from '../../test/agentProcess';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { outage } from '../../test/measure';
@@ -75,6 +75,9 @@ describe('a POP relay carrying a point to its center', () => {
     return res.data!.config as unknown as PointConfig;
   }
 
+  /** The point's link as the network detail shows it. */
+  const shownLink = async () => (await t!.call(networkStatus, { token, query: { network_number: networkNumber } })).data!.link[0]!;
+
   const relayRow = async () => (await ops(t!, ['pops', 'relay-list', '--area', String(areaId), '--json'])).json<{ state: string; flows: number; bytes_in: number; bytes_out: number; address: string }[]>()[0]!;
 
   function startRelay(): NsProcess {
@@ -145,6 +148,11 @@ describe('a POP relay carrying a point to its center', () => {
       const row = await relayRow();
       return row.flows >= 1 && row.bytes_in > 0 && row.bytes_out > 0;
     }, "the relay reporting the point's flow");
+    // The network detail says the link runs through the POP area.
+    await waitFor(async () => {
+      const l = await shownLink();
+      return l.vpn_online === 1 && l.path === 'pop' && l.pop_area === '华南';
+    }, 'the network detail showing the link through the POP');
   }, UP_MS * 2);
 
   it('falls back to the direct path when the relay dies', async () => {
@@ -155,6 +163,10 @@ describe('a POP relay carrying a point to its center', () => {
     });
     figures.fallback = result.resumedAfterMs;
     expect(result.resumedAfterMs, `fallback took ${result.resumedAfterMs} ms\n${diagnosis()}`).toBeLessThan(FALLBACK_MS);
+    await waitFor(async () => {
+      const l = await shownLink();
+      return l.vpn_online === 1 && l.path === 'center';
+    }, 'the network detail showing the link direct');
     // The relay is shown dead once it has been silent for the live time.
     await waitFor(async () => (await relayRow()).state === 'dead', 'the relay shown dead', 30_000);
   }, UP_MS);

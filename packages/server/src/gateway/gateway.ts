@@ -392,10 +392,12 @@ export class Gateway {
       seen.add(key);
       networks.add(networkId);
       const since = l.online === 1 && l.since > 0 ? l.since * 1000 : null;
-      const state = `${l.online}|${l.vpn_ip}|${since}`;
+      const path = l.online === 1 && l.path ? l.path : '';
+      const pathArea = path === 'pop' ? (l.pop_area ?? '') : '';
+      const state = `${l.online}|${l.vpn_ip}|${since}|${path}|${pathArea}`;
       if (s.reported.get(key) === state) continue;
       s.reported.set(key, state);
-      this.writer.link({ network_id: networkId, member_id: s.member.id, center_member_id: center, vpn_online: l.online, vpn_ip: l.vpn_ip, since });
+      this.writer.link({ network_id: networkId, member_id: s.member.id, center_member_id: center, vpn_online: l.online, vpn_ip: l.vpn_ip, since, path, path_area: pathArea });
     }
     // A center the point no longer links to (its point links changed) is no longer reported: its link is down.
     for (const [key, state] of s.reported) {

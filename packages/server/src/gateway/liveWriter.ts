@@ -9,6 +9,10 @@ export interface LinkState {
   vpn_ip: string;
   /** Epoch ms the link came up, null when down. */
   since: number | null;
+  /** 'center' or 'pop' as the point's device reported an up link's path, else '' (issue 30). */
+  path?: string;
+  /** The POP area's name when path is 'pop'. */
+  path_area?: string;
 }
 
 interface Counters {
@@ -90,6 +94,8 @@ export class LiveWriter {
         vpn_online: l.vpn_online,
         vpn_ip: l.vpn_ip,
         vpn_online_time: l.since,
+        path: l.path ?? '',
+        path_area: l.path_area ?? '',
         update_time: now,
       }));
       await this.upsertLinks(rows).catch(async () => {
@@ -108,6 +114,8 @@ export class LiveWriter {
             vpn_online: sql`excluded.vpn_online`,
             vpn_ip: sql`excluded.vpn_ip`,
             vpn_online_time: sql`excluded.vpn_online_time`,
+            path: sql`excluded.path`,
+            path_area: sql`excluded.path_area`,
             update_time: sql`excluded.update_time`,
           }),
         )

@@ -150,7 +150,7 @@ const toMember = (r: MemberRow, areaNames: Map<number, string> = new Map()): Net
  */
 async function linksOf(ctx: Ctx, networkId: number, ends: LinkEnd[] | Promise<LinkEnd[]>): Promise<NetworkLink[]> {
   const [reported, members] = await Promise.all([
-    ctx.db.selectFrom('member_link').select(['member_id', 'center_member_id', 'vpn_online', 'vpn_ip', 'vpn_online_time']).where('network_id', '=', networkId).execute(),
+    ctx.db.selectFrom('member_link').select(['member_id', 'center_member_id', 'vpn_online', 'vpn_ip', 'vpn_online_time', 'path', 'path_area']).where('network_id', '=', networkId).execute(),
     ends,
   ]);
   type Reported = (typeof reported)[number];
@@ -174,6 +174,8 @@ async function linksOf(ctx: Ctx, networkId: number, ends: LinkEnd[] | Promise<Li
         vpn_online: l?.vpn_online ?? 0,
         vpn_ip: l?.vpn_ip ?? '',
         vpn_online_time: l?.vpn_online_time ? formatTime(l.vpn_online_time, ctx.config.timezone) : '',
+        // Only what an up link's device said (issue 30): straight to the center, or through a POP area's relay.
+        ...(l?.vpn_online && (l.path === 'center' || l.path === 'pop') ? { path: l.path, ...(l.path === 'pop' ? { pop_area: l.path_area } : {}) } : {}),
       });
     }
   }

@@ -4,9 +4,13 @@ import { LINES_FROM_CENTERS, orDash } from './labels';
 
 const nameWithNote = (name: string, note: string) => (note ? fmt(M.networkNameWithNote, { name, note }) : name);
 
+/** Which way an up link runs, as its point's device said (issue 30): 直连, 经POP(area), or a dash when it did not say. */
+const pathText = (l: NetworkLink) => (l.path === 'pop' ? fmt(M.networkLinkViaPop, { area: l.pop_area ?? '' }) : l.path === 'center' ? M.networkLinkDirect : orDash(''));
+
 /**
  * The links of the network as a list: point, center (with its line, main or backup, as the member table
- * shows it: a point on its backup line is failed over), status, virtual IP and since when. The status
+ * shows it: a point on its backup line is failed over), status, path (direct or through a POP area's relay),
+ * virtual IP and since when. The status
  * comes right after the center it concerns, so a phone shows which tunnel is up without scrolling (there
  * the line's tag goes under the center's name).
  */
@@ -35,6 +39,7 @@ export function LinkTable({ links, members = [], loading }: { links: readonly Ne
       key: 'vpn_online',
       render: (v: number) => (v !== 0 ? <Badge status="success" text={M.networkOnline} /> : <Badge status="error" text={M.networkOffline} />),
     },
+    { title: M.networkLinkPath, key: 'path', render: (_: unknown, l: NetworkLink) => pathText(l) },
     { title: M.networkLinkIp, dataIndex: 'vpn_ip', key: 'vpn_ip', render: orDash },
     { title: M.networkLinkSince, dataIndex: 'vpn_online_time', key: 'vpn_online_time', render: orDash },
   ];
