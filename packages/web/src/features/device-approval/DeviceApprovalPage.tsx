@@ -9,7 +9,7 @@ import {
   type DeviceApprovalItem,
   type DeviceApprovalState,
 } from '@hublink/contract';
-import { Button, Card, Flex, Popconfirm, Segmented, Space, Switch, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Grid, Popconfirm, Segmented, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { usePagedList } from '../../api/usePagedList';
@@ -33,6 +33,8 @@ const FILTER_LABEL: Record<Filter, string> = {
   decided: M.deviceApprovalFilterDecided,
   all: M.deviceApprovalFilterAll,
 };
+
+const modelOf = (r: DeviceApprovalItem) => [r.brand, r.model].filter(Boolean).join(' ') || '—';
 
 /** The tenant's setting: a switch that asks before it changes anything (main accounts only; others see it). */
 function ApprovalSwitch({ mayChange }: { mayChange: boolean }) {
@@ -70,32 +72,43 @@ export default function DeviceApprovalPage() {
   const approve = useDeviceApprovalMutation(approveDevice);
   const refuse = useDeviceApprovalMutation(refuseDevice);
   const mayDecide = mayVisit('easylink.router.edit', user);
+  // On a phone the device's facts and its state go under the member's name, so the state stays in view beside the actions.
+  const narrow = Grid.useBreakpoint().md === false;
 
-  const columns = [
+  const stateTag = (r: DeviceApprovalItem) => <Tag color={STATE[r.state].color}>{STATE[r.state].label}</Tag>;
+  const memberCell = (r: DeviceApprovalItem) => (
+    <Space size={4} wrap>
+      <span>{r.router_name}</span>
+      <Tag>{r.router_type === 1 ? M.deviceApprovalHardware : M.deviceApprovalSoftware}</Tag>
+    </Space>
+  );
+  const phoneColumns = [
     {
       title: M.deviceApprovalMember,
       key: 'member',
       render: (_: unknown, r: DeviceApprovalItem) => (
-        <Space size={4} wrap>
-          <span>{r.router_name}</span>
-          <Tag>{r.router_type === 1 ? M.deviceApprovalHardware : M.deviceApprovalSoftware}</Tag>
-        </Space>
+        <Flex vertical gap={2}>
+          {memberCell(r)}
+          <span>{stateTag(r)}</span>
+          <Typography.Text type="secondary">{r.ip}</Typography.Text>
+          <Typography.Text type="secondary">{[r.os, modelOf(r)].filter((v) => v && v !== '—').join(' · ') || '—'}</Typography.Text>
+          <Typography.Text type="secondary">{`${M.deviceApprovalFirstSeen} ${r.first_time}`}</Typography.Text>
+          {r.state !== 'waiting' && <Typography.Text type="secondary">{`${M.deviceApprovalDecidedBy} ${r.decided_by || M.deviceApprovalAuto}`}</Typography.Text>}
+        </Flex>
       ),
     },
+  ];
+  const wideColumns = [
+    { title: M.deviceApprovalMember, key: 'member', render: (_: unknown, r: DeviceApprovalItem) => memberCell(r) },
     { title: M.deviceApprovalAddress, dataIndex: 'ip', key: 'ip' },
     { title: M.deviceApprovalOs, dataIndex: 'os', key: 'os', render: (v: string) => v || '—' },
+    { title: M.deviceApprovalModel, key: 'model', render: (_: unknown, r: DeviceApprovalItem) => modelOf(r) },
     {
-      title: M.deviceApprovalModel,
-      key: 'model',
-      render: (_: unknown, r: DeviceApprovalItem) => [r.brand, r.model].filter(Boolean).join(' ') || '—',
+      title: M.deviceApprovalFirstSeen,
+      dataIndex: 'first_time',
+      key: 'first_time',
     },
-    { title: M.deviceApprovalFirstSeen, dataIndex: 'first_time', key: 'first_time' },
-    { title: M.deviceApprovalLastSeen, dataIndex: 'last_time', key: 'last_time' },
-    {
-      title: M.deviceApprovalState,
-      key: 'state',
-      render: (_: unknown, r: DeviceApprovalItem) => <Tag color={STATE[r.state].color}>{STATE[r.state].label}</Tag>,
-    },
+    { title: M.deviceApprovalState, key: 'state', render: (_: unknown, r: DeviceApprovalItem) => stateTag(r) },
     {
       title: M.deviceApprovalDecidedBy,
       key: 'decided_by',
@@ -110,6 +123,9 @@ export default function DeviceApprovalPage() {
           </span>
         ),
     },
+  ];
+  const columns = [
+    ...(narrow ? phoneColumns : wideColumns),
     ...(mayDecide
       ? [
           {
