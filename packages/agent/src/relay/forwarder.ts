@@ -131,7 +131,8 @@ export class Forwarder {
     flow.upstream.send(msg, l.forward.target_port, l.forward.host);
   }
 
-  private forgetIdle(now = Date.now()): void {
+  /** Closes the flows idle for longer than the idle time (every 5 s on its own). */
+  forgetIdle(now = Date.now()): void {
     const idle = this.opts.idleMs ?? RELAY_TIMING.flowIdleSeconds * 1000;
     for (const l of this.listeners.values()) {
       for (const [key, f] of l.flows) {
