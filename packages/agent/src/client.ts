@@ -12,6 +12,7 @@ import {
   type WelcomeMessage,
 } from '@hublink/contract';
 import { backoffDelay, DEFAULT_BACKOFF, RESTART_MAX_MS, type BackoffPolicy } from './backoff';
+import { ClientAuthDesk } from './clientAuthDesk';
 import type { Device, DeviceSession } from './device';
 import { sharedScheduler, type Scheduled, type Scheduler } from './scheduler';
 
@@ -113,6 +114,7 @@ export class DeviceClient {
   private readonly scheduler: Scheduler;
   private readonly url: string;
   private readonly log: (line: string) => void;
+  private readonly clientAuth = new ClientAuthDesk((m) => this.send(m));
 
   constructor(private readonly options: ClientOptions) {
     this.scheduler = options.scheduler ?? sharedScheduler();
@@ -124,6 +126,8 @@ export class DeviceClient {
       sessionDown: (s) => this.sendSession('down', s),
       log: (line) => this.log(line),
       linksChanged: () => this.statusSoon(),
+      clientAuth: (network, request) => this.clientAuth.ask(network, request),
+      tunnelLogin: () => (options.identity.kind === 'app' && this.credential ? { username: options.identity.login, password: this.credential } : null),
     });
   }
 
@@ -191,6 +195,7 @@ export class DeviceClient {
     ws.on('close', (code, reason) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.clientAuth.dropAll();
       this.onClose(code, reason.toString());
     });
   }
@@ -237,7 +242,7 @@ export class DeviceClient {
     if (!parsed.success) {
       // A type this agent does not know is a newer server's: ignore it. A known type that does not parse is logged.
       const type = (raw as { type?: unknown } | null)?.type;
-      if (['welcome', 'config', 'leave', 'command', 'pong', 'error'].includes(String(type))) this.log(`ignored a malformed ${String(type)} message`);
+      if (['welcome', 'config', 'leave', 'command', 'pong', 'error', 'client_auth_result', 'client_kill'].includes(String(type))) this.log(`ignored a malformed ${String(type)} message`);
       return;
     }
     this.handle(parsed.data);
@@ -272,6 +277,12 @@ export class DeviceClient {
         return;
       case 'pong':
         return;
+      case 'client_auth_result':
+        this.clientAuth.onResult(message);
+        return;
+      case 'client_kill':
+        this.queue(() => this.options.device.killClients?.(message.network_number, message.common_names) ?? Promise.resolve());
+        return;
     }
   }
 
@@ -284,6 +295,8 @@ export class DeviceClient {
     if (welcome.credential && welcome.credential !== this.credential) {
       this.credential = welcome.credential;
       this.options.saveCredential?.(welcome.credential);
+      // The member's own tunnels present the credential to their centers: the new one from now on.
+      this.queue(() => this.options.device.loginChanged?.() ?? Promise.resolve());
     }
     const t = welcome.timing;
     // A zero or negative interval from a confused server must not become a busy loop.

@@ -1,4 +1,5 @@
 import type { DeviceInterface, DeviceLink, NetworkConfigPayload, TrafficPoint } from '@hublink/contract';
+import type { ClientAuthAnswer, ClientAuthRequest } from './openvpn/clientAuth';
 
 /** A session the device reports as `session` up/down (the console's online log). */
 export interface DeviceSession {
@@ -34,6 +35,10 @@ export interface DeviceEvents {
   log(line: string): void;
   /** A link went up or down: the client reports the links soon rather than at the next status interval. */
   linksChanged?(): void;
+  /** A center's software service asks who may connect (issue 30): the platform decides. */
+  clientAuth?(networkNumber: string, request: ClientAuthRequest): Promise<ClientAuthAnswer>;
+  /** What the member's own software tunnels present to their centers: its login and device credential; null when it has none. */
+  tunnelLogin?(): { username: string; password: string } | null;
 }
 
 export interface DeviceIdentity {
@@ -60,6 +65,10 @@ export interface Device {
   /** Rejects with a message when the config cannot be applied; the client answers `applied` either way. */
   apply(config: NetworkConfigPayload): Promise<void>;
   leave(networkNumber: string): Promise<void>;
+  /** The login the member's tunnels present changed (a new credential): their login files follow. */
+  loginChanged?(): Promise<void>;
+  /** A center disconnects these members' clients now (their certificate or person was withdrawn). */
+  killClients?(networkNumber: string, commonNames: string[]): Promise<void>;
   /** kill: drop the network's tunnels (they come back as a kicked tunnel would); restart: restart them now. */
   command(kind: 'kill' | 'restart' | 'resend_config', networkNumber: string): Promise<void>;
   links(): DeviceLink[];

@@ -213,6 +213,33 @@ export const appliedMessage = z.object({
 
 export const pingMessage = z.object({ type: z.literal('ping') });
 
+/**
+ * A center asks who may use its software service (issue 30): OpenVPN verified the client's certificate
+ * and hands the rest to the agent (`management-client-auth`), which asks here. The server answers with
+ * client_auth_result under the same id; a pending answer (web sign-in) is followed by a final one.
+ */
+export const clientAuthMessage = z.object({
+  type: z.literal('client_auth'),
+  /** The center's own id for the request, unique among its open ones. */
+  id: text(64).min(1),
+  network_number: text(64),
+  /** The certificate's common name (a member's router_name) and its serial, in decimal. */
+  common_name: text(64),
+  serial: text(64).default(''),
+  username: text(128).default(''),
+  password: text(256).default(''),
+  /** Where the client connects from (address:port). */
+  orig: text(64).default(''),
+  /** A TLS renegotiation of a session already admitted, not a new connection. */
+  reauth: z.boolean().default(false),
+  /** What the client says of itself (IV_PLAT, IV_GUI_VER, IV_SSO, IV_HWADDR). */
+  platform: text(64).default(''),
+  client_version: text(128).default(''),
+  sso: text(128).default(''),
+  hwaddr: text(64).default(''),
+});
+export type ClientAuthMessage = z.infer<typeof clientAuthMessage>;
+
 /** Every message a device sends after its hello. */
 export const deviceMessage = z.discriminatedUnion('type', [
   statusMessage,
@@ -222,9 +249,10 @@ export const deviceMessage = z.discriminatedUnion('type', [
   ackMessage,
   appliedMessage,
   pingMessage,
+  clientAuthMessage,
 ]);
 export type DeviceMessage = z.infer<typeof deviceMessage>;
-export const DEVICE_MESSAGE_TYPES = ['hello', 'status', 'traffic', 'session', 'flows', 'ack', 'applied', 'ping'] as const;
+export const DEVICE_MESSAGE_TYPES = ['hello', 'status', 'traffic', 'session', 'flows', 'ack', 'applied', 'ping', 'client_auth'] as const;
 
 // ---- server → device ----
 
@@ -283,10 +311,30 @@ export const commandMessage = z.object({
 
 export const pongMessage = z.object({ type: z.literal('pong') });
 
+/**
+ * The answer to a client_auth. `pending`: the person must finish a web sign-in at `url` within
+ * `timeout` seconds (OpenVPN's WEB_AUTH); a second answer with the same id follows.
+ */
+export const clientAuthResultMessage = z.object({
+  type: z.literal('client_auth_result'),
+  id: z.string(),
+  verdict: z.enum(['accept', 'deny', 'pending']),
+  /** For the center's log. */
+  reason: z.string().default(''),
+  /** What the client is told when refused. */
+  client_reason: z.string().default(''),
+  url: z.string().default(''),
+  timeout: z.number().int().min(0).default(0),
+});
+export type ClientAuthResultMessage = z.infer<typeof clientAuthResultMessage>;
+
+/** A center disconnects these members' clients from its software service now (disabled, deleted, re-issued). */
+export const clientKillMessage = z.object({ type: z.literal('client_kill'), network_number: z.string(), common_names: z.array(z.string()) });
+
 /** Sent just before the server closes a session, with the close code's meaning in words. */
 export const errorMessage = z.object({ type: z.literal('error'), code: z.number().int(), message: z.string() });
 
-export const serverMessage = z.discriminatedUnion('type', [welcomeMessage, configMessage, leaveMessage, commandMessage, pongMessage, errorMessage]);
+export const serverMessage = z.discriminatedUnion('type', [welcomeMessage, configMessage, leaveMessage, commandMessage, pongMessage, errorMessage, clientAuthResultMessage, clientKillMessage]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 export type WelcomeMessage = z.infer<typeof welcomeMessage>;
 export type CommandMessage = z.infer<typeof commandMessage>;

@@ -14,6 +14,9 @@ const id = z.number().int().positive();
 export const NETWORK_CHANGES = ['created', 'edited', 'deleted', 'members', 'links', 'settings'] as const;
 export type NetworkChange = (typeof NETWORK_CHANGES)[number];
 
+/** What member.changed names when a member's certificates were re-issued and its old ones revoked. */
+export const MEMBER_CERTIFICATE_FIELD = 'certificate';
+
 export const EVENTS = {
   /** A member (hardware router or software client) was added, one by one or in a batch. */
   'member.created': z.object({ ...tenant, member_id: id, router_type: z.number().int() }),

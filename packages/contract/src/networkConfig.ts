@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, noData, type FileResponse } from './endpoint';
 import { requiredString } from './fields';
 import { M } from './messages';
 import { networkNumberField } from './network';
@@ -32,4 +32,31 @@ export const getMemberConfig = defineEndpoint({
     router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound),
   }),
   response: memberConfigAnswer,
+});
+
+/** A standard OpenVPN client's connection profile (issue 30): everything inline, this member's key only. */
+export const OVPN_TYPE = 'application/x-openvpn-profile';
+export const ovpnFile: FileResponse = { file: OVPN_TYPE };
+
+/** GET /router/profile: a software member's .ovpn for one of its networks. */
+export const getMemberProfile = defineEndpoint({
+  path: '/router/profile',
+  method: 'GET',
+  // It carries the member's private key: those who may edit members, as for its secret.
+  access: 'easylink.router.edit',
+  networkScoped: true,
+  query: z.object({
+    network_number: networkNumberField,
+    router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound),
+  }),
+  response: ovpnFile,
+});
+
+/** POST /router/reissue: new certificates for a software member in all its networks; the old ones are revoked at once. */
+export const reissueMemberProfile = defineEndpoint({
+  path: '/router/reissue',
+  method: 'POST',
+  access: 'easylink.router.edit',
+  body: z.object({ router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
+  response: noData,
 });

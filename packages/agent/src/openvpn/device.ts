@@ -159,6 +159,7 @@ export class OpenvpnDevice implements Device {
     if (!config.certificates) throw new Error('the config carries no certificates');
     const dir = join(this.options.stateDir, safeName(config.network_number));
     const files = filesOf(config, dir);
+    this.addLogin(config, files);
     const network = this.networks.get(config.network_number);
     const previous = network?.config;
     if (network) await this.update(network, config, files);
@@ -178,13 +179,22 @@ export class OpenvpnDevice implements Device {
     if (problems.length === 0) return;
     // What the device cannot apply is refused whole: the configuration that worked stays in force.
     if (previous) {
-      await this.update(this.networks.get(config.network_number)!, previous, filesOf(previous, dir));
+      const kept = filesOf(previous, dir);
+      this.addLogin(previous, kept);
+      await this.update(this.networks.get(config.network_number)!, previous, kept);
       await this.settle();
       this.events.log(`${config.network_number}: kept version ${previous.version}: ${problems.join('; ')}`);
     } else {
       await this.leave(config.network_number);
     }
     throw new Error(problems.join('; '));
+  }
+
+  /** The login file of a config whose tunnels name one (a software member's), from the client's credential. */
+  private addLogin(config: NetworkConfigPayload, files: Map<string, string>): void {
+    if (![...files.values()].some((text) => /^auth-user-pass auth\.txt$/m.test(text))) return;
+    const login = this.events.tunnelLogin?.();
+    files.set(AUTH_FILE, login ? `${login.username}\n${login.password}\n` : '\n\n');
   }
 
   /**
@@ -263,6 +273,7 @@ export class OpenvpnDevice implements Device {
       backoff: this.options.backoff,
       log: (line) => this.events.log(`${number}: ${line}`),
       onChange: () => this.onInstanceChange(),
+      clientAuth: (request) => this.events.clientAuth?.(number, request) ?? Promise.resolve({ verdict: 'deny', reason: 'this agent cannot ask the platform', clientReason: '' }),
     });
     network.instances.set(conf, instance);
     instance.start();
@@ -298,6 +309,23 @@ export class OpenvpnDevice implements Device {
     await this.routeNow();
     const problems = await this.applyDynamic();
     if (problems.length > 0) this.events.log(`dynamic routing: ${problems.join('; ')}`);
+  }
+
+  async loginChanged(): Promise<void> {
+    for (const network of this.networks.values()) {
+      const files = new Map(network.files);
+      this.addLogin(network.config, files);
+      const text = files.get(AUTH_FILE);
+      if (text === undefined || text === network.files.get(AUTH_FILE)) continue;
+      writeInside(network.dir, AUTH_FILE, text);
+      network.files = files;
+    }
+  }
+
+  async killClients(networkNumber: string, commonNames: string[]): Promise<void> {
+    const network = this.networks.get(networkNumber);
+    if (!network) return;
+    for (const [conf, instance] of network.instances) if (clientDirOf(network.files.get(conf) ?? '')) await instance.kill(commonNames);
   }
 
   async command(kind: 'kill' | 'restart' | 'resend_config', networkNumber: string): Promise<void> {
@@ -592,10 +620,12 @@ function inside(dir: string, path: string): string {
   return join(dir, rel);
 }
 
+/** A software member's login and credential, which its tunnels present to the center (auth-user-pass, read at each connection). */
+const AUTH_FILE = 'auth.txt';
 /** The files a .conf names that, changed, need its openvpn restarted (the CRL is read again at each connection). */
 const KEY_FILES = ['ca.crt', 'member.crt', 'member.key', 'tls-crypt.key'];
 /** The files only the agent's user may read. */
-const SECRET_FILES = ['member.key', 'tls-crypt.key'];
+const SECRET_FILES = ['member.key', 'tls-crypt.key', AUTH_FILE];
 
 /** Every file of a config by its path, each path checked before anything is written. */
 function filesOf(config: NetworkConfigPayload, dir: string): Map<string, string> {

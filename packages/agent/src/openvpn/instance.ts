@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../backoff';
 import type { Scheduled, Scheduler } from '../scheduler';
-import type { OpenvpnClient, OpenvpnState, RealtimeEvent } from './management';
+import { answerCommand, requestOf, type ClientAuthAnswer, type ClientAuthHandler } from './clientAuth';
+import type { ClientNotification, OpenvpnClient, OpenvpnState, RealtimeEvent } from './management';
 import { parseStateLine, parseStatus } from './management';
 import { ManagementClient } from './managementClient';
 
@@ -23,7 +24,12 @@ export interface InstanceOptions {
   pollMs?: number;
   /** Waits before restarting an openvpn that died. */
   backoff?: BackoffPolicy;
+  /** Answers the clients of a server started with management-client-auth (a center's software service). */
+  clientAuth?: ClientAuthHandler;
 }
+
+/** A client whose answer never came is refused: OpenVPN would otherwise hold it until hand-window. */
+const NO_ANSWER = { verdict: 'deny', reason: 'the platform did not answer', clientReason: '无法连接平台，请稍后重试' } as const;
 
 /** Bytes in and out, kept across a client's reconnects and the process's restarts (openvpn restarts its counters). */
 export interface Counters {
@@ -218,12 +224,31 @@ export class OpenvpnInstance {
   }
 
   private onEvent(e: RealtimeEvent): void {
-    if (e.type === 'state') this.setState(e.state);
+    if (e.type === 'client') this.onClient(e.client);
+    else if (e.type === 'state') this.setState(e.state);
     else if (e.type === 'bytecount') this.count(-1, e.bytesIn, e.bytesOut, '');
     else if (e.type === 'bytecount_cli') {
       const source = this.clients.find((c) => c.clientId === e.clientId)?.realAddress.replace(/:\d+$/, '') ?? '';
       this.count(e.clientId, e.bytesIn, e.bytesOut, source);
     }
+  }
+
+  /** A client to admit (CONNECT) or to keep (REAUTH): the platform decides, and the answer goes back for that key. */
+  private onClient(n: ClientNotification): void {
+    const m = this.management;
+    if (!m || (n.event !== 'CONNECT' && n.event !== 'REAUTH')) return;
+    const handler = this.options.clientAuth;
+    const who = `${n.env.common_name ?? '?'} from ${n.env.untrusted_ip ?? '?'}`;
+    const send = (a: ClientAuthAnswer) => {
+      if (a.verdict === 'deny') this.options.log(`${this.options.conf}: refused ${who}: ${a.reason}`);
+      return m.command(answerCommand(n, a)).catch((err: unknown) => this.options.log(`${this.options.conf}: answering ${who} failed: ${err instanceof Error ? err.message : String(err)}`));
+    };
+    void (handler ? handler(requestOf(n)) : Promise.resolve<ClientAuthAnswer>(NO_ANSWER))
+      .catch((): ClientAuthAnswer => NO_ANSWER)
+      .then(async (a) => {
+        await send(a);
+        if (a.verdict === 'pending') await send(await a.final.catch(() => NO_ANSWER));
+      });
   }
 
   private count(key: number, bytesIn: number, bytesOut: number, source: string): void {

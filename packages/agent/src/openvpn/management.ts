@@ -30,7 +30,18 @@ export interface OpenvpnClient {
   clientId: number;
 }
 
+/** A >CLIENT: notification of a server with management-client-auth, its ENV lines gathered. */
+export interface ClientNotification {
+  /** CONNECT, REAUTH, ESTABLISHED, DISCONNECT, CR_RESPONSE, … */
+  event: string;
+  clientId: number;
+  /** -1 where the notification has none (ESTABLISHED, DISCONNECT). */
+  keyId: number;
+  env: Record<string, string>;
+}
+
 export type RealtimeEvent =
+  | { type: 'client'; client: ClientNotification }
   | { type: 'bytecount'; bytesIn: number; bytesOut: number }
   | { type: 'bytecount_cli'; clientId: number; bytesIn: number; bytesOut: number }
   | { type: 'state'; state: OpenvpnState }
@@ -104,4 +115,33 @@ export function parseStatus(lines: string[]): ServerStatus | ClientStatus {
     return line ? int(line.slice(name.length + 1)) : 0;
   };
   return { kind: 'client', tunRead: value('TUN/TAP read bytes'), tunWrite: value('TUN/TAP write bytes'), linkRead: value('TCP/UDP read bytes'), linkWrite: value('TCP/UDP write bytes') };
+}
+
+/**
+ * Gathers the lines of >CLIENT: notifications: a head (`>CLIENT:CONNECT,{CID},{KID}`), its
+ * `>CLIENT:ENV,name=value` lines, and `>CLIENT:ENV,END` (management-notes.txt: the block is atomic).
+ * ADDRESS is one line and carries no ENV.
+ */
+export class ClientBlocks {
+  private open: ClientNotification | null = null;
+
+  /** One >CLIENT: line; the whole notification once its block ends. */
+  feed(line: string): ClientNotification | null {
+    const body = line.slice('>CLIENT:'.length);
+    if (body.startsWith('ENV,')) {
+      const pair = body.slice(4);
+      if (pair === 'END') {
+        const done = this.open;
+        this.open = null;
+        return done;
+      }
+      const eq = pair.indexOf('=');
+      if (this.open && eq > 0) this.open.env[pair.slice(0, eq)] = pair.slice(eq + 1);
+      return null;
+    }
+    const [event = '', cid, kid] = body.split(',');
+    if (event === 'ADDRESS') return null;
+    this.open = { event, clientId: int(cid), keyId: kid === undefined ? -1 : int(kid), env: {} };
+    return null;
+  }
 }

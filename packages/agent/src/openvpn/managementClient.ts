@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import { parseRealtime, type RealtimeEvent } from './management';
+import { ClientBlocks, parseRealtime, type RealtimeEvent } from './management';
 
 interface Pending {
   /** Multi-line answers end with END; one-line ones are the SUCCESS:/ERROR: line. */
@@ -17,6 +17,7 @@ export class ManagementClient {
   private socket: Socket | null = null;
   private buffer = '';
   private readonly queue: Pending[] = [];
+  private readonly clientBlocks = new ClientBlocks();
   closed = false;
 
   constructor(
@@ -74,6 +75,11 @@ export class ManagementClient {
   }
 
   private onLine(line: string): void {
+    if (line.startsWith('>CLIENT:')) {
+      const client = this.clientBlocks.feed(line);
+      if (client) this.onEvent({ type: 'client', client });
+      return;
+    }
     if (line.startsWith('>')) {
       if (!line.startsWith('>INFO:')) this.onEvent(parseRealtime(line));
       return;

@@ -30,6 +30,7 @@ import { overviewMessages } from './overview';
 import { apiTokenMessages } from './apiToken';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
+import { clientsMessages } from './clients';
 import { deviceApprovalMessages } from './deviceApproval';
 
 export const M = {
@@ -61,6 +62,7 @@ export const M = {
   ...apiTokenMessages,
   ...auditMessages,
   ...diagnosisMessages,
+  ...clientsMessages,
   ...deviceApprovalMessages,
 } as const;
 

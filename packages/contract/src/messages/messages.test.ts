@@ -29,6 +29,7 @@ import { overviewMessages } from './overview';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
 import { deviceApprovalMessages } from './deviceApproval';
+import { clientsMessages } from './clients';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -60,6 +61,7 @@ const AREAS: Record<string, Record<string, string>> = {
   audit: auditMessages,
   diagnosis: diagnosisMessages,
   deviceApproval: deviceApprovalMessages,
+  clients: clientsMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -31,6 +31,7 @@ import { apiToken } from './migrations/0028_api_token';
 import { audit } from './migrations/0027_audit';
 import { memberDiagnosis } from './migrations/0030_member_diagnosis';
 import { networkTlsCrypt } from './migrations/0032_network_tls_crypt';
+import { clientSessions } from './migrations/0033_client_sessions';
 import { deviceApproval } from './migrations/0034_device_approval';
 import { popRelay } from './migrations/0035_pop_relay';
 
@@ -85,6 +86,7 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0027_audit': audit(handle.dialect),
     '0030_member_diagnosis': memberDiagnosis(),
     '0032_network_tls_crypt': networkTlsCrypt(),
+    '0033_client_sessions': clientSessions(),
     '0034_device_approval': deviceApproval(handle.dialect),
     '0035_pop_relay': popRelay(handle.dialect),
   };

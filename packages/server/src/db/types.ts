@@ -670,6 +670,8 @@ export interface ConnectLogTable {
   online: number;
   session_id: string;
   create_time: number;
+  /** Why a client's connection was refused at a center (migration 0033); '' for a session's rows. */
+  reason: Generated<string>;
 }
 
 /** A hardware member's SaaS attributes, set by the operator (migration 0019). */

@@ -57,7 +57,7 @@ async function findMember(ctx: Ctx, hello: HelloMessage): Promise<{ key: string;
   return { key, member };
 }
 
-async function withinLimits(ctx: Ctx, key: string, ip: string): Promise<boolean> {
+export async function withinLimits(ctx: Ctx, key: string, ip: string): Promise<boolean> {
   try {
     await ctx.limiter.check(DEVICE_AUTH_LIMITS.perIp, ip);
     await ctx.limiter.check(DEVICE_AUTH_LIMITS.perMember, key);
@@ -68,7 +68,7 @@ async function withinLimits(ctx: Ctx, key: string, ip: string): Promise<boolean>
   }
 }
 
-async function countFailure(ctx: Ctx, key: string, ip: string) {
+export async function countFailure(ctx: Ctx, key: string, ip: string) {
   for (const [limit, subject] of [
     [DEVICE_AUTH_LIMITS.perIp, ip],
     [DEVICE_AUTH_LIMITS.perMember, key],

@@ -11,6 +11,8 @@ const ids = z.array(z.number().int().positive());
 export const delivery = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('config'), network_id: z.number().int().positive(), member_ids: ids }),
   z.object({ kind: z.literal('leave'), network_id: z.number().int().positive(), member_ids: ids }),
+  /** To the centers (member_ids) of a network: disconnect these software members' clients now. */
+  z.object({ kind: z.literal('client_kill'), network_id: z.number().int().positive(), member_ids: ids, common_names: z.array(z.string()) }),
   z.object({ kind: z.literal('command'), member_id: z.number().int().positive(), command_id: z.number().int().positive() }),
   z.object({
     kind: z.literal('close'),

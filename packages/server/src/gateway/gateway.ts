@@ -17,6 +17,7 @@ import type { Ctx } from '../core/context';
 import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../core/deviceChannels';
 import type { Unsubscribe } from '../core/pubsub';
 import { authenticate } from './auth';
+import { judgeClient } from './clientAuth';
 import { configsOf, networkConfigsOf, networksOf, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
 import { FlowWriter } from './flows';
@@ -168,6 +169,9 @@ export class Gateway {
         }
         await this.onMessage(session, parsed);
         this.metrics.record(messageType(parsed), performance.now() - received);
+      }).catch((err: unknown) => {
+        // One message that could not be handled must not stop the session's later ones.
+        this.ctx.log.error({ err }, 'gateway: handling a device message failed');
       });
       this.track(chain);
     });
@@ -360,6 +364,15 @@ export class Gateway {
           .where('state', 'in', ['queued', 'sent'])
           .execute();
         return;
+      case 'client_auth': {
+        // A client waits on this answer: a failure here refuses it, and the session carries on.
+        const verdict = await judgeClient(this.ctx, s.member, m, now).catch((err: unknown) => {
+          this.ctx.log.error({ err }, 'gateway: judging a client failed');
+          return { verdict: 'deny' as const, reason: 'the platform could not decide', client_reason: '', url: '', timeout: 0 };
+        });
+        s.send({ type: 'client_auth_result', id: m.id, ...verdict });
+        return;
+      }
       case 'applied': {
         const networkId = s.networkIdOf(m.network_number);
         if (networkId === undefined) return;
@@ -437,6 +450,13 @@ export class Gateway {
         if (s) await this.deliverCommands(s, d.command_id);
         return;
       }
+      case 'client_kill':
+        for (const id of d.member_ids) {
+          const s = this.sessions.get(id);
+          const held = s?.networks.get(d.network_id);
+          if (s && held) s.send({ type: 'client_kill', network_number: held.number, common_names: d.common_names });
+        }
+        return;
       case 'close': {
         const s = this.sessions.get(d.member_id);
         if (s && s.id !== d.except) {

@@ -1,4 +1,4 @@
-import { DEVICE_CLOSE } from '@hublink/contract';
+import { DEVICE_CLOSE, MEMBER_CERTIFICATE_FIELD } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { defineModule } from '../core/module';
 import { revokeDeviceCredentials } from '../core/deviceCredentials';
@@ -23,6 +23,27 @@ export function gatewayOf(ctx: Ctx): Gateway {
  * 'credentials' (what let it sign in was withdrawn, e.g. the sign-in source that issued them).
  */
 const SECRET_FIELDS = ['password', 'credentials'];
+
+/**
+ * Ends a member's clients at the centers of its networks at once (client-kill): a disabled member, or
+ * one whose certificate was re-issued, must not keep a session its next connection would not get.
+ */
+async function killClients(ctx: Ctx, tenantId: number, memberId: number) {
+  const member = await ctx.db.selectFrom('member').select('router_name').where('id', '=', memberId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  if (!member) return;
+  const rows = await ctx.db
+    .selectFrom('network_member as mine')
+    .innerJoin('network_member as c', 'c.network_id', 'mine.network_id')
+    .select(['c.network_id', 'c.member_id'])
+    .where('mine.member_id', '=', memberId)
+    .where('mine.tenant_id', '=', tenantId)
+    .where('c.tenant_id', '=', tenantId)
+    .where('c.member_type', '=', 'center')
+    .execute();
+  const byNetwork = new Map<number, number[]>();
+  for (const r of rows) byNetwork.set(r.network_id, [...(byNetwork.get(r.network_id) ?? []), r.member_id]);
+  for (const [network_id, member_ids] of byNetwork) await publishDelivery(ctx, { kind: 'client_kill', network_id, member_ids, common_names: [member.router_name] });
+}
 
 /**
  * The device gateway (WS /api/device/v1/ws, docs/device-protocol.md) as a module: its route, its
@@ -61,8 +82,12 @@ export const gatewayModule = defineModule({
       }
       if (e.fields.includes('status')) {
         const m = await ctx.db.selectFrom('member').select('status').where('id', '=', e.member_id).where('tenant_id', '=', e.tenant_id).executeTakeFirst();
-        if (m && m.status !== 1) await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.disabled, reason: 'member disabled' });
+        if (m && m.status !== 1) {
+          await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.disabled, reason: 'member disabled' });
+          await killClients(ctx, e.tenant_id, e.member_id);
+        }
       }
+      if (e.fields.includes(MEMBER_CERTIFICATE_FIELD)) await killClients(ctx, e.tenant_id, e.member_id);
     },
     'member.deleted': async (e, ctx) => {
       await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'member deleted' });

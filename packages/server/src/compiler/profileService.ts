@@ -1,0 +1,63 @@
+import { M, MEMBER_CERTIFICATE_FIELD, OVPN_TYPE, ROUTER_TYPE } from '@hublink/contract';
+import type { Actor } from '../core/actor';
+import type { Ctx } from '../core/context';
+import { ApiError, notFound } from '../core/errors';
+import { FileAnswer } from '../core/http';
+import { lockTenant } from '../core/tenantLock';
+import { syncNetworkCertificates } from './certificates';
+import type { PointConfig } from './model';
+import { deviceFilesOf, revokeMemberCertificate } from './pkiStore';
+import { renderProfile } from './profile';
+import { memberConfigOf } from './memberConfig';
+
+/*
+ * Connection profiles for standard OpenVPN clients (issue 30, docs/clients.md): a software member's
+ * .ovpn for one of its networks, and re-issuing its certificates, which revokes the old ones at once.
+ */
+
+/** A software member of the tenant, by name. */
+async function softwareMember(ctx: Ctx, tenantId: number, routerName: string) {
+  const member = await ctx.db
+    .selectFrom('member')
+    .select(['id', 'router_name', 'router_type'])
+    .where('tenant_id', '=', tenantId)
+    .where('router_key', '=', routerName.toLowerCase())
+    .executeTakeFirst();
+  if (!member) throw notFound(M.memberNotFound);
+  if (member.router_type !== ROUTER_TYPE.software) throw new ApiError(422, M.profileSoftwareOnly);
+  return member;
+}
+
+export async function profileOf(ctx: Ctx, actor: Actor, networkNumber: string, routerName: string): Promise<FileAnswer> {
+  const member = await softwareMember(ctx, actor.tenantId, routerName);
+  const answer = await memberConfigOf(ctx, actor, networkNumber, member.router_name);
+  const json = answer.config as unknown as PointConfig;
+  const net = await ctx.db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirstOrThrow();
+  const files = await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id);
+  if (json.member_type !== 'point' || !files?.tlsCrypt || json.tunnels.length === 0) throw new ApiError(422, M.profileNotReady);
+  const text = renderProfile(json, { ca: files.ca, cert: files.cert, key: files.key, tlsCrypt: files.tlsCrypt }, { password: true, title: 'HubLink' });
+  return new FileAnswer(`${member.router_name}-${networkNumber}.ovpn`, OVPN_TYPE, Buffer.from(text));
+}
+
+/**
+ * Re-issues a software member's certificates in every network it is in: the ones in force are revoked
+ * (each network's CRL rebuilt), new ones issued, and the member's clients at the centers disconnected
+ * (gateway, member.changed 'certificate'): an old profile stops working at once.
+ */
+export async function reissueProfile(ctx: Ctx, actor: Actor, routerName: string): Promise<void> {
+  const member = await softwareMember(ctx, actor.tenantId, routerName);
+  const networks = await ctx.db.selectFrom('network_member').select('network_id').where('tenant_id', '=', actor.tenantId).where('member_id', '=', member.id).execute();
+  const now = new Date();
+  for (const n of networks) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await lockTenant(ctx, trx, actor.tenantId);
+      await revokeMemberCertificate(trx, ctx.secretBox, actor.tenantId, n.network_id, member.id, now);
+    });
+    await syncNetworkCertificates(ctx, actor.tenantId, n.network_id, now);
+  }
+  await ctx.events.emitAll(ctx.db, [
+    ...networks.map((n) => ({ type: 'network_pki.changed' as const, tenant_id: actor.tenantId, network_id: n.network_id, member_ids: [member.id], crl: true })),
+    { type: 'member.changed' as const, tenant_id: actor.tenantId, member_id: member.id, fields: [MEMBER_CERTIFICATE_FIELD] },
+  ]);
+}
+

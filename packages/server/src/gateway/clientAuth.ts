@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { LDAP_MEMBER_SOURCE, M, type ClientAuthMessage, type ClientAuthResultMessage } from '@hublink/contract';
+import type { Ctx } from '../core/context';
+import { credentialHash } from '../core/deviceCredentials';
+import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
+import { verifyPassword } from '../core/passwords';
+import { countFailure, withinLimits, type DeviceMember } from './auth';
+
+/*
+ * Who may use a center's software service (issue 30, docs/clients.md). The center's OpenVPN has checked
+ * the certificate against the network's CA and CRL; the platform checks the rest: the certificate is the
+ * member's current one, the member is in the network, enabled, of the center's tenant, and the person
+ * proved who they are — the member's device credential (the HubLink agent), its password, or its
+ * directory password. A refusal is written to the member's connect log with its reason.
+ */
+
+export type ClientVerdict = Omit<ClientAuthResultMessage, 'type' | 'id'>;
+
+interface Judged {
+  verdict: ClientVerdict;
+  /** The software member the certificate names (null: none in the network, nothing to log). */
+  member: { id: number; tenant_id: number; router_name: string } | null;
+}
+
+const deny = (reason: string, client_reason: string): ClientVerdict => ({ verdict: 'deny', reason, client_reason, url: '', timeout: 0 });
+const ACCEPT: ClientVerdict = { verdict: 'accept', reason: '', client_reason: '', url: '', timeout: 0 };
+
+/** OpenVPN gives the serial in decimal; the PKI keeps it in lowercase hex. */
+function hexSerial(decimal: string): string | null {
+  if (!/^\d{1,60}$/.test(decimal)) return null;
+  return BigInt(decimal).toString(16);
+}
+
+export async function judgeClient(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, now = Date.now()): Promise<ClientVerdict> {
+  const judged = await judge(ctx, center, m);
+  if (judged.verdict.verdict === 'deny' && judged.member) {
+    const [ip, port] = splitOrig(m.orig);
+    await ctx.db
+      .insertInto('connect_log')
+      .values({ tenant_id: judged.member.tenant_id, member_id: judged.member.id, router_name: judged.member.router_name, remote_ip: ip, remote_port: port, version: m.client_version.slice(0, 64), online: 0, session_id: `refused-${randomUUID()}`, create_time: now, reason: judged.verdict.reason.slice(0, 200) })
+      .execute();
+  }
+  return judged.verdict;
+}
+
+function splitOrig(orig: string): [string, number] {
+  const at = orig.lastIndexOf(':');
+  if (at <= 0) return [orig.slice(0, 64), 0];
+  const port = Number(orig.slice(at + 1));
+  return [orig.slice(0, at).slice(0, 64), Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0];
+}
+
+async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Promise<Judged> {
+  const { db } = ctx;
+  const network = await db
+    .selectFrom('network as n')
+    .innerJoin('network_member as nm', 'nm.network_id', 'n.id')
+    .select(['n.id'])
+    .where('n.tenant_id', '=', center.tenant_id)
+    .where('n.network_number', '=', m.network_number)
+    .where('nm.member_id', '=', center.id)
+    .where('nm.tenant_id', '=', center.tenant_id)
+    .where('nm.member_type', '=', 'center')
+    .executeTakeFirst();
+  if (!network) return { verdict: deny(`${center.router_name} is not a center of network ${m.network_number}`, ''), member: null };
+
+  const member = await db
+    .selectFrom('network_member as nm')
+    .innerJoin('member as mb', 'mb.id', 'nm.member_id')
+    .innerJoin('account as a', 'a.id', 'mb.tenant_id')
+    .select(['mb.id', 'mb.tenant_id', 'mb.router_name', 'mb.router_key', 'mb.router_type', 'mb.status', 'mb.secret_hash', 'mb.source', 'mb.phone', 'a.sign'])
+    .where('nm.network_id', '=', network.id)
+    .where('nm.tenant_id', '=', center.tenant_id)
+    .where('mb.tenant_id', '=', center.tenant_id)
+    .where('mb.router_key', '=', m.common_name.toLowerCase())
+    .where('mb.router_type', '=', 2)
+    .executeTakeFirst();
+  if (!member) return { verdict: deny(`no software member ${m.common_name} in the network`, M.clientNotInNetwork), member: null };
+  const who = { id: member.id, tenant_id: member.tenant_id, router_name: member.router_name };
+
+  // The certificate must be the member's current one: a re-issued profile's old certificate is refused
+  // here even before the center has the new CRL.
+  const serial = hexSerial(m.serial);
+  const current = await db
+    .selectFrom('member_certificate')
+    .select('serial')
+    .where('tenant_id', '=', member.tenant_id)
+    .where('network_id', '=', network.id)
+    .where('member_id', '=', member.id)
+    .where('revoked_at', 'is', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!serial || !current || current.serial !== serial) return { verdict: deny('the certificate was re-issued or revoked', M.clientCertificateRevoked), member: who };
+  if (member.status !== 1) return { verdict: deny('member disabled', M.clientDisabled), member: who };
+  // A renegotiation of an admitted session: the person was checked when it began.
+  if (m.reauth) return { verdict: ACCEPT, member: who };
+
+  if (!m.username && !m.password) return { verdict: deny('no login given', M.clientLoginRequired), member: who };
+  if (!namesMember(m.username, member)) return { verdict: deny(`login ${m.username.slice(0, 64)} is not the certificate's member`, M.clientLoginMismatch), member: who };
+
+  // The HubLink agent presents its device credential (256 random bits): a cheap check, no failure limit.
+  const credential = await db.selectFrom('device_credential').select('id').where('token_hash', '=', credentialHash(m.password)).where('member_id', '=', member.id).executeTakeFirst();
+  if (credential) return { verdict: ACCEPT, member: who };
+
+  const [ip] = splitOrig(m.orig);
+  const key = `a:${member.router_key}@${member.sign.toLowerCase()}`;
+  if (!(await withinLimits(ctx, key, ip))) return { verdict: deny('too many failed sign-ins, try later', M.clientTooManyAttempts), member: who };
+  const verdict: DirectoryVerdict =
+    member.source === LDAP_MEMBER_SOURCE ? await directorySignIn(ctx, member, m.password) : (await verifyPassword(m.password, member.secret_hash)) ? 'ok' : 'wrong';
+  if (verdict === 'unavailable') return { verdict: deny('the directory could not check the password', M.clientDirectoryUnavailable), member: who };
+  if (verdict === 'wrong') {
+    await countFailure(ctx, key, ip);
+    return { verdict: deny('wrong password', M.clientWrongPassword), member: who };
+  }
+  if (verdict === 'disabled') return { verdict: deny('disabled in the directory', M.clientDisabled), member: who };
+  return { verdict: ACCEPT, member: who };
+}
+
+/** `name@sign` of the member's tenant, or the phone it bound for login (with or without its country code). */
+function namesMember(username: string, member: { router_key: string; sign: string; phone: string | null }): boolean {
+  const login = username.trim().toLowerCase();
+  if (login === `${member.router_key}@${member.sign.toLowerCase()}`) return true;
+  const phone = member.phone?.replace(/[\s-]/g, '') ?? '';
+  const given = login.replace(/[\s-]/g, '');
+  return phone.length >= 5 && (given === phone || given.replace(/^\+?86/, '') === phone);
+}
