@@ -95,6 +95,20 @@ const RECIPES: Record<string, Recipe> = {
   '/account/edit_data': async () => ({ body: { nickname: '审计科技', birthday: '1990-05-20', industry: 'I12', occupation: '网络工程师' } }),
   '/account/edit_sign': async () => ({ body: { sign: `Au${Date.now() % 1_000_000}` } }),
   '/audit/setting': async () => ({ body: { retention_days: 90 } }),
+  // Devices join by approval (issue 30): the setting, then a device the gateway recorded as waiting, approved, then refused.
+  '/device_approval/setting': async () => ({ body: { enabled: 1 } }),
+  '/device_approval/approve': async (w) => {
+    const m = await w.t.db.selectFrom('member').select(['id', 'tenant_id']).where('router_key', '=', w.member().toLowerCase()).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const row = await w.t.db
+      .insertInto('device_approval')
+      .values({ tenant_id: m.tenant_id, member_id: m.id, device_key: 'id:audit-walk', ip: '198.51.100.30', state: 'waiting', first_time: now, last_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    w.ids.device = row.id;
+    return { body: { id: row.id } };
+  },
+  '/device_approval/refuse': async (w) => ({ body: { id: w.ids.device } }),
   '/network/create': async (w) => ({ body: { network_name: '审计新建', center: [w.member()], point: [w.member()] } }),
   '/network/name': async (w) => ({ body: { network_number: w.network.network_number, network_name: '审计改名' } }),
   '/network/add_member': async (w) => {
