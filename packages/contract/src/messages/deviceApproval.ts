@@ -23,7 +23,6 @@ export const deviceApprovalMessages = {
   deviceApprovalOs: '操作系统',
   deviceApprovalModel: '型号',
   deviceApprovalFirstSeen: '首次登录',
-  deviceApprovalLastSeen: '最近登录',
   deviceApprovalState: '状态',
   deviceApprovalDecidedBy: '处理人',
   deviceApprovalAuto: '自动批准',
