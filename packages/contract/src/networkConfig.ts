@@ -60,3 +60,18 @@ export const reissueMemberProfile = defineEndpoint({
   body: z.object({ router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
   response: noData,
 });
+
+/** GET /router/profiles: a software member's networks, each with a profile to download, and how it signs in (the console's 连接配置). */
+export const memberProfiles = defineEndpoint({
+  path: '/router/profiles',
+  method: 'GET',
+  access: 'easylink.router.edit',
+  query: z.object({ router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
+  response: z.object({
+    /** What the person types as the user name: `name@sign`, or the phone it bound. */
+    login: z.string(),
+    phone: z.string(),
+    networks: z.array(z.object({ network_number: z.string(), network_name: z.string() })),
+  }),
+});
+export type MemberProfiles = z.infer<(typeof memberProfiles)['response']>;

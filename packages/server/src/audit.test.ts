@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  addNetworkMember,
   auditList,
   batchAddRouters,
   batchDeleteRoutersFile,
@@ -163,6 +164,14 @@ const RECIPES: Record<string, Recipe> = {
   '/router/note': async (w) => ({ body: { router_name: (w.ids.noted = w.member()), note: '审计备注' } }),
   '/router/password': async (w) => ({ body: { router_name: (w.ids.soft = w.software()), password: 'pass5678' } }),
   '/router/update_status': async (w) => ({ body: { router_name: w.ids.soft } }),
+  '/router/reissue': async (w) => {
+    // A software member in a network: its certificate there is revoked and a new one issued.
+    const router_name = w.software();
+    const added = await w.t.call(addNetworkMember, { token: w.main.token, body: { network_number: w.settings.network_number, router_name, member_type: 'point' } });
+    expect([added.code, added.msg]).toEqual([CODE.ok, added.msg]);
+    await w.t.ctx.events.settle();
+    return { body: { router_name } };
+  },
   '/router/delete': async (w) => ({ body: { router_name: w.member() } }),
   '/router/batch_delete': async (w) => ({ body: { router_name: [w.software(), w.software()] } }),
   '/router/phone': async (w) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerCommand, requestOf } from './clientAuth';
+import { answerCommand, clientPushes, requestOf } from './clientAuth';
 import type { RealtimeEvent } from './management';
 import { ManagementClient } from './managementClient';
 
@@ -42,5 +42,14 @@ describe('client authentication through the management interface', () => {
     expect(answerCommand(n, { verdict: 'deny', reason: 'wrong "password"\\', clientReason: '账号或密码错误' })).toBe('client-deny 7 1 "wrong  password  " "账号或密码错误"');
     expect(answerCommand(n, { verdict: 'deny', reason: 'x', clientReason: '' })).toBe('client-deny 7 1 "x"');
     expect(answerCommand(n, { verdict: 'pending', url: 'https://hub.example/vpn/abc', timeout: 50, final: new Promise(() => {}) })).toBe('client-pending-auth 7 1 WEB_AUTH::https://hub.example/vpn/abc 50');
+  });
+
+  it('admits with the routes and DNS a client without the agent needs, in one client-auth block', () => {
+    const config = { lan: ['10.1.0.0/24'], routes: [{ prefixes: ['10.2.0.0/16', '0.0.0.0/0', 'junk'], via: [] }], dns: ['10.1.0.53', 'not-an-address'] };
+    const pushes = clientPushes(config);
+    expect(pushes).toEqual(['push "route 10.1.0.0 255.255.255.0"', 'push "route 10.2.0.0 255.255.0.0"', 'push "dhcp-option DNS 10.1.0.53"']);
+    expect(answerCommand({ clientId: 3, keyId: 0 }, { verdict: 'accept', config: pushes })).toBe(['client-auth 3 0', ...pushes, 'END'].join('\n'));
+    expect(answerCommand({ clientId: 3, keyId: 0 }, { verdict: 'accept', config: [] })).toBe('client-auth-nt 3 0');
+    expect(clientPushes({})).toEqual([]);
   });
 });

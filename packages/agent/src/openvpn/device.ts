@@ -16,6 +16,7 @@ import { desiredState, type NetworkView } from '../routing/select';
 import { sharedScheduler, type Scheduled, type Scheduler } from '../scheduler';
 import { hash } from '../simulated';
 import { AGENT_VERSION } from '../version';
+import { clientPushes } from './clientAuth';
 import { OpenvpnInstance } from './instance';
 
 /** The openvpn binary on PATH (Debian keeps it in /usr/sbin, which a user's PATH may lack), or null. */
@@ -274,6 +275,7 @@ export class OpenvpnDevice implements Device {
       log: (line) => this.events.log(`${number}: ${line}`),
       onChange: () => this.onInstanceChange(),
       clientAuth: (request) => this.events.clientAuth?.(number, request) ?? Promise.resolve({ verdict: 'deny', reason: 'this agent cannot ask the platform', clientReason: '' }),
+      clientConfig: () => clientPushes(this.networks.get(number)?.config.config ?? {}),
     });
     network.instances.set(conf, instance);
     instance.start();

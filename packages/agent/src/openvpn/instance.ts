@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../backoff';
 import type { Scheduled, Scheduler } from '../scheduler';
-import { answerCommand, requestOf, type ClientAuthAnswer, type ClientAuthHandler } from './clientAuth';
+import { answerCommand, requestOf, type ClientAuthAnswer, type ClientAuthCommand, type ClientAuthHandler } from './clientAuth';
 import type { ClientNotification, OpenvpnClient, OpenvpnState, RealtimeEvent } from './management';
 import { parseStateLine, parseStatus } from './management';
 import { ManagementClient } from './managementClient';
@@ -26,6 +26,8 @@ export interface InstanceOptions {
   backoff?: BackoffPolicy;
   /** Answers the clients of a server started with management-client-auth (a center's software service). */
   clientAuth?: ClientAuthHandler;
+  /** The settings an admitted client gets (its routes and DNS), read at each admission. */
+  clientConfig?: () => string[];
 }
 
 /** A client whose answer never came is refused: OpenVPN would otherwise hold it until hand-window. */
@@ -241,7 +243,8 @@ export class OpenvpnInstance {
     const who = `${n.env.common_name ?? '?'} from ${n.env.untrusted_ip ?? '?'}`;
     const send = (a: ClientAuthAnswer) => {
       if (a.verdict === 'deny') this.options.log(`${this.options.conf}: refused ${who}: ${a.reason}`);
-      return m.command(answerCommand(n, a)).catch((err: unknown) => this.options.log(`${this.options.conf}: answering ${who} failed: ${err instanceof Error ? err.message : String(err)}`));
+      const command: ClientAuthCommand = a.verdict === 'accept' ? { verdict: 'accept', config: this.options.clientConfig?.() ?? [] } : a;
+      return m.command(answerCommand(n, command)).catch((err: unknown) => this.options.log(`${this.options.conf}: answering ${who} failed: ${err instanceof Error ? err.message : String(err)}`));
     };
     void (handler ? handler(requestOf(n)) : Promise.resolve<ClientAuthAnswer>(NO_ANSWER))
       .catch((): ClientAuthAnswer => NO_ANSWER)

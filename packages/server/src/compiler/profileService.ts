@@ -1,8 +1,9 @@
-import { M, MEMBER_CERTIFICATE_FIELD, OVPN_TYPE, ROUTER_TYPE } from '@hublink/contract';
+import { M, MEMBER_CERTIFICATE_FIELD, OVPN_TYPE, ROUTER_TYPE, type MemberProfiles } from '@hublink/contract';
 import type { Actor } from '../core/actor';
 import type { Ctx } from '../core/context';
 import { ApiError, notFound } from '../core/errors';
 import { FileAnswer } from '../core/http';
+import { mayUseNetwork } from '../core/networks';
 import { lockTenant } from '../core/tenantLock';
 import { syncNetworkCertificates } from './certificates';
 import type { PointConfig } from './model';
@@ -19,7 +20,7 @@ import { memberConfigOf } from './memberConfig';
 async function softwareMember(ctx: Ctx, tenantId: number, routerName: string) {
   const member = await ctx.db
     .selectFrom('member')
-    .select(['id', 'router_name', 'router_type'])
+    .select(['id', 'router_name', 'router_type', 'phone'])
     .where('tenant_id', '=', tenantId)
     .where('router_key', '=', routerName.toLowerCase())
     .executeTakeFirst();
@@ -28,12 +29,32 @@ async function softwareMember(ctx: Ctx, tenantId: number, routerName: string) {
   return member;
 }
 
+/** The member's networks (those the caller's role may see), and the login its people type. */
+export async function profilesOf(ctx: Ctx, actor: Actor, routerName: string): Promise<MemberProfiles> {
+  const member = await softwareMember(ctx, actor.tenantId, routerName);
+  const account = await ctx.db.selectFrom('account').select('sign').where('id', '=', actor.tenantId).executeTakeFirstOrThrow();
+  const rows = await ctx.db
+    .selectFrom('network_member as nm')
+    .innerJoin('network as n', 'n.id', 'nm.network_id')
+    .select(['n.network_number', 'n.network_name'])
+    .where('nm.tenant_id', '=', actor.tenantId)
+    .where('n.tenant_id', '=', actor.tenantId)
+    .where('nm.member_id', '=', member.id)
+    .orderBy('n.id')
+    .execute();
+  const networks = rows.filter((r) => mayUseNetwork(actor, r.network_number));
+  return { login: `${member.router_name}@${account.sign}`, phone: member.phone ?? '', networks };
+}
+
 export async function profileOf(ctx: Ctx, actor: Actor, networkNumber: string, routerName: string): Promise<FileAnswer> {
   const member = await softwareMember(ctx, actor.tenantId, routerName);
   const answer = await memberConfigOf(ctx, actor, networkNumber, member.router_name);
   const json = answer.config as unknown as PointConfig;
   const net = await ctx.db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirstOrThrow();
-  const files = await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id);
+  // A member whose certificate is still on its way (the network's event not handled yet) gets it here.
+  const files =
+    (await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id)) ??
+    ((await syncNetworkCertificates(ctx, actor.tenantId, net.id, new Date())) && (await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id)));
   if (json.member_type !== 'point' || !files?.tlsCrypt || json.tunnels.length === 0) throw new ApiError(422, M.profileNotReady);
   const text = renderProfile(json, { ca: files.ca, cert: files.cert, key: files.key, tlsCrypt: files.tlsCrypt }, { password: true, title: 'HubLink' });
   return new FileAnswer(`${member.router_name}-${networkNumber}.ovpn`, OVPN_TYPE, Buffer.from(text));

@@ -76,22 +76,14 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
     'dh none',
     // Only client certificates of the network's CA: a point's, never posing as a center.
     'remote-cert-tls client',
-    ...(s.service === 'software' ? softwareLines(json) : []),
+    // A software service also takes standard OpenVPN clients (issue 30, docs/clients.md): the agent asks
+    // the platform who the person is before a client is admitted, and gives a client without the agent
+    // its routes and DNS with the admission (the management interface, whose port it sets).
+    ...(s.service === 'software' ? ['management-client-auth'] : []),
     'verb 3',
   ]);
 }
 
-/**
- * A software service also takes standard OpenVPN clients (issue 30, docs/clients.md): the agent asks
- * the platform who the person is before a client is admitted (the management interface, whose port it
- * gives on the command line), and the routes and DNS a client without the agent needs are pushed. The
- * agent's own clients ignore the pushes (route-nopull) and install routes from their configuration.
- */
-function softwareLines(json: CenterConfig): string[] {
-  const prefixes = new Set<string>(json.lan);
-  for (const g of json.routes) for (const p of g.prefixes) if (!p.endsWith('/0')) prefixes.add(p);
-  return ['management-client-auth', ...[...prefixes].map((p) => `push "route ${network(p)}"`), ...json.dns.map((d) => `push "dhcp-option DNS ${d}"`)];
-}
 
 /** A client entry is never changed once made (see canonical.ts), so its file is written once per mask. */
 const ccdTexts = new WeakMap<ServiceClient, { mask: string; text: string }>();

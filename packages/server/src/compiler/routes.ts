@@ -1,16 +1,17 @@
-import { getMemberConfig, getMemberProfile, reissueMemberProfile } from '@hublink/contract';
+import { M, getMemberConfig, getMemberProfile, memberProfiles, reissueMemberProfile } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { ok } from '../core/errors';
 import { route, type App } from '../core/http';
 import { memberConfigOf } from './memberConfig';
-import { profileOf, reissueProfile } from './profileService';
+import { profileOf, profilesOf, reissueProfile } from './profileService';
 
 /** The compiler's calls: a member's current configuration (support), a software member's profile and its re-issue. */
 export function compilerRoutes(app: App, ctx: Ctx) {
   route(app, ctx, getMemberConfig, async ({ actor, query }) => ok(await memberConfigOf(ctx, actor, query.network_number, query.router_name)));
   route(app, ctx, getMemberProfile, async ({ actor, query }) => profileOf(ctx, actor, query.network_number, query.router_name));
+  route(app, ctx, memberProfiles, async ({ actor, query }) => ok(await profilesOf(ctx, actor, query.router_name)));
   route(app, ctx, reissueMemberProfile, async ({ actor, body }) => {
     await reissueProfile(ctx, actor, body.router_name);
-    return ok(null);
+    return ok(null, M.profileReissued);
   });
 }

@@ -1,4 +1,4 @@
-import { LIMITS, M } from '@hublink/contract';
+import { fmt, LIMITS, M } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
@@ -78,7 +78,7 @@ describe('member dialogs', () => {
       },
       '/logs/online': { code: 200, msg: 'success', count: 0, data: [] },
     });
-    renderWithProviders(<MemberDetailDialog member={member()} main onClose={() => {}} />);
+    renderWithProviders(<MemberDetailDialog member={member()} main edit={false} onClose={() => {}} />);
     await shows('Xiaomi');
     expect(m.callsTo('/logs/software_login')[0]!.query).toEqual({ page: '1', router_name: 'alice01' });
     await u().click(screen.getByRole('tab', { name: M.memberDialRecords }));
@@ -100,5 +100,23 @@ describe('member dialogs', () => {
     expect(within(panel).queryAllByText(M.memberDialPeer)).toHaveLength(0);
     await u().type(within(panel).getByPlaceholderText('请输入关键字搜索'), '10.0{Enter}');
     await waitFor(() => expect(m.callsTo('/logs/online').at(-1)!.query).toMatchObject({ mode: 'pop', search: '10.0', page: '1' }));
+  }, LONG);
+
+  it('member detail for an editor: the connection first, a profile per network, re-issue after a confirmation', async () => {
+    const m = mockApi({
+      '/router/profiles': { code: 200, msg: 'success', data: { login: 'alice01@corp1', phone: '13800138000', networks: [{ network_number: 'N1', network_name: '总部' }] } },
+      '/router/reissue': { code: 200, msg: M.profileReissued, data: null },
+      '/logs/software_login': { code: 200, msg: 'success', count: 0, data: [] },
+    });
+    renderWithProviders(<MemberDetailDialog member={member()} main edit onClose={() => {}} />);
+    expect(screen.getAllByRole('tab')[0]).toHaveTextContent(M.profileTab);
+    await shows('总部');
+    expect(screen.getByText(fmt(M.profileUsernameHint, { login: 'alice01@corp1', phone: '13800138000' }))).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: M.profileDownload })).toBeInTheDocument();
+    await u().click(screen.getByRole('button', { name: M.profileReissue }));
+    await shows(M.profileReissueConfirm);
+    await u().click(document.querySelector<HTMLElement>('.ant-popconfirm .ant-btn-primary')!);
+    await waitFor(() => expect(m.callsTo('/router/reissue')).toHaveLength(1));
+    expect(m.callsTo('/router/reissue')[0]!.body).toEqual({ router_name: 'alice01' });
   }, LONG);
 });

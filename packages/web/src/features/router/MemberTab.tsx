@@ -159,7 +159,7 @@ export function MemberTab({ type, state }: { type: RouterType; state?: MemberSta
         <>
           <PhoneDialog member={rowOf('phone')} onClose={closeRow} />
           <PasswordDialog member={rowOf('password')} onClose={closeRow} />
-          <MemberDetailDialog member={rowOf('detail')} main={rights.main} onClose={closeRow} />
+          <MemberDetailDialog member={rowOf('detail')} main={rights.main} edit={rights.edit} onClose={closeRow} />
           <SignDialog open={dialog === 'sign'} current={sign} onClose={close} />
           <BatchAddDialog open={dialog === 'batchAdd'} onClose={close} />
           <BatchDeleteDialog open={dialog === 'batchDelete'} rows={list.rows ?? []} onClose={close} />
