@@ -102,6 +102,8 @@ export const UNAUDITED_TABLES = new Set([
   // what the gateway last knew of a device is live state.
   'network_version',
   'member_diagnosis',
+  // Issue 30: the compiler's relay ports (compiled output, like member_config).
+  'pop_relay_port',
 ]);
 
 /** Columns whose values are never written into an entry, only that they changed. */

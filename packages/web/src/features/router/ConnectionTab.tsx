@@ -26,7 +26,7 @@ export function ConnectionTab({ routerName }: { routerName: string }) {
 
   return (
     <Flex vertical gap={16}>
-      <Descriptions size="small" column={1} bordered>
+      <Descriptions size="small" column={1} bordered styles={{ label: { whiteSpace: 'nowrap' } }}>
         <Descriptions.Item label={M.profileUsername}>
           <Typography.Text copyable={data ? { text: data.login } : false}>{data ? (data.phone ? fmt(M.profileUsernameHint, { login: data.login, phone: data.phone }) : data.login) : '-'}</Typography.Text>
         </Descriptions.Item>

@@ -1,0 +1,63 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { M } from '@hublink/contract';
+import { addRouters, launch, postAs, screenshotAtWidths, settled, signedInTenant, startServer, WAIT_MS, type Server } from './support';
+import { OK } from './dialogs';
+
+/** A software member's connection in Chromium (issue 30): its profile downloaded and re-issued from its row. */
+describe("a software member's connection profile in Chromium", () => {
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+  let networkNumber = '';
+  const staff = `staff${Date.now() % 100_000}`;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launch();
+    ({ page } = await signedInTenant(server, browser, { username: `prof${Date.now() % 1_000_000}`, password: 'secret123', phone: `136${String(Date.now()).slice(-8)}`, nickname: '配置测试' }));
+    await addRouters(server, page, ['hq_center1']);
+    await postAs(server, page, '/router/add', { router_type: 2, username: staff, password: 'Staff-pass1', note: '销售部' });
+    networkNumber = (await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '总部网络', center: ['hq_center1'], point: [staff] })).data!.network_number;
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const serialOf = (profile: string) => /<cert>\n([\s\S]+?)\n<\/cert>/.exec(profile)![1]!;
+
+  async function downloadProfile(): Promise<string> {
+    const downloaded = page.waitForEvent('download', { timeout: WAIT_MS });
+    await page.getByRole('row').filter({ hasText: networkNumber }).getByRole('button', { name: M.profileDownload }).click();
+    const file = await downloaded;
+    expect(file.suggestedFilename()).toBe(`${staff}-${networkNumber}.ovpn`);
+    const { readFile } = await import('node:fs/promises');
+    return readFile((await file.path())!, 'utf8');
+  }
+
+  it("opens from the member's row: the login, a profile per network and how to connect", async () => {
+    await page.goto(`${server.url}/router/lists?type=2`);
+    await page.getByRole('link', { name: staff }).or(page.getByText(staff, { exact: true })).first().click();
+    await page.getByRole('tab', { name: M.profileTab }).waitFor();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('总部网络').waitFor();
+    await dialog.getByText(M.profileHowTo).waitFor();
+    await dialog.getByText(new RegExp(`^${staff}@`)).first().waitFor();
+    await settled(page);
+    await screenshotAtWidths(page, 'member-connection', dialog.getByText(M.profileHowTo));
+  });
+
+  it('downloads a profile with everything inline, and re-issues it: the next one carries a new certificate', async () => {
+    const first = await downloadProfile();
+    for (const tag of ['<ca>', '<cert>', '<key>', '<tls-crypt>', 'auth-user-pass']) expect(first).toContain(tag);
+    await page.getByRole('button', { name: M.profileReissue }).click();
+    await page.getByText(M.profileReissueConfirm).waitFor();
+    await settled(page);
+    await page.locator('.ant-popconfirm').getByRole('button', { name: OK }).click();
+    await page.getByText(M.profileReissued).first().waitFor();
+    const second = await downloadProfile();
+    expect(serialOf(second)).not.toBe(serialOf(first));
+  });
+});
