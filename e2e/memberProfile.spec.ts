@@ -4,7 +4,7 @@ import { M } from '@hublink/contract';
 import { addRouters, launch, postAs, screenshotAtWidths, settled, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 import { OK } from './dialogs';
 
-/** A software member's connection in Chromium (issue 30): its profile downloaded and re-issued from its row. */
+/** A software member's connection in Chromium (issue 30): its profile downloaded and re-issued from its row; the standard clients on the download page. */
 describe("a software member's connection profile in Chromium", () => {
   let server: Server;
   let browser: Browser;
@@ -59,5 +59,12 @@ describe("a software member's connection profile in Chromium", () => {
     await page.getByText(M.profileReissued).first().waitFor();
     const second = await downloadProfile();
     expect(serialOf(second)).not.toBe(serialOf(first));
+  });
+
+  it('the download page of a fresh install offers the standard clients instead of being empty', async () => {
+    await page.goto(`${server.url}/download`);
+    await page.getByText(M.standardClientsOnly, { exact: false }).waitFor();
+    for (const name of [M.standardClientConnect, M.standardClientTunnelblick, M.standardClientLinux]) await page.getByText(name, { exact: true }).first().waitFor();
+    await screenshotAtWidths(page, 'download-standard-clients', page.getByText(M.standardClientTunnelblickNote));
   });
 });

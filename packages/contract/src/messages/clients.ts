@@ -22,6 +22,17 @@ export const clientsMessages = {
   profileHowToLinux: 'Linux：nmcli connection import type openvpn file <配置文件>，或 sudo openvpn --config <配置文件>。',
   profileHowToAgent: 'HubLink 客户端（Linux）：hublink agent --url {url} --login {login}',
   profileKeepPrivate: '配置文件含该成员的私钥，请只发给本人；泄露后请重新签发。',
+  // The download page's standard clients (shown below the operator's own releases, or alone)
+  standardClientsTitle: '标准 OpenVPN 客户端',
+  standardClientsIntro: '在成员详情的“连接配置”中下载配置文件，导入以下任一客户端，使用成员账号和密码连接。',
+  standardClientsOnly: '尚未发布自有客户端，可使用以下标准 OpenVPN 客户端接入。',
+  standardClientConnect: 'OpenVPN Connect',
+  standardClientConnectNote: 'OpenVPN 官方客户端，导入 .ovpn 配置文件即可连接。',
+  standardClientTunnelblick: 'Tunnelblick',
+  standardClientTunnelblickNote: 'macOS 开源客户端，双击配置文件导入。',
+  standardClientLinux: 'NetworkManager 或 openvpn 命令',
+  standardClientLinuxNote: 'sudo apt install network-manager-openvpn-gnome openvpn，然后用 nmcli 导入配置文件或运行 sudo openvpn --config。',
+  standardClientGet: '获取客户端',
   // What a standard client is told when a center refuses it (OpenVPN's AUTH_FAILED text).
   clientNotInNetwork: '账号不存在或已移出网络',
   clientCertificateRevoked: '证书已失效，请重新下载配置文件',

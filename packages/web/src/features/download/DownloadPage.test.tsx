@@ -84,10 +84,13 @@ describe('DownloadPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('says so when nothing has been published yet', async () => {
+  it('offers the standard OpenVPN clients when nothing has been published yet', async () => {
     renderAs(UA.windows, { windows: null, macos: null, android: null, ios: null, linux: [] });
-    expect(await screen.findByText(M.downloadNoneYet)).toBeInTheDocument();
+    expect(await screen.findByText(M.standardClientsTitle)).toBeInTheDocument();
+    expect(screen.getByText(new RegExp(M.standardClientsOnly))).toBeInTheDocument();
+    for (const name of [M.standardClientConnect, M.standardClientTunnelblick, M.standardClientLinux]) expect(document.querySelector(`[aria-label="${name}"]`)).not.toBeNull();
     expect(screen.queryByRole('link', { name: new RegExp(M.downloadButton) })).toBeNull();
+    expect(screen.getAllByRole('link', { name: new RegExp(M.standardClientGet) }).map((a) => a.getAttribute('href'))).toEqual(['https://openvpn.net/client/', 'https://tunnelblick.net/']);
   });
 });
 

@@ -10,6 +10,7 @@ import { useReleases } from './api';
 import { LinuxDialog } from './LinuxDialog';
 import { detectArch, detectPlatform, PANEL_NAMES, PLATFORM_NAMES } from './platform';
 import { ReleaseFacts } from './ReleaseFacts';
+import { StandardClients } from './StandardClients';
 
 const ICONS: Record<ClientPlatform, ReactNode> = {
   windows: <WindowsFilled />,
@@ -41,7 +42,9 @@ function LinuxVersions({ releases }: { releases: LinuxReleaseItem[] }) {
 /**
  * /download (spec 3 §2): a card per client platform with its newest version, notes and a download
  * button; the visitor's platform, detected from the browser, comes first and is marked. Linux opens a
- * dialog choosing the version (cli or graphical panel) and the platform. Open without sign-in.
+ * dialog choosing the version (cli or graphical panel) and the platform. Below them, or alone when the
+ * operator has published none, the standard OpenVPN clients a member's profile works with (issue 30).
+ * Open without sign-in.
  */
 export default function DownloadPage() {
   const { token } = theme.useToken();
@@ -90,40 +93,41 @@ export default function DownloadPage() {
           <Empty description={M.dataError} />
         </Card>
       ) : none ? (
-        <Card variant="borderless">
-          <Empty description={M.downloadNoneYet} />
-        </Card>
+        <StandardClients only />
       ) : (
-        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: token.margin }}>
-          {order.map((platform) => {
-            const release = platform === 'linux' ? null : data[platform];
-            const available = offers(platform, data);
-            const mine = platform === current;
-            return (
-              <Card
-                key={platform}
-                variant="borderless"
-                aria-label={PLATFORM_NAMES[platform]}
-                style={{ height: '100%', boxShadow: mine ? `0 0 0 2px ${token.colorPrimary}` : undefined }}
-                styles={{ body: { height: '100%' } }}
-              >
-                <Flex vertical gap={token.marginSM} style={{ height: '100%' }}>
-                  <Flex align="center" gap={token.marginSM}>
-                    <span style={{ fontSize: 32, lineHeight: 1, color: mine ? token.colorPrimary : token.colorTextSecondary }}>{ICONS[platform]}</span>
-                    <Typography.Title level={5} style={{ margin: 0 }}>
-                      {PLATFORM_NAMES[platform]}
-                    </Typography.Title>
-                    {mine && <Tag color="blue">{M.downloadThisDevice}</Tag>}
+        <>
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: token.margin }}>
+            {order.map((platform) => {
+              const release = platform === 'linux' ? null : data[platform];
+              const available = offers(platform, data);
+              const mine = platform === current;
+              return (
+                <Card
+                  key={platform}
+                  variant="borderless"
+                  aria-label={PLATFORM_NAMES[platform]}
+                  style={{ height: '100%', boxShadow: mine ? `0 0 0 2px ${token.colorPrimary}` : undefined }}
+                  styles={{ body: { height: '100%' } }}
+                >
+                  <Flex vertical gap={token.marginSM} style={{ height: '100%' }}>
+                    <Flex align="center" gap={token.marginSM}>
+                      <span style={{ fontSize: 32, lineHeight: 1, color: mine ? token.colorPrimary : token.colorTextSecondary }}>{ICONS[platform]}</span>
+                      <Typography.Title level={5} style={{ margin: 0 }}>
+                        {PLATFORM_NAMES[platform]}
+                      </Typography.Title>
+                      {mine && <Tag color="blue">{M.downloadThisDevice}</Tag>}
+                    </Flex>
+                    <div style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 4 }}>
+                      {platform === 'linux' ? <LinuxVersions releases={data.linux} /> : release && <ReleaseFacts release={release} notesRows={3} />}
+                    </div>
+                    {action(platform, release, available)}
                   </Flex>
-                  <div style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 4 }}>
-                    {platform === 'linux' ? <LinuxVersions releases={data.linux} /> : release && <ReleaseFacts release={release} notesRows={3} />}
-                  </div>
-                  {action(platform, release, available)}
-                </Flex>
-              </Card>
-            );
-          })}
-        </div>
+                </Card>
+              );
+            })}
+          </div>
+          <StandardClients only={false} />
+        </>
       )}
       {linuxOpen && data && <LinuxDialog releases={data.linux} arch={arch} onClose={() => setLinuxOpen(false)} />}
     </PageContainer>
