@@ -27,10 +27,10 @@ export function ConnectionTab({ routerName }: { routerName: string }) {
   return (
     <Flex vertical gap={16}>
       <Descriptions size="small" column={1} bordered styles={{ label: { whiteSpace: 'nowrap' } }}>
-        <Descriptions.Item label={M.profileUsername}>
+        <Descriptions.Item label={M.connectUsername}>
           <Typography.Text copyable={data ? { text: data.login } : false}>{data ? (data.phone ? fmt(M.profileUsernameHint, { login: data.login, phone: data.phone }) : data.login) : '-'}</Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label={M.profilePassword}>{M.profilePasswordHint}</Descriptions.Item>
+        <Descriptions.Item label={M.connectPassword}>{M.profilePasswordHint}</Descriptions.Item>
       </Descriptions>
       <Table
         rowKey="network_number"

@@ -12,6 +12,7 @@ import { DeviceStatusView } from './DeviceStatusView';
 import { HardwareTrafficView } from './HardwareTrafficView';
 import { InterfaceTable } from './InterfaceTable';
 import { NetworksCard } from './NetworksCard';
+import { OnboardingHint } from './OnboardingHint';
 import { RouterInfoCard } from './RouterInfoCard';
 import { TrafficPanel } from './TrafficPanel';
 import { useTrafficStream } from './useTrafficStream';
@@ -65,6 +66,7 @@ export default function RouterDetailPage() {
         {view === 'status' && <DeviceStatusView detail={detail} stream={stream} canEdit={rights.edit} onEditNote={() => setEditing(true)} />}
         {view === 'detail' && (
           <>
+            <OnboardingHint detail={detail} />
             <RouterInfoCard detail={detail} canEdit={rights.edit} onEditNote={() => setEditing(true)} onDiagnose={() => setDiagnosing(true)} />
             <InterfaceTable interfaces={detail.interfaces} />
             <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} />
