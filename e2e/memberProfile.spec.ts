@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { M } from '@hublink/contract';
+import { fmt, M } from '@hublink/contract';
 import { addRouters, launch, postAs, screenshotAtWidths, settled, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 import { OK } from './dialogs';
 
@@ -66,5 +66,12 @@ describe("a software member's connection profile in Chromium", () => {
     await page.getByText(M.standardClientsOnly, { exact: false }).waitFor();
     for (const name of [M.standardClientConnect, M.standardClientTunnelblick, M.standardClientLinux]) await page.getByText(name, { exact: true }).first().waitFor();
     await screenshotAtWidths(page, 'download-standard-clients', page.getByText(M.standardClientTunnelblickNote));
+  });
+
+  it('a router that never connected shows how to connect it', async () => {
+    await page.goto(`${server.url}/router/detail?router_name=hq_center1`);
+    await page.getByText(M.onboardTitle).waitFor();
+    await page.getByText(fmt(M.onboardCommand, { url: server.url, name: 'hq_center1' })).waitFor();
+    await screenshotAtWidths(page, 'router-onboarding', page.getByText(M.onboardSecret));
   });
 });
