@@ -48,4 +48,6 @@ export const clientsMessages = {
   clientTooManyAttempts: '失败次数过多，请稍后再试',
   clientDirectoryUnavailable: '目录服务暂不可用，请稍后再试',
   clientWrongPassword: '账号或密码错误',
+  clientAwaitingApproval: '新设备等待管理员审批，审批后请重新连接',
+  clientDeviceRefused: '该设备已被管理员拒绝',
 } as const;

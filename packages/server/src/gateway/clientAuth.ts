@@ -4,6 +4,7 @@ import type { Ctx } from '../core/context';
 import { credentialHash } from '../core/deviceCredentials';
 import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
 import { verifyPassword } from '../core/passwords';
+import { deviceApproval } from './approval';
 import { countFailure, withinLimits, type DeviceMember } from './auth';
 
 /*
@@ -37,7 +38,7 @@ export async function judgeClient(ctx: Ctx, center: DeviceMember, m: ClientAuthM
     const [ip, port] = splitOrig(m.orig);
     await ctx.db
       .insertInto('connect_log')
-      .values({ tenant_id: judged.member.tenant_id, member_id: judged.member.id, router_name: judged.member.router_name, remote_ip: ip, remote_port: port, version: m.client_version.slice(0, 64), online: 0, session_id: `refused-${randomUUID()}`, create_time: now, reason: judged.verdict.reason.slice(0, 200) })
+      .values({ tenant_id: judged.member.tenant_id, member_id: judged.member.id, router_name: judged.member.router_name, remote_ip: ip, remote_port: port, version: m.client_version.slice(0, 32), online: 0, session_id: randomUUID(), create_time: now, reason: judged.verdict.reason.slice(0, 200) })
       .execute();
   }
   return judged.verdict;
@@ -113,6 +114,12 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Prom
     return { verdict: deny('wrong password', M.clientWrongPassword), member: who };
   }
   if (verdict === 'disabled') return { verdict: deny('disabled in the directory', M.clientDisabled), member: who };
+  // A tenant that approves new devices (issue 30): a standard client is known by the address it gives
+  // (IV_HWADDR, with push-peer-info) on its platform; one that gives none counts as one device per platform.
+  const device = { device_id: `ovpn:${m.platform}:${m.hwaddr.toLowerCase() || '-'}`, ip, os: m.platform, model: m.client_version, brand: 'OpenVPN' };
+  const approval = await deviceApproval(ctx, member, device);
+  if (approval === 'waiting') return { verdict: deny('the device waits for approval', M.clientAwaitingApproval), member: who };
+  if (approval === 'refused') return { verdict: deny('the device was refused', M.clientDeviceRefused), member: who };
   return { verdict: ACCEPT, member: who };
 }
 
