@@ -62,6 +62,18 @@ describeEachDatabase('device gateway: judging standard clients', (t) => {
     return () => center.close();
   });
 
+  it('matches a serial whose first byte is below 0x10 (kept with its leading zero by the PKI)', async () => {
+    const id = (await t().db.selectFrom('member').select('id').where('router_key', '=', staff.toLowerCase()).executeTakeFirstOrThrow()).id;
+    const row = await t().db.selectFrom('member_certificate').select(['id', 'serial']).where('member_id', '=', id).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    const low = `0a${row.serial.slice(2)}`;
+    await t().db.updateTable('member_certificate').set({ serial: low }).where('id', '=', row.id).execute();
+    try {
+      expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET, serial: BigInt(`0x${low}`).toString() })).toMatchObject({ verdict: 'accept' });
+    } finally {
+      await t().db.updateTable('member_certificate').set({ serial: row.serial }).where('id', '=', row.id).execute();
+    }
+  });
+
   it('admits the password, or the bound phone as the user name', async () => {
     expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'accept' });
     expect(await ask({ username: PHONE, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'accept' });

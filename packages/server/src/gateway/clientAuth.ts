@@ -91,7 +91,8 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Prom
     .where('revoked_at', 'is', null)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (!serial || !current || current.serial !== serial) return { verdict: deny('the certificate was re-issued or revoked', M.clientCertificateRevoked), member: who };
+  // The PKI writes whole bytes (a first byte below 0x10 keeps its leading zero); BigInt writes none.
+  if (!serial || !current || current.serial.replace(/^0+/, '') !== serial) return { verdict: deny('the certificate was re-issued or revoked', M.clientCertificateRevoked), member: who };
   if (member.status !== 1) return { verdict: deny('member disabled', M.clientDisabled), member: who };
   // A renegotiation of an admitted session: the person was checked when it began.
   if (m.reauth) return { verdict: ACCEPT, member: who };
