@@ -65,7 +65,7 @@ export function ConnectionTab({ routerName }: { routerName: string }) {
       <Alert
         type="info"
         showIcon
-        message={M.profileHowTo}
+        title={M.profileHowTo}
         description={
           <ul style={{ margin: 0, paddingInlineStart: 18 }}>
             <li>{M.profileHowToConnect}</li>

@@ -177,10 +177,12 @@ describe('RouterListPage', () => {
     expect(screen.queryByRole('button', { name: /后缀/ })).not.toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: M.memberActionDelete })).not.toBeInTheDocument();
     expect(within(row).getByRole('button', { name: M.memberActionPassword })).toBeInTheDocument();
-    // The name opens the member detail: dial records only, for the last days to today.
+    // The name opens the member detail: its connection (the role may edit members) and dial records, no login records.
+    m.answer('/router/profiles', ok({ login: 'alice01@corp1', phone: '', networks: [] }));
     await u().click(within(row).getByText('alice01'));
     await shows('成员详情 - alice01');
-    expect(screen.queryByRole('tab', { name: M.memberLoginRecords })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('dialog')).getAllByRole('tab').map((tab) => tab.textContent)).toEqual([M.profileTab, M.memberDialRecords]);
+    await u().click(screen.getByRole('tab', { name: M.memberDialRecords }));
     await waitFor(() => expect(m.callsTo('/logs/online')).toHaveLength(1));
     expect(m.callsTo('/logs/software_login')).toHaveLength(0);
   }, LONG);

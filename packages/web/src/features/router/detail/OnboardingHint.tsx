@@ -12,7 +12,7 @@ export function OnboardingHint({ detail }: { detail: RouterDetail }) {
     <Alert
       type="warning"
       showIcon
-      message={M.onboardTitle}
+      title={M.onboardTitle}
       description={
         <>
           <Typography.Paragraph style={{ marginBottom: 8 }}>{M.onboardIntro}</Typography.Paragraph>
