@@ -88,7 +88,7 @@ describe('DownloadPage', () => {
     renderAs(UA.windows, { windows: null, macos: null, android: null, ios: null, linux: [] });
     expect(await screen.findByText(M.standardClientsTitle)).toBeInTheDocument();
     expect(screen.getByText(new RegExp(M.standardClientsOnly))).toBeInTheDocument();
-    for (const name of [M.standardClientConnect, M.standardClientTunnelblick, M.standardClientLinux]) expect(document.querySelector(`[aria-label="${name}"]`)).not.toBeNull();
+    for (const name of [M.standardClientConnect, M.standardClientTunnelblick, M.standardClientLinux]) expect(screen.getByText(name)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: new RegExp(M.downloadButton) })).toBeNull();
     expect(screen.getAllByRole('link', { name: new RegExp(M.standardClientGet) }).map((a) => a.getAttribute('href'))).toEqual(['https://openvpn.net/client/', 'https://tunnelblick.net/']);
   });

@@ -36,7 +36,7 @@ export function StandardClients({ only }: { only: boolean }) {
       <Typography.Text type="secondary">{only ? `${M.standardClientsOnly}${M.standardClientsIntro}` : M.standardClientsIntro}</Typography.Text>
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))', gap: token.margin }}>
         {CLIENTS.map((c) => (
-          <Card key={c.key} variant="borderless" aria-label={c.name} style={{ height: '100%' }} styles={{ body: { height: '100%' } }}>
+          <Card key={c.key} variant="borderless" style={{ height: '100%' }} styles={{ body: { height: '100%' } }}>
             <Flex vertical gap={token.marginSM} style={{ height: '100%' }}>
               <Flex align="center" gap={token.marginSM}>
                 <span style={{ fontSize: 22, color: token.colorTextSecondary, display: 'flex', gap: 6 }}>{c.platforms}</span>
