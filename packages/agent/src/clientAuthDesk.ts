@@ -1,12 +1,12 @@
 import type { ClientAuthMessage, ClientAuthResultMessage } from '@hublink/contract';
-import type { ClientAuthAnswer, ClientAuthFinal, ClientAuthRequest } from './openvpn/clientAuth';
+import { PLATFORM_UNREACHABLE, type ClientAuthAnswer, type ClientAuthFinal, type ClientAuthRequest } from './openvpn/clientAuth';
 
 /** How long a center waits for the platform's answer before it refuses the client (fails closed). */
 export const CLIENT_AUTH_WAIT_MS = 10_000;
 /** A pending (web) sign-in gets this much longer than the time the platform gave it. */
 const PENDING_GRACE_MS = 5_000;
 
-const unreachable: ClientAuthFinal = { verdict: 'deny', reason: 'the platform cannot be reached', clientReason: '无法连接平台，请稍后重试' };
+const unreachable: ClientAuthFinal = { verdict: 'deny', reason: 'the platform cannot be reached', clientReason: PLATFORM_UNREACHABLE };
 
 interface Open {
   resolve: (a: ClientAuthAnswer | ClientAuthFinal) => void;

@@ -21,16 +21,18 @@ export const memberConfigAnswer = z.object({
 });
 export type MemberConfigAnswer = z.infer<typeof memberConfigAnswer>;
 
+/** A member by name (an unknown one reads as not found). */
+const memberNameField = requiredString(M.memberNotFound).max(64, M.memberNotFound);
+/** A member in one of the tenant's networks: the member's configuration, its profile. */
+const memberInNetworkQuery = z.object({ network_number: networkNumberField, router_name: memberNameField });
+
 /** GET /network/member_config: 204 for a network or member the tenant does not have (or not compiled yet). */
 export const getMemberConfig = defineEndpoint({
   path: '/network/member_config',
   method: 'GET',
   access: 'user',
   networkScoped: true,
-  query: z.object({
-    network_number: networkNumberField,
-    router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound),
-  }),
+  query: memberInNetworkQuery,
   response: memberConfigAnswer,
 });
 
@@ -45,10 +47,7 @@ export const getMemberProfile = defineEndpoint({
   // It carries the member's private key: those who may edit members, as for its secret.
   access: 'easylink.router.edit',
   networkScoped: true,
-  query: z.object({
-    network_number: networkNumberField,
-    router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound),
-  }),
+  query: memberInNetworkQuery,
   response: ovpnFile,
 });
 
@@ -57,7 +56,7 @@ export const reissueMemberProfile = defineEndpoint({
   path: '/router/reissue',
   method: 'POST',
   access: 'easylink.router.edit',
-  body: z.object({ router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
+  body: z.object({ router_name: memberNameField }),
   response: noData,
 });
 
@@ -66,7 +65,7 @@ export const memberProfiles = defineEndpoint({
   path: '/router/profiles',
   method: 'GET',
   access: 'easylink.router.edit',
-  query: z.object({ router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
+  query: z.object({ router_name: memberNameField }),
   response: z.object({
     /** What the person types as the user name: `name@sign`, or the phone it bound. */
     login: z.string(),

@@ -22,6 +22,9 @@ export interface ClientAuthRequest {
   hwaddr: string;
 }
 
+/** What a client is told when its center could not get the platform's word (it is refused: fails closed). */
+export const PLATFORM_UNREACHABLE = '无法连接平台，请稍后重试';
+
 export type ClientAuthFinal = { verdict: 'accept' } | { verdict: 'deny'; reason: string; clientReason: string };
 /** What the agent tells openvpn: an admission carries the client's settings (client-connect directives). */
 export type ClientAuthCommand = ClientAuthAnswer | { verdict: 'accept'; config: string[] };

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../backoff';
 import type { Scheduled, Scheduler } from '../scheduler';
-import { answerCommand, requestOf, type ClientAuthAnswer, type ClientAuthCommand, type ClientAuthHandler } from './clientAuth';
+import { answerCommand, PLATFORM_UNREACHABLE, requestOf, type ClientAuthAnswer, type ClientAuthCommand, type ClientAuthHandler } from './clientAuth';
 import type { ClientNotification, OpenvpnClient, OpenvpnState, RealtimeEvent } from './management';
 import { parseStateLine, parseStatus } from './management';
 import { ManagementClient } from './managementClient';
@@ -31,7 +31,7 @@ export interface InstanceOptions {
 }
 
 /** A client whose answer never came is refused: OpenVPN would otherwise hold it until hand-window. */
-const NO_ANSWER = { verdict: 'deny', reason: 'the platform did not answer', clientReason: '无法连接平台，请稍后重试' } as const;
+const NO_ANSWER = { verdict: 'deny', reason: 'the platform did not answer', clientReason: PLATFORM_UNREACHABLE } as const;
 
 /** Bytes in and out, kept across a client's reconnects and the process's restarts (openvpn restarts its counters). */
 export interface Counters {
