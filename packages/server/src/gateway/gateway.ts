@@ -199,8 +199,12 @@ export class Gateway {
     }
     const auth = await authenticate(this.ctx, hello, remote.ip);
     if (!auth.ok) {
-      this.close(socket, auth.code, auth.reason);
-      if (auth.member) await recordRefusal(this.ctx.db, { member_id: auth.member.id, tenant_id: auth.member.tenant_id, at: Date.now(), ip: remote.ip, code: auth.code });
+      // Recorded before the close, so whoever sees the device refused also finds the refusal in diagnosis.
+      try {
+        if (auth.member) await recordRefusal(this.ctx.db, { member_id: auth.member.id, tenant_id: auth.member.tenant_id, at: Date.now(), ip: remote.ip, code: auth.code });
+      } finally {
+        this.close(socket, auth.code, auth.reason);
+      }
       return undefined;
     }
     if (socket.readyState !== socket.OPEN) return undefined;
