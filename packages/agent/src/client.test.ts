@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEVICE_CLOSE, sessionMessage, statusMessage, trafficMessage, flowsMessage } from '@hublink/contract';
+import { DEVICE_CLOSE, DEVICE_PROTOCOL, sessionMessage, statusMessage, trafficMessage, flowsMessage } from '@hublink/contract';
 import { DeviceClient, type ClientOptions } from './client';
 import { Scheduler } from './scheduler';
 import { SimulatedDevice } from './simulated';
@@ -46,7 +46,7 @@ describe('hello', () => {
     agent();
     await expect.poll(() => gateway.hellos.length).toBe(1);
     const hello = gateway.hellos[0]!;
-    expect(hello).toMatchObject({ type: 'hello', kind: 'router', router_name: 'store1', secret: 's3cret', protocol: 1, os: 'linux', configs: [] });
+    expect(hello).toMatchObject({ type: 'hello', kind: 'router', router_name: 'store1', secret: 's3cret', protocol: DEVICE_PROTOCOL.current, os: 'linux', configs: [] });
     expect(hello.credential).toBeUndefined();
     expect(hello.interfaces.map((i) => i.interface)).toEqual(['eth0', 'eth1']);
     if (hello.kind === 'router') expect(hello.router_mac).toMatch(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);

@@ -9,7 +9,14 @@ import { MEMBER_COMMANDS } from './networkSettings';
  */
 
 /** The protocol versions the server speaks; a hello names the newest the device speaks. */
-export const DEVICE_PROTOCOL = { current: 1, oldest: 1 } as const;
+export const DEVICE_PROTOCOL = { current: 2, oldest: 1 } as const;
+
+/**
+ * The version from which a device understands a feature. 2: the agent answers OpenVPN's client
+ * authentication on a center (client_auth, client_kill; issue 30): a center on an older agent gets its
+ * software service without `management-client-auth`, which it would never answer.
+ */
+export const DEVICE_FEATURES = { clientAuth: 2 } as const;
 
 /** Timing the server asks of devices (seconds); the welcome carries them so they can change. */
 export const DEVICE_TIMING = {

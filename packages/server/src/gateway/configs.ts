@@ -1,4 +1,4 @@
-import type { NetworkConfigPayload } from '@hublink/contract';
+import { DEVICE_FEATURES, type NetworkConfigPayload } from '@hublink/contract';
 import { syncNetworkCertificates } from '../compiler/certificates';
 import { deviceFilesOf, deviceFilesOfMembers, type DeviceFiles } from '../compiler/pkiStore';
 import { TLS_CRYPT_FILE } from '../compiler/tlsCrypt';
@@ -110,4 +110,21 @@ function heldConfig(r: ConfigRow, files: DeviceFiles | null): HeldConfig {
         : null,
     },
   };
+}
+
+/**
+ * A configuration as a device of this protocol version can run it (docs/decisions.md, "Rolling
+ * upgrades and client authentication"). An agent older than client authentication (protocol 1) would
+ * never answer a center's `management-client-auth` (every software client would hang until the
+ * handshake timed out) nor write the `auth.txt` a software point's tunnel names (its OpenVPN would not
+ * start): it gets its files without those lines, as before issue 30. The agent keeps held versions in
+ * memory only, so an upgraded agent (a new process) asks for every configuration again and gets the full one.
+ */
+const CLIENT_AUTH_LINES = /^(management-client-auth|auth-user-pass auth\.txt|auth-nocache)\r?\n/gm;
+
+export function payloadFor(protocol: number, payload: NetworkConfigPayload): NetworkConfigPayload {
+  if (protocol >= DEVICE_FEATURES.clientAuth) return payload;
+  const openvpn: Record<string, string> = {};
+  for (const [file, text] of Object.entries(payload.openvpn)) openvpn[file] = text.replace(CLIENT_AUTH_LINES, '');
+  return { ...payload, openvpn };
 }

@@ -5,6 +5,7 @@ import {
   DEVICE_CLOSE,
   DEVICE_LIMITS,
   DEVICE_MESSAGE_TYPES,
+  DEVICE_FEATURES,
   DEVICE_PROTOCOL,
   DEVICE_TIMING,
   deviceMessage,
@@ -18,7 +19,7 @@ import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../co
 import type { Unsubscribe } from '../core/pubsub';
 import { authenticate } from './auth';
 import { judgeClient } from './clientAuth';
-import { configsOf, networkConfigsOf, networksOf, type HeldConfig } from './configs';
+import { configsOf, networkConfigsOf, networksOf, payloadFor, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
 import { FlowWriter } from './flows';
 import { LiveWriter } from './liveWriter';
@@ -246,7 +247,7 @@ export class Gateway {
         status_interval: DEVICE_TIMING.statusInterval,
         traffic_interval: DEVICE_TIMING.trafficInterval,
       },
-      configs: configs.filter((c) => held.get(c.network_number) !== c.payload.version).map((c) => c.payload),
+      configs: configs.filter((c) => held.get(c.network_number) !== c.payload.version).map((c) => payloadFor(s.protocol, c.payload)),
       networks: [...networks.values()],
     });
   }
@@ -280,7 +281,7 @@ export class Gateway {
   private async pushConfigs(s: DeviceSession, networkIds: number[]) {
     for (const c of await configsOf(this.ctx, s.member.tenant_id, s.member.id, networkIds)) {
       this.hold(s, c);
-      s.send({ type: 'config', ...c.payload });
+      s.send({ type: 'config', ...payloadFor(s.protocol, c.payload) });
     }
   }
 
@@ -436,7 +437,7 @@ export class Gateway {
           // A session that ended meanwhile gets its configs in its next welcome.
           if (!c || this.sessions.get(s.member.id) !== s) continue;
           this.hold(s, c);
-          s.send({ type: 'config', ...c.payload });
+          s.send({ type: 'config', ...payloadFor(s.protocol, c.payload) });
         }
         return;
       }
@@ -458,7 +459,7 @@ export class Gateway {
         for (const id of d.member_ids) {
           const s = this.sessions.get(id);
           const held = s?.networks.get(d.network_id);
-          if (s && held) s.send({ type: 'client_kill', network_number: held.number, common_names: d.common_names });
+          if (s && held && s.protocol >= DEVICE_FEATURES.clientAuth) s.send({ type: 'client_kill', network_number: held.number, common_names: d.common_names });
         }
         return;
       case 'close': {
