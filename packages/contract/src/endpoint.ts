@@ -21,8 +21,9 @@ export type Permission = (typeof PERMISSIONS)[number];
  * - user: any signed-in account, main or sub-account (reading and self-service)
  * - main: main accounts only (sub-accounts, roles, account info, software login records)
  * - a permission: main accounts, and sub-accounts whose role grants it
+ * - member: a member's self-service session (issue 30: its own profiles), never an account's token
  */
-export type Access = 'public' | 'user' | 'main' | Permission;
+export type Access = 'public' | 'user' | 'main' | 'member' | Permission;
 
 /** Where a call lives unless its endpoint names another base (DESIGN.md §4). */
 export const API_BASE_PATH = '/api/v1';

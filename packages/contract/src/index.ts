@@ -42,3 +42,4 @@ export * from './apiToken';
 export * from './audit';
 export * from './diagnosis';
 export * from './deviceApproval';
+export * from './selfService';

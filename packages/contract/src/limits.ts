@@ -139,6 +139,16 @@ export const LIMITS = {
   authSourceTicketSeconds: 120,
   authSourceRedirectUriMax: 512,
   authSourceClientStateMax: 256,
+  // a member's self-service page (issue 30; ours)
+  /** Life of a member's self-service session (not renewed: the member signs in again). */
+  selfSessionSeconds: 1800,
+  /** Life of a single-use download link (the QR code a phone scans). */
+  selfLinkSeconds: 600,
+  /** Characters of the login and the password the page takes (a directory password may be long). */
+  selfLoginMax: 64,
+  selfPasswordMax: 128,
+  /** Members one bound phone may name across tenants (a phone is unique only within a tenant): the password is tried on each. */
+  selfPhoneMembersMax: 5,
   // LDAP directory sync (spec 3 §5, §9; ours where marked)
   ldapHostMax: 128,
   /** The port is typed as digits, at most this many. */

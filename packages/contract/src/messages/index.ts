@@ -32,6 +32,7 @@ import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
 import { clientsMessages } from './clients';
 import { deviceApprovalMessages } from './deviceApproval';
+import { selfServiceMessages } from './selfService';
 
 export const M = {
   ...commonMessages,
@@ -64,6 +65,7 @@ export const M = {
   ...diagnosisMessages,
   ...clientsMessages,
   ...deviceApprovalMessages,
+  ...selfServiceMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

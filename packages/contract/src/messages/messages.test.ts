@@ -30,6 +30,7 @@ import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
 import { deviceApprovalMessages } from './deviceApproval';
 import { clientsMessages } from './clients';
+import { selfServiceMessages } from './selfService';
 
 const AREAS: Record<string, Record<string, string>> = {
   common: commonMessages,
@@ -62,6 +63,7 @@ const AREAS: Record<string, Record<string, string>> = {
   diagnosis: diagnosisMessages,
   deviceApproval: deviceApprovalMessages,
   clients: clientsMessages,
+  selfService: selfServiceMessages,
 };
 
 describe('messages, one file per area', () => {

@@ -3,7 +3,7 @@ import type { Actor } from '../core/actor';
 import type { Ctx } from '../core/context';
 import { ApiError, notFound } from '../core/errors';
 import { FileAnswer } from '../core/http';
-import { mayUseNetwork } from '../core/networks';
+import { ensureNetworkAllowed, mayUseNetwork } from '../core/networks';
 import { lockTenant } from '../core/tenantLock';
 import { syncNetworkCertificates } from './certificates';
 import type { PointConfig } from './model';
@@ -47,6 +47,16 @@ export async function profilesOf(ctx: Ctx, actor: Actor, routerName: string): Pr
 }
 
 export async function profileOf(ctx: Ctx, actor: Actor, networkNumber: string, routerName: string): Promise<FileAnswer> {
+  ensureNetworkAllowed(actor, networkNumber);
+  return ownProfile(ctx, actor.tenantId, networkNumber, routerName);
+}
+
+/**
+ * A software member's profile in one of its tenant's networks, whoever asks (the caller has been
+ * judged: an account's role above, a member's own self-service session in selfService/).
+ */
+export async function ownProfile(ctx: Ctx, tenantId: number, networkNumber: string, routerName: string): Promise<FileAnswer> {
+  const actor: Actor = { tenantId, ramId: null, sessionId: '', role: null };
   const member = await softwareMember(ctx, actor.tenantId, routerName);
   const answer = await memberConfigOf(ctx, actor, networkNumber, member.router_name);
   const json = answer.config as unknown as PointConfig;

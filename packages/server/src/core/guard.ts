@@ -19,6 +19,8 @@ function granted(role: RoleAuth, permission: Permission): boolean {
  */
 export function authorize(actor: Actor, access: Access, networkNumber?: string): void {
   if (access === 'public' || access === 'user' || actor.role === null) return;
+  // A member's self-service call takes a member's session (core/memberSessions.ts), never an account.
+  if (access === 'member') throw forbidden(M.deniedPermission);
   if (access === 'main') throw forbidden(M.deniedMainOnly);
   if (!granted(actor.role, access)) throw forbidden(M.deniedPermission);
   if (networkNumber !== undefined) ensureNetworkAllowed(actor, networkNumber);
@@ -51,7 +53,7 @@ export function authorizeCall(actor: Actor, endpoint: Pick<Endpoint, 'method' | 
  * 'role' unless main-only (and then only as far as the role grants the call's permission).
  */
 export function apiTokenScopes(endpoint: Pick<Endpoint, 'method' | 'path' | 'access'>): ('read' | 'role')[] {
-  if (endpoint.access === 'public' || SESSION_ONLY.has(`${endpoint.method} ${endpoint.path}`)) return [];
+  if (endpoint.access === 'public' || endpoint.access === 'member' || SESSION_ONLY.has(`${endpoint.method} ${endpoint.path}`)) return [];
   const role = endpoint.access === 'main' ? [] : (['role'] as const);
   return endpoint.method === 'GET' ? ['read', ...role] : [...role];
 }

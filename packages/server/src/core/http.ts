@@ -10,12 +10,14 @@ import { captured, openScope, summary } from './audit';
 import type { Ctx } from './context';
 import { ApiError, invalid } from './errors';
 import { authorizeCall } from './guard';
+import { authenticateMember, type MemberSession } from './memberSessions';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyRequest['log'], ZodTypeProvider>;
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor?: Actor;
+    member?: MemberSession;
   }
   interface FastifyContextConfig {
     endpoint?: Endpoint;
@@ -27,8 +29,10 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 export interface Call<E extends Endpoint> {
   body: Out<E['body']>;
   query: Out<E['query']>;
-  /** Present on every route but public ones. */
-  actor: E['access'] extends 'public' ? Actor | undefined : Actor;
+  /** Present on every route but public and member ones. */
+  actor: E['access'] extends 'public' | 'member' ? Actor | undefined : Actor;
+  /** The member's self-service session: present on member routes only. */
+  member: E['access'] extends 'member' ? MemberSession : undefined;
   ip: string;
   headers: FastifyRequest['headers'];
   hostname: string;
@@ -161,6 +165,11 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       // A browser's WebSocket cannot send a header: the live handler reads the token from the query
       // and answers a refusal as a message, which the console understands, not as an HTTP status.
       if (endpoint.access === 'public' || (live && req.ws)) return;
+      // A member's self-service session is not an account's: its own token, its own check.
+      if (endpoint.access === 'member') {
+        req.member = await authenticateMember(ctx, req.headers.authorization);
+        return;
+      }
       req.actor = await authenticate(ctx.db, ctx.tokens, req.headers.authorization, { ip: req.ip });
     },
     // Authorisation too (the body is parsed, not yet validated): a refused caller learns nothing
@@ -175,6 +184,7 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         body: req.body as Out<E['body']>,
         query: req.query as Out<E['query']>,
         actor: req.actor as Call<E>['actor'],
+        member: req.member as Call<E>['member'],
         ip: req.ip,
         headers: req.headers,
         hostname: req.hostname,

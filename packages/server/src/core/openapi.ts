@@ -33,7 +33,7 @@ export const OPENAPI_DOCUMENT = {
       bearer: {
         type: 'http',
         scheme: 'bearer',
-        description: `A console access token (JWT from /login/authorization) or a personal API token (${API_TOKEN_PREFIX} followed by 43 characters).`,
+        description: `A console access token (JWT from /login/authorization) or a personal API token (${API_TOKEN_PREFIX} followed by 43 characters); the member calls (/self/*) take a member's self-service session token (/self/login) instead.`,
       },
     },
   },

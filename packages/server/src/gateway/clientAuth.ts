@@ -105,10 +105,9 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Prom
   if (credential) return { verdict: ACCEPT, member: who };
 
   const [ip] = splitOrig(m.orig);
-  const key = `a:${member.router_key}@${member.sign.toLowerCase()}`;
+  const key = memberLimitKey(member);
   if (!(await withinLimits(ctx, key, ip))) return { verdict: deny('too many failed sign-ins, try later', M.clientTooManyAttempts), member: who };
-  const verdict: DirectoryVerdict =
-    member.source === LDAP_MEMBER_SOURCE ? await directorySignIn(ctx, member, m.password) : (await verifyPassword(m.password, member.secret_hash)) ? 'ok' : 'wrong';
+  const verdict = await passwordVerdict(ctx, member, m.password);
   if (verdict === 'unavailable') return { verdict: deny('the directory could not check the password', M.clientDirectoryUnavailable), member: who };
   if (verdict === 'wrong') {
     await countFailure(ctx, key, ip);
@@ -125,10 +124,22 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Prom
 }
 
 /** `name@sign` of the member's tenant, or the phone it bound for login (with or without its country code). */
-function namesMember(username: string, member: { router_key: string; sign: string; phone: string | null }): boolean {
+export function namesMember(username: string, member: { router_key: string; sign: string; phone: string | null }): boolean {
   const login = username.trim().toLowerCase();
   if (login === `${member.router_key}@${member.sign.toLowerCase()}`) return true;
   const phone = member.phone?.replace(/[\s-]/g, '') ?? '';
   const given = login.replace(/[\s-]/g, '');
   return phone.length >= 5 && (given === phone || given.replace(/^\+?86/, '') === phone);
+}
+
+/**
+ * The member's failure count (gateway/auth.ts's limits): the key the HubLink app's hello counts under,
+ * so a standard client, the app and the self-service page share one count per member.
+ */
+export const memberLimitKey = (member: { router_key: string; sign: string }) => `a:${member.router_key}@${member.sign.toLowerCase()}`;
+
+/** The person's password: the member's own, or for a member of the tenant's directory its directory password. */
+export async function passwordVerdict(ctx: Ctx, member: { id: number; tenant_id: number; source: string; secret_hash: string }, password: string): Promise<DirectoryVerdict> {
+  if (member.source === LDAP_MEMBER_SOURCE) return directorySignIn(ctx, member, password);
+  return (await verifyPassword(password, member.secret_hash)) ? 'ok' : 'wrong';
 }

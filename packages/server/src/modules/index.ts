@@ -23,6 +23,7 @@ import { ticketModule } from './ticket';
 import { pkiModule } from '../compiler/pkiModule';
 import { compilerModule } from '../compiler';
 import { gatewayModule } from '../gateway';
+import { selfServiceModule } from '../selfService';
 import { overviewModule } from './overview';
 import { apiTokenModule } from './api-token';
 import { auditModule } from './audit';
@@ -56,6 +57,8 @@ export const MODULES: Module[] = [
   compilerModule,
   // The device gateway (not a module folder): sessions, deliveries to devices, live state.
   gatewayModule,
+  // A member's self-service page (not a module folder): the compiler's profiles, the gateway's sign-in rules.
+  selfServiceModule,
   overviewModule,
   apiTokenModule,
   deviceApprovalModule,

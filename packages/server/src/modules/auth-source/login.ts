@@ -3,6 +3,7 @@ import { AUTH_SOURCE_STATUS, LIMITS, M, type authorizeAuthSource, type authSourc
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { issueDeviceCredential } from '../../core/deviceCredentials';
+import { issueMemberSession } from '../../core/memberSessions';
 import { ApiError, forbidden, invalid, notFound } from '../../core/errors';
 import type { Limit } from '../../core/ratelimit';
 import { tenantOfCode } from './idCode';
@@ -20,6 +21,11 @@ import { appOf, ensureFeature, SOURCE_COLUMNS, type SourceRow } from './sources'
  *      client's loopback redirect_uri with a one-time ticket (or an error);
  *   4. POST /auth_source/token {ticket, code_verifier}   the member's login and a device credential.
  * The state and the ticket live in the shared store (Redis with several instances), each for one use.
+ *
+ * The console's self-service page (issue 30) signs members in the same way, as a browser: it starts
+ * at GET /self/authorize (authorizeForPage) with its own PKCE challenge, the callback sends the browser
+ * back to the console's `/self` page, an address the server builds from its own origin, and the page
+ * redeems the ticket for a member's self-service session (redeemForPage), never a device credential.
  */
 
 /** Per client address: every call of the path, and ID codes that name no tenant (guessing). */
@@ -43,11 +49,16 @@ const pending = z.object({
   redirect_uri: z.string(),
   client_state: z.string(),
   code_challenge: z.string(),
+  /** Who began it: a member's client (its loopback redirect_uri) or the console's self-service page. */
+  flavour: z.enum(['client', 'page']).default('client'),
 });
 type Pending = z.infer<typeof pending>;
 
-/** A ticket between callback and token. */
-const ticketData = z.object({ tenant_id: z.number(), source_id: z.number(), member_id: z.number(), code_challenge: z.string() });
+/** A ticket between callback and token: a client's redeems at /auth_source/token, the page's at /self/ticket. */
+const ticketData = z.object({ tenant_id: z.number(), source_id: z.number(), member_id: z.number(), code_challenge: z.string(), flavour: z.enum(['client', 'page']).default('client') });
+
+/** The console's self-service page, where a page sign-in comes back (the web app's route). */
+export const SELF_SERVICE_PAGE = '/self';
 
 /** Takes a single-use value out of the store (gone for everyone else at once). */
 async function takeJson<S extends z.ZodType>(ctx: Ctx, key: string, schema: S): Promise<z.output<S> | undefined> {
@@ -90,15 +101,20 @@ export async function sourcesFor(ctx: Ctx, ip: string, code: string): Promise<Lo
 }
 
 /** Step 2: where the browser signs in at the provider; the sign-in is remembered under a new state. */
-export async function authorize(ctx: Ctx, ip: string, origin: string, q: AuthorizeQuery): Promise<string> {
+export async function authorize(ctx: Ctx, ip: string, origin: string, q: AuthorizeQuery, flavour: Pending['flavour'] = 'client'): Promise<string> {
   const tenantId = await tenantByCode(ctx, ip, q.code);
   const source = await enabledSource(ctx, tenantId, q.source);
   // 256 random bits as hex: unguessable, and within enterprise WeChat's 128 characters of [a-zA-Z0-9].
   const state = randomBytes(32).toString('hex');
-  const value: Pending = { tenant_id: tenantId, source_id: source.id, redirect_uri: q.redirect_uri, client_state: q.state, code_challenge: q.code_challenge };
+  const value: Pending = { tenant_id: tenantId, source_id: source.id, redirect_uri: q.redirect_uri, client_state: q.state, code_challenge: q.code_challenge, flavour };
   await ctx.store.set(stateKey(state), JSON.stringify(value), LIMITS.authSourceStateSeconds);
   const app = appOf(ctx, source);
   return PROVIDERS[app.type].authorizeUrl(ctx.config.authProviders, app, callbackUrlOf(origin), state);
+}
+
+/** Step 2 for the self-service page: as authorize, coming back to the console's own `/self` page. */
+export async function authorizeForPage(ctx: Ctx, ip: string, origin: string, q: Pick<AuthorizeQuery, 'code' | 'source' | 'code_challenge'>): Promise<string> {
+  return authorize(ctx, ip, origin, { ...q, redirect_uri: `${origin}${SELF_SERVICE_PAGE}`, state: '', code_challenge_method: 'S256' }, 'page');
 }
 
 /** The client's redirect_uri with the answer of the sign-in and the client's state. */
@@ -129,7 +145,7 @@ export async function callback(ctx: Ctx, ip: string, q: CallbackQuery): Promise<
     const member = await memberFor(ctx, source, identity);
     if (member.status !== 1) throw forbidden(M.authSourceMemberDisabled);
     const ticket = randomBytes(32).toString('base64url');
-    const value: z.infer<typeof ticketData> = { tenant_id: p.tenant_id, source_id: source.id, member_id: member.id, code_challenge: p.code_challenge };
+    const value: z.infer<typeof ticketData> = { tenant_id: p.tenant_id, source_id: source.id, member_id: member.id, code_challenge: p.code_challenge, flavour: p.flavour };
     await ctx.store.set(ticketKey(ticket), JSON.stringify(value), LIMITS.authSourceTicketSeconds);
     return backToClient(p, { ticket });
   } catch (e) {
@@ -154,15 +170,28 @@ function verifierMatches(verifier: string, challenge: string): boolean {
  * challenge the sign-in began with give the member's login and a new device credential.
  */
 export async function redeem(ctx: Ctx, ip: string, ticket: string, verifier: string): Promise<{ login: string; credential: string }> {
+  const { t, member } = await ticketMember(ctx, ip, ticket, verifier, 'client');
+  const account = await ctx.db.selectFrom('account').select('sign').where('id', '=', t.tenant_id).executeTakeFirstOrThrow();
+  const credential = await issueDeviceCredential(ctx, { id: member.id, tenant_id: t.tenant_id });
+  return { login: `${member.router_name}@${account.sign}`, credential };
+}
+
+/** The ticket (taken once, whatever the outcome) of a sign-in of this flavour, and its member, still enabled. */
+async function ticketMember(ctx: Ctx, ip: string, ticket: string, verifier: string, flavour: Pending['flavour']) {
   await ctx.limiter.hit(LOGIN_LIMITS.perIp, ip);
   const t = await takeJson(ctx, ticketKey(ticket), ticketData);
-  if (!t) throw invalid(M.authSourceTicketInvalid);
+  // A client's ticket opens no page session, a page's gives no device credential.
+  if (!t || t.flavour !== flavour) throw invalid(M.authSourceTicketInvalid);
   if (!verifierMatches(verifier, t.code_challenge)) throw invalid(M.authSourceVerifierWrong);
   await ensureFeature(ctx.db, t.tenant_id);
   await enabledSource(ctx, t.tenant_id, t.source_id);
   const member = await boundMember(ctx.db, t.source_id, t.member_id);
   if (member.status !== 1) throw forbidden(M.authSourceMemberDisabled);
-  const account = await ctx.db.selectFrom('account').select('sign').where('id', '=', t.tenant_id).executeTakeFirstOrThrow();
-  const credential = await issueDeviceCredential(ctx, { id: member.id, tenant_id: t.tenant_id });
-  return { login: `${member.router_name}@${account.sign}`, credential };
+  return { t, member };
+}
+
+/** Step 4 of the self-service page: the ticket and the page's verifier give a member's self-service session. */
+export async function redeemForPage(ctx: Ctx, ip: string, ticket: string, verifier: string) {
+  const { t, member } = await ticketMember(ctx, ip, ticket, verifier, 'page');
+  return issueMemberSession(ctx, { tenant_id: t.tenant_id, id: member.id });
 }

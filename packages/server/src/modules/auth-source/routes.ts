@@ -13,6 +13,8 @@ import {
   listAuthSources,
   loginSources,
   M,
+  selfAuthorize,
+  selfTicket,
 } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
@@ -52,4 +54,8 @@ export function authSourceRoutes(app: App, ctx: Ctx) {
   route(app, ctx, authorizeAuthSource, async ({ ip, query, req }) => new RedirectAnswer(await login.authorize(ctx, ip, originOf(ctx, req), query)));
   route(app, ctx, authSourceCallback, async ({ ip, query }) => new RedirectAnswer(await login.callback(ctx, ip, query)));
   route(app, ctx, authSourceToken, async ({ ip, body }) => ok(await login.redeem(ctx, ip, body.ticket, body.code_verifier)));
+
+  // a member signing in on the console's self-service page (public; issue 30)
+  route(app, ctx, selfAuthorize, async ({ ip, query, req }) => new RedirectAnswer(await login.authorizeForPage(ctx, ip, originOf(ctx, req), query)));
+  route(app, ctx, selfTicket, async ({ ip, body }) => ok(await login.redeemForPage(ctx, ip, body.ticket, body.code_verifier)));
 }

@@ -1,0 +1,57 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { CODE, LIMITS, M, ROUTER_TYPE, type SelfSession } from '@hublink/contract';
+import { z } from 'zod';
+import { bearerToken } from './actor';
+import type { Ctx } from './context';
+import { ApiError } from './errors';
+
+/*
+ * A member's self-service session (issue 30): what a software member gets by signing in on the
+ * console's self-service page, and all the 'member' calls take. It is not an account's session: no
+ * row in `session`, no JWT; a random token whose hash names a value in the shared store (Redis with
+ * several instances) for LIMITS.selfSessionSeconds, not renewed. It names one member of one tenant,
+ * and every call checks that the member is still an enabled software member of an enabled tenant.
+ */
+
+export interface MemberSession {
+  tenantId: number;
+  memberId: number;
+}
+
+const value = z.object({ tenant_id: z.number(), member_id: z.number() });
+const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+const sessionKey = (token: string) => `self:session:${sha256(token)}`;
+
+export async function issueMemberSession(ctx: Ctx, member: { tenant_id: number; id: number }): Promise<SelfSession> {
+  const token = randomBytes(32).toString('base64url');
+  await ctx.store.set(sessionKey(token), JSON.stringify({ tenant_id: member.tenant_id, member_id: member.id }), LIMITS.selfSessionSeconds);
+  return { token, expires_in: LIMITS.selfSessionSeconds };
+}
+
+/**
+ * The member a bearer token names; 2001 when there is none (no token, unknown, expired, the member
+ * removed or no longer a software member), 2003 when the member or its tenant is disabled.
+ */
+export async function authenticateMember(ctx: Ctx, header: string | undefined): Promise<MemberSession> {
+  const token = bearerToken(header);
+  if (!token) throw new ApiError(CODE.tokenInvalid, M.tokenMissing);
+  const raw = await ctx.store.get(sessionKey(token));
+  const s = raw === null ? undefined : value.safeParse(JSON.parse(raw)).data;
+  if (!s) throw new ApiError(CODE.tokenInvalid, M.selfSessionExpired);
+  const member = await ctx.db
+    .selectFrom('member')
+    .innerJoin('account', 'account.id', 'member.tenant_id')
+    .select(['member.status', 'member.router_type', 'account.status as tenant_status'])
+    .where('member.id', '=', s.member_id)
+    .where('member.tenant_id', '=', s.tenant_id)
+    .executeTakeFirst();
+  if (!member || member.router_type !== ROUTER_TYPE.software) throw new ApiError(CODE.tokenInvalid, M.selfSessionExpired);
+  if (member.status !== 1 || member.tenant_status !== 1) throw new ApiError(CODE.accountDisabled, M.clientDisabled);
+  return { tenantId: s.tenant_id, memberId: s.member_id };
+}
+
+/** Ends the session the token names (nothing when it names none). */
+export async function endMemberSession(ctx: Ctx, header: string | undefined): Promise<void> {
+  const token = bearerToken(header);
+  if (token) await ctx.store.del(sessionKey(token));
+}
