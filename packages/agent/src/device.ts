@@ -13,6 +13,9 @@ export interface DeviceSession {
   vpn_ip: string;
   /** Epoch seconds it came up. */
   time: number;
+  /** At its end, its own counters from this device's side, when known. */
+  bytes_received?: number;
+  bytes_sent?: number;
 }
 
 export interface FlowSample {

@@ -184,6 +184,12 @@ export const sessionMessage = z.object({
   orig: text(64).default(''),
   vpn_ip: ipv4.default(''),
   time: epochSeconds,
+  /**
+   * On 'down', the session's own counters from the reporting device's side (received, sent), when it
+   * has them (issue 30): a center's for one client, a point's for its tunnel since it came up.
+   */
+  bytes_received: count.optional(),
+  bytes_sent: count.optional(),
 });
 
 export const flowRecord = z.object({

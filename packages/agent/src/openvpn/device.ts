@@ -91,6 +91,8 @@ export class OpenvpnDevice implements Device {
   private events: DeviceEvents = noEvents;
   private readonly networks = new Map<string, Network>();
   private readonly sessions = new Map<string, DeviceSession>();
+  /** Where each reported session runs, to read its counters when it ends. */
+  private readonly sessionLinks = new Map<string, { network: string; conf: string; peer: string; server: boolean }>();
   private readonly lastBytes = new Map<string, { bytesIn: number; bytesOut: number }>();
   private sessionSeq = 0;
   private readonly scheduler: Scheduler;
@@ -542,7 +544,14 @@ export class OpenvpnDevice implements Device {
     if (next < Infinity) this.scheduleRouting(next + 10);
   }
 
-  /** Compares the links up now with the sessions reported, and reports the difference. */
+  /** A session's own counters at its end: a center's for that client, a tunnel's since it came up. */
+  private sessionBytes(where: { network: string; conf: string; peer: string; server: boolean }): { bytesIn: number; bytesOut: number } | undefined {
+    const instance = this.networks.get(where.network)?.instances.get(where.conf);
+    if (!instance) return undefined;
+    return where.server ? instance.takeEnded(where.peer) : instance.tunnelBytes();
+  }
+
+    /** Compares the links up now with the sessions reported, and reports the difference. */
   private refreshSessions(): void {
     const up = new Set<string>();
     for (const [number, network] of this.networks) {
@@ -563,13 +572,17 @@ export class OpenvpnDevice implements Device {
           time: live.since,
         };
         this.sessions.set(key, session);
+        this.sessionLinks.set(key, { network: number, conf: live.link.conf, peer: live.link.peer, server: live.link.role === 'server' && !live.link.between_centers });
         this.events.sessionUp(session);
       }
     }
     for (const [key, session] of this.sessions) {
       if (up.has(key)) continue;
       this.sessions.delete(key);
-      this.events.sessionDown(session);
+      const where = this.sessionLinks.get(key);
+      this.sessionLinks.delete(key);
+      const bytes = where ? this.sessionBytes(where) : undefined;
+      this.events.sessionDown(bytes ? { ...session, bytes_received: bytes.bytesIn, bytes_sent: bytes.bytesOut } : session);
     }
   }
 }

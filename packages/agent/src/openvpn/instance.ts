@@ -56,6 +56,11 @@ export class OpenvpnInstance {
   private attempt = 0;
   private timer: Scheduled | null = null;
   private lastSeen = new Map<number, Counters>();
+  /** A server's clients that left, with their session's counters (OpenVPN's at DISCONNECT, else the last poll's), by common name. */
+  private readonly ended = new Map<string, Counters>();
+  /** A tunnel's counters when it last came up, and counted since: they outlive the process's exit. */
+  private tunnelBase: Counters = { bytesIn: 0, bytesOut: 0 };
+  private tunnelCount: Counters = { bytesIn: 0, bytesOut: 0 };
   private exited: Promise<void> = Promise.resolve();
   /** Bumped by every start and stop: a spawn still waiting for its port gives up when it changed. */
   private generation = 0;
@@ -70,6 +75,19 @@ export class OpenvpnInstance {
   get connected(): boolean {
     return this.state?.state === 'CONNECTED';
   }
+
+  /** A client's session that ended: its counters (received from it, sent to it), once. */
+  takeEnded(commonName: string): Counters | undefined {
+    const c = this.ended.get(commonName);
+    this.ended.delete(commonName);
+    return c;
+  }
+
+  /** This tunnel's counters from when it last came up to its last byte count (received, sent). */
+  tunnelBytes(): Counters {
+    return { ...this.tunnelCount };
+  }
+
 
   get dev(): string | null {
     return this.options.dev;
@@ -126,7 +144,9 @@ export class OpenvpnInstance {
       const status = parseStatus(await m.command('status 3'));
       if (status.kind !== 'server') return;
       for (const c of status.clients.filter((x) => names.has(x.commonName))) await m.command(`client-kill ${c.clientId}`);
-      this.clients = status.clients.filter((c) => !names.has(c.commonName));
+      const left = status.clients.filter((c) => !names.has(c.commonName));
+      this.noteLeft(left);
+      this.clients = left;
       this.options.onChange();
     } catch (e) {
       this.options.log(`${this.options.conf}: disconnecting ${[...names].join(', ')} failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -215,6 +235,7 @@ export class OpenvpnInstance {
       .then((lines) => {
         const status = parseStatus(lines);
         if (status.kind === 'server') {
+          this.noteLeft(status.clients);
           this.clients = status.clients;
           this.options.onChange();
         }
@@ -225,10 +246,23 @@ export class OpenvpnInstance {
       });
   }
 
+  /** Keeps the last known counters of clients gone from the list, where OpenVPN said nothing at their DISCONNECT. */
+  private noteLeft(now: OpenvpnClient[]): void {
+    const still = new Set(now.map((c) => c.commonName));
+    for (const c of this.clients) {
+      if (!still.has(c.commonName) && !this.ended.has(c.commonName)) this.ended.set(c.commonName, { bytesIn: c.bytesReceived, bytesOut: c.bytesSent });
+    }
+  }
+
   private onEvent(e: RealtimeEvent): void {
     if (e.type === 'client') this.onClient(e.client);
     else if (e.type === 'state') this.setState(e.state);
-    else if (e.type === 'bytecount') this.count(-1, e.bytesIn, e.bytesOut, '');
+    else if (e.type === 'bytecount') {
+      this.count(-1, e.bytesIn, e.bytesOut, '');
+      // OpenVPN starts its counters again after a restart inside the process.
+      const since = (cur: number, base: number) => (cur >= base ? cur - base : cur);
+      if (this.connected) this.tunnelCount = { bytesIn: since(e.bytesIn, this.tunnelBase.bytesIn), bytesOut: since(e.bytesOut, this.tunnelBase.bytesOut) };
+    }
     else if (e.type === 'bytecount_cli') {
       const source = this.clients.find((c) => c.clientId === e.clientId)?.realAddress.replace(/:\d+$/, '') ?? '';
       this.count(e.clientId, e.bytesIn, e.bytesOut, source);
@@ -237,6 +271,11 @@ export class OpenvpnInstance {
 
   /** A client to admit (CONNECT) or to keep (REAUTH): the platform decides, and the answer goes back for that key. */
   private onClient(n: ClientNotification): void {
+    if (n.event === 'DISCONNECT' && n.env.common_name) {
+      const int = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
+      this.ended.set(n.env.common_name, { bytesIn: int(n.env.bytes_received), bytesOut: int(n.env.bytes_sent) });
+      return;
+    }
     const m = this.management;
     if (!m || (n.event !== 'CONNECT' && n.event !== 'REAUTH')) return;
     const handler = this.options.clientAuth;
@@ -271,6 +310,10 @@ export class OpenvpnInstance {
   private setState(state: OpenvpnState): void {
     const was = this.connected;
     this.state = state;
+    if (!was && this.connected) {
+      this.tunnelBase = { ...(this.lastSeen.get(-1) ?? { bytesIn: 0, bytesOut: 0 }) };
+      this.tunnelCount = { bytesIn: 0, bytesOut: 0 };
+    }
     if (this.connected) this.attempt = 0;
     if (was !== this.connected) this.options.onChange();
   }

@@ -34,6 +34,7 @@ import { networkTlsCrypt } from './migrations/0032_network_tls_crypt';
 import { clientSessions } from './migrations/0033_client_sessions';
 import { deviceApproval } from './migrations/0034_device_approval';
 import { popRelay } from './migrations/0035_pop_relay';
+import { sessionBytes } from './migrations/0036_session_bytes';
 
 /**
  * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
@@ -89,6 +90,7 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0033_client_sessions': clientSessions(),
     '0034_device_approval': deviceApproval(handle.dialect),
     '0035_pop_relay': popRelay(handle.dialect),
+    '0036_session_bytes': sessionBytes(),
   };
 }
 

@@ -525,6 +525,9 @@ export interface OnlineLogTable {
   /** The gateway session that wrote the row, and the device's own id of the session (migration 0018). */
   session_id: Generated<string>;
   device_key: Generated<string>;
+  /** The session's own counters from the row's member's side, reported at its end (migration 0036); null: not reported. */
+  bytes_in: number | null;
+  bytes_out: number | null;
 }
 
 /** A network's CA and CRL (migration 0012); the CA key sealed by core/secretBox.ts, never plaintext. */

@@ -19,6 +19,8 @@ import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../co
 import type { Unsubscribe } from '../core/pubsub';
 import { authenticate } from './auth';
 import { judgeClient } from './clientAuth';
+import { deviceOrigin, startWebSignIns, stopWebSignIns } from './webSignIn';
+import { sessionDown, sessionUp } from './onlineLog';
 import { configsOf, networkConfigsOf, networksOf, payloadFor, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
 import { FlowWriter } from './flows';
@@ -88,6 +90,7 @@ export class Gateway {
     const ended = await sweepSessions(ctx, Date.now(), ctx.config.instance);
     if (ended > 0) ctx.log.info({ ended }, 'gateway: ended the sessions an earlier run of this instance left open');
     await beat(ctx.db, ctx.config.instance, Date.now());
+    startWebSignIns(ctx);
     this.unsubscribes.push(
       await ctx.pubsub.subscribe(DEVICE_CHANNELS.deliver, (m) => {
         const d = delivery.safeParse(m);
@@ -125,6 +128,7 @@ export class Gateway {
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    stopWebSignIns(this.ctx);
     for (const u of this.unsubscribes) await u();
     this.unsubscribes = [];
     for (const s of this.sessions.values()) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down', s);
@@ -144,6 +148,7 @@ export class Gateway {
   accept(socket: WebSocket, req: FastifyRequest) {
     if (this.stopping) return this.close(socket, DEVICE_CLOSE.goingAway, 'server shutting down');
     const remote = { ip: req.ip, port: req.socket.remotePort ?? 0 };
+    const origin = deviceOrigin(this.ctx, req);
     let session: DeviceSession | undefined;
     let closed = false;
     // Messages are handled one after another, so a status never overtakes the hello it follows.
@@ -164,6 +169,7 @@ export class Gateway {
         if (!session) {
           clearTimeout(helloTimer);
           session = await this.hello(socket, parsed, remote);
+          if (session) session.origin = origin;
           this.metrics.record('hello', performance.now() - received);
           if (session && closed) await this.end(session);
           return;
@@ -313,44 +319,13 @@ export class Gateway {
       case 'session': {
         if (m.event === 'up') {
           await db.transaction().execute(async (trx) => {
-            await trx
-              .insertInto('online_log')
-              .values({
-                tenant_id: s.member.tenant_id,
-                router_name: s.member.router_name,
-                mode: m.mode,
-                network_number: m.network_number,
-                link_router_name: m.link_router_name,
-                pop_name: m.pop_name,
-                area: m.area,
-                orig: m.orig,
-                vpn_ip: m.vpn_ip,
-                start_time: m.time * 1000,
-                session_id: s.id,
-                device_key: m.id,
-              })
-              .execute();
+            await sessionUp(trx, s, m);
             if (m.mode === 'pop') {
               await this.ctx.events.emit(trx, { type: 'pop.connected', tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 });
             }
           });
         } else {
-          const row = await db
-            .selectFrom('online_log')
-            .select(['id', 'start_time'])
-            .where('session_id', '=', s.id)
-            .where('device_key', '=', m.id)
-            .where('tenant_id', '=', s.member.tenant_id)
-            .where('end_time', 'is', null)
-            .executeTakeFirst();
-          if (row) {
-            const end = Math.max(Number(row.start_time), m.time * 1000);
-            await db
-              .updateTable('online_log')
-              .set({ end_time: end, online_time: Math.round((end - Number(row.start_time)) / 1000) })
-              .where('id', '=', row.id)
-              .execute();
-          }
+          await sessionDown(db, s, m);
         }
         return;
       }
@@ -371,7 +346,7 @@ export class Gateway {
         return;
       case 'client_auth': {
         // A client waits on this answer: a failure here refuses it, and the session carries on.
-        const verdict = await judgeClient(this.ctx, s.member, m, now).catch((err: unknown) => {
+        const verdict = await judgeClient(this.ctx, s.member, m, now, { session_id: s.id, origin: s.origin }).catch((err: unknown) => {
           this.ctx.log.error({ err }, 'gateway: judging a client failed');
           return { verdict: 'deny' as const, reason: 'the platform could not decide', client_reason: '', url: '', timeout: 0 };
         });
@@ -462,6 +437,12 @@ export class Gateway {
           if (s && held && s.protocol >= DEVICE_FEATURES.clientAuth) s.send({ type: 'client_kill', network_number: held.number, common_names: d.common_names });
         }
         return;
+      case 'client_auth_result': {
+        const s = this.sessions.get(d.member_id);
+        // Only the session that asked knows the id (a new session of the center asked nothing).
+        if (s && s.id === d.session_id) s.send({ type: 'client_auth_result', id: d.id, verdict: d.verdict, reason: d.reason, client_reason: d.client_reason, url: '', timeout: 0 });
+        return;
+      }
       case 'close': {
         const s = this.sessions.get(d.member_id);
         if (s && s.id !== d.except) {

@@ -14,8 +14,9 @@ const MINUTE_MS = 60_000;
 /**
  * The dial-in records of a device: the sessions it reported (online_log rows it wrote through the
  * gateway), newest first. ip is the session's VPN address, origin where it came from; input and out
- * are the bytes of the device's application flow records in the session's minutes (the protocol
- * carries no per-session counters; application records cover all traffic once, source records again).
+ * are the session's own counters, which the device reports at its end (issue 30). A session still up,
+ * or one an older agent ended without counters, shows the bytes of the device's application flow
+ * records in its minutes instead (application records cover all traffic once, source records again).
  */
 export async function connects(ctx: Ctx, actor: Actor, q: ConnectQuery): Promise<{ rows: SaasConnectItem[]; count: number }> {
   const d = await findHardware(ctx, actor, q.router_name);
@@ -26,7 +27,7 @@ export async function connects(ctx: Ctx, actor: Actor, q: ConnectQuery): Promise
     .where('router_name', '=', d.router_name)
     .$if(!!text, (qb) => qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('vpn_ip'), text!), contains(ctx.dialect, eb.ref('orig'), text!)])));
   const { rows, count } = await pageOf(filtered, q, (qb) =>
-    qb.select(['vpn_ip', 'orig', 'start_time', 'end_time', 'online_time']).orderBy('start_time', 'desc').orderBy('id', 'desc'),
+    qb.select(['vpn_ip', 'orig', 'start_time', 'end_time', 'online_time', 'bytes_in', 'bytes_out']).orderBy('start_time', 'desc').orderBy('id', 'desc'),
   );
   const now = Date.now();
   const tz = ctx.config.timezone;
@@ -34,7 +35,10 @@ export async function connects(ctx: Ctx, actor: Actor, q: ConnectQuery): Promise
   for (const r of rows) {
     const start = Number(r.start_time);
     const end = r.end_time === null ? now : Number(r.end_time);
-    const bytes = await ctx.db
+    const bytes =
+      r.bytes_in !== null && r.bytes_out !== null
+        ? { down: r.bytes_in, up: r.bytes_out }
+        : await ctx.db
       .selectFrom('flow_minute')
       .select((eb) => [eb.fn.sum<number | string | null>('download').as('down'), eb.fn.sum<number | string | null>('upload').as('up')])
       .where('member_id', '=', d.id)

@@ -142,6 +142,21 @@ describeEachDatabase('saas: dial-in records and traffic', (t) => {
     expect(await t().call(saasConnect, { token: a.token, query: { router_name: dev.name, page: 2 } })).toMatchObject({ data: [], count: 2 });
   });
 
+  it("shows each ended session's own bytes, not the device's flows over its time", async () => {
+    const two = await saasDevice(t(), a.token, a.account.id);
+    const base = { tenant_id: a.account.id, router_name: two.name, mode: 'p2p', start_time: now - 2 * HOUR, end_time: now - HOUR, online_time: 3600 };
+    await t().db.insertInto('online_log').values([
+      { ...base, orig: '10.3.3.3:1', vpn_ip: '172.16.1.2', bytes_in: 5_000_000_000, bytes_out: 40 },
+      { ...base, orig: '10.4.4.4:1', vpn_ip: '172.16.1.3', start_time: now - 2 * HOUR + 1000, bytes_in: 12, bytes_out: 34 },
+    ]).execute();
+    await flowRows(t(), a.account.id, two.id, [{ kind: 'app', name: 'wechat', download: 999, upload: 99, at: now - 90 * 60_000 }]);
+    const res = await t().call(saasConnect, { token: a.token, query: { router_name: two.name } });
+    expect(res.data!.map((r) => [r.ip, r.input, r.out])).toEqual([
+      ['172.16.1.3', 12, 34],
+      ['172.16.1.2', 5_000_000_000, 40],
+    ]);
+  });
+
   it('charts the last hours as minute averages of the reports', async () => {
     const res = await t().call(saasTraffic, { token: a.token, query: { router_name: dev.name } });
     expect(res.data).toEqual([{ time: at(t(), minuteOf(now - 5 * 60_000)), down: 2, upload: 1 }]);

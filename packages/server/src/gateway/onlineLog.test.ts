@@ -1,0 +1,65 @@
+import type { AddressInfo } from 'node:net';
+import { expect, it } from 'vitest';
+import { ROUTER_TYPE } from '@hublink/contract';
+import { TestDevice, routerHello } from '../../test/device';
+import { describeEachDatabase, newAccount } from '../../test/helpers';
+import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
+import { until } from '../../test/until';
+
+/**
+ * The online log from the sessions devices report (issue 30): each session's own bytes at its end, and a
+ * standard client's session (a software member with no agent signed in) written as the member's row from
+ * its center's report, with the bytes turned round; a member whose agent reports itself gets no second row.
+ */
+describeEachDatabase('device gateway: the online log of reported sessions', (t) => {
+  it("keeps each session's bytes, and writes a standard client's session as its member's", async () => {
+    await t().app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t().app.server.address() as AddressInfo).port}`;
+    const a = await newAccount(t());
+    const [center = '', point = ''] = await seedFreshMembers(t(), a.account.id, 2);
+    const [stock = '', agented = ''] = await seedFreshMembers(t(), a.account.id, 2, { router_type: ROUTER_TYPE.software });
+    const networkNumber = await createNetworkThroughApi(t(), a.token, { center: [center], point: [point, stock, agented] });
+    await t().ctx.events.settle();
+    // The member that runs the agent is signed in (its own session reports its tunnel).
+    await t().db.updateTable('member').set({ online_status: 1 }).where('router_key', '=', agented.toLowerCase()).execute();
+
+    const c = await TestDevice.open(base);
+    c.send(routerHello(center, SEEDED_MEMBER_SECRET));
+    const w = await c.next('welcome');
+    const since = Math.floor(Date.now() / 1000) - 60;
+    const session = (event: 'up' | 'down', id: string, peer: string, extra: object = {}) =>
+      c.send({ type: 'session', event, id, mode: 'p2p', network_number: networkNumber, link_router_name: peer, orig: '198.51.100.7:41000', vpn_ip: '10.8.0.9', time: since, ...extra });
+    for (const [id, peer] of [['k1', point], ['k2', stock], ['k3', agented]] as const) session('up', id, peer);
+    c.send({ type: 'ping' });
+    await c.next('pong');
+    const rows = () => t().db.selectFrom('online_log').selectAll().where('tenant_id', '=', a.account.id).orderBy('router_name').orderBy('link_router_name').execute();
+    const sorted = <T extends { router_name: string; peer: string }>(xs: T[]) => [...xs].sort((x, y) => (x.router_name + x.peer < y.router_name + y.peer ? -1 : 1));
+    const shape = async () => sorted((await rows()).map((r) => ({ router_name: r.router_name, peer: r.link_router_name, ended: r.end_time !== null, bytes_in: r.bytes_in === null ? null : Number(r.bytes_in), bytes_out: r.bytes_out === null ? null : Number(r.bytes_out) })));
+
+    expect(await shape()).toEqual(
+      sorted([
+        { router_name: center, peer: point, ended: false, bytes_in: null, bytes_out: null },
+        { router_name: center, peer: stock, ended: false, bytes_in: null, bytes_out: null },
+        { router_name: center, peer: agented, ended: false, bytes_in: null, bytes_out: null },
+        { router_name: stock, peer: center, ended: false, bytes_in: null, bytes_out: null },
+      ]),
+    );
+
+    // The center received 7,000 bytes from the standard client and sent it 90,000: the member downloaded 90,000.
+    session('down', 'k2', stock, { bytes_received: 7000, bytes_sent: 90000 });
+    session('down', 'k1', point);
+    c.send({ type: 'ping' });
+    await c.next('pong');
+    await until(async () => (await rows()).filter((r) => r.end_time !== null).length === 3, 'three rows ended');
+    expect(await shape()).toEqual(
+      sorted([
+        { router_name: center, peer: point, ended: true, bytes_in: null, bytes_out: null },
+        { router_name: center, peer: stock, ended: true, bytes_in: 7000, bytes_out: 90000 },
+        { router_name: center, peer: agented, ended: false, bytes_in: null, bytes_out: null },
+        { router_name: stock, peer: center, ended: true, bytes_in: 90000, bytes_out: 7000 },
+      ]),
+    );
+    expect((await rows()).every((r) => r.session_id === w.session_id)).toBe(true);
+    c.close();
+  });
+});
