@@ -225,6 +225,9 @@ export const authorizeAuthSource = defineEndpoint({
   response: { redirect: "the provider's sign-in page" },
 });
 
+/** The small page a person's browser ends on after a standard client's web sign-in. */
+export const WEB_SIGN_IN_PAGE_TYPE = 'text/html; charset=utf-8';
+
 /**
  * GET /auth_source/callback, where the provider sends the browser back (code and state; DingTalk also
  * authCode; a refusal carries error): 302 to the client's redirect_uri with `ticket` and `state`, or
@@ -241,7 +244,22 @@ export const authSourceCallback = defineEndpoint({
     authCode: plainText(M.authSourceCodeInvalid).max(512, M.authSourceCodeInvalid).optional(),
     error: plainText(M.authSourceLoginCancelled).max(256, M.authSourceLoginCancelled).optional(),
   }),
-  response: { redirect: "the client's redirect_uri with ticket and state, or error and error_description" },
+  // A standard client's web sign-in (vpnWebSignIn) ends on a page instead.
+  response: { redirect: "the client's redirect_uri with ticket and state, or error and error_description", file: WEB_SIGN_IN_PAGE_TYPE },
+});
+
+/**
+ * GET /auth_source/vpn?token=…, the address a center gives a standard OpenVPN client of a member of a
+ * sign-in source (OpenVPN's WEB_AUTH, issue 30). The token (one use, LIMITS.vpnWebSignInSeconds) names
+ * the client's pending connection: 302 to the member's provider, whose callback (authSourceCallback)
+ * admits or refuses the connection and shows the person a page. An unknown or used token: a page.
+ */
+export const vpnWebSignIn = defineEndpoint({
+  path: '/auth_source/vpn',
+  method: 'GET',
+  access: 'public',
+  query: z.object({ token: z.string({ error: M.webSignInExpired }).regex(/^[A-Za-z0-9_-]{43}$/, M.webSignInExpired) }),
+  response: { redirect: "the member's provider's sign-in page", file: WEB_SIGN_IN_PAGE_TYPE },
 });
 
 /**

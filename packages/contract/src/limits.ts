@@ -139,6 +139,11 @@ export const LIMITS = {
   authSourceTicketSeconds: 120,
   authSourceRedirectUriMax: 512,
   authSourceClientStateMax: 256,
+  /**
+   * Time a standard client's web sign-in (OpenVPN's WEB_AUTH) has, from the center's question to the
+   * provider's callback: OpenVPN caps a pending authentication at its hand-window (60 s by default).
+   */
+  vpnWebSignInSeconds: 60,
   // a member's self-service page (issue 30; ours)
   /** Life of a member's self-service session (not renewed: the member signs in again). */
   selfSessionSeconds: 1800,

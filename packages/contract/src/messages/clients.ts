@@ -50,4 +50,13 @@ export const clientsMessages = {
   clientWrongPassword: '账号或密码错误',
   clientAwaitingApproval: '新设备等待管理员审批，审批后请重新连接',
   clientDeviceRefused: '该设备已被管理员拒绝',
+  // A member of a WeCom/Feishu/DingTalk source signing in on the web (OpenVPN's WEB_AUTH, issue 30).
+  clientWebSignInUnsupported: '此客户端不支持网页登录，请使用 OpenVPN 2.6 或 OpenVPN Connect 3 以上版本',
+  clientWebSignInTimeout: '网页登录超时，请重新连接',
+  clientWebSignInOtherPerson: '登录的账号与配置文件的成员不符',
+  clientWebSignInRefused: '网页登录未通过，请重新连接',
+  /** The page the person's browser ends on. */
+  webSignInTitle: '连接登录',
+  webSignInDone: '已连接，可以关闭此页面',
+  webSignInExpired: '登录链接无效或已过期，请在客户端重新连接',
 } as const;

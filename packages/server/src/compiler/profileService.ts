@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../core/errors';
 import { FileAnswer } from '../core/http';
 import { ensureNetworkAllowed, mayUseNetwork } from '../core/networks';
 import { lockTenant } from '../core/tenantLock';
+import { signsInOnWeb } from '../core/webSignIn';
 import { syncNetworkCertificates } from './certificates';
 import type { PointConfig } from './model';
 import { deviceFilesOf, revokeMemberCertificate } from './pkiStore';
@@ -20,7 +21,7 @@ import { memberConfigOf } from './memberConfig';
 async function softwareMember(ctx: Ctx, tenantId: number, routerName: string) {
   const member = await ctx.db
     .selectFrom('member')
-    .select(['id', 'router_name', 'router_type', 'phone'])
+    .select(['id', 'router_name', 'router_type', 'phone', 'source', 'secret_hash'])
     .where('tenant_id', '=', tenantId)
     .where('router_key', '=', routerName.toLowerCase())
     .executeTakeFirst();
@@ -66,7 +67,7 @@ export async function ownProfile(ctx: Ctx, tenantId: number, networkNumber: stri
     (await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id)) ??
     ((await syncNetworkCertificates(ctx, actor.tenantId, net.id, new Date())) && (await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id)));
   if (json.member_type !== 'point' || !files?.tlsCrypt || json.tunnels.length === 0) throw new ApiError(422, M.profileNotReady);
-  const text = renderProfile(json, { ca: files.ca, cert: files.cert, key: files.key, tlsCrypt: files.tlsCrypt }, { password: true, title: 'HubLink' });
+  const text = renderProfile(json, { ca: files.ca, cert: files.cert, key: files.key, tlsCrypt: files.tlsCrypt }, { password: !signsInOnWeb(member), title: 'HubLink' });
   return new FileAnswer(`${member.router_name}-${networkNumber}.ovpn`, OVPN_TYPE, Buffer.from(text));
 }
 

@@ -1,10 +1,14 @@
 import type { AddressInfo } from 'node:net';
-import { beforeAll, expect, it } from 'vitest';
-import { M, ROUTER_TYPE, saveDeviceApprovalSetting, type ClientAuthResultMessage } from '@hublink/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE_PATH, authSourceCallback, LIMITS, M, ROUTER_TYPE, saveDeviceApprovalSetting, vpnWebSignIn, type ClientAuthResultMessage } from '@hublink/contract';
 import { TestDevice, routerHello } from '../../test/device';
-import { describeEachDatabase, newAccount } from '../../test/helpers';
+import { createTestApp, DATABASES, describeEachDatabase, newAccount, type TestApp } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, seedFreshMembers, seedNetwork } from '../../test/networks';
+import { browse, startProviders, type LocalProviders } from '../../test/providers';
 import { syncNetworkCertificates } from '../compiler/certificates';
+import { MemoryStore } from '../core/store';
+import { createSourceAs, grantFeature } from '../modules/auth-source/fixtures';
+import { endOverdueWebSignIns } from './webSignIn';
 
 /**
  * A center asks the gateway about a standard client (client_auth, issue 30), through a real session on
@@ -106,4 +110,137 @@ describeEachDatabase('device gateway: judging standard clients', (t) => {
     expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny', client_reason: M.clientDisabled });
     expect(await ask({ reauth: true })).toMatchObject({ verdict: 'deny', client_reason: M.clientDisabled });
   });
+});
+
+/**
+ * A member of a Feishu source has no password: its standard client signs in on the web (OpenVPN's
+ * WEB_AUTH). The center is answered pending with a URL; the browser (browse) goes through the URL, a
+ * local Feishu and the callback; the final answer reaches the center's session under the same id.
+ */
+describe('device gateway: a web sign-in for a member of a sign-in source', () => {
+  let providers: LocalProviders;
+  beforeAll(async () => {
+    providers = await startProviders();
+    return () => providers.close();
+  });
+
+  for (const dialect of DATABASES) {
+    describe(`[${dialect}]`, () => {
+      let t: TestApp;
+      let base = '';
+      let later = 0;
+      let center: TestDevice;
+      let net: { id: number; network_number: string };
+      const names = { mine: '', other: '' };
+      let seq = 0;
+      const TENANT_KEY = `tk-web-${dialect}`;
+      const person = (who: 'mine' | 'other' | 'stranger') => ({ tenantKey: TENANT_KEY, unionId: `on_${who}`, openId: `ou_${who}`, name: who });
+
+      beforeAll(async () => {
+        t = await createTestApp(dialect, { config: { authProviders: providers.urls }, store: new MemoryStore(() => Date.now() + later) });
+        await t.app.listen({ port: 0, host: '127.0.0.1' });
+        base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+        const a = await newAccount(t);
+        await grantFeature(t, a.account.id);
+        const appId = `cli_web_${dialect}`;
+        providers.feishu.apps.push({ appId, secret: 'feishu-secret-1', redirectUrls: [`${base}${API_BASE_PATH}${authSourceCallback.path}`] });
+        const source = await createSourceAs(t, a.token, { type: 'feishu', name: '飞书登录', app_id: appId, app_secret: 'feishu-secret-1' });
+        const [c = ''] = await seedFreshMembers(t, a.account.id, 1);
+        [names.mine = '', names.other = ''] = await seedFreshMembers(t, a.account.id, 2, { router_type: ROUTER_TYPE.software });
+        // As the source leaves them (members.ts): no password, bound to the person's Feishu identity.
+        for (const who of ['mine', 'other'] as const) {
+          const m = await t.db.updateTable('member').set({ source: 'feishu', secret_hash: '!auth_source' }).where('router_key', '=', names[who].toLowerCase()).returning('id').executeTakeFirstOrThrow();
+          await t.db.insertInto('auth_source_member').values({ tenant_id: a.account.id, source_id: source, member_id: m.id, external_key: `${TENANT_KEY}/on_${who}`, create_time: Date.now() }).execute();
+        }
+        net = await seedNetwork(t, a.account.id, { center: [c], point: [names.mine, names.other] });
+        await syncNetworkCertificates(t.ctx, a.account.id, net.id, new Date());
+        center = await TestDevice.open(base);
+        center.send(routerHello(c, SEEDED_MEMBER_SECRET));
+        await center.next('welcome');
+      });
+      afterAll(async () => {
+        center?.close();
+        await t?.close();
+      });
+
+      const serialOf = async (name: string) => {
+        const row = await t.db
+          .selectFrom('member_certificate as c')
+          .innerJoin('member as m', 'm.id', 'c.member_id')
+          .select('c.serial')
+          .where('m.router_key', '=', name.toLowerCase())
+          .where('c.revoked_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        return BigInt(`0x${row.serial}`).toString();
+      };
+      /** The center asks about `mine`'s client, which says it can sign in on the web; answers the first reply and the id. */
+      async function ask(fields: Record<string, unknown> = {}) {
+        const id = `w${++seq}`;
+        center.send({ type: 'client_auth', id, network_number: net.network_number, common_name: names.mine, serial: await serialOf(names.mine), orig: '198.51.100.9:41000', platform: 'linux', hwaddr: '0e:00:00:00:00:07', sso: 'webauth,crtext', ...fields });
+        return { id, first: await center.next('client_auth_result', (m) => m.id === id) };
+      }
+      const finalOf = (id: string) => center.next('client_auth_result', (m) => m.id === id && m.verdict !== 'pending');
+      /** The person's browser: the URL, the provider, the callback, and the page it ends on. */
+      async function signIn(url: string) {
+        const result = await browse(url, 'never:');
+        if (result.kind !== 'page') throw new Error('the browser left the platform');
+        return result;
+      }
+      const reasons = async () => (await t.db.selectFrom('connect_log').select('reason').where('router_name', '=', names.mine).where('reason', '!=', '').execute()).map((r) => r.reason);
+
+      it('answers pending with a URL on the platform; the sign-in of the member admits the client, once', async () => {
+        const { id, first } = await ask();
+        expect(first).toMatchObject({ verdict: 'pending', timeout: LIMITS.vpnWebSignInSeconds });
+        expect(LIMITS.vpnWebSignInSeconds).toBeLessThanOrEqual(60);
+        expect(first.url).toMatch(new RegExp(`^${base}${API_BASE_PATH}${vpnWebSignIn.path}\\?token=[A-Za-z0-9_-]{43}$`));
+        providers.feishu.signIn(person('mine'));
+        const page = await signIn(first.url);
+        expect(page.status).toBe(200);
+        expect(page.body).toContain(M.webSignInDone);
+        expect(await finalOf(id)).toMatchObject({ verdict: 'accept' });
+        // The URL served once.
+        const again = await signIn(first.url);
+        expect(again.body).toContain(M.webSignInExpired);
+        expect(center.received.filter((m) => m.type === 'client_auth_result' && m.id === id)).toHaveLength(2);
+      });
+
+      it('refuses the sign-in of another member, or of a person bound to none, with the reason in the connect log', async () => {
+        for (const who of ['other', 'stranger'] as const) {
+          const { id, first } = await ask();
+          providers.feishu.signIn(person(who));
+          expect((await signIn(first.url)).body).toContain(M.clientWebSignInOtherPerson);
+          expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: M.clientWebSignInOtherPerson });
+        }
+        expect(await reasons()).toEqual(expect.arrayContaining(['the web sign-in named another member', 'the web sign-in named a person bound to no member']));
+        // Nobody was created for the stranger.
+        expect(await t.db.selectFrom('auth_source_member').select('id').where('external_key', '=', `${TENANT_KEY}/on_stranger`).execute()).toEqual([]);
+      });
+
+      it('refuses a sign-in whose time is up: the URL no longer opens, the client is told, the connect log says so', async () => {
+        const { id, first } = await ask();
+        later = (LIMITS.vpnWebSignInSeconds + 1) * 1000;
+        try {
+          expect((await signIn(first.url)).body).toContain(M.webSignInExpired);
+          await endOverdueWebSignIns(t.ctx, Date.now() + later);
+        } finally {
+          later = 0;
+        }
+        expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: M.clientWebSignInTimeout });
+        expect(await reasons()).toContain('the web sign-in timed out');
+      });
+
+      it('refuses a client that cannot sign in on the web, and a disabled member after its sign-in', async () => {
+        expect((await ask({ sso: '' })).first).toMatchObject({ verdict: 'deny', client_reason: M.clientWebSignInUnsupported });
+        const { id, first } = await ask();
+        await t.db.updateTable('member').set({ status: 0 }).where('router_key', '=', names.mine.toLowerCase()).execute();
+        try {
+          providers.feishu.signIn(person('mine'));
+          expect((await signIn(first.url)).body).toContain(M.clientDisabled);
+          expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: M.clientDisabled });
+        } finally {
+          await t.db.updateTable('member').set({ status: 1 }).where('router_key', '=', names.mine.toLowerCase()).execute();
+        }
+      });
+    });
+  }
 });

@@ -4,15 +4,17 @@ import type { Ctx } from '../core/context';
 import { credentialHash } from '../core/deviceCredentials';
 import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
 import { verifyPassword } from '../core/passwords';
+import { signsInOnWeb } from '../core/webSignIn';
 import { deviceApproval } from './approval';
 import { countFailure, withinLimits, type DeviceMember } from './auth';
+import { openWebSignIn } from './webSignIn';
 
 /*
  * Who may use a center's software service (issue 30, docs/clients.md). The center's OpenVPN has checked
  * the certificate against the network's CA and CRL; the platform checks the rest: the certificate is the
  * member's current one, the member is in the network, enabled, of the center's tenant, and the person
- * proved who they are — the member's device credential (the HubLink agent), its password, or its
- * directory password. A refusal is written to the member's connect log with its reason.
+ * proved who they are — the member's device credential (the HubLink agent), its password, its
+ * directory password, or a sign-in at its WeCom, Feishu or DingTalk source in a browser (webSignIn.ts). A refusal is written to the member's connect log with its reason.
  */
 
 export type ClientVerdict = Omit<ClientAuthResultMessage, 'type' | 'id'>;
@@ -23,8 +25,8 @@ interface Judged {
   member: { id: number; tenant_id: number; router_name: string } | null;
 }
 
-const deny = (reason: string, client_reason: string): ClientVerdict => ({ verdict: 'deny', reason, client_reason, url: '', timeout: 0 });
-const ACCEPT: ClientVerdict = { verdict: 'accept', reason: '', client_reason: '', url: '', timeout: 0 };
+export const deny = (reason: string, client_reason: string): ClientVerdict => ({ verdict: 'deny', reason, client_reason, url: '', timeout: 0 });
+export const ACCEPT: ClientVerdict = { verdict: 'accept', reason: '', client_reason: '', url: '', timeout: 0 };
 
 /** OpenVPN gives the serial in decimal; the PKI keeps it in lowercase hex. */
 function hexSerial(decimal: string): string | null {
@@ -32,16 +34,34 @@ function hexSerial(decimal: string): string | null {
   return BigInt(decimal).toString(16);
 }
 
-export async function judgeClient(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, now = Date.now()): Promise<ClientVerdict> {
-  const judged = await judge(ctx, center, m);
-  if (judged.verdict.verdict === 'deny' && judged.member) {
-    const [ip, port] = splitOrig(m.orig);
-    await ctx.db
-      .insertInto('connect_log')
-      .values({ tenant_id: judged.member.tenant_id, member_id: judged.member.id, router_name: judged.member.router_name, remote_ip: ip, remote_port: port, version: m.client_version.slice(0, 32), online: 0, session_id: randomUUID(), create_time: now, reason: judged.verdict.reason.slice(0, 200) })
-      .execute();
-  }
+/** The center's session that asks, where a web sign-in's final answer goes, and the origin its client opens. */
+export interface Asker {
+  session_id: string;
+  origin: string;
+}
+
+export async function judgeClient(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, now = Date.now(), asker?: Asker): Promise<ClientVerdict> {
+  const judged = await judge(ctx, center, m, asker);
+  if (judged.verdict.verdict === 'deny' && judged.member) await logClientRefusal(ctx, judged.member, m, judged.verdict.reason, now);
   return judged.verdict;
+}
+
+/** A standard client's refusal, in its member's connect log with the reason. */
+export async function logClientRefusal(ctx: Ctx, member: NonNullable<Judged['member']>, m: Pick<ClientAuthMessage, 'orig' | 'client_version'>, reason: string, now = Date.now()) {
+  const [ip, port] = splitOrig(m.orig);
+  await ctx.db
+    .insertInto('connect_log')
+    .values({ tenant_id: member.tenant_id, member_id: member.id, router_name: member.router_name, remote_ip: ip, remote_port: port, version: m.client_version.slice(0, 32), online: 0, session_id: randomUUID(), create_time: now, reason: reason.slice(0, 200) })
+    .execute();
+}
+
+/**
+ * A standard client as device approval knows it: by the address it gives (IV_HWADDR, with
+ * push-peer-info) on its platform; one that gives none counts as one device per platform.
+ */
+export function standardClientDevice(m: Pick<ClientAuthMessage, 'orig' | 'platform' | 'hwaddr' | 'client_version'>) {
+  const [ip] = splitOrig(m.orig);
+  return { device_id: `ovpn:${m.platform}:${m.hwaddr.toLowerCase() || '-'}`, ip, os: m.platform, model: m.client_version, brand: 'OpenVPN' };
 }
 
 function splitOrig(orig: string): [string, number] {
@@ -51,7 +71,7 @@ function splitOrig(orig: string): [string, number] {
   return [orig.slice(0, at).slice(0, 64), Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0];
 }
 
-async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Promise<Judged> {
+async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, asker?: Asker): Promise<Judged> {
   const { db } = ctx;
   const network = await db
     .selectFrom('network as n')
@@ -97,6 +117,16 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Prom
   // A renegotiation of an admitted session: the person was checked when it began.
   if (m.reauth) return { verdict: ACCEPT, member: who };
 
+  // A member of a WeCom, Feishu or DingTalk source without a password: its profile asks for no login,
+  // and the person signs in at the provider in a browser (OpenVPN's WEB_AUTH, gateway/webSignIn.ts).
+  if (!m.username && !m.password && signsInOnWeb(member)) {
+    if (!m.sso.split(',').includes('webauth')) return { verdict: deny('the client cannot sign in on the web (no webauth in IV_SSO)', M.clientWebSignInUnsupported), member: who };
+    if (!asker?.origin) return { verdict: deny('no address for the web sign-in', M.clientWebSignInRefused), member: who };
+    const web = { tenant_id: member.tenant_id, member_id: member.id, router_name: member.router_name, network_id: network.id, center_id: center.id };
+    const question = { session_id: asker.session_id, request_id: m.id, orig: m.orig, platform: m.platform, hwaddr: m.hwaddr, client_version: m.client_version };
+    return { verdict: await openWebSignIn(ctx, { ...web, ...question }, asker.origin), member: who };
+  }
+
   if (!m.username && !m.password) return { verdict: deny('no login given', M.clientLoginRequired), member: who };
   if (!namesMember(m.username, member)) return { verdict: deny(`login ${m.username.slice(0, 64)} is not the certificate's member`, M.clientLoginMismatch), member: who };
 
@@ -114,10 +144,8 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage): Prom
     return { verdict: deny('wrong password', M.clientWrongPassword), member: who };
   }
   if (verdict === 'disabled') return { verdict: deny('disabled in the directory', M.clientDisabled), member: who };
-  // A tenant that approves new devices (issue 30): a standard client is known by the address it gives
-  // (IV_HWADDR, with push-peer-info) on its platform; one that gives none counts as one device per platform.
-  const device = { device_id: `ovpn:${m.platform}:${m.hwaddr.toLowerCase() || '-'}`, ip, os: m.platform, model: m.client_version, brand: 'OpenVPN' };
-  const approval = await deviceApproval(ctx, member, device);
+  // A tenant that approves new devices (issue 30).
+  const approval = await deviceApproval(ctx, member, standardClientDevice(m));
   if (approval === 'waiting') return { verdict: deny('the device waits for approval', M.clientAwaitingApproval), member: who };
   if (approval === 'refused') return { verdict: deny('the device was refused', M.clientDeviceRefused), member: who };
   return { verdict: ACCEPT, member: who };

@@ -120,7 +120,7 @@ function heldConfig(r: ConfigRow, files: DeviceFiles | null): HeldConfig {
  * start): it gets its files without those lines, as before issue 30. The agent keeps held versions in
  * memory only, so an upgraded agent (a new process) asks for every configuration again and gets the full one.
  */
-const CLIENT_AUTH_LINES = /^(management-client-auth|auth-user-pass auth\.txt|auth-nocache)\r?\n/gm;
+const CLIENT_AUTH_LINES = /^(management-client-auth|auth-user-pass-optional|auth-user-pass auth\.txt|auth-nocache)\r?\n/gm;
 
 export function payloadFor(protocol: number, payload: NetworkConfigPayload): NetworkConfigPayload {
   if (protocol >= DEVICE_FEATURES.clientAuth) return payload;

@@ -13,6 +13,16 @@ export const delivery = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('leave'), network_id: z.number().int().positive(), member_ids: ids }),
   /** To the centers (member_ids) of a network: disconnect these software members' clients now. */
   z.object({ kind: z.literal('client_kill'), network_id: z.number().int().positive(), member_ids: ids, common_names: z.array(z.string()) }),
+  /** To a center's session (session_id): the final answer to its client_auth `id` (a web sign-in's, gateway/webSignIn.ts). */
+  z.object({
+    kind: z.literal('client_auth_result'),
+    member_id: z.number().int().positive(),
+    session_id: z.string(),
+    id: z.string(),
+    verdict: z.enum(['accept', 'deny']),
+    reason: z.string(),
+    client_reason: z.string(),
+  }),
   z.object({ kind: z.literal('command'), member_id: z.number().int().positive(), command_id: z.number().int().positive() }),
   z.object({
     kind: z.literal('close'),

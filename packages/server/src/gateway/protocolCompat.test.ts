@@ -42,7 +42,7 @@ describeEachDatabase('device gateway: configurations for older agents', (t) => {
     expect(newCenter.text).toMatch(/^management-client-auth$/m);
     expect(oldCenter.text).not.toMatch(/management-client-auth/);
     // Everything else is the same file.
-    expect(oldCenter.text).toBe(newCenter.text.replace(/^management-client-auth\n/gm, ''));
+    expect(oldCenter.text).toBe(newCenter.text.replace(/^(management-client-auth|auth-user-pass-optional)\n/gm, ''));
 
     const oldPoint = await filesOf(appHello(1));
     const newPoint = await filesOf(appHello(DEVICE_PROTOCOL.current));

@@ -25,6 +25,8 @@ export class DeviceSession {
   /** Why the session closed (the first close wins: the server's reason, else the device's close frame). */
   closeCode = 0;
   closeReason = '';
+  /** The origin the device reached the platform at: where a standard client of a center opens its web sign-in. */
+  origin = '';
   /** Set once the end is being written; the end is written once. */
   ending: Promise<void> | undefined;
 

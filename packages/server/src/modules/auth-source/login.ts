@@ -81,7 +81,7 @@ async function tenantByCode(ctx: Ctx, ip: string, code: string): Promise<number>
 }
 
 /** An enabled source of the tenant, else a refusal that says it cannot be used. */
-async function enabledSource(ctx: Ctx, tenantId: number, id: number): Promise<SourceRow> {
+export async function enabledSource(ctx: Ctx, tenantId: number, id: number): Promise<SourceRow> {
   const row = await ctx.db.selectFrom('auth_source').select(SOURCE_COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   if (!row || row.status !== AUTH_SOURCE_STATUS.enabled) throw forbidden(M.authSourceUnavailable);
   return row;

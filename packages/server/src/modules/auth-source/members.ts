@@ -41,6 +41,9 @@ async function freeName(db: Db, tenantId: number, base: string): Promise<string>
   throw new Error('unreachable');
 }
 
+/** How a provider identity is bound to a member (auth_source_member.external_key). */
+export const externalKeyOf = (identity: Pick<Identity, 'namespace' | 'userId'>) => `${identity.namespace}/${identity.userId}`;
+
 export interface BoundMember {
   id: number;
   router_name: string;
@@ -55,7 +58,7 @@ export interface BoundMember {
  */
 export async function memberFor(ctx: Ctx, source: { id: number; tenant_id: number; type: string }, identity: Identity): Promise<BoundMember> {
   const tenantId = source.tenant_id;
-  const externalKey = `${identity.namespace}/${identity.userId}`;
+  const externalKey = externalKeyOf(identity);
   const bound = (db: Db) =>
     db
       .selectFrom('auth_source_member')

@@ -14,6 +14,7 @@ import {
   loginSources,
   M,
   selfAuthorize,
+  vpnWebSignIn,
   selfTicket,
 } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
@@ -22,6 +23,7 @@ import { RedirectAnswer, route, type App } from '../../core/http';
 import * as login from './login';
 import { originOf } from './origin';
 import * as sources from './service';
+import * as webAuth from './webAuth';
 
 export function authSourceRoutes(app: App, ctx: Ctx) {
   // the console (spec 3 §7)
@@ -52,7 +54,9 @@ export function authSourceRoutes(app: App, ctx: Ctx) {
   // a member's client signing in (public)
   route(app, ctx, loginSources, async ({ ip, query }) => ok(await login.sourcesFor(ctx, ip, query.code)));
   route(app, ctx, authorizeAuthSource, async ({ ip, query, req }) => new RedirectAnswer(await login.authorize(ctx, ip, originOf(ctx, req), query)));
-  route(app, ctx, authSourceCallback, async ({ ip, query }) => new RedirectAnswer(await login.callback(ctx, ip, query)));
+  // A standard OpenVPN client's web sign-in (webAuth.ts) comes back through the same callback.
+  route(app, ctx, authSourceCallback, async ({ ip, query }) => (await webAuth.vpnCallback(ctx, ip, query)) ?? new RedirectAnswer(await login.callback(ctx, ip, query)));
+  route(app, ctx, vpnWebSignIn, async ({ ip, query, req }) => webAuth.startVpnSignIn(ctx, ip, originOf(ctx, req), query.token));
   route(app, ctx, authSourceToken, async ({ ip, body }) => ok(await login.redeem(ctx, ip, body.ticket, body.code_verifier)));
 
   // a member signing in on the console's self-service page (public; issue 30)
