@@ -79,7 +79,9 @@ function renderService(json: CenterConfig, s: ServiceConfig): string {
     // A software service also takes standard OpenVPN clients (issue 30, docs/clients.md): the agent asks
     // the platform who the person is before a client is admitted, and gives a client without the agent
     // its routes and DNS with the admission (the management interface, whose port it sets).
-    ...(s.service === 'software' ? ['management-client-auth'] : []),
+    // A member that signs in on the web sends no login (its profile asks for none): OpenVPN would end
+    // such a connection before asking the agent; the platform refuses a missing login for everyone else.
+    ...(s.service === 'software' ? ['management-client-auth', 'auth-user-pass-optional'] : []),
     'verb 3',
   ]);
 }
