@@ -11,14 +11,17 @@ const expectPoll = { poll: { timeout: CONDITION_TIMEOUT_MS } };
 
 /**
  * Files run two at a time (up to four on a bigger machine, within PostgreSQL's default 100
- * connections): most wait on a database, a socket or a browser rather than the processor. Those that
- * cannot share the machine run alone afterwards, in
- * `server-serial`: they use the shared Redis (whose channels every app on it shares), start server
- * processes or OpenVPN, or bound a time (a heartbeat, a cut-off, a lock timeout). The e2e files come
- * last, one at a time (a browser and a server each).
+ * connections): most wait on a database, a socket or a browser rather than the processor. Some cannot
+ * share the machine and run one at a time afterwards:
+ * - `server-serial`: network namespaces, OpenVPN, FRR and measured times (a heartbeat, a cut-off, a
+ *   failover), alone on the machine;
+ * - `server-exclusive`: an exclusive resource but not the processor — the shared Redis (whose channels
+ *   every app on it shares), server processes and clusters, backups, migrations with locks, slapd.
+ * The e2e files (a browser and a server each) run one at a time. `npm test` (scripts/test.ts) runs
+ * server-exclusive and e2e side by side after the rest; a plain `vitest run` runs the groups in order.
  */
 const PARALLEL_WORKERS = Math.min(4, Math.max(2, availableParallelism()));
-const SERIAL_SERVER_FILES = [
+const EXCLUSIVE_SERVER_FILES = [
   // Redis
   'packages/server/src/core/pubsub.test.ts',
   'packages/server/src/core/store.test.ts',
@@ -35,6 +38,15 @@ const SERIAL_SERVER_FILES = [
   'packages/server/src/core/metricsPort.test.ts',
   'packages/server/src/ops/backup.test.ts',
   'packages/server/src/ops/operations.test.ts',
+  // migrations with locks and timeouts
+  'packages/server/src/db/upgrade.test.ts',
+  'packages/server/src/db/failedMigration.test.ts',
+  'packages/server/src/db/migrationRules.test.ts',
+  // slapd
+  'packages/server/src/core/ldap.test.ts',
+  'packages/server/src/modules/ldap/*.test.ts',
+];
+const SERIAL_SERVER_FILES = [
   // OpenVPN and measured times
   'packages/server/src/gateway/dataplane.test.ts',
   'packages/server/src/gateway/diagnosis.test.ts',
@@ -45,13 +57,6 @@ const SERIAL_SERVER_FILES = [
   'packages/agent/src/host/*.test.ts',
   // FRR daemons in network namespaces
   'packages/agent/src/frr/*.test.ts',
-  // migrations with locks and timeouts
-  'packages/server/src/db/upgrade.test.ts',
-  'packages/server/src/db/failedMigration.test.ts',
-  'packages/server/src/db/migrationRules.test.ts',
-  // slapd
-  'packages/server/src/core/ldap.test.ts',
-  'packages/server/src/modules/ldap/*.test.ts',
 ];
 const SERVER_FILES = ['packages/contract/src/**/*.test.ts', 'packages/server/src/**/*.test.ts', 'packages/agent/src/**/*.test.ts'];
 const serverTest = { environment: 'node' as const, testTimeout: 30_000, hookTimeout: 60_000, expect: expectPoll };
@@ -61,10 +66,20 @@ export default defineConfig({
     reporters: ['default', './scripts/plain-summary.ts'],
     projects: [
       {
-        test: { name: 'server', include: SERVER_FILES, exclude: SERIAL_SERVER_FILES, ...serverTest, maxWorkers: PARALLEL_WORKERS, sequence: { groupOrder: 0 } },
+        test: {
+          name: 'server',
+          include: SERVER_FILES,
+          exclude: [...SERIAL_SERVER_FILES, ...EXCLUSIVE_SERVER_FILES],
+          ...serverTest,
+          maxWorkers: PARALLEL_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         test: { name: 'server-serial', include: SERIAL_SERVER_FILES, ...serverTest, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+      {
+        test: { name: 'server-exclusive', include: EXCLUSIVE_SERVER_FILES, ...serverTest, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
       {
         plugins: [react()],
@@ -90,7 +105,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
           provide: { conditionTimeoutMs: CONDITION_TIMEOUT_MS },
           expect: expectPoll,
         },

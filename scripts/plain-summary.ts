@@ -1,16 +1,27 @@
+import fs from 'node:fs';
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /** How many of the slowest test files the summary names (where the suite's time goes, for CI's budget). */
 const SLOWEST = 25;
 
+/** What one run found: the counts, every file's time, and each project's span (epoch ms). */
+export interface RunSummary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  files: { name: string; ms: number }[];
+  spans: Record<string, { start: number; end: number; sum: number }>;
+}
+
 /**
  * Ends the run with one plain line, 'Tests: N passed, N failed, N skipped', for tools that read it.
  * A test file that failed outside its tests (it could not be imported, a hook threw) counts as one
- * failure, so the line never reads 0 failed for a run that failed. Before it, the slowest files.
+ * failure, so the line never reads 0 failed for a run that failed. Before it, the slowest files and
+ * each project's span. When `npm test` runs several vitest processes (scripts/test.mjs), each writes
+ * its summary to PLAIN_SUMMARY_OUT instead, and the script prints the whole run's.
  */
 export default class PlainSummary implements Reporter {
-  /** Each project's first file start and last file end: its share of the run's wall time. */
   private readonly spans = new Map<string, { start: number; end: number; sum: number }>();
 
   onTestModuleStart(m: TestModule) {
@@ -28,33 +39,35 @@ export default class PlainSummary implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
-    const count = { passed: 0, failed: 0, skipped: 0 };
+    const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, files: [], spans: Object.fromEntries(this.spans) };
     for (const m of modules) {
       let failedTests = 0;
       for (const t of m.children.allTests()) {
         const state = t.result().state;
-        if (state === 'passed') count.passed++;
+        if (state === 'passed') summary.passed++;
         else if (state === 'failed') failedTests++;
-        else count.skipped++;
+        else summary.skipped++;
       }
-      count.failed += failedTests > 0 ? failedTests : m.state() === 'failed' ? 1 : 0;
+      summary.failed += failedTests > 0 ? failedTests : m.state() === 'failed' ? 1 : 0;
+      const d = m.diagnostic();
+      summary.files.push({ name: `${m.project.name} ${relative(process.cwd(), m.moduleId)}`, ms: d.collectDuration + d.setupDuration + d.duration });
     }
-    const slow = modules
-      .map((m) => {
-        const d = m.diagnostic();
-        return { name: `${m.project.name} ${relative(process.cwd(), m.moduleId)}`, ms: d.collectDuration + d.setupDuration + d.duration };
-      })
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, SLOWEST);
-    if (slow.length > 1) {
-      process.stdout.write(`\nSlowest test files:\n${slow.map((x) => `  ${(x.ms / 1000).toFixed(1).padStart(7)} s  ${x.name}`).join('\n')}\n`);
-    }
-    if (this.spans.size > 1) {
-      const rows = [...this.spans].sort((a, b) => a[1].start - b[1].start);
-      const t0 = rows[0]![1].start;
-      const at = (ms: number) => `${((ms - t0) / 1000).toFixed(0).padStart(5)} s`;
-      process.stdout.write(`\nProjects (from, to, files' summed time):\n${rows.map(([name, s]) => `  ${name.padEnd(14)} ${at(s.start)} to ${at(s.end)}  ${(s.sum / 1000).toFixed(0).padStart(6)} s`).join('\n')}\n`);
-    }
-    process.stdout.write(`\nTests: ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    const out = process.env.PLAIN_SUMMARY_OUT;
+    if (out) fs.writeFileSync(out, JSON.stringify(summary));
+    else process.stdout.write(summaryText(summary));
   }
+}
+
+/** The end of a run's output: the slowest files, each project's span, and the plain line. */
+export function summaryText(s: RunSummary): string {
+  let text = '';
+  const slow = [...s.files].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST);
+  if (slow.length > 1) text += `\nSlowest test files:\n${slow.map((x) => `  ${(x.ms / 1000).toFixed(1).padStart(7)} s  ${x.name}`).join('\n')}\n`;
+  const rows = Object.entries(s.spans).sort((a, b) => a[1].start - b[1].start);
+  if (rows.length > 1) {
+    const t0 = rows[0]![1].start;
+    const at = (ms: number) => `${((ms - t0) / 1000).toFixed(0).padStart(5)} s`;
+    text += `\nProjects (from, to, files' summed time):\n${rows.map(([name, x]) => `  ${name.padEnd(17)} ${at(x.start)} to ${at(x.end)}  ${(x.sum / 1000).toFixed(0).padStart(6)} s`).join('\n')}\n`;
+  }
+  return `${text}\nTests: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n`;
 }

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { summaryText, type RunSummary } from './plain-summary';
+
+/*
+ * `npm test` after lint and types (docs/testing.md, "Where CI's time goes"). One vitest process runs
+ * the parallel files, then the files that must have the machine to themselves (namespaces, OpenVPN,
+ * measured times). Then two run side by side: the files that need an exclusive resource but not the
+ * processor (Redis, server processes, slapd, migrations) and the browser tests, whose output is held
+ * and printed whole when they end. With arguments, one plain `vitest run` with them.
+ */
+
+const VITEST = path.resolve(import.meta.dirname, '../node_modules/vitest/vitest.mjs');
+
+interface Run {
+  code: number;
+  summary: RunSummary | null;
+}
+
+function vitest(args: string[], out: 'live' | 'held'): Promise<Run> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-test-')), 'summary.json');
+  const child = spawn(process.execPath, [VITEST, 'run', ...args], {
+    stdio: ['ignore', out === 'live' ? 'inherit' : 'pipe', out === 'live' ? 'inherit' : 'pipe'],
+    env: { ...process.env, PLAIN_SUMMARY_OUT: file },
+  });
+  const held: Buffer[] = [];
+  child.stdout?.on('data', (b: Buffer) => held.push(b));
+  child.stderr?.on('data', (b: Buffer) => held.push(b));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      if (held.length > 0) process.stdout.write(Buffer.concat(held));
+      let summary: RunSummary | null = null;
+      try {
+        summary = JSON.parse(fs.readFileSync(file, 'utf8')) as RunSummary;
+      } catch {
+        // The run died before its reporter wrote: it counts as one failure below.
+      }
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      resolve({ code: code ?? (signal ? 128 : 1), summary });
+    });
+  });
+}
+
+const args = process.argv.slice(2);
+if (args.length > 0) {
+  const child = spawn(process.execPath, [VITEST, 'run', ...args], { stdio: 'inherit' });
+  child.on('close', (code) => process.exit(code ?? 1));
+} else {
+  const first = await vitest(['--project', 'server', '--project', 'web', '--project', 'server-serial'], 'live');
+  process.stdout.write('\nThe exclusive-resource files and the browser tests, side by side (browser output when it ends):\n');
+  const rest = await Promise.all([vitest(['--project', 'server-exclusive'], 'live'), vitest(['--project', 'e2e'], 'held')]);
+  const runs = [first, ...rest];
+  const total: RunSummary = { passed: 0, failed: 0, skipped: 0, files: [], spans: {} };
+  for (const r of runs) {
+    if (!r.summary) {
+      total.failed += 1;
+      continue;
+    }
+    total.passed += r.summary.passed;
+    total.failed += r.summary.failed;
+    total.skipped += r.summary.skipped;
+    total.files.push(...r.summary.files);
+    Object.assign(total.spans, r.summary.spans);
+  }
+  // A run that exited non-zero with no failed test (a reporter or set-up error) still fails the whole.
+  if (total.failed === 0 && runs.some((r) => r.code !== 0)) total.failed = 1;
+  process.stdout.write(summaryText(total));
+  process.exit(runs.some((r) => r.code !== 0) || total.failed > 0 ? 1 : 0);
+}
