@@ -1,16 +1,18 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE_PATH, editPrefix, reissueMemberProfile, updateRouterStatus } from '@hublink/contract';
+import { API_BASE_PATH, authSourceCallback, editPrefix, M, reissueMemberProfile, updateRouterStatus, vpnWebSignIn } from '@hublink/contract';
 import { startAgent, type AgentProcess } from '../../test/agentProcess';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { lanHost, type LanHost } from '../../test/lan';
 import { NetLab, type NsProcess } from '../../test/netns';
 import { createNetworkThroughApi } from '../../test/networks';
 import { until } from '../../test/until';
-import { requireLab, Wan, type Uplink } from '../../test/wan';
+import { GATEWAY_ADDRESS, requireLab, Wan, type Uplink } from '../../test/wan';
 import { addMember } from '../modules/router/fixtures';
+import { browse, startProviders, type LocalProviders } from '../../test/providers';
+import { createSourceAs, grantFeature } from '../modules/auth-source/fixtures';
 
 /*
  * Any standard OpenVPN client is a HubLink client (issue 30), in namespaces: a center run by a real
@@ -37,9 +39,16 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
   let networkNumber = '';
   const up = {} as Record<'c' | 's', Uplink>;
   let host: LanHost;
-  const names = { center: '', staff: '' };
+  const names = { center: '', staff: '', web: '', webOther: '' };
+  /** A local Feishu (the documented OAuth flow): members of its source sign in on the web (WEB_AUTH). */
+  let providers: LocalProviders;
+  let base = '';
+  const FEISHU_TENANT = 'tk-stock';
+  const person = (who: 'web' | 'webOther') => ({ tenantKey: FEISHU_TENANT, unionId: `on_${who}`, openId: `ou_${who}`, name: who });
   const agents: AgentProcess[] = [];
   let client: NsProcess | undefined;
+  /** The management interface of the web sign-in client, while one runs. */
+  let management: net.Socket | undefined;
   const figures: Record<string, number> = {};
 
   const diagnosis = () => [...agents.map((a) => a.diagnosis(30, 40)), `--- openvpn client:\n${client?.log(40) ?? ''}`].join('\n');
@@ -59,10 +68,10 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
   }
 
   /** The profile as the console's download button gets it. */
-  async function profile(): Promise<string> {
+  async function profile(member = names.staff): Promise<string> {
     const res = await t!.app.inject({
       method: 'GET',
-      url: `${API_BASE_PATH}/router/profile?network_number=${networkNumber}&router_name=${names.staff}`,
+      url: `${API_BASE_PATH}/router/profile?network_number=${networkNumber}&router_name=${member}`,
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -92,8 +101,10 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
   beforeAll(async () => {
     await requireLab();
     await lab.removeLeftovers();
-    t = await createTestApp('sqlite', { config: { apiRateLimitPerMinute: 1_000_000, trustProxy: ['127.0.0.1'] }, logStream: { write: (line: string) => { if (/"level":(50|40)/.test(line)) process.stderr.write(line); } } as never });
+    providers = await startProviders();
+    t = await createTestApp('sqlite', { config: { apiRateLimitPerMinute: 1_000_000, trustProxy: ['127.0.0.1'], authProviders: providers.urls }, logStream: { write: (line: string) => { if (/"level":(50|40)/.test(line)) process.stderr.write(line); } } as never });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     const account = await newAccount(t);
     token = account.token;
     await t.db.updateTable('account').set({ auth_quagga: 1 }).where('id', '=', account.account.id).execute();
@@ -105,7 +116,16 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
     names.center = await addMember(t, token, { router_type: 1, password: SECRET });
     names.staff = await addMember(t, token, { router_type: 2, password: PASSWORD });
     await t.db.updateTable('member').set({ phone: PHONE }).where('router_name', '=', names.staff).execute();
-    networkNumber = await createNetworkThroughApi(t, token, { center: [names.center], point: [names.staff] });
+    // Two members of a Feishu source, as the source leaves them (no password, bound to a Feishu user).
+    await grantFeature(t, account.account.id);
+    providers.feishu.apps.push({ appId: 'cli_stock', secret: 'feishu-secret-1', redirectUrls: [`${base}${API_BASE_PATH}${authSourceCallback.path}`] });
+    const source = await createSourceAs(t, token, { type: 'feishu', name: '飞书登录', app_id: 'cli_stock', app_secret: 'feishu-secret-1' });
+    for (const who of ['web', 'webOther'] as const) {
+      names[who] = await addMember(t, token, { router_type: 2, password: PASSWORD });
+      const m = await t.db.updateTable('member').set({ source: 'feishu', secret_hash: '!auth_source' }).where('router_name', '=', names[who]).returning('id').executeTakeFirstOrThrow();
+      await t.db.insertInto('auth_source_member').values({ tenant_id: account.account.id, source_id: source, member_id: m.id, external_key: `${FEISHU_TENANT}/on_${who}`, create_time: Date.now() }).execute();
+    }
+    networkNumber = await createNetworkThroughApi(t, token, { center: [names.center], point: [names.staff, names.web, names.webOther] });
     await call(editPrefix, { network_number: networkNumber, prefix: [{ ip: LAN.prefix, mask: 24, name: names.center, permission: 'permit' }] });
     agents.push(startAgent(lab, up.c.ns, { name: names.center, secret: SECRET, entry: 'agent' }));
     // The profile names the address the center's device reports once it is connected.
@@ -113,8 +133,10 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
   }, 180_000);
 
   afterAll(async () => {
+    management?.destroy();
     await Promise.allSettled(agents.map((a) => a.stop()));
     await t?.close();
+    await providers?.close();
     await lab.close();
     console.log(`stock client figures (ms): ${JSON.stringify(figures)}`);
   });
@@ -163,4 +185,86 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
     expect(figures.disable).toBeLessThanOrEqual(REVOKE_MS);
     await waitFor(async () => (await reasons()).includes('member disabled'), "the refusal's reason in the connect log", 20_000);
   }, UP_MS);
+
+  /**
+   * The stock client of a member of a sign-in source, as a person runs it with a client that shows the
+   * sign-in page (OpenVPN Connect, the GUI): the profile alone, the management interface (a unix socket)
+   * held until the test listens, and every line it prints there.
+   */
+  async function connectOnWeb(text: string): Promise<{ infos: string[] }> {
+    await client?.stop();
+    const dir = fs.mkdtempSync(path.join(lab.tempDir(), 'web-'));
+    fs.writeFileSync(path.join(dir, 'web.ovpn'), text, { mode: 0o600 });
+    client = lab.start(up.s.ns, 'openvpn-web', 'openvpn', ['--config', 'web.ovpn', '--management', 'mgmt.sock', 'unix', '--management-hold'], dir);
+    const sock = path.join(dir, 'mgmt.sock');
+    await waitFor(() => fs.existsSync(sock), "the client's management socket", 20_000);
+    const infos: string[] = [];
+    const m = net.createConnection(sock);
+    let buffered = '';
+    m.on('data', (d) => {
+      buffered += String(d);
+      const lines = buffered.split(/\r?\n/);
+      buffered = lines.pop() ?? '';
+      infos.push(...lines);
+    });
+    m.on('error', () => {});
+    management?.destroy();
+    management = m;
+    await new Promise<void>((resolve) => m.once('connect', () => resolve()));
+    m.write('state on\nhold release\n');
+    return { infos };
+  }
+
+  /** The URL the client was told to open (`>INFOMSG:WEB_AUTH::<url>`), once it is there. */
+  async function webAuthUrl(infos: string[]): Promise<string> {
+    let url = '';
+    await waitFor(() => {
+      url = infos.find((l) => l.startsWith('>INFOMSG:WEB_AUTH::'))?.slice('>INFOMSG:WEB_AUTH::'.length) ?? '';
+      return url !== '';
+    }, 'WEB_AUTH on the client\'s management interface');
+    return url;
+  }
+
+  /**
+   * The person's browser: it opens the URL at the address the client was given (the platform as the
+   * center reaches it); this test runs outside the lab's namespaces, so it reaches the same server at
+   * its local address. Through the local Feishu and the callback to the page the platform shows.
+   */
+  async function signInOnWeb(url: string): Promise<string> {
+    const u = new URL(url);
+    const page = await browse(`${base}${u.pathname}${u.search}`, 'never:');
+    if (page.kind !== 'page') throw new Error('the browser left the platform');
+    expect(page.status).toBe(200);
+    return page.body;
+  }
+
+  it('a member of a sign-in source signs in on the web (WEB_AUTH): the profile asks for no login, the tunnel comes up', async () => {
+    const text = await profile(names.web);
+    expect(text).not.toMatch(/^auth-user-pass/m);
+    expect(text).toMatch(/^setenv IV_SSO webauth$/m);
+    const started = Date.now();
+    const { infos } = await connectOnWeb(text);
+    const url = await webAuthUrl(infos);
+    figures.webAuthPending = Date.now() - started;
+    // What the client opens: the platform at the address the center reached it, one-use token.
+    expect(url).toMatch(new RegExp(`^http://${GATEWAY_ADDRESS}${API_BASE_PATH}${vpnWebSignIn.path}\\?token=[A-Za-z0-9_-]{43}$`));
+    await waitFor(() => infos.some((l) => /^>STATE:\d+,AUTH_PENDING/.test(l)), 'AUTH_PENDING in the client\'s state', 10_000);
+    providers.feishu.signIn(person('web'));
+    const signedIn = Date.now();
+    expect(await signInOnWeb(url)).toContain(M.webSignInDone);
+    await waitFor(() => lab.pings(up.s.ns, host.address), "the center's LAN after the web sign-in");
+    figures.webAuthSignedInToLan = Date.now() - signedIn;
+    figures.webAuthConnect = Date.now() - started;
+  }, UP_MS * 2);
+
+  it('refuses a web sign-in of another member, and says why in the connect log', async () => {
+    const { infos } = await connectOnWeb(await profile(names.web));
+    const url = await webAuthUrl(infos);
+    providers.feishu.signIn(person('webOther'));
+    expect(await signInOnWeb(url)).toContain(M.clientWebSignInOtherPerson);
+    await waitFor(() => client!.lines.some((l) => l.text.includes('AUTH_FAILED')), 'AUTH_FAILED at the client');
+    await client!.stop();
+    const logged = (await t!.db.selectFrom('connect_log').select('reason').where('router_name', '=', names.web).where('reason', '!=', '').execute()).map((r) => r.reason);
+    expect(logged).toContain('the web sign-in named another member');
+  }, UP_MS * 2);
 });
