@@ -124,13 +124,33 @@ function renderPoint(json: PointConfig): Record<string, string> {
   return files;
 }
 
+/**
+ * A POP relay's own retry settings (docs/networking.md, "POP relays"): OpenVPN keeps these per remote
+ * only in `<connection>` blocks. A relay that went silent costs a pause of 1 s before the next try (not
+ * `auth-retry nointeract`'s 10, capped at 5 by the defaults above), and a relay that does not answer is
+ * left after 2 s (OpenVPN counts in whole seconds: 1–2 s), so the point is on its next remote within
+ * 10 s of the relay's death. A center keeps the defaults: its direct link fails over and back as before.
+ */
+const RELAY_RETRY = ['connect-retry 1 1', 'server-poll-timeout 2'];
+
+/**
+ * The remotes of a tunnel with a POP relay among them, as `<connection>` blocks. They close the file:
+ * a block takes as defaults the connection options written before it (lport or nobind, connect-retry,
+ * server-poll-timeout, explicit-exit-notify), and OpenVPN ignores `remote` lines beside blocks.
+ */
+function connectionBlocks(t: Tunnel): string[] {
+  if (!t.remotes.some((r) => r.via === 'pop')) return [];
+  return t.remotes.flatMap((r) => ['<connection>', `remote ${r.host} ${r.port}`, ...(r.via === 'pop' ? RELAY_RETRY : []), '</connection>']);
+}
+
 function renderTunnel(json: PointConfig, t: Tunnel, localPort: number | null): string {
+  const blocks = connectionBlocks(t);
   return lines([
     header(json, `client to ${t.center}`),
     'client',
     'proto udp',
     'dev tun',
-    ...t.remotes.map((r) => `remote ${r.host} ${r.port}`),
+    ...(blocks.length ? [] : t.remotes.map((r) => `remote ${r.host} ${r.port}`)),
     localPort ? `lport ${localPort}` : 'nobind',
     'resolv-retry infinite',
     // A center that went away is tried again within seconds, so failback does not wait minutes.
@@ -151,5 +171,6 @@ function renderTunnel(json: PointConfig, t: Tunnel, localPort: number | null): s
     'remote-cert-tls server',
     `verify-x509-name ${t.center} name`,
     'verb 3',
+    ...blocks,
   ]);
 }
