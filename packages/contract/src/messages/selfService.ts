@@ -28,6 +28,8 @@ export const selfServiceMessages = {
   selfImportInApp: '在 OpenVPN Connect 中打开',
   selfLinkInvalid: '链接已失效或已使用，请在自助页面重新生成',
   selfHowTo: '各平台连接方法',
+  selfUsernameLine: '用户名：{value}',
+  selfPasswordLine: '密码：{value}',
   selfHowDesktop: 'Windows、macOS：安装 OpenVPN Connect，导入下载的配置文件，输入账号和密码后连接。',
   selfHowMobile: 'iOS、Android：安装 OpenVPN Connect，扫描二维码或在手机上打开链接导入，输入账号和密码后连接。',
 } as const;

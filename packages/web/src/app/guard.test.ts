@@ -18,7 +18,7 @@ describe('decide (route guard of spec 1 §2.2)', () => {
   });
 
   it('opens exactly the eight public paths without a token', () => {
-    expect(OPEN_PATHS).toEqual(['/login', '/register', '/privacy', '/reset', '/clause', '/handbook', '/download', '/validate/email']);
+    expect(OPEN_PATHS).toEqual(['/login', '/register', '/privacy', '/reset', '/clause', '/handbook', '/download', '/validate/email', '/self']);
     for (const path of OPEN_PATHS) expect(decide(path, '', false)).toEqual({ kind: 'pass' });
   });
 

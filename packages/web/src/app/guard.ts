@@ -14,6 +14,8 @@ export const OPEN_PATHS: readonly string[] = [
   '/handbook',
   '/download',
   '/validate/email',
+  // A member's self-service page (issue 30): members sign in on the page itself, not as accounts.
+  '/self',
 ];
 
 export type GuardDecision =

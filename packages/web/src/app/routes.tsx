@@ -44,6 +44,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/handbook', title: M.routeHandbook, layout: 'second', page: lazy(() => import('../features/handbook/HandbookPage')) },
   { path: '/download', title: M.routeDownload, layout: 'second', page: lazy(() => import('../features/download/DownloadPage')) },
   { path: '/validate/email', title: M.routeValidateEmail, layout: 'second', page: lazy(() => import('../features/account/ValidateEmailPage')) },
+  { path: '/self', title: M.routeSelfService, layout: 'second', page: lazy(() => import('../features/self-service/SelfServicePage')) },
   // main layout: overview and account
   { path: '/dashboard', title: M.routeDashboard, layout: 'main', page: DashboardPage },
   { path: '/account', title: M.routeAccount, layout: 'main', access: 'main', menu: '/account/info', page: lazy(() => import('../features/account/AccountPage')) },
