@@ -64,7 +64,7 @@ export function standardClientDevice(m: Pick<ClientAuthMessage, 'orig' | 'platfo
   return { device_id: `ovpn:${m.platform}:${m.hwaddr.toLowerCase() || '-'}`, ip, os: m.platform, model: m.client_version, brand: 'OpenVPN' };
 }
 
-function splitOrig(orig: string): [string, number] {
+export function splitOrig(orig: string): [string, number] {
   const at = orig.lastIndexOf(':');
   if (at <= 0) return [orig.slice(0, 64), 0];
   const port = Number(orig.slice(at + 1));

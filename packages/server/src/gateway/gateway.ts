@@ -351,6 +351,9 @@ export class Gateway {
           return { verdict: 'deny' as const, reason: 'the platform could not decide', client_reason: '', url: '', timeout: 0 };
         });
         s.send({ type: 'client_auth_result', id: m.id, ...verdict });
+        if (verdict.verdict !== 'deny' && !m.reauth && s.clientHellos.size < DEVICE_LIMITS.links) {
+          s.clientHellos.set(m.common_name.toLowerCase(), { os: m.platform, version: m.client_version });
+        }
         return;
       }
       case 'applied': {

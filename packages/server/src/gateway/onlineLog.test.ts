@@ -20,6 +20,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     const [stock = '', agented = ''] = await seedFreshMembers(t(), a.account.id, 2, { router_type: ROUTER_TYPE.software });
     const networkNumber = await createNetworkThroughApi(t(), a.token, { center: [center], point: [point, stock, agented] });
     await t().ctx.events.settle();
+    const sign = (await t().db.selectFrom('account').select('sign').where('id', '=', a.account.id).executeTakeFirstOrThrow()).sign;
     // The member that runs the agent is signed in (its own session reports its tunnel).
     await t().db.updateTable('member').set({ online_status: 1 }).where('router_key', '=', agented.toLowerCase()).execute();
 
@@ -29,6 +30,13 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     const since = Math.floor(Date.now() / 1000) - 60;
     const session = (event: 'up' | 'down', id: string, peer: string, extra: object = {}) =>
       c.send({ type: 'session', event, id, mode: 'p2p', network_number: networkNumber, link_router_name: peer, orig: '198.51.100.7:41000', vpn_ip: '10.8.0.9', time: since, ...extra });
+    // The standard client asked to connect first (what it said of itself goes to the login log).
+    const serial = async (name: string) => {
+      const row = await t().db.selectFrom('member_certificate as c').innerJoin('member as m', 'm.id', 'c.member_id').select('c.serial').where('m.router_key', '=', name.toLowerCase()).where('c.revoked_at', 'is', null).orderBy('c.id', 'desc').executeTakeFirstOrThrow();
+      return BigInt(`0x${row.serial}`).toString();
+    };
+    c.send({ type: 'client_auth', id: 'q1', network_number: networkNumber, common_name: stock, serial: await serial(stock), username: `${stock}@${sign}`, password: SEEDED_MEMBER_SECRET, orig: '198.51.100.7:41000', platform: 'ios', client_version: '3.4.1' });
+    expect((await c.next('client_auth_result', (r) => r.id === 'q1')).verdict).toBe('accept');
     for (const [id, peer] of [['k1', point], ['k2', stock], ['k3', agented]] as const) session('up', id, peer);
     c.send({ type: 'ping' });
     await c.next('pong');
@@ -60,6 +68,14 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
       ]),
     );
     expect((await rows()).every((r) => r.session_id === w.session_id)).toBe(true);
+    // Its sign-in and its connection, as the member's: nothing for the others, who have their own sessions.
+    const logins = await t().db.selectFrom('software_login').select(['router_name', 'ip', 'os', 'version']).where('tenant_id', '=', a.account.id).execute();
+    expect(logins).toEqual([{ router_name: stock, ip: '198.51.100.7', os: 'ios', version: '3.4.1' }]);
+    const connects = await t().db.selectFrom('connect_log').select(['router_name', 'online', 'remote_ip', 'remote_port']).where('tenant_id', '=', a.account.id).where('router_name', '!=', center).orderBy('id').execute();
+    expect(connects).toEqual([
+      { router_name: stock, online: 1, remote_ip: '198.51.100.7', remote_port: 41000 },
+      { router_name: stock, online: 0, remote_ip: '198.51.100.7', remote_port: 41000 },
+    ]);
     c.close();
   });
 });

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { ROUTER_TYPE, type DeviceMessage } from '@hublink/contract';
 import type { Db } from '../db/connect';
+import { splitOrig } from './clientAuth';
 import type { DeviceSession } from './session';
 
 type SessionReport = Extract<DeviceMessage, { type: 'session' }>;
@@ -13,18 +15,33 @@ type SessionReport = Extract<DeviceMessage, { type: 'session' }>;
  */
 
 /** The software member a center's report names, if its session has no agent of its own to report it. */
-async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Promise<string | null> {
+async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Promise<{ id: number; router_name: string } | null> {
   if (m.mode !== 'p2p' || !m.link_router_name) return null;
   const held = [...s.networks.values()].find((n) => n.number === m.network_number);
   if (held?.memberType !== 'center') return null;
   const peer = await db
     .selectFrom('member')
-    .select(['router_name', 'online_status'])
+    .select(['id', 'router_name', 'online_status'])
     .where('tenant_id', '=', s.member.tenant_id)
     .where('router_key', '=', m.link_router_name.toLowerCase())
     .where('router_type', '=', ROUTER_TYPE.software)
     .executeTakeFirst();
-  return peer && peer.online_status !== 1 ? peer.router_name : null;
+  return peer && peer.online_status !== 1 ? { id: peer.id, router_name: peer.router_name } : null;
+}
+
+/** The connect log's id of a standard client's session: one per center session and client session, the same at its end. */
+function clientSessionId(s: DeviceSession, m: SessionReport): string {
+  const h = createHash('sha256').update(`${s.id}/${m.id}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A standard client's connection in its member's connect log (it has no gateway session of its own). */
+async function logConnect(db: Db, s: DeviceSession, client: { id: number; router_name: string }, m: SessionReport, online: 0 | 1, version: string): Promise<void> {
+  const [ip, port] = splitOrig(m.orig);
+  await db
+    .insertInto('connect_log')
+    .values({ tenant_id: s.member.tenant_id, member_id: client.id, router_name: client.router_name, remote_ip: ip, remote_port: port, version: version.slice(0, 32), online, session_id: clientSessionId(s, m), create_time: m.time * 1000 })
+    .execute();
 }
 
 export async function sessionUp(db: Db, s: DeviceSession, m: SessionReport): Promise<void> {
@@ -45,9 +62,18 @@ export async function sessionUp(db: Db, s: DeviceSession, m: SessionReport): Pro
     .insertInto('online_log')
     .values([
       { ...row, router_name: s.member.router_name, link_router_name: m.link_router_name },
-      ...(client ? [{ ...row, router_name: client, link_router_name: s.member.router_name }] : []),
+      ...(client ? [{ ...row, router_name: client.router_name, link_router_name: s.member.router_name }] : []),
     ])
     .execute();
+  if (!client) return;
+  // Its sign-in, with what the client said of itself when it asked to connect.
+  const hello = s.clientHellos.get(m.link_router_name.toLowerCase()) ?? { os: '', version: '' };
+  s.clientHellos.delete(m.link_router_name.toLowerCase());
+  await db
+    .insertInto('software_login')
+    .values({ tenant_id: s.member.tenant_id, router_name: client.router_name, ip: splitOrig(m.orig)[0], os: hello.os.slice(0, 16), version: hello.version.slice(0, 32), create_time: m.time * 1000 })
+    .execute();
+  await logConnect(db, s, client, m, 1, hello.version);
 }
 
 /** Ends the session's rows (the device's own, and the client's the center wrote for it) with its bytes. */
@@ -63,6 +89,10 @@ export async function sessionDown(db: Db, s: DeviceSession, m: SessionReport): P
   for (const row of rows) {
     const end = Math.max(Number(row.start_time), m.time * 1000);
     const own = row.router_name === s.member.router_name;
+    if (!own) {
+      const client = await db.selectFrom('member').select(['id', 'router_name']).where('tenant_id', '=', s.member.tenant_id).where('router_name', '=', row.router_name).executeTakeFirst();
+      if (client) await logConnect(db, s, client, m, 0, '');
+    }
     await db
       .updateTable('online_log')
       .set({

@@ -27,6 +27,11 @@ export class DeviceSession {
   closeReason = '';
   /** The origin the device reached the platform at: where a standard client of a center opens its web sign-in. */
   origin = '';
+  /**
+   * What standard clients of this center said of themselves when they asked to connect (platform,
+   * version), by lower-case common name, until their session is reported: the login log shows them.
+   */
+  readonly clientHellos = new Map<string, { os: string; version: string }>();
   /** Set once the end is being written; the end is written once. */
   ending: Promise<void> | undefined;
 
