@@ -1,12 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, authSourceCallback, LIMITS, M, ROUTER_TYPE, saveDeviceApprovalSetting, vpnWebSignIn, type ClientAuthResultMessage } from '@hublink/contract';
 import { TestDevice, routerHello } from '../../test/device';
-import { createTestApp, DATABASES, describeEachDatabase, newAccount, type TestApp } from '../../test/helpers';
+import { createTestApp, DATABASES, describeEachDatabase, newAccount, sharedDatabase, type TestApp } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, seedFreshMembers, seedNetwork } from '../../test/networks';
 import { browse, startProviders, type LocalProviders } from '../../test/providers';
 import { syncNetworkCertificates } from '../compiler/certificates';
-import { MemoryStore } from '../core/store';
+import { MemoryStore, RedisStore } from '../core/store';
 import { createSourceAs, grantFeature } from '../modules/auth-source/fixtures';
 import { endOverdueWebSignIns } from './webSignIn';
 
@@ -243,4 +244,58 @@ describe('device gateway: a web sign-in for a member of a sign-in source', () =>
       });
     });
   }
+});
+
+// Two instances as deployed for scale (one PostgreSQL, one Redis): the center's session on A, the
+// person's browser on B; the final answer crosses to A through the delivery channel.
+describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL)('device gateway: a web sign-in finished on another instance', () => {
+  let providers: LocalProviders;
+  let shared: Awaited<ReturnType<typeof sharedDatabase>>;
+  const apps: TestApp[] = [];
+  let center: TestDevice | undefined;
+  afterAll(async () => {
+    center?.close();
+    for (const app of apps) await app.close();
+    await shared?.drop();
+    await providers?.close();
+  });
+
+  it("admits the client at the center's instance", async () => {
+    providers = await startProviders();
+    shared = await sharedDatabase('postgres');
+    const prefix = `hublink-test:${randomBytes(6).toString('hex')}:`;
+    for (const instance of ['web-a', 'web-b']) {
+      // The store is shared too (Redis), as deployed: the URL's token and the open mark.
+      const store = new RedisStore(process.env.TEST_REDIS_URL!, prefix);
+      const app = await createTestApp('postgres', { config: { redisUrl: process.env.TEST_REDIS_URL, instance, authProviders: providers.urls }, backbone: { redisPrefix: prefix }, database: shared.open(), store });
+      await app.app.listen({ port: 0, host: '127.0.0.1' });
+      apps.push(app);
+    }
+    const [a, b] = apps as [TestApp, TestApp];
+    const baseOf = (t: TestApp) => `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const account = await newAccount(b);
+    await grantFeature(b, account.account.id);
+    providers.feishu.apps.push({ appId: 'cli_web_two', secret: 'feishu-secret-1', redirectUrls: [`${baseOf(b)}${API_BASE_PATH}${authSourceCallback.path}`] });
+    const source = await createSourceAs(b, account.token, { type: 'feishu', name: '飞书登录', app_id: 'cli_web_two', app_secret: 'feishu-secret-1' });
+    const [c = ''] = await seedFreshMembers(b, account.account.id, 1);
+    const [staff = ''] = await seedFreshMembers(b, account.account.id, 1, { router_type: ROUTER_TYPE.software });
+    const m = await b.db.updateTable('member').set({ source: 'feishu', secret_hash: '!auth_source' }).where('router_key', '=', staff.toLowerCase()).returning('id').executeTakeFirstOrThrow();
+    await b.db.insertInto('auth_source_member').values({ tenant_id: account.account.id, source_id: source, member_id: m.id, external_key: 'tk-two/on_two', create_time: Date.now() }).execute();
+    const net = await seedNetwork(b, account.account.id, { center: [c], point: [staff] });
+    await syncNetworkCertificates(b.ctx, account.account.id, net.id, new Date());
+    const cert = await b.db.selectFrom('member_certificate').select('serial').where('member_id', '=', m.id).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+
+    center = await TestDevice.open(baseOf(a));
+    center.send(routerHello(c, SEEDED_MEMBER_SECRET));
+    await center.next('welcome');
+    center.send({ type: 'client_auth', id: 'x1', network_number: net.network_number, common_name: staff, serial: BigInt(`0x${cert.serial}`).toString(), orig: '198.51.100.9:41000', platform: 'linux', sso: 'webauth' });
+    const pending = await center.next('client_auth_result', (r) => r.id === 'x1');
+    expect(pending).toMatchObject({ verdict: 'pending' });
+    expect(pending.url.startsWith(baseOf(a))).toBe(true);
+    providers.feishu.signIn({ tenantKey: 'tk-two', unionId: 'on_two', openId: 'ou_two', name: 'two' });
+    const url = new URL(pending.url);
+    const page = await browse(`${baseOf(b)}${url.pathname}${url.search}`, 'never:');
+    expect(page.kind === 'page' && page.body).toContain(M.webSignInDone);
+    expect(await center.next('client_auth_result', (r) => r.id === 'x1' && r.verdict !== 'pending')).toMatchObject({ verdict: 'accept' });
+  }, 60_000);
 });

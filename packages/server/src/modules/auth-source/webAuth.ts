@@ -52,9 +52,10 @@ function refusalOf(ctx: Ctx, r: WebSignIn, e: unknown): WebSignInProof | undefin
 
 /** Ends a sign-in that cannot go on, telling the client and the browser why. */
 async function refuse(ctx: Ctx, r: WebSignIn, e: unknown): Promise<FileAnswer> {
-  const proof = refusalOf(ctx, r, e) ?? { refused: { reason: 'the platform could not go on with the web sign-in', client_reason: M.clientWebSignInRefused } };
-  const outcome = await finishWebSignIn(ctx, r, proof);
-  if (!refusalOf(ctx, r, e)) throw e;
+  const known = refusalOf(ctx, r, e);
+  const outcome = await finishWebSignIn(ctx, r, known ?? { refused: { reason: 'the platform could not go on with the web sign-in', client_reason: M.clientWebSignInRefused } });
+  // Anything else is a fault: the client is refused above, the request answers 500 and is logged.
+  if (!known) throw e;
   return page(outcome.message);
 }
 
