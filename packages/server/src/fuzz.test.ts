@@ -4,11 +4,13 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asQuery, dateLike, inputsFor, multipart, type Hints } from '../test/fuzz';
 import { createTestApp, DATABASES, FULL_ROLE, newAccount, newRamAccount, type TestApp } from '../test/helpers';
+import { issueMemberSession } from './core/memberSessions';
 import { seedMembers, seedNetwork } from '../test/networks';
 import type { Dialect } from './db/connect';
 
 /**
- * Property-based fuzzing of every registered route, as a signed-in main account and as a sub-account:
+ * Property-based fuzzing of every registered route, as a signed-in main account and as a sub-account
+ * (and of every member route as a member's self-service session):
  * generated bodies and queries (from each endpoint's schema, mutated, arbitrary JSON, hostile values,
  * broken multipart) never get an HTTP 500 nor an answer without the envelope. FUZZ_RUNS sets the
  * requests per route and caller on SQLite (200 by default); PostgreSQL, when the suite has it, gets
@@ -32,7 +34,8 @@ function checkAnswer(e: Endpoint, res: LightMyRequestResponse) {
 
 for (const dialect of DATABASES) describe(`fuzz: no input gets a 500 or an answer without the envelope [${dialect}]`, () => {
   let t: TestApp;
-  const callers: { name: string; tenantId: number; ramId: number | null; token: string }[] = [];
+  /** An account (main or sub-account), or a member's self-service session (`member`: it calls the member routes only). */
+  const callers: { name: string; tenantId: number; ramId: number | null; token: string; member?: { tenant_id: number; id: number } }[] = [];
   let hints: Hints;
   let ip = 0;
 
@@ -53,8 +56,12 @@ for (const dialect of DATABASES) describe(`fuzz: no input gets a 500 or an answe
     for (const [i, tenant] of [main.account.id, other.account.id].entries()) {
       const [center, point1, point2, soft] = [`fz${i}center`, `fz${i}point1`, `fz${i}point2`, `fz${i}soft`];
       await seedMembers(t, tenant, [center, point1, point2]);
-      await seedMembers(t, tenant, [soft], { router_type: 2 });
-      networks.push((await seedNetwork(t, tenant, { center: [center], point: [point1] })).network_number);
+      const [softId] = await seedMembers(t, tenant, [soft], { router_type: 2 });
+      networks.push((await seedNetwork(t, tenant, { center: [center], point: [point1, soft] })).network_number);
+      if (i === 0) {
+        const member = { tenant_id: tenant, id: softId! };
+        callers.push({ name: 'member', tenantId: tenant, ramId: null, token: (await issueMemberSession(t.ctx, member)).token, member });
+      }
       names.push(center, point1, point2, soft);
     }
     hints = {
@@ -85,7 +92,9 @@ for (const dialect of DATABASES) describe(`fuzz: no input gets a 500 or an answe
         : upload
           ? await t.app.inject({ method: 'POST', url: endpointUrl(e), payload: upload.payload, headers: { ...headers, 'content-type': upload.contentType }, remoteAddress })
           : await t.app.inject({ method: 'POST', url: endpointUrl(e), payload: JSON.stringify(input) ?? 'null', headers: { ...headers, 'content-type': 'application/json' }, remoteAddress });
-    if (res.statusCode === 401 || e.path === '/login/refresh') caller.token = (await t.ctx.tokens.issue(caller.tenantId, caller.ramId)).token;
+    if (caller.member) {
+      if (res.statusCode === 401) caller.token = (await issueMemberSession(t.ctx, caller.member)).token;
+    } else if (res.statusCode === 401 || e.path === '/login/refresh') caller.token = (await t.ctx.tokens.issue(caller.tenantId, caller.ramId)).token;
     return res;
   }
 
@@ -93,9 +102,11 @@ for (const dialect of DATABASES) describe(`fuzz: no input gets a 500 or an answe
     expect(t.app.endpoints.length).toBeGreaterThan(70);
   });
 
-  it(`${RUNS[dialect]} requests per route, as a main account and as a sub-account`, async () => {
+  it(`${RUNS[dialect]} requests per route, as a main account and as a sub-account (and per member route, as a member)`, async () => {
+    expect(t.app.endpoints.filter((x) => x.endpoint.access === 'member').length).toBeGreaterThan(0);
     for (const caller of callers) {
       for (const { endpoint: e } of t.app.endpoints) {
+        if (caller.member && e.access !== 'member') continue;
         const part = e.method === 'GET' ? e.query : e.body;
         const request = fc.tuple(inputsFor(part, hints), e.method === 'POST' ? fc.option(multipart, { freq: 8, nil: null }) : fc.constant(null));
         await fc.assert(

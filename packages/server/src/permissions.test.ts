@@ -1,6 +1,7 @@
-import { CODE, type Endpoint } from '@hublink/contract';
+import { CODE, ROUTER_TYPE, selfLogin, type Endpoint } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, tablesOf, type TestApp } from '../test/helpers';
+import { SEEDED_MEMBER_SECRET, seedMembers } from '../test/networks';
 import type { RoleAuth } from './core/actor';
 
 /**
@@ -8,7 +9,9 @@ import type { RoleAuth } from './core/actor';
  * without touching this file:
  * - no route but a public one answers without a token;
  * - a sub-account cannot call a main-account route, nor a permission route its role does not grant;
- * - tenant B, calling any route with tenant A's identifiers, neither reads nor changes A's data.
+ * - tenant B, calling any route with tenant A's identifiers, neither reads nor changes A's data;
+ * - a member route (a member's self-service) takes a member's session only, and B's member, calling it
+ *   with A's identifiers, reads and changes nothing of A's.
  */
 
 /** A's data carries this marker (and A's phone) so a leak shows up in any answer B gets. */
@@ -154,7 +157,7 @@ describeEachDatabase('permission model over every registered route', (t) => {
 
   it('refuses a sub-account every main-account route and every permission its role lacks (403)', async () => {
     // View permissions are always on (spec 1 §5): a role without any right still reads (next test).
-    const guarded = endpoints.filter((x) => x.access !== 'public' && x.access !== 'user' && !x.access.endsWith('.view'));
+    const guarded = endpoints.filter((x) => x.access !== 'public' && x.access !== 'user' && x.access !== 'member' && !x.access.endsWith('.view'));
     expect(guarded.length).toBeGreaterThan(10);
     for (const e of guarded) {
       const before = await t().snapshot();
@@ -211,5 +214,38 @@ describeEachDatabase('permission model over every registered route', (t) => {
         '/ticket/delete',
       ]),
     );
+  });
+  it("answers every member route to an account's token with 2001: a member's session only", async () => {
+    const members = endpoints.filter((x) => x.access === 'member');
+    expect(members.length).toBeGreaterThan(0);
+    for (const e of members) {
+      for (const token of [a.token, ramToken]) {
+        const res = await t().call(e, { token, body: sampleBody(keysOf(e.body), aIds[0]!), query: sampleBody(keysOf(e.query), aIds[0]!) as Record<string, unknown> });
+        expect({ path: e.path, code: res.code }).toEqual({ path: e.path, code: CODE.tokenInvalid });
+      }
+    }
+  });
+
+  it("never lets a member of tenant B read or change tenant A's data through any member route", async () => {
+    const name = `bself${Date.now() % 100_000}`;
+    await seedMembers(t(), b.account.id, [name], { router_type: ROUTER_TYPE.software });
+    const sign = (await t().db.selectFrom('account').select('sign').where('id', '=', b.account.id).executeTakeFirstOrThrow()).sign;
+    const session = await t().call(selfLogin, { body: { login: `${name}@${sign}`, password: SEEDED_MEMBER_SECRET }, ip: t().nextIp() });
+    expect(session.code).toBe(CODE.ok);
+    const before = await rowsOf(t(), a.account.id);
+    const members = endpoints.filter((x) => x.access === 'member' && x.path !== '/self/logout');
+    const reached = new Set<string>();
+    for (const e of members) {
+      for (const id of aIds) {
+        const res = await t().call(e, { token: session.data!.token, body: sampleBody(keysOf(e.body), id), query: sampleBody(keysOf(e.query), id) as Record<string, unknown> });
+        expect({ path: e.path, code: res.code }).not.toEqual({ path: e.path, code: CODE.tokenInvalid });
+        if (res.code !== CODE.invalid) reached.add(e.path);
+        const text = JSON.stringify(res);
+        expect({ path: e.path, leaked: text.includes(MARK) || text.includes('13911110001') }).toEqual({ path: e.path, leaked: false });
+        expect({ path: e.path, code: res.code }).not.toEqual({ path: e.path, code: CODE.internal });
+      }
+    }
+    expect(await rowsOf(t(), a.account.id)).toEqual(before);
+    expect([...reached].sort()).toEqual([...new Set(members.map((e) => e.path))].sort());
   });
 });
