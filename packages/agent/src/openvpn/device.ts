@@ -276,6 +276,8 @@ export class OpenvpnDevice implements Device {
       backoff: this.options.backoff,
       log: (line) => this.events.log(`${number}: ${line}`),
       onChange: () => this.onInstanceChange(),
+      // A service that asks the agent about each client lists a client before its answer: only admitted ones count.
+      asksAboutClients: /^management-client-auth$/m.test(network.files.get(conf) ?? ''),
       clientAuth: (request) => this.events.clientAuth?.(number, request) ?? Promise.resolve({ verdict: 'deny', reason: 'this agent cannot ask the platform', clientReason: '' }),
       clientConfig: () => clientPushes(this.networks.get(number)?.config.config ?? {}),
     });

@@ -26,6 +26,8 @@ export interface InstanceOptions {
   backoff?: BackoffPolicy;
   /** Answers the clients of a server started with management-client-auth (a center's software service). */
   clientAuth?: ClientAuthHandler;
+  /** The .conf has management-client-auth: a client counts once OpenVPN says ESTABLISHED (not while refused or pending). */
+  asksAboutClients?: boolean;
   /** The settings an admitted client gets (its routes and DNS), read at each admission. */
   clientConfig?: () => string[];
 }
@@ -58,6 +60,8 @@ export class OpenvpnInstance {
   private lastSeen = new Map<number, Counters>();
   /** A server's clients that left, with their session's counters (OpenVPN's at DISCONNECT, else the last poll's), by common name. */
   private readonly ended = new Map<string, Counters>();
+  /** Clients OpenVPN said ESTABLISHED and not yet DISCONNECT, by client id (with asksAboutClients). */
+  private readonly established = new Set<number>();
   /** A tunnel's counters when it last came up, and counted since: they outlive the process's exit. */
   private tunnelBase: Counters = { bytesIn: 0, bytesOut: 0 };
   private tunnelCount: Counters = { bytesIn: 0, bytesOut: 0 };
@@ -144,7 +148,7 @@ export class OpenvpnInstance {
       const status = parseStatus(await m.command('status 3'));
       if (status.kind !== 'server') return;
       for (const c of status.clients.filter((x) => names.has(x.commonName))) await m.command(`client-kill ${c.clientId}`);
-      const left = status.clients.filter((c) => !names.has(c.commonName));
+      const left = this.admitted(status.clients).filter((c) => !names.has(c.commonName));
       this.noteLeft(left);
       this.clients = left;
       this.options.onChange();
@@ -156,6 +160,7 @@ export class OpenvpnInstance {
   private reset(): void {
     this.state = null;
     this.clients = [];
+    this.established.clear();
     this.lastSeen = new Map();
     this.options.onChange();
   }
@@ -235,8 +240,9 @@ export class OpenvpnInstance {
       .then((lines) => {
         const status = parseStatus(lines);
         if (status.kind === 'server') {
-          this.noteLeft(status.clients);
-          this.clients = status.clients;
+          const admitted = this.admitted(status.clients);
+          this.noteLeft(admitted);
+          this.clients = admitted;
           this.options.onChange();
         }
       })
@@ -244,6 +250,10 @@ export class OpenvpnInstance {
       .finally(() => {
         if (this.management === m) this.timer = this.options.scheduler.after(this.options.pollMs ?? 5000, () => this.poll());
       });
+  }
+
+  private admitted(clients: OpenvpnClient[]): OpenvpnClient[] {
+    return this.options.asksAboutClients ? clients.filter((c) => this.established.has(c.clientId)) : clients;
   }
 
   /** Keeps the last known counters of clients gone from the list, where OpenVPN said nothing at their DISCONNECT. */
@@ -262,8 +272,7 @@ export class OpenvpnInstance {
       // OpenVPN starts its counters again after a restart inside the process.
       const since = (cur: number, base: number) => (cur >= base ? cur - base : cur);
       if (this.connected) this.tunnelCount = { bytesIn: since(e.bytesIn, this.tunnelBase.bytesIn), bytesOut: since(e.bytesOut, this.tunnelBase.bytesOut) };
-    }
-    else if (e.type === 'bytecount_cli') {
+    } else if (e.type === 'bytecount_cli') {
       const source = this.clients.find((c) => c.clientId === e.clientId)?.realAddress.replace(/:\d+$/, '') ?? '';
       this.count(e.clientId, e.bytesIn, e.bytesOut, source);
     }
@@ -271,6 +280,13 @@ export class OpenvpnInstance {
 
   /** A client to admit (CONNECT) or to keep (REAUTH): the platform decides, and the answer goes back for that key. */
   private onClient(n: ClientNotification): void {
+    if (n.event === 'ESTABLISHED') {
+      this.established.add(n.clientId);
+      // A new session of this name: what an earlier one left is not its count.
+      if (n.env.common_name) this.ended.delete(n.env.common_name);
+      return;
+    }
+    if (n.event === 'DISCONNECT') this.established.delete(n.clientId);
     if (n.event === 'DISCONNECT' && n.env.common_name) {
       const int = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : 0);
       this.ended.set(n.env.common_name, { bytesIn: int(n.env.bytes_received), bytesOut: int(n.env.bytes_sent) });

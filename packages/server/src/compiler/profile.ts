@@ -45,6 +45,8 @@ export function renderProfile(json: PointConfig, keys: ProfileKeys, options: Pro
     ...(json.ciphers.auth ? [`auth ${json.ciphers.auth}`] : []),
     `ping ${json.timers.ping}`,
     `ping-restart ${json.timers.ping_restart}`,
+    // Closing the client tells the center at once: its session ends in the logs when it ended.
+    'explicit-exit-notify 1',
     'persist-key',
     // Only a center of this network (its CA signs server certificates for centers alone); with one center, that one by name.
     'remote-cert-tls server',

@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE_PATH, authSourceCallback, editPrefix, M, reissueMemberProfile, updateRouterStatus, vpnWebSignIn } from '@hublink/contract';
+import { API_BASE_PATH, authSourceCallback, editPrefix, importAllLdapUsers, M, reissueMemberProfile, updateRouterStatus, vpnWebSignIn } from '@hublink/contract';
 import { startAgent, type AgentProcess } from '../../test/agentProcess';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { lanHost, type LanHost } from '../../test/lan';
 import { NetLab, type NsProcess } from '../../test/netns';
+import { startSlapd, type Slapd } from '../../test/slapd';
+import { directoryOf, enableLdap, listing } from '../modules/ldap/fixtures';
 import { createNetworkThroughApi } from '../../test/networks';
 import { until } from '../../test/until';
 import { GATEWAY_ADDRESS, requireLab, Wan, type Uplink } from '../../test/wan';
@@ -25,6 +27,8 @@ import { createSourceAs, grantFeature } from '../modules/auth-source/fixtures';
 const SECRET = 'devsecret1';
 const PASSWORD = 'Staff-pass1';
 const PHONE = '13800138000';
+/** A member the directory holds, with the directory's password (an LDAP bind checks it). */
+const DIRECTORY_USER = { uid: 'dirstaff', password: 'Directory-pass1' };
 const UP_MS = 90_000;
 /** What issue 30 promises for disabling, deleting or re-issuing a member. */
 const REVOKE_MS = 5_000;
@@ -46,6 +50,7 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
   const FEISHU_TENANT = 'tk-stock';
   const person = (who: 'web' | 'webOther') => ({ tenantKey: FEISHU_TENANT, unionId: `on_${who}`, openId: `ou_${who}`, name: who });
   const agents: AgentProcess[] = [];
+  let slapd: Slapd | undefined;
   let client: NsProcess | undefined;
   /** The management interface of the web sign-in client, while one runs. */
   let management: net.Socket | undefined;
@@ -125,7 +130,13 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
       const m = await t.db.updateTable('member').set({ source: 'feishu', secret_hash: '!auth_source' }).where('router_name', '=', names[who]).returning('id').executeTakeFirstOrThrow();
       await t.db.insertInto('auth_source_member').values({ tenant_id: account.account.id, source_id: source, member_id: m.id, external_key: `${FEISHU_TENANT}/on_${who}`, create_time: Date.now() }).execute();
     }
-    networkNumber = await createNetworkThroughApi(t, token, { center: [names.center], point: [names.staff, names.web, names.webOther] });
+    // A member imported from the tenant's directory (slapd): it signs in with the directory's password.
+    slapd = await startSlapd();
+    await enableLdap(t, account, slapd, { base_dn: await directoryOf(slapd, [DIRECTORY_USER]) });
+    const imported = await t.call(importAllLdapUsers, { token, body: { hash: (await listing(t, token)).hash } });
+    expect(imported.code, imported.msg).toBe(200);
+    await t.ctx.events.settle();
+    networkNumber = await createNetworkThroughApi(t, token, { center: [names.center], point: [names.staff, names.web, names.webOther, DIRECTORY_USER.uid] });
     await call(editPrefix, { network_number: networkNumber, prefix: [{ ip: LAN.prefix, mask: 24, name: names.center, permission: 'permit' }] });
     agents.push(startAgent(lab, up.c.ns, { name: names.center, secret: SECRET, entry: 'agent' }));
     // The profile names the address the center's device reports once it is connected.
@@ -137,6 +148,7 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
     await Promise.allSettled(agents.map((a) => a.stop()));
     await t?.close();
     await providers?.close();
+    await slapd?.stop();
     await lab.close();
     console.log(`stock client figures (ms): ${JSON.stringify(figures)}`);
   });
@@ -157,11 +169,35 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
     expect(await reasons()).toContain('wrong password');
   });
 
-  it('admits the password: the pushed route reaches the LAN behind the center', async () => {
+  it('admits the password: the pushed route reaches the LAN behind the center; the session is in the logs with its own bytes', async () => {
     const started = Date.now();
     connect(await profile(), `${names.staff}@${sign}`, PASSWORD);
     await waitFor(() => lab.pings(up.s.ns, host.address), "the center's LAN from the stock client");
     figures.connect = Date.now() - started;
+    // The center reports the session (its status poll) as the member's, and its end with the bytes.
+    const sessions = () => t!.db.selectFrom('online_log').selectAll().where('router_name', '=', names.staff).execute();
+    await waitFor(async () => (await sessions()).length === 1, "the member's session in its dial-in records", 30_000);
+    await client!.stop();
+    await waitFor(async () => (await sessions())[0]?.end_time != null, 'the session ended in the log', 30_000);
+    const [row] = await sessions();
+    expect(row).toMatchObject({ link_router_name: names.center, network_number: networkNumber });
+    expect(row!.orig).toMatch(new RegExp(`^${up.s.address.replace(/\./g, '\\.')}:\\d+$`));
+    // Pings went both ways: the member received and sent something, counted by the center for this client.
+    expect(Number(row!.bytes_in)).toBeGreaterThan(0);
+    expect(Number(row!.bytes_out)).toBeGreaterThan(0);
+    const logins = await t!.db.selectFrom('software_login').select(['ip', 'os']).where('router_name', '=', names.staff).execute();
+    expect(logins).toEqual([{ ip: up.s.address, os: 'linux' }]);
+    const connects = await t!.db.selectFrom('connect_log').select('online').where('router_name', '=', names.staff).where('reason', '=', '').orderBy('id').execute();
+    expect(connects.map((c) => c.online)).toEqual([1, 0]);
+  });
+
+  it("admits a directory member's directory password (an LDAP bind), and refuses another", async () => {
+    const text = await profile(DIRECTORY_USER.uid);
+    const wrong = connect(text, `${DIRECTORY_USER.uid}@${sign}`, 'not-the-directory-password');
+    await waitFor(() => wrong.lines.some((l) => l.text.includes('AUTH_FAILED')), 'AUTH_FAILED for a wrong directory password');
+    await wrong.stop();
+    connect(text, `${DIRECTORY_USER.uid}@${sign}`, DIRECTORY_USER.password);
+    await waitFor(() => lab.pings(up.s.ns, host.address), 'the LAN with the directory password');
     await client!.stop();
   });
 
