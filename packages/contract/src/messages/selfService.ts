@@ -31,5 +31,8 @@ export const selfServiceMessages = {
   selfUsernameLine: '用户名：{value}',
   selfPasswordLine: '密码：{value}',
   selfHowDesktop: 'Windows、macOS：安装 OpenVPN Connect，导入下载的配置文件，输入账号和密码后连接。',
+  selfPageLabel: '自助页面',
+  selfPageHint: '成员在此登录，自行下载本人的连接配置和手机导入二维码',
+  selfPageWithSources: '成员自助页面（含企业身份登录）：',
   selfHowMobile: 'iOS、Android：安装 OpenVPN Connect，扫描二维码或在手机上打开链接导入，输入账号和密码后连接。',
 } as const;

@@ -48,6 +48,8 @@ describe('AuthSourcePage (/router/auth_source)', () => {
     await shows(M.authSourceEmptyTitle);
     expect(screen.getByText(M.authSourceEmptyText)).toBeInTheDocument();
     await shows('K7M2QX9P');
+    // The members' self-service page with the ID code offers these sources.
+    expect(screen.getByText(`${window.location.origin}/self?code=K7M2QX9P`)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: new RegExp(M.authSourceCreate) }));
     await shows(M.authSourceFieldType);
     expect(within(screen.getByRole('dialog')).getByRole('textbox', { name: M.authSourceCodeLabel })).toHaveValue('K7M2QX9P');

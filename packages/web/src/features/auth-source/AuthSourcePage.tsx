@@ -19,6 +19,7 @@ import { useUser } from '../../app/user';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
 import { useSourceMutation } from './api';
+import { selfPageUrl } from '../../app/paths';
 import { AuthSourceDialog, type SourceConfig } from './AuthSourceDialog';
 import { copyText } from './copy';
 import { typeLabel } from './labels';
@@ -130,6 +131,10 @@ function Sources({ main }: { main: boolean }) {
             </Typography.Text>
             <Button size="small" type="text" icon={<CopyOutlined />} onClick={() => void copyText(code)} aria-label={`${M.authSourceActionCopy}${M.authSourceCodeLabel}`} />
             <Typography.Text type="secondary">{M.authSourceCodeHint}</Typography.Text>
+            <Flex align="center" gap={4} wrap component="span" style={{ flexBasis: '100%' }}>
+              <Typography.Text type="secondary">{M.selfPageWithSources}</Typography.Text>
+              <Typography.Text copyable>{selfPageUrl(code)}</Typography.Text>
+            </Flex>
           </Flex>
         )
       }

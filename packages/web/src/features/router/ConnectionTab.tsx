@@ -3,6 +3,7 @@ import { Alert, Button, Descriptions, Flex, Popconfirm, Table, Typography } from
 import { useState } from 'react';
 import { download } from '../../api/files';
 import { useApiQuery } from '../../api/hooks';
+import { selfPageUrl } from '../../app/paths';
 import { useRouterMutation } from './api';
 
 /**
@@ -31,6 +32,12 @@ export function ConnectionTab({ routerName }: { routerName: string }) {
           <Typography.Text copyable={data ? { text: data.login } : false}>{data ? (data.phone ? fmt(M.profileUsernameHint, { login: data.login, phone: data.phone }) : data.login) : '-'}</Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label={M.connectPassword}>{M.profilePasswordHint}</Descriptions.Item>
+        <Descriptions.Item label={M.selfPageLabel}>
+          <Flex vertical gap={2}>
+            <Typography.Text copyable>{selfPageUrl()}</Typography.Text>
+            <Typography.Text type="secondary">{M.selfPageHint}</Typography.Text>
+          </Flex>
+        </Descriptions.Item>
       </Descriptions>
       <Table
         rowKey="network_number"

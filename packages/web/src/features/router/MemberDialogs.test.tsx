@@ -113,6 +113,8 @@ describe('member dialogs', () => {
     await shows('总部');
     expect(screen.getByText(fmt(M.profileUsernameHint, { login: 'alice01@corp1', phone: '13800138000' }))).toBeInTheDocument();
     expect(screen.getByRole('button', { name: M.profileDownload })).toBeInTheDocument();
+    // Where the member gets its own profile.
+    expect(screen.getByText(`${window.location.origin}/self`)).toBeInTheDocument();
     await u().click(screen.getByRole('button', { name: M.profileReissue }));
     await shows(M.profileReissueConfirm);
     await u().click(document.querySelector<HTMLElement>('.ant-popconfirm .ant-btn-primary')!);
