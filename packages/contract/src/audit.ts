@@ -165,6 +165,9 @@ const AUDIT_TABLE_NAMES: Readonly<Record<string, string>> = {
   auth_source_member: '认证源成员',
   api_token: 'API令牌',
   audit_setting: '审计设置',
+  device_approval_setting: '设备审批设置',
+  device_approval: '设备审批',
+  pop_relay: 'POP中继',
 };
 
 const AUDIT_FIELD_NAMES: Readonly<Record<string, string>> = {
