@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
 import { ROUTER_TYPE } from '@hublink/contract';
@@ -22,7 +23,8 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     await t().ctx.events.settle();
     const sign = (await t().db.selectFrom('account').select('sign').where('id', '=', a.account.id).executeTakeFirstOrThrow()).sign;
     // The member that runs the agent is signed in (its own session reports its tunnel).
-    await t().db.updateTable('member').set({ online_status: 1 }).where('router_key', '=', agented.toLowerCase()).execute();
+    const agentedId = (await t().db.selectFrom('member').select('id').where('router_key', '=', agented.toLowerCase()).executeTakeFirstOrThrow()).id;
+    await t().db.insertInto('device_session').values({ id: randomUUID(), tenant_id: a.account.id, member_id: agentedId, router_name: agented, instance: 'elsewhere', remote_ip: '192.0.2.50', remote_port: 40000, version: '2.0.0', start_time: Date.now() }).execute();
 
     const c = await TestDevice.open(base);
     c.send(routerHello(center, SEEDED_MEMBER_SECRET));

@@ -21,12 +21,14 @@ async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Pro
   if (held?.memberType !== 'center') return null;
   const peer = await db
     .selectFrom('member')
-    .select(['id', 'router_name', 'online_status'])
+    .select(['id', 'router_name'])
     .where('tenant_id', '=', s.member.tenant_id)
     .where('router_key', '=', m.link_router_name.toLowerCase())
     .where('router_type', '=', ROUTER_TYPE.software)
     .executeTakeFirst();
-  return peer && peer.online_status !== 1 ? { id: peer.id, router_name: peer.router_name } : null;
+  if (!peer) return null;
+  const agent = await db.selectFrom('device_session').select('id').where('member_id', '=', peer.id).where('tenant_id', '=', s.member.tenant_id).limit(1).executeTakeFirst();
+  return agent ? null : peer;
 }
 
 /** The connect log's id of a standard client's session: one per center session and client session, the same at its end. */
