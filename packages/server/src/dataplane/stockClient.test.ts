@@ -177,8 +177,11 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
     // The center reports the session (its status poll) as the member's, and its end with the bytes.
     const sessions = () => t!.db.selectFrom('online_log').selectAll().where('router_name', '=', names.staff).execute();
     await waitFor(async () => (await sessions()).length === 1, "the member's session in its dial-in records", 30_000);
+    const online = async () => (await t!.db.selectFrom('member').select('online_status').where('router_name', '=', names.staff).executeTakeFirstOrThrow()).online_status;
+    expect(await online()).toBe(1);
     await client!.stop();
     await waitFor(async () => (await sessions())[0]?.end_time != null, 'the session ended in the log', 30_000);
+    expect(await online()).toBe(0);
     const [row] = await sessions();
     expect(row).toMatchObject({ link_router_name: names.center, network_number: networkNumber });
     expect(row!.orig).toMatch(new RegExp(`^${up.s.address.replace(/\./g, '\\.')}:\\d+$`));

@@ -21,6 +21,8 @@ export type ClientVerdict = Omit<ClientAuthResultMessage, 'type' | 'id'>;
 
 interface Judged {
   verdict: ClientVerdict;
+  /** Admitted with the member's device credential: its HubLink agent, which reports its own sessions. */
+  byAgent?: boolean;
   /** The software member the certificate names (null: none in the network, nothing to log). */
   member: { id: number; tenant_id: number; router_name: string } | null;
 }
@@ -40,10 +42,11 @@ export interface Asker {
   origin: string;
 }
 
-export async function judgeClient(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, now = Date.now(), asker?: Asker): Promise<ClientVerdict> {
+/** The verdict, and whether the client is the member's HubLink agent (else a standard client, whose sessions its center reports for it). */
+export async function judgeClient(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, now = Date.now(), asker?: Asker): Promise<{ verdict: ClientVerdict; byAgent: boolean }> {
   const judged = await judge(ctx, center, m, asker);
   if (judged.verdict.verdict === 'deny' && judged.member) await logClientRefusal(ctx, judged.member, m, judged.verdict.reason, now);
-  return judged.verdict;
+  return { verdict: judged.verdict, byAgent: judged.byAgent === true };
 }
 
 /** A standard client's refusal, in its member's connect log with the reason. */
@@ -132,7 +135,7 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, asker
 
   // The HubLink agent presents its device credential (256 random bits): a cheap check, no failure limit.
   const credential = await db.selectFrom('device_credential').select('id').where('token_hash', '=', credentialHash(m.password)).where('member_id', '=', member.id).executeTakeFirst();
-  if (credential) return { verdict: ACCEPT, member: who };
+  if (credential) return { verdict: ACCEPT, member: who, byAgent: true };
 
   const [ip] = splitOrig(m.orig);
   const key = memberLimitKey(member);

@@ -18,7 +18,7 @@ import type { Ctx } from '../core/context';
 import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../core/deviceChannels';
 import type { Unsubscribe } from '../core/pubsub';
 import { authenticate } from './auth';
-import { judgeClient } from './clientAuth';
+import { deny, judgeClient } from './clientAuth';
 import { deviceOrigin, startWebSignIns, stopWebSignIns } from './webSignIn';
 import { sessionDown, sessionUp } from './onlineLog';
 import { configsOf, networkConfigsOf, networksOf, payloadFor, type HeldConfig } from './configs';
@@ -319,13 +319,13 @@ export class Gateway {
       case 'session': {
         if (m.event === 'up') {
           await db.transaction().execute(async (trx) => {
-            await sessionUp(trx, s, m);
+            await sessionUp(trx, this.ctx.events, s, m);
             if (m.mode === 'pop') {
               await this.ctx.events.emit(trx, { type: 'pop.connected', tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 });
             }
           });
         } else {
-          await sessionDown(db, s, m);
+          await db.transaction().execute((trx) => sessionDown(trx, this.ctx.events, s, m));
         }
         return;
       }
@@ -346,12 +346,13 @@ export class Gateway {
         return;
       case 'client_auth': {
         // A client waits on this answer: a failure here refuses it, and the session carries on.
-        const verdict = await judgeClient(this.ctx, s.member, m, now, { session_id: s.id, origin: s.origin }).catch((err: unknown) => {
+        const { verdict, byAgent } = await judgeClient(this.ctx, s.member, m, now, { session_id: s.id, origin: s.origin }).catch((err: unknown) => {
           this.ctx.log.error({ err }, 'gateway: judging a client failed');
-          return { verdict: 'deny' as const, reason: 'the platform could not decide', client_reason: '', url: '', timeout: 0 };
+          return { verdict: deny('the platform could not decide', ''), byAgent: false };
         });
         s.send({ type: 'client_auth_result', id: m.id, ...verdict });
-        if (verdict.verdict !== 'deny' && !m.reauth && s.clientHellos.size < DEVICE_LIMITS.links) {
+        // A standard client admitted (or signing in on the web): its center's report of its session is written as the member's.
+        if (verdict.verdict !== 'deny' && !byAgent && !m.reauth && s.clientHellos.size < DEVICE_LIMITS.links) {
           s.clientHellos.set(m.common_name.toLowerCase(), { os: m.platform, version: m.client_version });
         }
         return;

@@ -6,6 +6,7 @@ import { TestDevice, routerHello } from '../../test/device';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
 import { until } from '../../test/until';
+import { issueDeviceCredential } from '../core/deviceCredentials';
 
 /**
  * The online log from the sessions devices report (issue 30): each session's own bytes at its end, and a
@@ -13,7 +14,11 @@ import { until } from '../../test/until';
  * its center's report, with the bytes turned round; a member whose agent reports itself gets no second row.
  */
 describeEachDatabase('device gateway: the online log of reported sessions', (t) => {
-  it("keeps each session's bytes, and writes a standard client's session as its member's", async () => {
+  const eventsOf = async (type: string, memberId: number) =>
+    (await t().db.selectFrom('event').select('payload').where('type', '=', type).orderBy('id').execute()).map((r) => JSON.parse(r.payload) as { member_id: number }).filter((e) => e.member_id === memberId);
+  const onlineOf = async (name: string) => (await t().db.selectFrom('member').select('online_status').where('router_key', '=', name.toLowerCase()).executeTakeFirstOrThrow()).online_status;
+
+  it("keeps each session's bytes, and writes a standard client's session as its member's, online while it lasts", async () => {
     await t().app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t().app.server.address() as AddressInfo).port}`;
     const a = await newAccount(t());
@@ -37,8 +42,15 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
       const row = await t().db.selectFrom('member_certificate as c').innerJoin('member as m', 'm.id', 'c.member_id').select('c.serial').where('m.router_key', '=', name.toLowerCase()).where('c.revoked_at', 'is', null).orderBy('c.id', 'desc').executeTakeFirstOrThrow();
       return BigInt(`0x${row.serial}`).toString();
     };
-    c.send({ type: 'client_auth', id: 'q1', network_number: networkNumber, common_name: stock, serial: await serial(stock), username: `${stock}@${sign}`, password: SEEDED_MEMBER_SECRET, orig: '198.51.100.7:41000', platform: 'ios', client_version: '3.4.1' });
-    expect((await c.next('client_auth_result', (r) => r.id === 'q1')).verdict).toBe('accept');
+    const admit = async (id: string) => {
+      c.send({ type: 'client_auth', id, network_number: networkNumber, common_name: stock, serial: await serial(stock), username: `${stock}@${sign}`, password: SEEDED_MEMBER_SECRET, orig: '198.51.100.7:41000', platform: 'ios', client_version: '3.4.1' });
+      expect((await c.next('client_auth_result', (r) => r.id === id)).verdict).toBe('accept');
+    };
+    await admit('q1');
+    // The agent's own client is admitted with its device credential: its sessions are its agent's to report.
+    const credential = await issueDeviceCredential(t().ctx, { id: agentedId, tenant_id: a.account.id });
+    c.send({ type: 'client_auth', id: 'qa', network_number: networkNumber, common_name: agented, serial: await serial(agented), username: `${agented}@${sign}`, password: credential, orig: '198.51.100.8:41000', platform: 'linux', client_version: '2.6.14' });
+    expect((await c.next('client_auth_result', (r) => r.id === 'qa')).verdict).toBe('accept');
     for (const [id, peer] of [['k1', point], ['k2', stock], ['k3', agented]] as const) session('up', id, peer);
     c.send({ type: 'ping' });
     await c.next('pong');
@@ -70,6 +82,11 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
       ]),
     );
     expect((await rows()).every((r) => r.session_id === w.session_id)).toBe(true);
+    // Online while its standard client was connected, offline when it left.
+    const stockId = (await t().db.selectFrom('member').select('id').where('router_key', '=', stock.toLowerCase()).executeTakeFirstOrThrow()).id;
+    expect((await eventsOf('member.online', stockId)).length).toBe(1);
+    expect((await eventsOf('member.offline', stockId)).length).toBe(1);
+    expect(await onlineOf(stock)).toBe(0);
     // Its sign-in and its connection, as the member's: nothing for the others, who have their own sessions.
     const logins = await t().db.selectFrom('software_login').select(['router_name', 'ip', 'os', 'version']).where('tenant_id', '=', a.account.id).execute();
     expect(logins).toEqual([{ router_name: stock, ip: '198.51.100.7', os: 'ios', version: '3.4.1' }]);
@@ -78,6 +95,19 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
       { router_name: stock, online: 1, remote_ip: '198.51.100.7', remote_port: 41000 },
       { router_name: stock, online: 0, remote_ip: '198.51.100.7', remote_port: 41000 },
     ]);
+
+    // Connected again; the center's own session ends (its device went away): the client's session ends with it.
+    await admit('q2');
+    session('up', 'k4', stock);
+    const pongs = c.received.filter((x) => x.type === 'pong').length;
+    c.send({ type: 'ping' });
+    await until(() => c.received.filter((x) => x.type === 'pong').length > pongs, 'the session handled');
+    expect(await onlineOf(stock)).toBe(1);
     c.close();
+    await until(async () => (await onlineOf(stock)) === 0, "the member offline with its center's session");
+    expect((await eventsOf('member.offline', stockId)).length).toBe(2);
+    const ends = await t().db.selectFrom('connect_log').select('online').where('router_name', '=', stock).orderBy('id').execute();
+    expect(ends.map((e) => e.online)).toEqual([1, 0, 1, 0]);
+    expect((await rows()).filter((r) => r.end_time === null)).toEqual([]);
   });
 });

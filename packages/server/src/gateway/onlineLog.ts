@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ROUTER_TYPE, type DeviceMessage } from '@hublink/contract';
+import type { Ctx } from '../core/context';
 import type { Db } from '../db/connect';
 import { splitOrig } from './clientAuth';
 import type { DeviceSession } from './session';
@@ -11,17 +12,69 @@ type SessionReport = Extract<DeviceMessage, { type: 'session' }>;
  * side. A center reports each client of its services; a software member connected with a standard
  * OpenVPN client has no agent to report its own session, so the center's report is also written as the
  * member's row (router_name the member, link_router_name the center), with the bytes turned round. A
- * member whose agent is signed in reports its own tunnel, so it gets no second row (issue 30).
+ * member whose agent is signed in reports its own tunnel, so it gets no second row (issue 30). Such a
+ * member is online while one of its standard clients' sessions is open, as it is while its agent is
+ * signed in (member.online_status, member.online / member.offline).
  */
 
-/** The software member a center's report names, if its session has no agent of its own to report it. */
-async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Promise<{ id: number; router_name: string } | null> {
-  if (m.mode !== 'p2p' || !m.link_router_name) return null;
+type Events = Ctx['events'];
+export interface ClientMember {
+  id: number;
+  tenant_id: number;
+  router_name: string;
+}
+
+/**
+ * Which of these software members have an open session row (a standard client's session a center
+ * wrote for them, or their agent's own): they are online. One query per tenant and 500 names.
+ */
+export async function withOpenSessions(db: Db, members: readonly ClientMember[]): Promise<Set<number>> {
+  const open = new Set<number>();
+  const byTenant = new Map<number, ClientMember[]>();
+  for (const m of members) byTenant.set(m.tenant_id, [...(byTenant.get(m.tenant_id) ?? []), m]);
+  for (const [tenantId, list] of byTenant) {
+    for (let i = 0; i < list.length; i += 500) {
+      const part = list.slice(i, i + 500);
+      const rows = await db
+        .selectFrom('online_log')
+        .select('router_name')
+        .distinct()
+        .where('tenant_id', '=', tenantId)
+        .where('router_name', 'in', part.map((m) => m.router_name))
+        .where('end_time', 'is', null)
+        .execute();
+      const names = new Set(rows.map((r) => r.router_name));
+      for (const m of part) if (names.has(m.router_name)) open.add(m.id);
+    }
+  }
+  return open;
+}
+
+/** Standard clients' members whose last session ended at `at`: offline unless their agent or another client is connected. */
+export async function clientsEnded(db: Db, events: Events, members: readonly ClientMember[], at: number): Promise<void> {
+  if (members.length === 0) return;
+  const ids = [...new Set(members.map((m) => m.id))];
+  const agents = new Set((await db.selectFrom('device_session').select('member_id').where('member_id', 'in', ids).execute()).map((r) => r.member_id));
+  const open = await withOpenSessions(db, members);
+  const offline = [...new Map(members.filter((m) => !agents.has(m.id) && !open.has(m.id)).map((m) => [m.id, m])).values()];
+  if (offline.length === 0) return;
+  await db.updateTable('member').set({ online_status: 0 }).where('id', 'in', offline.map((m) => m.id)).where('online_status', '=', 1).execute();
+  await events.emitAll(db, offline.map((m) => ({ type: 'member.offline', tenant_id: m.tenant_id, member_id: m.id, at })));
+}
+
+/**
+ * The software member a center's report names, if it is a standard client: this center session asked
+ * about it and admitted it otherwise than by the member's agent credential (gateway.ts keeps what the
+ * client said of itself then). A center's session that ended and began again reports its clients anew
+ * without asking: their sessions are then the center's only, until they connect again.
+ */
+async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Promise<ClientMember | null> {
+  if (m.mode !== 'p2p' || !m.link_router_name || !s.clientHellos.has(m.link_router_name.toLowerCase())) return null;
   const held = [...s.networks.values()].find((n) => n.number === m.network_number);
   if (held?.memberType !== 'center') return null;
   const peer = await db
     .selectFrom('member')
-    .select(['id', 'router_name'])
+    .select(['id', 'tenant_id', 'router_name'])
     .where('tenant_id', '=', s.member.tenant_id)
     .where('router_key', '=', m.link_router_name.toLowerCase())
     .where('router_type', '=', ROUTER_TYPE.software)
@@ -32,21 +85,21 @@ async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Pro
 }
 
 /** The connect log's id of a standard client's session: one per center session and client session, the same at its end. */
-function clientSessionId(s: DeviceSession, m: SessionReport): string {
-  const h = createHash('sha256').update(`${s.id}/${m.id}`).digest('hex');
+function clientSessionId(centerSession: string, deviceKey: string): string {
+  const h = createHash('sha256').update(`${centerSession}/${deviceKey}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
 /** A standard client's connection in its member's connect log (it has no gateway session of its own). */
-async function logConnect(db: Db, s: DeviceSession, client: { id: number; router_name: string }, m: SessionReport, online: 0 | 1, version: string): Promise<void> {
-  const [ip, port] = splitOrig(m.orig);
+export async function logConnect(db: Db, centerSession: string, deviceKey: string, client: ClientMember, orig: string, online: 0 | 1, version: string, at: number): Promise<void> {
+  const [ip, port] = splitOrig(orig);
   await db
     .insertInto('connect_log')
-    .values({ tenant_id: s.member.tenant_id, member_id: client.id, router_name: client.router_name, remote_ip: ip, remote_port: port, version: version.slice(0, 32), online, session_id: clientSessionId(s, m), create_time: m.time * 1000 })
+    .values({ tenant_id: client.tenant_id, member_id: client.id, router_name: client.router_name, remote_ip: ip, remote_port: port, version: version.slice(0, 32), online, session_id: clientSessionId(centerSession, deviceKey), create_time: at })
     .execute();
 }
 
-export async function sessionUp(db: Db, s: DeviceSession, m: SessionReport): Promise<void> {
+export async function sessionUp(db: Db, events: Events, s: DeviceSession, m: SessionReport): Promise<void> {
   const row = {
     tenant_id: s.member.tenant_id,
     mode: m.mode,
@@ -60,6 +113,8 @@ export async function sessionUp(db: Db, s: DeviceSession, m: SessionReport): Pro
     device_key: m.id,
   };
   const client = await standardClientOf(db, s, m);
+  // Online from its first open session (none yet: neither this row nor any other).
+  const wasOnline = client ? (await withOpenSessions(db, [client])).size > 0 : true;
   await db
     .insertInto('online_log')
     .values([
@@ -75,11 +130,15 @@ export async function sessionUp(db: Db, s: DeviceSession, m: SessionReport): Pro
     .insertInto('software_login')
     .values({ tenant_id: s.member.tenant_id, router_name: client.router_name, ip: splitOrig(m.orig)[0], os: hello.os.slice(0, 16), version: hello.version.slice(0, 32), create_time: m.time * 1000 })
     .execute();
-  await logConnect(db, s, client, m, 1, hello.version);
+  await logConnect(db, s.id, m.id, client, m.orig, 1, hello.version, m.time * 1000);
+  if (!wasOnline) {
+    await db.updateTable('member').set({ online_status: 1, online_time: m.time * 1000 }).where('id', '=', client.id).where('tenant_id', '=', client.tenant_id).execute();
+    await events.emit(db, { type: 'member.online', tenant_id: client.tenant_id, member_id: client.id, at: m.time * 1000 });
+  }
 }
 
 /** Ends the session's rows (the device's own, and the client's the center wrote for it) with its bytes. */
-export async function sessionDown(db: Db, s: DeviceSession, m: SessionReport): Promise<void> {
+export async function sessionDown(db: Db, events: Events, s: DeviceSession, m: SessionReport): Promise<void> {
   const rows = await db
     .selectFrom('online_log')
     .select(['id', 'start_time', 'router_name'])
@@ -88,12 +147,16 @@ export async function sessionDown(db: Db, s: DeviceSession, m: SessionReport): P
     .where('tenant_id', '=', s.member.tenant_id)
     .where('end_time', 'is', null)
     .execute();
+  const clients: ClientMember[] = [];
   for (const row of rows) {
     const end = Math.max(Number(row.start_time), m.time * 1000);
     const own = row.router_name === s.member.router_name;
     if (!own) {
-      const client = await db.selectFrom('member').select(['id', 'router_name']).where('tenant_id', '=', s.member.tenant_id).where('router_name', '=', row.router_name).executeTakeFirst();
-      if (client) await logConnect(db, s, client, m, 0, '');
+      const client = await db.selectFrom('member').select(['id', 'tenant_id', 'router_name']).where('tenant_id', '=', s.member.tenant_id).where('router_name', '=', row.router_name).executeTakeFirst();
+      if (client) {
+        await logConnect(db, s.id, m.id, client, m.orig, 0, '', m.time * 1000);
+        clients.push(client);
+      }
     }
     await db
       .updateTable('online_log')
@@ -106,4 +169,5 @@ export async function sessionDown(db: Db, s: DeviceSession, m: SessionReport): P
       .where('id', '=', row.id)
       .execute();
   }
+  await clientsEnded(db, events, clients, m.time * 1000);
 }

@@ -4,6 +4,7 @@ import type { Ctx } from '../core/context';
 import type { Db } from '../db/connect';
 import type { DeviceMember } from './auth';
 import { recordEnds, type SessionEndSeen } from './diagnosisRows';
+import { clientsEnded, logConnect, withOpenSessions, type ClientMember } from './onlineLog';
 
 /*
  * The rows a session writes when it begins and ends. Its begin: the device_session row, the connect-log
@@ -27,8 +28,10 @@ export interface SessionBegin {
 export async function beginSession(ctx: Ctx, s: SessionBegin): Promise<void> {
   const h = s.hello;
   await ctx.db.transaction().execute(async (trx) => {
-    // Online only if no other session of the member is open (a second device under the same name).
-    const other = await trx.selectFrom('device_session').select('id').where('member_id', '=', s.member.id).limit(1).executeTakeFirst();
+    // Online only if no other session of the member is open (a second device under the same name, or a standard client).
+    const other =
+      (await trx.selectFrom('device_session').select('id').where('member_id', '=', s.member.id).limit(1).executeTakeFirst()) ??
+      (h.kind === 'app' && (await withOpenSessions(trx, [s.member])).size > 0 ? { id: '' } : undefined);
     const before = h.kind === 'router' ? await trx.selectFrom('member').select('router_ipv4').where('id', '=', s.member.id).where('tenant_id', '=', s.member.tenant_id).executeTakeFirst() : undefined;
     await trx
       .insertInto('device_session')
@@ -90,6 +93,15 @@ export async function endSessions(ctx: SessionCtx, ends: readonly { id: string; 
       .insertInto('connect_log')
       .values(ended.map((r) => ({ tenant_id: r.tenant_id, member_id: r.member_id, router_name: r.router_name, remote_ip: r.remote_ip, remote_port: r.remote_port, version: r.version, online: 0, session_id: r.id, create_time: atOf.get(r.id)! })))
       .execute();
+    // Standard clients' sessions a center wrote for their members: they end with the center's session.
+    const clientRows = (
+      await trx
+        .selectFrom('online_log')
+        .select(['session_id', 'device_key', 'tenant_id', 'router_name', 'orig'])
+        .where('session_id', 'in', ended.map((r) => r.id))
+        .where('end_time', 'is', null)
+        .execute()
+    ).filter((row) => row.router_name !== ended.find((r) => r.id === row.session_id)?.router_name);
     for (const r of ended) {
       const at = atOf.get(r.id)!;
       await trx
@@ -103,8 +115,11 @@ export async function endSessions(ctx: SessionCtx, ends: readonly { id: string; 
         .where('end_time', 'is', null)
         .execute();
     }
+    await endClientRows(trx, ctx.events, clientRows, atOf);
     const memberIds = [...new Set(ended.map((r) => r.member_id))];
     const still = new Set((await trx.selectFrom('device_session').select('member_id').where('member_id', 'in', memberIds).execute()).map((r) => r.member_id));
+    // A member whose standard client is still connected stays online when its agent's session ends.
+    for (const id of await withOpenSessions(trx, ended.map((r) => ({ id: r.member_id, tenant_id: r.tenant_id, router_name: r.router_name })))) still.add(id);
     const offline = ended.filter((r) => !still.has(r.member_id));
     if (offline.length > 0) {
       const ids = [...new Set(offline.map((r) => r.member_id))];
@@ -179,4 +194,24 @@ export async function sweepSessions(ctx: SessionCtx, now: number, restarted?: st
   const stale = dead.filter((d) => d.instance !== restarted).map((d) => d.instance);
   if (stale.length > 0) await db.deleteFrom('gateway_instance').where('instance', 'in', stale).where('seen_time', '<', now - INSTANCE_STALE_MS).execute();
   return ended;
+}
+
+/** The standard clients' sessions that ended with their center's: their connect-log ends, and their members offline if nothing else is open. */
+async function endClientRows(db: Db, events: SessionCtx['events'], rows: { session_id: string; device_key: string; tenant_id: number; router_name: string; orig: string }[], atOf: Map<string, number>): Promise<void> {
+  if (rows.length === 0) return;
+  const members = await db
+    .selectFrom('member')
+    .select(['id', 'tenant_id', 'router_name'])
+    .where('router_name', 'in', [...new Set(rows.map((r) => r.router_name))])
+    .where('tenant_id', 'in', [...new Set(rows.map((r) => r.tenant_id))])
+    .execute();
+  const memberOf = (r: { tenant_id: number; router_name: string }) => members.find((m) => m.tenant_id === r.tenant_id && m.router_name === r.router_name);
+  const ended: ClientMember[] = [];
+  for (const r of rows) {
+    const m = memberOf(r);
+    if (!m) continue;
+    await logConnect(db, r.session_id, r.device_key, m, r.orig, 0, '', atOf.get(r.session_id)!);
+    ended.push(m);
+  }
+  await clientsEnded(db, events, ended, Math.max(...rows.map((r) => atOf.get(r.session_id)!)));
 }
