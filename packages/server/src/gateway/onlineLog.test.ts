@@ -109,5 +109,17 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     const ends = await t().db.selectFrom('connect_log').select('online').where('router_name', '=', stock).orderBy('id').execute();
     expect(ends.map((e) => e.online)).toEqual([1, 0, 1, 0]);
     expect((await rows()).filter((r) => r.end_time === null)).toEqual([]);
+
+    // The center signs in again and resends its open sessions: the client's is the member's again, without a new sign-in.
+    const again = await TestDevice.open(base);
+    again.send(routerHello(center, SEEDED_MEMBER_SECRET));
+    await again.next('welcome');
+    again.send({ type: 'session', event: 'up', id: 'k4', mode: 'p2p', network_number: networkNumber, link_router_name: stock, orig: '198.51.100.7:41000', vpn_ip: '10.8.0.9', time: since });
+    again.send({ type: 'ping' });
+    await again.next('pong');
+    expect(await onlineOf(stock)).toBe(1);
+    expect((await rows()).filter((r) => r.end_time === null).map((r) => r.router_name).sort()).toEqual([center, stock].sort());
+    expect(await t().db.selectFrom('software_login').select('id').where('router_name', '=', stock).execute()).toHaveLength(2);
+    again.close();
   });
 });

@@ -65,11 +65,12 @@ export async function clientsEnded(db: Db, events: Events, members: readonly Cli
 /**
  * The software member a center's report names, if it is a standard client: this center session asked
  * about it and admitted it otherwise than by the member's agent credential (gateway.ts keeps what the
- * client said of itself then). A center's session that ended and began again reports its clients anew
- * without asking: their sessions are then the center's only, until they connect again.
+ * client said of itself then), or — `resumed` — the center reports again, after its own connection to
+ * the platform dropped, a session that was written as the member's before (same center, same device's
+ * id for it, same start).
  */
-async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Promise<ClientMember | null> {
-  if (m.mode !== 'p2p' || !m.link_router_name || !s.clientHellos.has(m.link_router_name.toLowerCase())) return null;
+async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Promise<{ member: ClientMember; resumed: boolean } | null> {
+  if (m.mode !== 'p2p' || !m.link_router_name) return null;
   const held = [...s.networks.values()].find((n) => n.number === m.network_number);
   if (held?.memberType !== 'center') return null;
   const peer = await db
@@ -80,8 +81,19 @@ async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Pro
     .where('router_type', '=', ROUTER_TYPE.software)
     .executeTakeFirst();
   if (!peer) return null;
-  const agent = await db.selectFrom('device_session').select('id').where('member_id', '=', peer.id).where('tenant_id', '=', s.member.tenant_id).limit(1).executeTakeFirst();
-  return agent ? null : peer;
+  if (s.clientHellos.has(m.link_router_name.toLowerCase())) return { member: peer, resumed: false };
+  const before = await db
+    .selectFrom('online_log')
+    .select('id')
+    .where('tenant_id', '=', peer.tenant_id)
+    .where('router_name', '=', peer.router_name)
+    .where('mode', '=', 'p2p')
+    .where('start_time', '=', m.time * 1000)
+    .where('link_router_name', '=', s.member.router_name)
+    .where('device_key', '=', m.id)
+    .limit(1)
+    .executeTakeFirst();
+  return before ? { member: peer, resumed: true } : null;
 }
 
 /** The connect log's id of a standard client's session: one per center session and client session, the same at its end. */
@@ -112,7 +124,8 @@ export async function sessionUp(db: Db, events: Events, s: DeviceSession, m: Ses
     session_id: s.id,
     device_key: m.id,
   };
-  const client = await standardClientOf(db, s, m);
+  const found = await standardClientOf(db, s, m);
+  const client = found?.member;
   // Online from its first open session (none yet: neither this row nor any other).
   const wasOnline = client ? (await withOpenSessions(db, [client])).size > 0 : true;
   await db
@@ -123,13 +136,15 @@ export async function sessionUp(db: Db, events: Events, s: DeviceSession, m: Ses
     ])
     .execute();
   if (!client) return;
-  // Its sign-in, with what the client said of itself when it asked to connect.
+  // Its sign-in, with what the client said of itself when it asked to connect (a resumed session signed in before).
   const hello = s.clientHellos.get(m.link_router_name.toLowerCase()) ?? { os: '', version: '' };
   s.clientHellos.delete(m.link_router_name.toLowerCase());
-  await db
-    .insertInto('software_login')
-    .values({ tenant_id: s.member.tenant_id, router_name: client.router_name, ip: splitOrig(m.orig)[0], os: hello.os.slice(0, 16), version: hello.version.slice(0, 32), create_time: m.time * 1000 })
-    .execute();
+  if (!found.resumed) {
+    await db
+      .insertInto('software_login')
+      .values({ tenant_id: s.member.tenant_id, router_name: client.router_name, ip: splitOrig(m.orig)[0], os: hello.os.slice(0, 16), version: hello.version.slice(0, 32), create_time: m.time * 1000 })
+      .execute();
+  }
   await logConnect(db, s.id, m.id, client, m.orig, 1, hello.version, m.time * 1000);
   if (!wasOnline) {
     await db.updateTable('member').set({ online_status: 1, online_time: m.time * 1000 }).where('id', '=', client.id).where('tenant_id', '=', client.tenant_id).execute();
