@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fmt, M } from '@hublink/contract';
+import { fmt, CM } from '@hublink/contract';
 import { addRouters, launch, postAs, screenshotAtWidths, settled, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 import { OK } from './dialogs';
 
@@ -30,7 +30,7 @@ describe("a software member's connection profile in Chromium", () => {
 
   async function downloadProfile(): Promise<string> {
     const downloaded = page.waitForEvent('download', { timeout: WAIT_MS });
-    await page.getByRole('row').filter({ hasText: networkNumber }).getByRole('button', { name: M.profileDownload }).click();
+    await page.getByRole('row').filter({ hasText: networkNumber }).getByRole('button', { name: CM.profileDownload }).click();
     const file = await downloaded;
     expect(file.suggestedFilename()).toBe(`${staff}-${networkNumber}.ovpn`);
     const { readFile } = await import('node:fs/promises');
@@ -40,38 +40,38 @@ describe("a software member's connection profile in Chromium", () => {
   it("opens from the member's row: the login, a profile per network and how to connect", async () => {
     await page.goto(`${server.url}/router/lists?type=2`);
     await page.getByRole('link', { name: staff }).or(page.getByText(staff, { exact: true })).first().click();
-    await page.getByRole('tab', { name: M.profileTab }).waitFor();
+    await page.getByRole('tab', { name: CM.profileTab }).waitFor();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('总部网络').waitFor();
-    await dialog.getByText(M.profileHowTo).waitFor();
+    await dialog.getByText(CM.profileHowTo).waitFor();
     await dialog.getByText(new RegExp(`^${staff}@`)).first().waitFor();
     await settled(page);
-    await screenshotAtWidths(page, 'member-connection', dialog.getByText(M.profileHowTo));
+    await screenshotAtWidths(page, 'member-connection', dialog.getByText(CM.profileHowTo));
   });
 
   it('downloads a profile with everything inline, and re-issues it: the next one carries a new certificate', async () => {
     const first = await downloadProfile();
     for (const tag of ['<ca>', '<cert>', '<key>', '<tls-crypt>', 'auth-user-pass']) expect(first).toContain(tag);
-    await page.getByRole('button', { name: M.profileReissue }).click();
-    await page.getByText(M.profileReissueConfirm).waitFor();
+    await page.getByRole('button', { name: CM.profileReissue }).click();
+    await page.getByText(CM.profileReissueConfirm).waitFor();
     await settled(page);
     await page.locator('.ant-popconfirm').getByRole('button', { name: OK }).click();
-    await page.getByText(M.profileReissued).first().waitFor();
+    await page.getByText(CM.profileReissued).first().waitFor();
     const second = await downloadProfile();
     expect(serialOf(second)).not.toBe(serialOf(first));
   });
 
   it('the download page of a fresh install offers the standard clients instead of being empty', async () => {
     await page.goto(`${server.url}/download`);
-    await page.getByText(M.standardClientsOnly, { exact: false }).waitFor();
-    for (const name of [M.standardClientConnect, M.standardClientTunnelblick, M.standardClientLinux]) await page.getByText(name, { exact: true }).first().waitFor();
-    await screenshotAtWidths(page, 'download-standard-clients', page.getByText(M.standardClientTunnelblickNote));
+    await page.getByText(CM.standardClientsOnly, { exact: false }).waitFor();
+    for (const name of [CM.standardClientConnect, CM.standardClientTunnelblick, CM.standardClientLinux]) await page.getByText(name, { exact: true }).first().waitFor();
+    await screenshotAtWidths(page, 'download-standard-clients', page.getByText(CM.standardClientTunnelblickNote));
   });
 
   it('a router that never connected shows how to connect it', async () => {
     await page.goto(`${server.url}/router/detail?router_name=hq_center1`);
-    await page.getByText(M.onboardTitle).waitFor();
-    await page.getByText(fmt(M.onboardCommand, { url: server.url, name: 'hq_center1' })).waitFor();
-    await screenshotAtWidths(page, 'router-onboarding', page.getByText(M.onboardSecret));
+    await page.getByText(CM.onboardTitle).waitFor();
+    await page.getByText(fmt(CM.onboardCommand, { url: server.url, name: 'hq_center1' })).waitFor();
+    await screenshotAtWidths(page, 'router-onboarding', page.getByText(CM.onboardSecret));
   });
 });

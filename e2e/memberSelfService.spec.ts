@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fmt, M, type Envelope } from '@hublink/contract';
+import { fmt, type Envelope, SM, CM } from '@hublink/contract';
 import { addRouters, CONTEXT, launch, postAs, screenshotAtWidths, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 
 /** A member's self-service page in Chromium (issue 30): the member signs in with its own login, downloads its profile and gets a QR code for its phone. */
@@ -36,17 +36,17 @@ describe("a member's self-service page in Chromium", () => {
   });
 
   async function signInAs(login: string, secret: string) {
-    await member.getByLabel(M.selfLoginLabel).fill(login);
-    await member.getByLabel(M.connectPassword).fill(secret);
-    await member.getByRole('button', { name: M.selfSignIn }).click();
+    await member.getByLabel(SM.selfLoginLabel).fill(login);
+    await member.getByLabel(CM.connectPassword).fill(secret);
+    await member.getByRole('button', { name: SM.selfSignIn }).click();
   }
 
   it('opens without a console account and refuses a wrong password on the form', async () => {
     await member.goto(`${server.url}/self`);
-    await member.getByText(M.selfIntro).waitFor();
-    await screenshotAtWidths(member, 'self-service-sign-in', member.getByLabel(M.selfLoginLabel));
+    await member.getByText(SM.selfIntro).waitFor();
+    await screenshotAtWidths(member, 'self-service-sign-in', member.getByLabel(SM.selfLoginLabel));
     await signInAs(`${staff}@${sign}`, 'wrong-pass1');
-    await member.getByText(M.clientWrongPassword).first().waitFor();
+    await member.getByText(CM.clientWrongPassword).first().waitFor();
   });
 
   it('signs in by name@sign: its network, a profile with its own certificate', async () => {
@@ -55,7 +55,7 @@ describe("a member's self-service page in Chromium", () => {
     await card.waitFor();
     await member.getByText(`${staff}@${sign}`, { exact: true }).waitFor();
     const downloaded = member.waitForEvent('download', { timeout: WAIT_MS });
-    await card.getByRole('button', { name: M.profileDownload }).click();
+    await card.getByRole('button', { name: CM.profileDownload }).click();
     const file = await downloaded;
     expect(file.suggestedFilename()).toBe(`${staff}-${networkNumber}.ovpn`);
     const text = await readFile((await file.path())!, 'utf8');
@@ -64,26 +64,26 @@ describe("a member's self-service page in Chromium", () => {
 
   it('shows a QR code and a single-use link a phone imports', async () => {
     const card = member.getByRole('region', { name: '总部网络' });
-    await card.getByRole('button', { name: M.selfQrNew }).click();
-    const qr = card.getByRole('group', { name: fmt(M.selfQrFor, { name: '总部网络' }) });
+    await card.getByRole('button', { name: SM.selfQrNew }).click();
+    const qr = card.getByRole('group', { name: fmt(SM.selfQrFor, { name: '总部网络' }) });
     await qr.locator('.ant-qrcode canvas').waitFor();
     const url = await qr.getByRole('textbox').inputValue();
     expect(url).toMatch(new RegExp(`^${server.url}/api/v1/self/download\\?token=`));
-    expect(await qr.getByRole('link', { name: M.selfImportInApp }).getAttribute('href')).toBe(`openvpn://import-profile/${url}`);
+    expect(await qr.getByRole('link', { name: SM.selfImportInApp }).getAttribute('href')).toBe(`openvpn://import-profile/${url}`);
     await screenshotAtWidths(member, 'self-service-profile', qr.locator('.ant-qrcode canvas'));
     // What the phone gets: the profile once; the link then is spent.
     const first = await fetch(url);
     expect(first.headers.get('content-type')).toContain('application/x-openvpn-profile');
     expect(await first.text()).toContain('<cert>');
     const again = (await (await fetch(url)).json()) as Envelope;
-    expect(again.msg).toBe(M.selfLinkInvalid);
+    expect(again.msg).toBe(SM.selfLinkInvalid);
   });
 
   it('signs out, and signs in again with the bound phone', async () => {
-    await member.getByRole('button', { name: M.selfSignOut }).click();
-    await member.getByLabel(M.selfLoginLabel).waitFor();
+    await member.getByRole('button', { name: SM.selfSignOut }).click();
+    await member.getByLabel(SM.selfLoginLabel).waitFor();
     await signInAs(`+86 ${phone}`, password);
     await member.getByRole('region', { name: '总部网络' }).waitFor();
-    await member.getByText(M.selfHowTo).waitFor();
+    await member.getByText(SM.selfHowTo).waitFor();
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { idField, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { CM, fmt, M } from './messages';
 
 // Third-party sign-in sources (spec 3 §2 "/router/auth_source", §3, §4, §5, §7): a tenant connects its
 // enterprise WeChat, Feishu or DingTalk app; its members sign in to the client with that account.
@@ -258,7 +258,7 @@ export const vpnWebSignIn = defineEndpoint({
   path: '/auth_source/vpn',
   method: 'GET',
   access: 'public',
-  query: z.object({ token: z.string({ error: M.webSignInExpired }).regex(/^[A-Za-z0-9_-]{43}$/, M.webSignInExpired) }),
+  query: z.object({ token: z.string({ error: CM.webSignInExpired }).regex(/^[A-Za-z0-9_-]{43}$/, CM.webSignInExpired) }),
   response: { redirect: "the member's provider's sign-in page", file: WEB_SIGN_IN_PAGE_TYPE },
 });
 

@@ -3,7 +3,7 @@ import { authorizeAuthSource, authSourceToken } from './authSource';
 import { defineEndpoint, noData } from './endpoint';
 import { requiredString } from './fields';
 import { LIMITS } from './limits';
-import { M } from './messages';
+import { CM, SM } from './messages';
 import { networkNumberField } from './network';
 import { ovpnFile } from './networkConfig';
 
@@ -24,8 +24,8 @@ export const selfLogin = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: z.object({
-    login: requiredString(M.selfLoginRequired).trim().min(1, M.selfLoginRequired).max(LIMITS.selfLoginMax, M.clientWrongPassword),
-    password: z.string({ error: M.selfPasswordRequired }).min(1, M.selfPasswordRequired).max(LIMITS.selfPasswordMax, M.clientWrongPassword),
+    login: requiredString(SM.selfLoginRequired).trim().min(1, SM.selfLoginRequired).max(LIMITS.selfLoginMax, CM.clientWrongPassword),
+    password: z.string({ error: SM.selfPasswordRequired }).min(1, SM.selfPasswordRequired).max(LIMITS.selfPasswordMax, CM.clientWrongPassword),
   }),
   response: selfSessionAnswer,
 });
@@ -97,7 +97,7 @@ export const selfDownload = defineEndpoint({
   path: '/self/download',
   method: 'GET',
   access: 'public',
-  query: z.object({ token: requiredString(M.selfLinkInvalid).max(128, M.selfLinkInvalid) }),
+  query: z.object({ token: requiredString(SM.selfLinkInvalid).max(128, SM.selfLinkInvalid) }),
   response: ovpnFile,
 });
 

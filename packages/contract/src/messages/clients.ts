@@ -1,5 +1,8 @@
-/** Standard OpenVPN clients: profiles, re-issue, onboarding (issue 30). Our own texts; the spec is silent. */
-export const clientsMessages = {
+/**
+ * Standard OpenVPN clients: profiles, re-issue, onboarding (issue 30). Our own texts; the spec is
+ * silent. Not in M: they travel with the pages and calls that use them, not with the console's sign-in.
+ */
+export const CM = {
   profileSoftwareOnly: '只有软件成员可以下载配置文件',
   profileNotReady: '该成员在此网络中的配置尚未生成，请稍后再试',
   profileDownload: '下载配置文件',

@@ -94,4 +94,5 @@ export const shellMessages = {
   dashboardEmail: '邮箱',
   tickerLabel: '公告',
   tickerMore: '更多公告',
+  routeSelfService: '自助下载配置',
 } as const;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { CODE, getMemberProfile, M, memberProfiles, reissueMemberProfile, ROUTER_TYPE } from '@hublink/contract';
+import { CODE, getMemberProfile, memberProfiles, reissueMemberProfile, ROUTER_TYPE, CM } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../test/helpers';
 import { seedFreshMembers, seedNetwork } from '../../test/networks';
@@ -50,7 +50,7 @@ describeEachDatabase('connection profiles', (t: () => TestApp) => {
 
     it('is for software members only', async () => {
       const res = await download(main.token, net.network_number, router);
-      expect([res.code, res.msg]).toEqual([422, M.profileSoftwareOnly]);
+      expect([res.code, res.msg]).toEqual([422, CM.profileSoftwareOnly]);
     });
 
     it("never gives another tenant's member or network", async () => {
@@ -98,7 +98,7 @@ describeEachDatabase('connection profiles', (t: () => TestApp) => {
     });
 
     it('refuses a hardware member, and a member of another tenant', async () => {
-      expect([(await reissue(main.token, router)).code, (await reissue(main.token, router)).msg]).toEqual([422, M.profileSoftwareOnly]);
+      expect([(await reissue(main.token, router)).code, (await reissue(main.token, router)).msg]).toEqual([422, CM.profileSoftwareOnly]);
       expect((await reissue(main.token, theirStaff)).code).toBe(CODE.notFound);
     });
 

@@ -1,4 +1,4 @@
-import { M, MEMBER_CERTIFICATE_FIELD, OVPN_TYPE, ROUTER_TYPE, type MemberProfiles } from '@hublink/contract';
+import { M, MEMBER_CERTIFICATE_FIELD, OVPN_TYPE, ROUTER_TYPE, type MemberProfiles, CM } from '@hublink/contract';
 import type { Actor } from '../core/actor';
 import type { Ctx } from '../core/context';
 import { ApiError, notFound } from '../core/errors';
@@ -26,7 +26,7 @@ async function softwareMember(ctx: Ctx, tenantId: number, routerName: string) {
     .where('router_key', '=', routerName.toLowerCase())
     .executeTakeFirst();
   if (!member) throw notFound(M.memberNotFound);
-  if (member.router_type !== ROUTER_TYPE.software) throw new ApiError(422, M.profileSoftwareOnly);
+  if (member.router_type !== ROUTER_TYPE.software) throw new ApiError(422, CM.profileSoftwareOnly);
   return member;
 }
 
@@ -66,7 +66,7 @@ export async function ownProfile(ctx: Ctx, tenantId: number, networkNumber: stri
   const files =
     (await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id)) ??
     ((await syncNetworkCertificates(ctx, actor.tenantId, net.id, new Date())) && (await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id)));
-  if (json.member_type !== 'point' || !files?.tlsCrypt || json.tunnels.length === 0) throw new ApiError(422, M.profileNotReady);
+  if (json.member_type !== 'point' || !files?.tlsCrypt || json.tunnels.length === 0) throw new ApiError(422, CM.profileNotReady);
   const text = renderProfile(json, { ca: files.ca, cert: files.cert, key: files.key, tlsCrypt: files.tlsCrypt }, { password: !signsInOnWeb(member), title: 'HubLink' });
   return new FileAnswer(`${member.router_name}-${networkNumber}.ovpn`, OVPN_TYPE, Buffer.from(text));
 }

@@ -1,4 +1,4 @@
-import { M, getMemberConfig, getMemberProfile, memberProfiles, reissueMemberProfile } from '@hublink/contract';
+import { getMemberConfig, getMemberProfile, memberProfiles, reissueMemberProfile, CM } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { ok } from '../core/errors';
 import { route, type App } from '../core/http';
@@ -12,6 +12,6 @@ export function compilerRoutes(app: App, ctx: Ctx) {
   route(app, ctx, memberProfiles, async ({ actor, query }) => ok(await profilesOf(ctx, actor, query.router_name)));
   route(app, ctx, reissueMemberProfile, async ({ actor, body }) => {
     await reissueProfile(ctx, actor, body.router_name);
-    return ok(null, M.profileReissued);
+    return ok(null, CM.profileReissued);
   });
 }

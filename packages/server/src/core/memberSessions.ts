@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { CODE, LIMITS, M, ROUTER_TYPE, type SelfSession } from '@hublink/contract';
+import { CODE, LIMITS, M, ROUTER_TYPE, type SelfSession, SM, CM } from '@hublink/contract';
 import { z } from 'zod';
 import { bearerToken } from './actor';
 import type { Ctx } from './context';
@@ -37,7 +37,7 @@ export async function authenticateMember(ctx: Ctx, header: string | undefined): 
   if (!token) throw new ApiError(CODE.tokenInvalid, M.tokenMissing);
   const raw = await ctx.store.get(sessionKey(token));
   const s = raw === null ? undefined : value.safeParse(JSON.parse(raw)).data;
-  if (!s) throw new ApiError(CODE.tokenInvalid, M.selfSessionExpired);
+  if (!s) throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
   const member = await ctx.db
     .selectFrom('member')
     .innerJoin('account', 'account.id', 'member.tenant_id')
@@ -45,8 +45,8 @@ export async function authenticateMember(ctx: Ctx, header: string | undefined): 
     .where('member.id', '=', s.member_id)
     .where('member.tenant_id', '=', s.tenant_id)
     .executeTakeFirst();
-  if (!member || member.router_type !== ROUTER_TYPE.software) throw new ApiError(CODE.tokenInvalid, M.selfSessionExpired);
-  if (member.status !== 1 || member.tenant_status !== 1) throw new ApiError(CODE.accountDisabled, M.clientDisabled);
+  if (!member || member.router_type !== ROUTER_TYPE.software) throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
+  if (member.status !== 1 || member.tenant_status !== 1) throw new ApiError(CODE.accountDisabled, CM.clientDisabled);
   return { tenantId: s.tenant_id, memberId: s.member_id };
 }
 

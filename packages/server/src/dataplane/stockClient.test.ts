@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE_PATH, authSourceCallback, editPrefix, importAllLdapUsers, M, reissueMemberProfile, updateRouterStatus, vpnWebSignIn } from '@hublink/contract';
+import { API_BASE_PATH, authSourceCallback, editPrefix, importAllLdapUsers, reissueMemberProfile, updateRouterStatus, vpnWebSignIn, CM } from '@hublink/contract';
 import { startAgent, type AgentProcess } from '../../test/agentProcess';
 import { createTestApp, newAccount, type TestApp } from '../../test/helpers';
 import { lanHost, type LanHost } from '../../test/lan';
@@ -290,7 +290,7 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
     await waitFor(() => infos.some((l) => /^>STATE:\d+,AUTH_PENDING/.test(l)), 'AUTH_PENDING in the client\'s state', 10_000);
     providers.feishu.signIn(person('web'));
     const signedIn = Date.now();
-    expect(await signInOnWeb(url)).toContain(M.webSignInDone);
+    expect(await signInOnWeb(url)).toContain(CM.webSignInDone);
     await waitFor(() => lab.pings(up.s.ns, host.address), "the center's LAN after the web sign-in");
     figures.webAuthSignedInToLan = Date.now() - signedIn;
     figures.webAuthConnect = Date.now() - started;
@@ -300,7 +300,7 @@ describe('a stock OpenVPN client with a downloaded profile', () => {
     const { infos } = await connectOnWeb(await profile(names.web));
     const url = await webAuthUrl(infos);
     providers.feishu.signIn(person('webOther'));
-    expect(await signInOnWeb(url)).toContain(M.clientWebSignInOtherPerson);
+    expect(await signInOnWeb(url)).toContain(CM.clientWebSignInOtherPerson);
     await waitFor(() => client!.lines.some((l) => l.text.includes('AUTH_FAILED')), 'AUTH_FAILED at the client');
     await client!.stop();
     const logged = (await t!.db.selectFrom('connect_log').select('reason').where('router_name', '=', names.web).where('reason', '!=', '').execute()).map((r) => r.reason);

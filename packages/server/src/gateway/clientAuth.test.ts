@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE_PATH, authSourceCallback, LIMITS, M, ROUTER_TYPE, saveDeviceApprovalSetting, vpnWebSignIn, type ClientAuthResultMessage } from '@hublink/contract';
+import { API_BASE_PATH, authSourceCallback, LIMITS, ROUTER_TYPE, saveDeviceApprovalSetting, vpnWebSignIn, type ClientAuthResultMessage, CM } from '@hublink/contract';
 import { TestDevice, routerHello } from '../../test/device';
 import { createTestApp, DATABASES, describeEachDatabase, newAccount, sharedDatabase, type TestApp } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, seedFreshMembers, seedNetwork } from '../../test/networks';
@@ -86,15 +86,15 @@ describeEachDatabase('device gateway: judging standard clients', (t) => {
   });
 
   it('refuses a wrong password, no login, a login that is not the certificate’s member, with the reason in the connect log', async () => {
-    expect(await ask({ username: `${staff}@${sign}`, password: 'wrong-one' })).toMatchObject({ verdict: 'deny', client_reason: M.clientWrongPassword });
-    expect(await ask({})).toMatchObject({ verdict: 'deny', client_reason: M.clientLoginRequired });
-    expect(await ask({ username: `${theirStaff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny', client_reason: M.clientLoginMismatch });
+    expect(await ask({ username: `${staff}@${sign}`, password: 'wrong-one' })).toMatchObject({ verdict: 'deny', client_reason: CM.clientWrongPassword });
+    expect(await ask({})).toMatchObject({ verdict: 'deny', client_reason: CM.clientLoginRequired });
+    expect(await ask({ username: `${theirStaff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny', client_reason: CM.clientLoginMismatch });
     expect(await reasons()).toEqual(expect.arrayContaining(['wrong password', 'no login given']));
   });
 
   it("refuses a certificate that is not the member's current one, and another tenant's member", async () => {
-    expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET, serial: '12345' })).toMatchObject({ verdict: 'deny', client_reason: M.clientCertificateRevoked });
-    expect(await ask({ common_name: theirStaff, username: `${theirStaff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny', client_reason: M.clientNotInNetwork });
+    expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET, serial: '12345' })).toMatchObject({ verdict: 'deny', client_reason: CM.clientCertificateRevoked });
+    expect(await ask({ common_name: theirStaff, username: `${theirStaff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny', client_reason: CM.clientNotInNetwork });
     // Not a network this center serves.
     expect(await ask({ network_number: 'NOTMINE00001', username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny' });
   });
@@ -102,14 +102,14 @@ describeEachDatabase('device gateway: judging standard clients', (t) => {
   it('holds a new device of a tenant that approves devices, and admits a renegotiation without the password', async () => {
     expect((await t().call(saveDeviceApprovalSetting, { token: a.token, body: { enabled: 1 } })).code).toBe(200);
     expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'accept' });
-    expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET, hwaddr: '0e:00:00:00:00:99' })).toMatchObject({ verdict: 'deny', client_reason: M.clientAwaitingApproval });
+    expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET, hwaddr: '0e:00:00:00:00:99' })).toMatchObject({ verdict: 'deny', client_reason: CM.clientAwaitingApproval });
     expect(await ask({ reauth: true })).toMatchObject({ verdict: 'accept' });
   });
 
   it('refuses a disabled member', async () => {
     await t().db.updateTable('member').set({ status: 0 }).where('router_key', '=', staff.toLowerCase()).execute();
-    expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny', client_reason: M.clientDisabled });
-    expect(await ask({ reauth: true })).toMatchObject({ verdict: 'deny', client_reason: M.clientDisabled });
+    expect(await ask({ username: `${staff}@${sign}`, password: SEEDED_MEMBER_SECRET })).toMatchObject({ verdict: 'deny', client_reason: CM.clientDisabled });
+    expect(await ask({ reauth: true })).toMatchObject({ verdict: 'deny', client_reason: CM.clientDisabled });
   });
 });
 
@@ -197,11 +197,11 @@ describe('device gateway: a web sign-in for a member of a sign-in source', () =>
         providers.feishu.signIn(person('mine'));
         const page = await signIn(first.url);
         expect(page.status).toBe(200);
-        expect(page.body).toContain(M.webSignInDone);
+        expect(page.body).toContain(CM.webSignInDone);
         expect(await finalOf(id)).toMatchObject({ verdict: 'accept' });
         // The URL served once.
         const again = await signIn(first.url);
-        expect(again.body).toContain(M.webSignInExpired);
+        expect(again.body).toContain(CM.webSignInExpired);
         expect(center.received.filter((m) => m.type === 'client_auth_result' && m.id === id)).toHaveLength(2);
       });
 
@@ -209,8 +209,8 @@ describe('device gateway: a web sign-in for a member of a sign-in source', () =>
         for (const who of ['other', 'stranger'] as const) {
           const { id, first } = await ask();
           providers.feishu.signIn(person(who));
-          expect((await signIn(first.url)).body).toContain(M.clientWebSignInOtherPerson);
-          expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: M.clientWebSignInOtherPerson });
+          expect((await signIn(first.url)).body).toContain(CM.clientWebSignInOtherPerson);
+          expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: CM.clientWebSignInOtherPerson });
         }
         expect(await reasons()).toEqual(expect.arrayContaining(['the web sign-in named another member', 'the web sign-in named a person bound to no member']));
         // Nobody was created for the stranger.
@@ -221,23 +221,23 @@ describe('device gateway: a web sign-in for a member of a sign-in source', () =>
         const { id, first } = await ask();
         later = (LIMITS.vpnWebSignInSeconds + 1) * 1000;
         try {
-          expect((await signIn(first.url)).body).toContain(M.webSignInExpired);
+          expect((await signIn(first.url)).body).toContain(CM.webSignInExpired);
           await endOverdueWebSignIns(t.ctx, Date.now() + later);
         } finally {
           later = 0;
         }
-        expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: M.clientWebSignInTimeout });
+        expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: CM.clientWebSignInTimeout });
         expect(await reasons()).toContain('the web sign-in timed out');
       });
 
       it('refuses a client that cannot sign in on the web, and a disabled member after its sign-in', async () => {
-        expect((await ask({ sso: '' })).first).toMatchObject({ verdict: 'deny', client_reason: M.clientWebSignInUnsupported });
+        expect((await ask({ sso: '' })).first).toMatchObject({ verdict: 'deny', client_reason: CM.clientWebSignInUnsupported });
         const { id, first } = await ask();
         await t.db.updateTable('member').set({ status: 0 }).where('router_key', '=', names.mine.toLowerCase()).execute();
         try {
           providers.feishu.signIn(person('mine'));
-          expect((await signIn(first.url)).body).toContain(M.clientDisabled);
-          expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: M.clientDisabled });
+          expect((await signIn(first.url)).body).toContain(CM.clientDisabled);
+          expect(await finalOf(id)).toMatchObject({ verdict: 'deny', client_reason: CM.clientDisabled });
         } finally {
           await t.db.updateTable('member').set({ status: 1 }).where('router_key', '=', names.mine.toLowerCase()).execute();
         }
@@ -295,7 +295,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL)('
     providers.feishu.signIn({ tenantKey: 'tk-two', unionId: 'on_two', openId: 'ou_two', name: 'two' });
     const url = new URL(pending.url);
     const page = await browse(`${baseOf(b)}${url.pathname}${url.search}`, 'never:');
-    expect(page.kind === 'page' && page.body).toContain(M.webSignInDone);
+    expect(page.kind === 'page' && page.body).toContain(CM.webSignInDone);
     expect(await center.next('client_auth_result', (r) => r.id === 'x1' && r.verdict !== 'pending')).toMatchObject({ verdict: 'accept' });
   }, 60_000);
 });

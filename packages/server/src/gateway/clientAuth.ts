@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LDAP_MEMBER_SOURCE, M, type ClientAuthMessage, type ClientAuthResultMessage } from '@hublink/contract';
+import { LDAP_MEMBER_SOURCE, type ClientAuthMessage, type ClientAuthResultMessage, CM } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { credentialHash } from '../core/deviceCredentials';
 import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
@@ -99,7 +99,7 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, asker
     .where('mb.router_key', '=', m.common_name.toLowerCase())
     .where('mb.router_type', '=', 2)
     .executeTakeFirst();
-  if (!member) return { verdict: deny(`no software member ${m.common_name} in the network`, M.clientNotInNetwork), member: null };
+  if (!member) return { verdict: deny(`no software member ${m.common_name} in the network`, CM.clientNotInNetwork), member: null };
   const who = { id: member.id, tenant_id: member.tenant_id, router_name: member.router_name };
 
   // The certificate must be the member's current one: a re-issued profile's old certificate is refused
@@ -115,23 +115,23 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, asker
     .orderBy('id', 'desc')
     .executeTakeFirst();
   // The PKI writes whole bytes (a first byte below 0x10 keeps its leading zero); BigInt writes none.
-  if (!serial || !current || current.serial.replace(/^0+/, '') !== serial) return { verdict: deny('the certificate was re-issued or revoked', M.clientCertificateRevoked), member: who };
-  if (member.status !== 1) return { verdict: deny('member disabled', M.clientDisabled), member: who };
+  if (!serial || !current || current.serial.replace(/^0+/, '') !== serial) return { verdict: deny('the certificate was re-issued or revoked', CM.clientCertificateRevoked), member: who };
+  if (member.status !== 1) return { verdict: deny('member disabled', CM.clientDisabled), member: who };
   // A renegotiation of an admitted session: the person was checked when it began.
   if (m.reauth) return { verdict: ACCEPT, member: who };
 
   // A member of a WeCom, Feishu or DingTalk source without a password: its profile asks for no login,
   // and the person signs in at the provider in a browser (OpenVPN's WEB_AUTH, gateway/webSignIn.ts).
   if (!m.username && !m.password && signsInOnWeb(member)) {
-    if (!m.sso.split(',').includes('webauth')) return { verdict: deny('the client cannot sign in on the web (no webauth in IV_SSO)', M.clientWebSignInUnsupported), member: who };
-    if (!asker?.origin) return { verdict: deny('no address for the web sign-in', M.clientWebSignInRefused), member: who };
+    if (!m.sso.split(',').includes('webauth')) return { verdict: deny('the client cannot sign in on the web (no webauth in IV_SSO)', CM.clientWebSignInUnsupported), member: who };
+    if (!asker?.origin) return { verdict: deny('no address for the web sign-in', CM.clientWebSignInRefused), member: who };
     const web = { tenant_id: member.tenant_id, member_id: member.id, router_name: member.router_name, network_id: network.id, center_id: center.id };
     const question = { session_id: asker.session_id, request_id: m.id, orig: m.orig, platform: m.platform, hwaddr: m.hwaddr, client_version: m.client_version };
     return { verdict: await openWebSignIn(ctx, { ...web, ...question }, asker.origin), member: who };
   }
 
-  if (!m.username && !m.password) return { verdict: deny('no login given', M.clientLoginRequired), member: who };
-  if (!namesMember(m.username, member)) return { verdict: deny(`login ${m.username.slice(0, 64)} is not the certificate's member`, M.clientLoginMismatch), member: who };
+  if (!m.username && !m.password) return { verdict: deny('no login given', CM.clientLoginRequired), member: who };
+  if (!namesMember(m.username, member)) return { verdict: deny(`login ${m.username.slice(0, 64)} is not the certificate's member`, CM.clientLoginMismatch), member: who };
 
   // The HubLink agent presents its device credential (256 random bits): a cheap check, no failure limit.
   const credential = await db.selectFrom('device_credential').select('id').where('token_hash', '=', credentialHash(m.password)).where('member_id', '=', member.id).executeTakeFirst();
@@ -139,18 +139,18 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, asker
 
   const [ip] = splitOrig(m.orig);
   const key = memberLimitKey(member);
-  if (!(await withinLimits(ctx, key, ip))) return { verdict: deny('too many failed sign-ins, try later', M.clientTooManyAttempts), member: who };
+  if (!(await withinLimits(ctx, key, ip))) return { verdict: deny('too many failed sign-ins, try later', CM.clientTooManyAttempts), member: who };
   const verdict = await passwordVerdict(ctx, member, m.password);
-  if (verdict === 'unavailable') return { verdict: deny('the directory could not check the password', M.clientDirectoryUnavailable), member: who };
+  if (verdict === 'unavailable') return { verdict: deny('the directory could not check the password', CM.clientDirectoryUnavailable), member: who };
   if (verdict === 'wrong') {
     await countFailure(ctx, key, ip);
-    return { verdict: deny('wrong password', M.clientWrongPassword), member: who };
+    return { verdict: deny('wrong password', CM.clientWrongPassword), member: who };
   }
-  if (verdict === 'disabled') return { verdict: deny('disabled in the directory', M.clientDisabled), member: who };
+  if (verdict === 'disabled') return { verdict: deny('disabled in the directory', CM.clientDisabled), member: who };
   // A tenant that approves new devices (issue 30).
   const approval = await deviceApproval(ctx, member, standardClientDevice(m));
-  if (approval === 'waiting') return { verdict: deny('the device waits for approval', M.clientAwaitingApproval), member: who };
-  if (approval === 'refused') return { verdict: deny('the device was refused', M.clientDeviceRefused), member: who };
+  if (approval === 'waiting') return { verdict: deny('the device waits for approval', CM.clientAwaitingApproval), member: who };
+  if (approval === 'refused') return { verdict: deny('the device was refused', CM.clientDeviceRefused), member: who };
   return { verdict: ACCEPT, member: who };
 }
 

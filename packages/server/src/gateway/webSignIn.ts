@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { API_BASE_PATH, LIMITS, M, vpnWebSignIn } from '@hublink/contract';
+import { API_BASE_PATH, LIMITS, vpnWebSignIn, CM } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { onWebSignIn, webSignInOpenKey, webSignInTokenKey, type WebSignIn, type WebSignInOutcome, type WebSignInProof } from '../core/webSignIn';
 import { deviceApproval } from './approval';
@@ -63,7 +63,7 @@ export async function endOverdueWebSignIns(ctx: Ctx, now = Date.now()): Promise<
     if (r.expires_at > now) continue;
     state.pending.delete(key);
     if ((await ctx.store.take(key)) === null) continue;
-    await answer(ctx, r, deny('the web sign-in timed out', M.clientWebSignInTimeout));
+    await answer(ctx, r, deny('the web sign-in timed out', CM.clientWebSignInTimeout));
   }
 }
 
@@ -78,24 +78,24 @@ async function answer(ctx: Ctx, r: WebSignIn, verdict: ClientVerdict) {
 /** After the provider named the person: the certificate's own member, still enabled, on an approved device. */
 async function decide(ctx: Ctx, r: WebSignIn, proof: WebSignInProof): Promise<ClientVerdict> {
   if ('refused' in proof) return deny(proof.refused.reason, proof.refused.client_reason);
-  if (proof.member_id !== r.member_id) return deny('the web sign-in named another member', M.clientWebSignInOtherPerson);
+  if (proof.member_id !== r.member_id) return deny('the web sign-in named another member', CM.clientWebSignInOtherPerson);
   const member = await ctx.db.selectFrom('member').select(['id', 'tenant_id', 'status']).where('id', '=', r.member_id).where('tenant_id', '=', r.tenant_id).executeTakeFirst();
-  if (!member || member.status !== 1) return deny('member disabled', M.clientDisabled);
+  if (!member || member.status !== 1) return deny('member disabled', CM.clientDisabled);
   const approval = await deviceApproval(ctx, member, standardClientDevice(r));
-  if (approval === 'waiting') return deny('the device waits for approval', M.clientAwaitingApproval);
-  if (approval === 'refused') return deny('the device was refused', M.clientDeviceRefused);
+  if (approval === 'waiting') return deny('the device waits for approval', CM.clientAwaitingApproval);
+  if (approval === 'refused') return deny('the device was refused', CM.clientDeviceRefused);
   return ACCEPT;
 }
 
 async function finish(ctx: Ctx, r: WebSignIn, proof: WebSignInProof): Promise<WebSignInOutcome> {
   // Taken once: a sign-in finished twice, or after the time was up, changes nothing.
-  if ((await ctx.store.take(webSignInOpenKey(r))) === null) return { accepted: false, message: M.webSignInExpired };
+  if ((await ctx.store.take(webSignInOpenKey(r))) === null) return { accepted: false, message: CM.webSignInExpired };
   const verdict = await decide(ctx, r, proof).catch((err: unknown): ClientVerdict => {
     ctx.log.error({ err }, 'gateway: deciding a web sign-in failed');
-    return deny('the platform could not decide', M.clientWebSignInRefused);
+    return deny('the platform could not decide', CM.clientWebSignInRefused);
   });
   await answer(ctx, r, verdict);
-  return verdict.verdict === 'accept' ? { accepted: true, message: M.webSignInDone } : { accepted: false, message: verdict.client_reason || M.clientWebSignInRefused };
+  return verdict.verdict === 'accept' ? { accepted: true, message: CM.webSignInDone } : { accepted: false, message: verdict.client_reason || CM.clientWebSignInRefused };
 }
 
 /** The gateway starts taking web sign-ins' final answers (the auth-source module calls them) and refusing overdue ones. */

@@ -1,23 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  authSourceCode,
-  authSourceToken,
-  CODE,
-  LIMITS,
-  M,
-  memberProfiles,
-  ROUTER_TYPE,
-  selfAuthorize,
-  selfDownload,
-  selfLogin,
-  selfLogout,
-  selfProfile,
-  selfProfileLink,
-  selfProfiles,
-  selfTicket,
-} from '@hublink/contract';
+import { authSourceCode, authSourceToken, CODE, LIMITS, M, memberProfiles, ROUTER_TYPE, selfAuthorize, selfDownload, selfLogin, selfLogout, selfProfile, selfProfileLink, selfProfiles, selfTicket, SM, CM } from '@hublink/contract';
 import { createTestApp, DATABASES, newAccount, type TestApp } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, seedFreshMembers, seedNetwork } from '../../test/networks';
 import { browse, pkce, startProviders, type LocalProviders } from '../../test/providers';
@@ -100,12 +84,12 @@ for (const dialect of DATABASES) {
 
       it('refuses a wrong password, an unknown login and a hardware member with one message, and counts the failures as the clients do', async () => {
         const ip = t.nextIp();
-        expect(await signIn(`${staff}@${sign}`, 'wrong-one', ip)).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
-        expect(await signIn(`nobody@${sign}`, SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
-        expect(await signIn('13000000000', SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
+        expect(await signIn(`${staff}@${sign}`, 'wrong-one', ip)).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
+        expect(await signIn(`nobody@${sign}`, SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
+        expect(await signIn('13000000000', SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
         const [router = ''] = await seedFreshMembers(t, a.account.id, 1);
-        expect(await signIn(`${router}@${sign}`, SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
-        expect(await signIn(`${theirStaff}@${sign}`, SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
+        expect(await signIn(`${router}@${sign}`, SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
+        expect(await signIn(`${theirStaff}@${sign}`, SEEDED_MEMBER_SECRET, ip)).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
         // The gateway's key for the member: one wrong password here is one of its count.
         expect(await t.ctx.store.get(`rl:${DEVICE_AUTH_LIMITS.perMember.name}:a:${staff.toLowerCase()}@${sign.toLowerCase()}`)).toBe('1');
         // A success resets the member's count.
@@ -117,21 +101,21 @@ for (const dialect of DATABASES) {
         const [victim = ''] = await seedFreshMembers(t, a.account.id, 1, { router_type: ROUTER_TYPE.software });
         for (let i = 0; i < DEVICE_AUTH_LIMITS.perMember.max; i++) expect((await signIn(`${victim}@${sign}`, `wrong${i}`)).code).toBe(CODE.invalid);
         const res = await signIn(`${victim}@${sign}`);
-        expect([res.code, res.status, res.msg]).toEqual([CODE.tooMany, 429, M.clientTooManyAttempts]);
+        expect([res.code, res.status, res.msg]).toEqual([CODE.tooMany, 429, CM.clientTooManyAttempts]);
       });
 
       it('refuses a disabled member once its password is proven, and ends its sessions', async () => {
         const [off = ''] = await seedFreshMembers(t, a.account.id, 1, { router_type: ROUTER_TYPE.software });
         const token = await session(`${off}@${sign}`);
         await t.db.updateTable('member').set({ status: 0 }).where('tenant_id', '=', a.account.id).where('router_key', '=', off.toLowerCase()).execute();
-        expect(await signIn(`${off}@${sign}`)).toMatchObject({ code: CODE.forbidden, msg: M.clientDisabled });
-        expect(await signIn(`${off}@${sign}`, 'wrong-one')).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
+        expect(await signIn(`${off}@${sign}`)).toMatchObject({ code: CODE.forbidden, msg: CM.clientDisabled });
+        expect(await signIn(`${off}@${sign}`, 'wrong-one')).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
         expect(await t.call(selfProfiles, { token })).toMatchObject({ code: CODE.accountDisabled, status: 401 });
       });
 
       it('refuses an empty login or password with the form messages', async () => {
-        expect(await t.call(selfLogin, { body: { login: ' ', password: 'x' } })).toMatchObject({ code: CODE.invalid, msg: M.selfLoginRequired });
-        expect(await t.call(selfLogin, { body: { login: `${staff}@${sign}`, password: '' } })).toMatchObject({ code: CODE.invalid, msg: M.selfPasswordRequired });
+        expect(await t.call(selfLogin, { body: { login: ' ', password: 'x' } })).toMatchObject({ code: CODE.invalid, msg: SM.selfLoginRequired });
+        expect(await t.call(selfLogin, { body: { login: `${staff}@${sign}`, password: '' } })).toMatchObject({ code: CODE.invalid, msg: SM.selfPasswordRequired });
       });
     });
 
@@ -195,8 +179,8 @@ for (const dialect of DATABASES) {
         expect(expires_in).toBe(LIMITS.selfLinkSeconds);
         const first = await t.call(selfDownload, { query: { token: tokenOf(url) } });
         expect(cnOf(first.file!.body.toString('utf8'))).toContain(`CN=${staff}`);
-        expect(await t.call(selfDownload, { query: { token: tokenOf(url) } })).toMatchObject({ code: CODE.invalid, msg: M.selfLinkInvalid });
-        expect(await t.call(selfDownload, { query: { token: 'made-up' } })).toMatchObject({ code: CODE.invalid, msg: M.selfLinkInvalid });
+        expect(await t.call(selfDownload, { query: { token: tokenOf(url) } })).toMatchObject({ code: CODE.invalid, msg: SM.selfLinkInvalid });
+        expect(await t.call(selfDownload, { query: { token: 'made-up' } })).toMatchObject({ code: CODE.invalid, msg: SM.selfLinkInvalid });
       });
 
       it('expires after LIMITS.selfLinkSeconds, and gives nothing to a member disabled since', async () => {
@@ -206,13 +190,13 @@ for (const dialect of DATABASES) {
         const kept = await link();
         later += LIMITS.selfLinkSeconds * 1000;
         try {
-          expect(await t.call(selfDownload, { query: { token: old } })).toMatchObject({ code: CODE.invalid, msg: M.selfLinkInvalid });
+          expect(await t.call(selfDownload, { query: { token: old } })).toMatchObject({ code: CODE.invalid, msg: SM.selfLinkInvalid });
         } finally {
           later -= LIMITS.selfLinkSeconds * 1000;
         }
         await t.db.updateTable('member').set({ status: 0 }).where('tenant_id', '=', a.account.id).where('router_key', '=', colleague.toLowerCase()).execute();
         try {
-          expect(await t.call(selfDownload, { query: { token: kept } })).toMatchObject({ code: CODE.forbidden, msg: M.clientDisabled });
+          expect(await t.call(selfDownload, { query: { token: kept } })).toMatchObject({ code: CODE.forbidden, msg: CM.clientDisabled });
         } finally {
           await t.db.updateTable('member').set({ status: 1 }).where('tenant_id', '=', a.account.id).where('router_key', '=', colleague.toLowerCase()).execute();
         }

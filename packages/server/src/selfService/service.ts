@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { CODE, LIMITS, M, ROUTER_TYPE, selfDownload, endpointUrl, type SelfProfileLink, type SelfProfiles, type SelfSession } from '@hublink/contract';
+import { CODE, LIMITS, M, ROUTER_TYPE, selfDownload, endpointUrl, type SelfProfileLink, type SelfProfiles, type SelfSession, SM, CM } from '@hublink/contract';
 import { z } from 'zod';
 import type { Ctx } from '../core/context';
 import { ApiError, forbidden, invalid, notFound, tooMany } from '../core/errors';
@@ -54,10 +54,10 @@ export async function signIn(ctx: Ctx, ip: string, login: string, password: stri
   const members = await membersNamed(ctx, login);
   if (members.length === 0) {
     const key = `a:${login.toLowerCase()}`;
-    if (!(await withinLimits(ctx, key, ip))) throw tooMany(M.clientTooManyAttempts);
+    if (!(await withinLimits(ctx, key, ip))) throw tooMany(CM.clientTooManyAttempts);
     await verifyPassword(password, DUMMY_HASH);
     await countFailure(ctx, key, ip);
-    throw invalid(M.clientWrongPassword);
+    throw invalid(CM.clientWrongPassword);
   }
   let limited = 0;
   let unavailable = false;
@@ -72,13 +72,13 @@ export async function signIn(ctx: Ctx, ip: string, login: string, password: stri
     else if (verdict === 'wrong') await countFailure(ctx, key, ip);
     else {
       await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
-      if (verdict === 'disabled' || member.status !== 1 || member.tenant_status !== 1) throw forbidden(M.clientDisabled);
+      if (verdict === 'disabled' || member.status !== 1 || member.tenant_status !== 1) throw forbidden(CM.clientDisabled);
       return issueMemberSession(ctx, member);
     }
   }
-  if (unavailable) throw invalid(M.clientDirectoryUnavailable);
-  if (limited === members.length) throw tooMany(M.clientTooManyAttempts);
-  throw invalid(M.clientWrongPassword);
+  if (unavailable) throw invalid(CM.clientDirectoryUnavailable);
+  if (limited === members.length) throw tooMany(CM.clientTooManyAttempts);
+  throw invalid(CM.clientWrongPassword);
 }
 
 /** The signed-in member (authenticateMember has checked it is an enabled software member). */
@@ -134,7 +134,7 @@ export async function linkFor(ctx: Ctx, s: MemberSession, origin: string, networ
 export async function download(ctx: Ctx, token: string): Promise<FileAnswer> {
   const raw = await ctx.store.take(linkKey(token));
   const link = raw === null ? undefined : linkValue.safeParse(JSON.parse(raw)).data;
-  if (!link) throw invalid(M.selfLinkInvalid);
+  if (!link) throw invalid(SM.selfLinkInvalid);
   const member = await ctx.db
     .selectFrom('member')
     .innerJoin('account', 'account.id', 'member.tenant_id')
@@ -143,6 +143,6 @@ export async function download(ctx: Ctx, token: string): Promise<FileAnswer> {
     .where('member.tenant_id', '=', link.tenant_id)
     .executeTakeFirst();
   if (!member || member.router_type !== ROUTER_TYPE.software) throw notFound(M.memberNotFound);
-  if (member.status !== 1 || member.tenant_status !== 1) throw new ApiError(CODE.forbidden, M.clientDisabled);
+  if (member.status !== 1 || member.tenant_status !== 1) throw new ApiError(CODE.forbidden, CM.clientDisabled);
   return profileOf(ctx, { tenantId: link.tenant_id, memberId: link.member_id }, link.network_number);
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { M, WEB_SIGN_IN_PAGE_TYPE, type authSourceCallback } from '@hublink/contract';
+import { M, WEB_SIGN_IN_PAGE_TYPE, type authSourceCallback, CM } from '@hublink/contract';
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { ApiError, forbidden } from '../../core/errors';
@@ -34,7 +34,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** The page the person's browser ends on: what happened, in the person's words. */
 function page(message: string): FileAnswer {
   const html = `<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(M.webSignInTitle)}</title></head>
+<html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(CM.webSignInTitle)}</title></head>
 <body><p>${escapeHtml(message)}</p></body></html>
 `;
   return new FileAnswer('sign-in.html', WEB_SIGN_IN_PAGE_TYPE, Buffer.from(html), { disposition: 'inline' });
@@ -53,7 +53,7 @@ function refusalOf(ctx: Ctx, r: WebSignIn, e: unknown): WebSignInProof | undefin
 /** Ends a sign-in that cannot go on, telling the client and the browser why. */
 async function refuse(ctx: Ctx, r: WebSignIn, e: unknown): Promise<FileAnswer> {
   const known = refusalOf(ctx, r, e);
-  const outcome = await finishWebSignIn(ctx, r, known ?? { refused: { reason: 'the platform could not go on with the web sign-in', client_reason: M.clientWebSignInRefused } });
+  const outcome = await finishWebSignIn(ctx, r, known ?? { refused: { reason: 'the platform could not go on with the web sign-in', client_reason: CM.clientWebSignInRefused } });
   // Anything else is a fault: the client is refused above, the request answers 500 and is logged.
   if (!known) throw e;
   return page(outcome.message);
@@ -63,10 +63,10 @@ async function refuse(ctx: Ctx, r: WebSignIn, e: unknown): Promise<FileAnswer> {
 export async function startVpnSignIn(ctx: Ctx, ip: string, origin: string, token: string, now = Date.now()): Promise<RedirectAnswer | FileAnswer> {
   await ctx.limiter.hit(LOGIN_LIMITS.perIp, ip);
   const raw = await ctx.store.take(webSignInTokenKey(token));
-  if (raw === null) return page(M.webSignInExpired);
+  if (raw === null) return page(CM.webSignInExpired);
   const r = webSignIn.parse(JSON.parse(raw));
   const seconds = Math.ceil((r.expires_at - now) / 1000);
-  if (seconds <= 0) return page(M.webSignInExpired);
+  if (seconds <= 0) return page(CM.webSignInExpired);
   try {
     await ensureFeature(ctx.db, r.tenant_id);
     const binding = await ctx.db
@@ -114,7 +114,7 @@ export async function vpnCallback(ctx: Ctx, ip: string, q: CallbackQuery): Promi
       .where('source_id', '=', source.id)
       .where('external_key', '=', externalKeyOf(identity))
       .executeTakeFirst();
-    proof = bound ? { member_id: bound.member_id } : { refused: { reason: 'the web sign-in named a person bound to no member', client_reason: M.clientWebSignInOtherPerson } };
+    proof = bound ? { member_id: bound.member_id } : { refused: { reason: 'the web sign-in named a person bound to no member', client_reason: CM.clientWebSignInOtherPerson } };
   } catch (e) {
     return refuse(ctx, r, e);
   }

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { CODE, DEVICE_CLOSE, importAllLdapUsers, M, selfLogin, selfProfiles, uploadLdapCa } from '@hublink/contract';
+import { CODE, DEVICE_CLOSE, importAllLdapUsers, selfLogin, selfProfiles, uploadLdapCa, CM } from '@hublink/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestDevice } from '../../../test/device';
 import { describeEachDatabase, newAccount } from '../../../test/helpers';
@@ -80,9 +80,9 @@ describeEachDatabase('gateway: a member imported from the directory signs in wit
 
   it('signs in on the self-service page with the directory’s password too (issue 30), counting failures under the same key', async () => {
     const page = (password: string) => t().call(selfLogin, { body: { login: `zane@${sign}`, password }, ip: t().nextIp() });
-    expect(await page('wrong-password')).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
+    expect(await page('wrong-password')).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
     expect(Number(await failures(`a:zane@${sign.toLowerCase()}`))).toBe(1);
-    expect(await page('directory')).toMatchObject({ code: CODE.invalid, msg: M.clientWrongPassword });
+    expect(await page('directory')).toMatchObject({ code: CODE.invalid, msg: CM.clientWrongPassword });
     const ok = await page('zane-secret1');
     expect(ok.code).toBe(CODE.ok);
     expect((await t().call(selfProfiles, { token: ok.data!.token })).data).toMatchObject({ router_name: 'zane', login: `zane@${sign}` });

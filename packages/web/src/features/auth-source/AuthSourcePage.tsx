@@ -1,15 +1,5 @@
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  AUTH_SOURCE_STATUS,
-  authSourceCode,
-  deleteAuthSource,
-  disableAuthSource,
-  enableAuthSource,
-  fmt,
-  listAuthSources,
-  M,
-  type AuthSourceItem,
-} from '@hublink/contract';
+import { AUTH_SOURCE_STATUS, authSourceCode, deleteAuthSource, disableAuthSource, enableAuthSource, fmt, listAuthSources, M, type AuthSourceItem, SM } from '@hublink/contract';
 import { Button, Empty, Flex, Popconfirm, Result, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -132,7 +122,7 @@ function Sources({ main }: { main: boolean }) {
             <Button size="small" type="text" icon={<CopyOutlined />} onClick={() => void copyText(code)} aria-label={`${M.authSourceActionCopy}${M.authSourceCodeLabel}`} />
             <Typography.Text type="secondary">{M.authSourceCodeHint}</Typography.Text>
             <Flex align="center" gap={4} wrap component="span" style={{ flexBasis: '100%' }}>
-              <Typography.Text type="secondary">{M.selfPageWithSources}</Typography.Text>
+              <Typography.Text type="secondary">{SM.selfPageWithSources}</Typography.Text>
               <Typography.Text copyable>{selfPageUrl(code)}</Typography.Text>
             </Flex>
           </Flex>

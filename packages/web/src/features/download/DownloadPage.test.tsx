@@ -1,4 +1,4 @@
-import { M, type DataOf, type downloadVersion, type LinuxReleaseItem, type ReleaseItem } from '@hublink/contract';
+import { M, type DataOf, type downloadVersion, type LinuxReleaseItem, type ReleaseItem, CM } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -86,11 +86,11 @@ describe('DownloadPage', () => {
 
   it('offers the standard OpenVPN clients when nothing has been published yet', async () => {
     renderAs(UA.windows, { windows: null, macos: null, android: null, ios: null, linux: [] });
-    expect(await screen.findByText(M.standardClientsTitle)).toBeInTheDocument();
-    expect(screen.getByText(new RegExp(M.standardClientsOnly))).toBeInTheDocument();
-    for (const name of [M.standardClientConnect, M.standardClientTunnelblick, M.standardClientLinux]) expect(screen.getByText(name)).toBeInTheDocument();
+    expect(await screen.findByText(CM.standardClientsTitle)).toBeInTheDocument();
+    expect(screen.getByText(new RegExp(CM.standardClientsOnly))).toBeInTheDocument();
+    for (const name of [CM.standardClientConnect, CM.standardClientTunnelblick, CM.standardClientLinux]) expect(screen.getByText(name)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: new RegExp(M.downloadButton) })).toBeNull();
-    expect(screen.getAllByRole('link', { name: new RegExp(M.standardClientGet) }).map((a) => a.getAttribute('href'))).toEqual(['https://openvpn.net/client/', 'https://tunnelblick.net/']);
+    expect(screen.getAllByRole('link', { name: new RegExp(CM.standardClientGet) }).map((a) => a.getAttribute('href'))).toEqual(['https://openvpn.net/client/', 'https://tunnelblick.net/']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { AndroidFilled, AppleFilled, ExportOutlined, LinuxOutlined, WindowsFilled } from '@ant-design/icons';
-import { M } from '@hublink/contract';
+import { CM } from '@hublink/contract';
 import { Button, Card, Flex, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 
@@ -16,13 +16,13 @@ interface StandardClient {
 const CLIENTS: StandardClient[] = [
   {
     key: 'connect',
-    name: M.standardClientConnect,
-    note: M.standardClientConnectNote,
+    name: CM.standardClientConnect,
+    note: CM.standardClientConnectNote,
     platforms: [<WindowsFilled key="w" />, <AppleFilled key="a" />, <AndroidFilled key="d" />],
     href: 'https://openvpn.net/client/',
   },
-  { key: 'tunnelblick', name: M.standardClientTunnelblick, note: M.standardClientTunnelblickNote, platforms: [<AppleFilled key="a" />], href: 'https://tunnelblick.net/' },
-  { key: 'linux', name: M.standardClientLinux, note: M.standardClientLinuxNote, platforms: [<LinuxOutlined key="l" />] },
+  { key: 'tunnelblick', name: CM.standardClientTunnelblick, note: CM.standardClientTunnelblickNote, platforms: [<AppleFilled key="a" />], href: 'https://tunnelblick.net/' },
+  { key: 'linux', name: CM.standardClientLinux, note: CM.standardClientLinuxNote, platforms: [<LinuxOutlined key="l" />] },
 ];
 
 /** The download page's standard OpenVPN clients: below the operator's releases, or alone when none is published. */
@@ -31,9 +31,9 @@ export function StandardClients({ only }: { only: boolean }) {
   return (
     <Flex vertical gap={token.marginSM} style={{ marginTop: only ? 0 : token.marginLG }}>
       <Typography.Title level={5} style={{ margin: 0 }}>
-        {M.standardClientsTitle}
+        {CM.standardClientsTitle}
       </Typography.Title>
-      <Typography.Text type="secondary">{only ? `${M.standardClientsOnly}${M.standardClientsIntro}` : M.standardClientsIntro}</Typography.Text>
+      <Typography.Text type="secondary">{only ? `${CM.standardClientsOnly}${CM.standardClientsIntro}` : CM.standardClientsIntro}</Typography.Text>
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))', gap: token.margin }}>
         {CLIENTS.map((c) => (
           <Card key={c.key} variant="borderless" style={{ height: '100%' }} styles={{ body: { height: '100%' } }}>
@@ -49,7 +49,7 @@ export function StandardClients({ only }: { only: boolean }) {
               </Typography.Paragraph>
               {c.href && (
                 <Button block icon={<ExportOutlined />} href={c.href} target="_blank" rel="noopener noreferrer">
-                  {M.standardClientGet}
+                  {CM.standardClientGet}
                 </Button>
               )}
             </Flex>

@@ -1,4 +1,4 @@
-import { fmt, M, getMemberProfile, memberProfiles, reissueMemberProfile } from '@hublink/contract';
+import { fmt, getMemberProfile, memberProfiles, reissueMemberProfile, SM, CM } from '@hublink/contract';
 import { Alert, Button, Descriptions, Flex, Popconfirm, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { download } from '../../api/files';
@@ -28,14 +28,14 @@ export function ConnectionTab({ routerName }: { routerName: string }) {
   return (
     <Flex vertical gap={16}>
       <Descriptions size="small" column={1} bordered styles={{ label: { whiteSpace: 'nowrap' } }}>
-        <Descriptions.Item label={M.connectUsername}>
-          <Typography.Text copyable={data ? { text: data.login } : false}>{data ? (data.phone ? fmt(M.profileUsernameHint, { login: data.login, phone: data.phone }) : data.login) : '-'}</Typography.Text>
+        <Descriptions.Item label={CM.connectUsername}>
+          <Typography.Text copyable={data ? { text: data.login } : false}>{data ? (data.phone ? fmt(CM.profileUsernameHint, { login: data.login, phone: data.phone }) : data.login) : '-'}</Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label={M.connectPassword}>{M.profilePasswordHint}</Descriptions.Item>
-        <Descriptions.Item label={M.selfPageLabel}>
+        <Descriptions.Item label={CM.connectPassword}>{CM.profilePasswordHint}</Descriptions.Item>
+        <Descriptions.Item label={SM.selfPageLabel}>
           <Flex vertical gap={2}>
             <Typography.Text copyable>{selfPageUrl()}</Typography.Text>
-            <Typography.Text type="secondary">{M.selfPageHint}</Typography.Text>
+            <Typography.Text type="secondary">{SM.selfPageHint}</Typography.Text>
           </Flex>
         </Descriptions.Item>
       </Descriptions>
@@ -45,42 +45,42 @@ export function ConnectionTab({ routerName }: { routerName: string }) {
         loading={profiles.isLoading}
         dataSource={data?.networks ?? []}
         pagination={false}
-        locale={{ emptyText: M.profileNoNetwork }}
+        locale={{ emptyText: CM.profileNoNetwork }}
         scroll={{ x: 'max-content' }}
         columns={[
-          { title: M.profileNetworkName, dataIndex: 'network_name', key: 'network_name' },
-          { title: M.profileNetworkNumber, dataIndex: 'network_number', key: 'network_number' },
+          { title: CM.profileNetworkName, dataIndex: 'network_name', key: 'network_name' },
+          { title: CM.profileNetworkNumber, dataIndex: 'network_number', key: 'network_number' },
           {
-            title: M.profileActions,
+            title: CM.profileActions,
             key: 'actions',
             render: (_: unknown, n: { network_number: string }) => (
               <Button type="link" size="small" loading={fetching === n.network_number} onClick={() => void save(n.network_number)}>
-                {M.profileDownload}
+                {CM.profileDownload}
               </Button>
             ),
           },
         ]}
       />
       <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Text type="secondary">{M.profileKeepPrivate}</Typography.Text>
-        <Popconfirm title={M.profileReissueConfirm} onConfirm={() => reissue.mutateAsync({ router_name: routerName })} overlayStyle={{ maxWidth: 320 }}>
+        <Typography.Text type="secondary">{CM.profileKeepPrivate}</Typography.Text>
+        <Popconfirm title={CM.profileReissueConfirm} onConfirm={() => reissue.mutateAsync({ router_name: routerName })} overlayStyle={{ maxWidth: 320 }}>
           <Button danger loading={reissue.isPending} disabled={!data || data.networks.length === 0}>
-            {M.profileReissue}
+            {CM.profileReissue}
           </Button>
         </Popconfirm>
       </Flex>
       <Alert
         type="info"
         showIcon
-        title={M.profileHowTo}
+        title={CM.profileHowTo}
         description={
           <ul style={{ margin: 0, paddingInlineStart: 18 }}>
-            <li>{M.profileHowToConnect}</li>
-            <li>{M.profileHowToMac}</li>
-            <li>{M.profileHowToLinux}</li>
+            <li>{CM.profileHowToConnect}</li>
+            <li>{CM.profileHowToMac}</li>
+            <li>{CM.profileHowToLinux}</li>
             <li>
               <Typography.Text code style={{ wordBreak: 'break-all' }}>
-                {fmt(M.profileHowToAgent, { url: window.location.origin, login: data?.login ?? '' })}
+                {fmt(CM.profileHowToAgent, { url: window.location.origin, login: data?.login ?? '' })}
               </Typography.Text>
             </li>
           </ul>

@@ -1,4 +1,4 @@
-import { fmt, M, type RouterItem } from '@hublink/contract';
+import { fmt, M, type RouterItem, CM } from '@hublink/contract';
 import { Modal, Tabs } from 'antd';
 import { ConnectionTab } from './ConnectionTab';
 import { DialRecords } from './DialRecords';
@@ -13,7 +13,7 @@ export function MemberDetailDialog({ member, main, edit, onClose }: { member: Ro
   const name = member?.router_name ?? '';
   const items = [
     // Its profiles carry the member's key: for those who may edit members.
-    ...(edit ? [{ key: 'connection', label: M.profileTab, children: <ConnectionTab routerName={name} /> }] : []),
+    ...(edit ? [{ key: 'connection', label: CM.profileTab, children: <ConnectionTab routerName={name} /> }] : []),
     ...(main ? [{ key: 'login', label: M.memberLoginRecords, children: <LoginRecords routerName={name} /> }] : []),
     { key: 'dial', label: M.memberDialRecords, children: <DialRecords routerName={name} /> },
   ];

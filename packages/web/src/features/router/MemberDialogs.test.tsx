@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M } from '@hublink/contract';
+import { fmt, LIMITS, M, CM } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
@@ -105,18 +105,18 @@ describe('member dialogs', () => {
   it('member detail for an editor: the connection first, a profile per network, re-issue after a confirmation', async () => {
     const m = mockApi({
       '/router/profiles': { code: 200, msg: 'success', data: { login: 'alice01@corp1', phone: '13800138000', networks: [{ network_number: 'N1', network_name: '总部' }] } },
-      '/router/reissue': { code: 200, msg: M.profileReissued, data: null },
+      '/router/reissue': { code: 200, msg: CM.profileReissued, data: null },
       '/logs/software_login': { code: 200, msg: 'success', count: 0, data: [] },
     });
     renderWithProviders(<MemberDetailDialog member={member()} main edit onClose={() => {}} />);
-    expect(screen.getAllByRole('tab')[0]).toHaveTextContent(M.profileTab);
+    expect(screen.getAllByRole('tab')[0]).toHaveTextContent(CM.profileTab);
     await shows('总部');
-    expect(screen.getByText(fmt(M.profileUsernameHint, { login: 'alice01@corp1', phone: '13800138000' }))).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: M.profileDownload })).toBeInTheDocument();
+    expect(screen.getByText(fmt(CM.profileUsernameHint, { login: 'alice01@corp1', phone: '13800138000' }))).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: CM.profileDownload })).toBeInTheDocument();
     // Where the member gets its own profile.
     expect(screen.getByText(`${window.location.origin}/self`)).toBeInTheDocument();
-    await u().click(screen.getByRole('button', { name: M.profileReissue }));
-    await shows(M.profileReissueConfirm);
+    await u().click(screen.getByRole('button', { name: CM.profileReissue }));
+    await shows(CM.profileReissueConfirm);
     await u().click(document.querySelector<HTMLElement>('.ant-popconfirm .ant-btn-primary')!);
     await waitFor(() => expect(m.callsTo('/router/reissue')).toHaveLength(1));
     expect(m.callsTo('/router/reissue')[0]!.body).toEqual({ router_name: 'alice01' });

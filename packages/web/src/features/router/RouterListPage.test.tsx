@@ -1,4 +1,4 @@
-import { LIMITS, M, type RoleAuth, type RouterItem } from '@hublink/contract';
+import { LIMITS, M, type RoleAuth, type RouterItem, CM } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -181,7 +181,7 @@ describe('RouterListPage', () => {
     m.answer('/router/profiles', ok({ login: 'alice01@corp1', phone: '', networks: [] }));
     await u().click(within(row).getByText('alice01'));
     await shows('成员详情 - alice01');
-    expect(within(screen.getByRole('dialog')).getAllByRole('tab').map((tab) => tab.textContent)).toEqual([M.profileTab, M.memberDialRecords]);
+    expect(within(screen.getByRole('dialog')).getAllByRole('tab').map((tab) => tab.textContent)).toEqual([CM.profileTab, M.memberDialRecords]);
     await u().click(screen.getByRole('tab', { name: M.memberDialRecords }));
     await waitFor(() => expect(m.callsTo('/logs/online')).toHaveLength(1));
     expect(m.callsTo('/logs/software_login')).toHaveLength(0);

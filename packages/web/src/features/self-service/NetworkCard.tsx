@@ -1,5 +1,5 @@
 import { CopyOutlined, DownloadOutlined, ExportOutlined, QrcodeOutlined } from '@ant-design/icons';
-import { CODE, fmt, LIMITS, M, selfProfile, selfProfileLink, type SelfProfileLink } from '@hublink/contract';
+import { CODE, fmt, LIMITS, M, selfProfile, selfProfileLink, type SelfProfileLink, SM, CM } from '@hublink/contract';
 import { Button, Card, Flex, Input, QRCode, Space, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../api/notify';
@@ -42,9 +42,9 @@ export function NetworkCard({ network, routerName, onRefused }: Props) {
     if (!link) return;
     try {
       await navigator.clipboard.writeText(link.url);
-      toast.success(M.selfLinkCopied);
+      toast.success(SM.selfLinkCopied);
     } catch {
-      toast.error(M.selfLinkCopyFailed);
+      toast.error(SM.selfLinkCopyFailed);
     }
   };
 
@@ -61,26 +61,26 @@ export function NetworkCard({ network, routerName, onRefused }: Props) {
         </div>
         <Flex gap={token.marginXS} wrap>
           <Button type="primary" icon={<DownloadOutlined />} loading={busy === 'file'} onClick={() => void download()}>
-            {M.profileDownload}
+            {CM.profileDownload}
           </Button>
           <Button icon={<QrcodeOutlined />} loading={busy === 'link'} onClick={() => void makeLink()}>
-            {link ? M.selfQrRenew : M.selfQrNew}
+            {link ? SM.selfQrRenew : SM.selfQrNew}
           </Button>
         </Flex>
         {link && (
-          <Flex gap={token.margin} wrap align="flex-start" role="group" aria-label={fmt(M.selfQrFor, { name: network.network_name })}>
+          <Flex gap={token.margin} wrap align="flex-start" role="group" aria-label={fmt(SM.selfQrFor, { name: network.network_name })}>
             <QRCode value={link.url} size={176} bordered style={{ flex: 'none' }} />
             <Flex vertical gap={token.marginXS} style={{ flex: '1 1 220px', minWidth: 0 }}>
-              <Typography.Text strong>{M.selfQrTitle}</Typography.Text>
-              <Typography.Text type="secondary">{fmt(M.selfQrHint, { n: Math.round(LIMITS.selfLinkSeconds / 60) })}</Typography.Text>
+              <Typography.Text strong>{SM.selfQrTitle}</Typography.Text>
+              <Typography.Text type="secondary">{fmt(SM.selfQrHint, { n: Math.round(LIMITS.selfLinkSeconds / 60) })}</Typography.Text>
               <Space.Compact style={{ width: '100%' }}>
-                <Input readOnly value={link.url} aria-label={M.selfLinkCopy} />
+                <Input readOnly value={link.url} aria-label={SM.selfLinkCopy} />
                 <Button icon={<CopyOutlined />} onClick={() => void copy()}>
-                  {M.selfLinkCopy}
+                  {SM.selfLinkCopy}
                 </Button>
               </Space.Compact>
               <Button type="link" icon={<ExportOutlined />} href={link.import_url} style={{ paddingInline: 0, alignSelf: 'flex-start' }}>
-                {M.selfImportInApp}
+                {SM.selfImportInApp}
               </Button>
             </Flex>
           </Flex>

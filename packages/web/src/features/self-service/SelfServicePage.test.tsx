@@ -1,4 +1,4 @@
-import { CODE, fmt, M, type SelfProfiles } from '@hublink/contract';
+import { CODE, fmt, type SelfProfiles, SM, CM } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,9 +21,9 @@ const LINK = { url: 'https://vpn.example.com/api/v1/self/download?token=abc', im
 const render = (route = '/self') => renderWithProviders(<SelfServicePage />, { route, path: '/self' });
 
 async function signIn(login = 'zhangsan@abc123', password = 'secret1') {
-  await userEvent.type(screen.getByLabelText(M.selfLoginLabel), login);
-  await userEvent.type(screen.getByLabelText(M.connectPassword), password);
-  await userEvent.click(screen.getByRole('button', { name: new RegExp(M.selfSignIn) }));
+  await userEvent.type(screen.getByLabelText(SM.selfLoginLabel), login);
+  await userEvent.type(screen.getByLabelText(CM.connectPassword), password);
+  await userEvent.click(screen.getByRole('button', { name: new RegExp(SM.selfSignIn) }));
 }
 
 describe('SelfServicePage', () => {
@@ -33,27 +33,27 @@ describe('SelfServicePage', () => {
   it('shows the form’s messages before any call is made', async () => {
     const api = mockApi({});
     render();
-    await userEvent.click(screen.getByRole('button', { name: new RegExp(M.selfSignIn) }));
-    expect(await screen.findByText(M.selfLoginRequired)).toBeInTheDocument();
-    expect(screen.getByText(M.selfPasswordRequired)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: new RegExp(SM.selfSignIn) }));
+    expect(await screen.findByText(SM.selfLoginRequired)).toBeInTheDocument();
+    expect(screen.getByText(SM.selfPasswordRequired)).toBeInTheDocument();
     expect(api.calls).toEqual([]);
   });
 
   it('shows a refused sign-in on the form, and signs in: the member’s networks, how to connect, its login', async () => {
-    const api = mockApi({ '/self/login': refused(M.clientWrongPassword), '/self/profiles': ok(ME) });
+    const api = mockApi({ '/self/login': refused(CM.clientWrongPassword), '/self/profiles': ok(ME) });
     render();
     await signIn('zhangsan@abc123', 'wrong-one');
-    expect(await screen.findByText(M.clientWrongPassword)).toBeInTheDocument();
+    expect(await screen.findByText(CM.clientWrongPassword)).toBeInTheDocument();
     expect(memberSession.token()).toBeNull();
 
     api.answer('/self/login', ok({ token: 'member-token', expires_in: 1800 }));
-    await userEvent.clear(screen.getByLabelText(M.connectPassword));
-    await userEvent.type(screen.getByLabelText(M.connectPassword), 'secret1');
-    await userEvent.click(screen.getByRole('button', { name: new RegExp(M.selfSignIn) }));
+    await userEvent.clear(screen.getByLabelText(CM.connectPassword));
+    await userEvent.type(screen.getByLabelText(CM.connectPassword), 'secret1');
+    await userEvent.click(screen.getByRole('button', { name: new RegExp(SM.selfSignIn) }));
     expect(await screen.findByRole('region', { name: '总部网络' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: '分部网络' })).toBeInTheDocument();
-    expect(screen.getByText(M.selfHowDesktop)).toBeInTheDocument();
-    expect(screen.getByText(fmt(M.selfUsernameLine, { value: fmt(M.profileUsernameHint, { login: ME.login, phone: ME.phone }) }))).toBeInTheDocument();
+    expect(screen.getByText(SM.selfHowDesktop)).toBeInTheDocument();
+    expect(screen.getByText(fmt(SM.selfUsernameLine, { value: fmt(CM.profileUsernameHint, { login: ME.login, phone: ME.phone }) }))).toBeInTheDocument();
     expect(api.callsTo('/self/login').at(-1)!.body).toEqual({ login: 'zhangsan@abc123', password: 'secret1' });
     expect(memberSession.token()).toBe('member-token');
   });
@@ -63,21 +63,21 @@ describe('SelfServicePage', () => {
     const api = mockApi({ '/self/profiles': ok(ME), '/self/link': ok(LINK) });
     render();
     const card = await screen.findByRole('region', { name: '总部网络' });
-    await userEvent.click(within(card).getByRole('button', { name: new RegExp(M.selfQrNew) }));
-    const qr = await within(card).findByRole('group', { name: fmt(M.selfQrFor, { name: '总部网络' }) });
+    await userEvent.click(within(card).getByRole('button', { name: new RegExp(SM.selfQrNew) }));
+    const qr = await within(card).findByRole('group', { name: fmt(SM.selfQrFor, { name: '总部网络' }) });
     expect(qr.querySelector('.ant-qrcode')).not.toBeNull();
     expect(within(qr).getByRole('textbox')).toHaveValue(LINK.url);
-    expect(within(qr).getByRole('link', { name: new RegExp(M.selfImportInApp) })).toHaveAttribute('href', LINK.import_url);
+    expect(within(qr).getByRole('link', { name: new RegExp(SM.selfImportInApp) })).toHaveAttribute('href', LINK.import_url);
     expect(api.callsTo('/self/link')[0]!.body).toEqual({ network_number: 'N0001' });
-    expect(within(card).getByRole('button', { name: new RegExp(M.selfQrRenew) })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: new RegExp(SM.selfQrRenew) })).toBeInTheDocument();
   });
 
   it('goes back to the form with the reason when the session is gone', async () => {
     memberSession.set({ token: 'stale', expires_in: 1800 });
-    mockApi({ '/self/profiles': refused(M.selfSessionExpired, CODE.tokenInvalid) });
+    mockApi({ '/self/profiles': refused(SM.selfSessionExpired, CODE.tokenInvalid) });
     render();
-    expect(await screen.findByText(M.selfSessionExpired)).toBeInTheDocument();
-    expect(screen.getByLabelText(M.selfLoginLabel)).toBeInTheDocument();
+    expect(await screen.findByText(SM.selfSessionExpired)).toBeInTheDocument();
+    expect(screen.getByLabelText(SM.selfLoginLabel)).toBeInTheDocument();
     expect(memberSession.token()).toBeNull();
   });
 
@@ -85,7 +85,7 @@ describe('SelfServicePage', () => {
     sessionStorage.setItem('hublink.self.verifier', 'v'.repeat(43));
     const api = mockApi({ '/self/ticket': ok({ token: 'from-source', expires_in: 1800 }), '/self/profiles': ok({ ...ME, networks: [] }) });
     const page = render('/self?ticket=T1');
-    expect(await screen.findByText(M.selfNoNetwork)).toBeInTheDocument();
+    expect(await screen.findByText(SM.selfNoNetwork)).toBeInTheDocument();
     expect(api.callsTo('/self/ticket')).toEqual([expect.objectContaining({ body: { ticket: 'T1', code_verifier: 'v'.repeat(43) } })]);
     await waitFor(() => expect(page.location()).toBe('/self'));
     expect(memberSession.token()).toBe('from-source');
@@ -94,7 +94,7 @@ describe('SelfServicePage', () => {
   it('offers the sources of the tenant the link names, and says why a source sign-in failed', async () => {
     mockApi({ '/auth_source/sources': ok([{ id: 3, type: 'feishu', name: '飞书登录' }]) });
     render(`/self?code=ABCD2345&error=access_denied&error_description=${encodeURIComponent('账号已禁用')}`);
-    expect(await screen.findByRole('button', { name: fmt(M.selfSourceSignIn, { name: '飞书登录' }) })).toBeInTheDocument();
-    expect(screen.getByText(fmt(M.selfSourceFailed, { reason: '账号已禁用' }))).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: fmt(SM.selfSourceSignIn, { name: '飞书登录' }) })).toBeInTheDocument();
+    expect(screen.getByText(fmt(SM.selfSourceFailed, { reason: '账号已禁用' }))).toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
 import { AndroidFilled, AppleFilled, LinuxOutlined, LogoutOutlined, WindowsFilled } from '@ant-design/icons';
-import { CODE, fmt, M, selfLogout, selfProfiles, selfTicket, type SelfProfiles, type SelfSession } from '@hublink/contract';
+import { CODE, fmt, M, selfLogout, selfProfiles, selfTicket, type SelfProfiles, type SelfSession, SM, CM } from '@hublink/contract';
 import { Button, Card, Empty, Flex, Skeleton, Typography, theme } from 'antd';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -9,16 +9,16 @@ import { SignInCard } from './SignInCard';
 
 /** How to connect on each platform (the download page's standard clients, the member dialog's texts). */
 const HOW_TO: { key: string; icons: ReactNode; text: string }[] = [
-  { key: 'desktop', icons: [<WindowsFilled key="w" />, <AppleFilled key="a" />], text: M.selfHowDesktop },
-  { key: 'tunnelblick', icons: [<AppleFilled key="a" />], text: M.profileHowToMac },
-  { key: 'mobile', icons: [<AppleFilled key="i" />, <AndroidFilled key="d" />], text: M.selfHowMobile },
-  { key: 'linux', icons: [<LinuxOutlined key="l" />], text: M.profileHowToLinux },
+  { key: 'desktop', icons: [<WindowsFilled key="w" />, <AppleFilled key="a" />], text: SM.selfHowDesktop },
+  { key: 'tunnelblick', icons: [<AppleFilled key="a" />], text: CM.profileHowToMac },
+  { key: 'mobile', icons: [<AppleFilled key="i" />, <AndroidFilled key="d" />], text: SM.selfHowMobile },
+  { key: 'linux', icons: [<LinuxOutlined key="l" />], text: CM.profileHowToLinux },
 ];
 
 function HowTo({ me }: { me: SelfProfiles }) {
   const { token } = theme.useToken();
   return (
-    <Card variant="borderless" title={M.selfHowTo}>
+    <Card variant="borderless" title={SM.selfHowTo}>
       <Flex vertical gap={token.marginSM}>
         {HOW_TO.map((h) => (
           <Flex key={h.key} gap={token.marginSM} align="flex-start">
@@ -27,10 +27,10 @@ function HowTo({ me }: { me: SelfProfiles }) {
           </Flex>
         ))}
         <Typography.Text type="secondary">
-          {fmt(M.selfUsernameLine, { value: me.phone ? fmt(M.profileUsernameHint, { login: me.login, phone: me.phone }) : me.login })}
+          {fmt(SM.selfUsernameLine, { value: me.phone ? fmt(CM.profileUsernameHint, { login: me.login, phone: me.phone }) : me.login })}
         </Typography.Text>
-        <Typography.Text type="secondary">{fmt(M.selfPasswordLine, { value: M.profilePasswordHint })}</Typography.Text>
-        <Typography.Text type="warning">{M.profileKeepPrivate}</Typography.Text>
+        <Typography.Text type="secondary">{fmt(SM.selfPasswordLine, { value: CM.profilePasswordHint })}</Typography.Text>
+        <Typography.Text type="warning">{CM.profileKeepPrivate}</Typography.Text>
       </Flex>
     </Card>
   );
@@ -61,7 +61,7 @@ export default function SelfServicePage() {
     memberSession.clear();
     setMe(null);
     setSession(null);
-    setNotice(msg || M.selfSessionExpired);
+    setNotice(msg || SM.selfSessionExpired);
   }, []);
 
   // Back from a source sign-in: a ticket to redeem (once), or the reason it failed.
@@ -71,17 +71,17 @@ export default function SelfServicePage() {
     if (!ticket && failure === null) return;
     const clean = () => setParams(idCode ? { code: idCode } : {}, { replace: true });
     if (failure !== null) {
-      setNotice(fmt(M.selfSourceFailed, { reason: failure }));
+      setNotice(fmt(SM.selfSourceFailed, { reason: failure }));
       clean();
       return;
     }
     if (redeeming.current) return;
     redeeming.current = true;
     const verifier = takeVerifier();
-    void (verifier ? selfCall(selfTicket, { body: { ticket: ticket!, code_verifier: verifier } }) : Promise.resolve({ code: CODE.invalid, msg: M.selfSourceTicketInvalid })).then((env) => {
+    void (verifier ? selfCall(selfTicket, { body: { ticket: ticket!, code_verifier: verifier } }) : Promise.resolve({ code: CODE.invalid, msg: SM.selfSourceTicketInvalid })).then((env) => {
       redeeming.current = false;
       if (env.code === CODE.ok && 'data' in env && env.data) signedIn(env.data);
-      else setNotice(env.msg || M.selfSourceTicketInvalid);
+      else setNotice(env.msg || SM.selfSourceTicketInvalid);
       clean();
     });
   }, [params, setParams, idCode, signedIn]);
@@ -114,12 +114,12 @@ export default function SelfServicePage() {
       <Flex align="center" justify="space-between" gap={token.margin} wrap>
         <div style={{ minWidth: 0 }}>
           <Typography.Title level={4} style={{ margin: 0 }}>
-            {M.selfTitle}
+            {SM.selfTitle}
           </Typography.Title>
           {me && <Typography.Text type="secondary">{me.login}</Typography.Text>}
         </div>
         <Button icon={<LogoutOutlined />} onClick={() => void signOut()}>
-          {M.selfSignOut}
+          {SM.selfSignOut}
         </Button>
       </Flex>
       {!me ? (
@@ -129,11 +129,11 @@ export default function SelfServicePage() {
       ) : (
         <>
           <Typography.Title level={5} style={{ margin: 0 }}>
-            {M.selfNetworks}
+            {SM.selfNetworks}
           </Typography.Title>
           {me.networks.length === 0 ? (
             <Card variant="borderless">
-              <Empty description={M.selfNoNetwork} />
+              <Empty description={SM.selfNoNetwork} />
             </Card>
           ) : (
             <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 420px), 1fr))', gap: token.margin }}>

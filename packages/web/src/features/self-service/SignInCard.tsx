@@ -1,5 +1,4 @@
-import { LoginOutlined } from '@ant-design/icons';
-import { CODE, fmt, loginSources, M, selfAuthorize, selfLogin, type LoginSourceItem, type SelfSession } from '@hublink/contract';
+import { CODE, fmt, loginSources, M, selfAuthorize, selfLogin, type LoginSourceItem, type SelfSession, SM, CM } from '@hublink/contract';
 import { Alert, Button, Card, Divider, Flex, Form, Input, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { urlOf } from '../../api/client';
@@ -51,30 +50,30 @@ export function SignInCard({ idCode, notice, onSignedIn }: Props) {
     <Card variant="borderless" style={{ width: '100%', maxWidth: 440, margin: '0 auto' }}>
       <Flex vertical gap={token.marginSM}>
         <Typography.Title level={4} style={{ margin: 0 }}>
-          {M.selfTitle}
+          {SM.selfTitle}
         </Typography.Title>
-        <Typography.Text type="secondary">{M.selfIntro}</Typography.Text>
+        <Typography.Text type="secondary">{SM.selfIntro}</Typography.Text>
         {(refusal || notice) && <Alert type="error" showIcon title={refusal || notice} />}
         <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)} style={{ marginTop: token.marginXS }}>
-          <Form.Item name="login" label={M.selfLoginLabel} rules={rulesOf(selfLogin.body, 'login')}>
-            <Input size="large" autoComplete="username" placeholder={M.selfLoginPlaceholder} />
+          <Form.Item name="login" label={SM.selfLoginLabel} rules={rulesOf(selfLogin.body, 'login')}>
+            <Input size="large" autoComplete="username" placeholder={SM.selfLoginPlaceholder} />
           </Form.Item>
-          <Form.Item name="password" label={M.connectPassword} rules={rulesOf(selfLogin.body, 'password')}>
-            <Input.Password size="large" autoComplete="current-password" placeholder={M.selfPasswordPlaceholder} />
+          <Form.Item name="password" label={CM.connectPassword} rules={rulesOf(selfLogin.body, 'password')}>
+            <Input.Password size="large" autoComplete="current-password" placeholder={SM.selfPasswordPlaceholder} />
           </Form.Item>
-          <Button type="primary" size="large" htmlType="submit" block loading={busy} icon={<LoginOutlined />}>
-            {M.selfSignIn}
+          <Button type="primary" size="large" htmlType="submit" block loading={busy} autoInsertSpace={false}>
+            {SM.selfSignIn}
           </Button>
         </Form>
         {sources.length > 0 && (
           <>
             <Divider plain style={{ margin: `${token.marginXS}px 0` }}>
-              {M.selfOrSource}
+              {SM.selfOrSource}
             </Divider>
             <Flex vertical gap={token.marginXS}>
               {sources.map((s) => (
                 <Button key={s.id} block onClick={() => void withSource(s)}>
-                  {fmt(M.selfSourceSignIn, { name: s.name })}
+                  {fmt(SM.selfSourceSignIn, { name: s.name })}
                 </Button>
               ))}
             </Flex>

@@ -1,4 +1,4 @@
-import { fmt, M, ROUTER_TYPE, type RouterDetail } from '@hublink/contract';
+import { fmt, ROUTER_TYPE, type RouterDetail, CM } from '@hublink/contract';
 import { Alert, Typography } from 'antd';
 
 /**
@@ -12,17 +12,17 @@ export function OnboardingHint({ detail }: { detail: RouterDetail }) {
     <Alert
       type="warning"
       showIcon
-      title={M.onboardTitle}
+      title={CM.onboardTitle}
       description={
         <>
-          <Typography.Paragraph style={{ marginBottom: 8 }}>{M.onboardIntro}</Typography.Paragraph>
+          <Typography.Paragraph style={{ marginBottom: 8 }}>{CM.onboardIntro}</Typography.Paragraph>
           <Typography.Paragraph code copyable style={{ marginBottom: 8, wordBreak: 'break-all' }}>
-            {fmt(M.onboardCommand, { url, name: detail.router_name })}
+            {fmt(CM.onboardCommand, { url, name: detail.router_name })}
           </Typography.Paragraph>
           <Typography.Paragraph style={{ marginBottom: 0 }}>
-            {fmt(M.onboardAddress, { url })}
+            {fmt(CM.onboardAddress, { url })}
             <br />
-            {M.onboardSecret}
+            {CM.onboardSecret}
           </Typography.Paragraph>
         </>
       }

@@ -1,4 +1,4 @@
-import { CODE, fmt, M, type RouterDetail } from '@hublink/contract';
+import { CODE, fmt, M, type RouterDetail, CM } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -38,9 +38,9 @@ describe('RouterDetailPage', () => {
     session.setUser(mainUser);
     mockApi({ '/router/info': ok({ ...detail, online_status: 0, online_time: '' }) });
     renderWithProviders(<RouterDetailPage />, { route: '/router/detail?router_name=gw-beijing' });
-    await shows(M.onboardTitle);
-    expect(screen.getByText(fmt(M.onboardCommand, { url: window.location.origin, name: 'gw-beijing' }))).toBeInTheDocument();
-    expect(screen.getByText(M.onboardSecret, { exact: false })).toBeInTheDocument();
+    await shows(CM.onboardTitle);
+    expect(screen.getByText(fmt(CM.onboardCommand, { url: window.location.origin, name: 'gw-beijing' }))).toBeInTheDocument();
+    expect(screen.getByText(CM.onboardSecret, { exact: false })).toBeInTheDocument();
   });
 
   it('shows the info, the interfaces, the networks, and live charts with the rate in MB/s', async () => {
@@ -48,7 +48,7 @@ describe('RouterDetailPage', () => {
     const m = mockApi({ '/router/info': ok(detail) });
     renderWithProviders(<RouterDetailPage />, { route: '/router/detail?router_name=gw-beijing' });
     await shows('HL-R300');
-    expect(screen.queryByText(M.onboardTitle)).toBeNull();
+    expect(screen.queryByText(CM.onboardTitle)).toBeNull();
     expect(m.callsTo('/router/info')[0]!.query).toEqual({ router_name: 'gw-beijing' });
     for (const text of ['北京机房', M.routerConnected, '203.0.113.7', '00:11:22:33:44:55', '1.50 KB', '4.66 GB', 'PPPoE', '255.255.255.0']) {
       expect(screen.getAllByText(text)[0]).toBeInTheDocument();
