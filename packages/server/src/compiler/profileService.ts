@@ -30,19 +30,24 @@ async function softwareMember(ctx: Ctx, tenantId: number, routerName: string) {
   return member;
 }
 
+/** The networks a member is in (number and name), oldest first. */
+export function networksOfMember(ctx: Ctx, tenantId: number, memberId: number) {
+  return ctx.db
+    .selectFrom('network_member as nm')
+    .innerJoin('network as n', 'n.id', 'nm.network_id')
+    .select(['n.network_number', 'n.network_name'])
+    .where('nm.tenant_id', '=', tenantId)
+    .where('n.tenant_id', '=', tenantId)
+    .where('nm.member_id', '=', memberId)
+    .orderBy('n.id')
+    .execute();
+}
+
 /** The member's networks (those the caller's role may see), and the login its people type. */
 export async function profilesOf(ctx: Ctx, actor: Actor, routerName: string): Promise<MemberProfiles> {
   const member = await softwareMember(ctx, actor.tenantId, routerName);
   const account = await ctx.db.selectFrom('account').select('sign').where('id', '=', actor.tenantId).executeTakeFirstOrThrow();
-  const rows = await ctx.db
-    .selectFrom('network_member as nm')
-    .innerJoin('network as n', 'n.id', 'nm.network_id')
-    .select(['n.network_number', 'n.network_name'])
-    .where('nm.tenant_id', '=', actor.tenantId)
-    .where('n.tenant_id', '=', actor.tenantId)
-    .where('nm.member_id', '=', member.id)
-    .orderBy('n.id')
-    .execute();
+  const rows = await networksOfMember(ctx, actor.tenantId, member.id);
   const networks = rows.filter((r) => mayUseNetwork(actor, r.network_number));
   return { login: `${member.router_name}@${account.sign}`, phone: member.phone ?? '', networks };
 }

@@ -28,6 +28,19 @@ export async function issueMemberSession(ctx: Ctx, member: { tenant_id: number; 
   return { token, expires_in: LIMITS.selfSessionSeconds };
 }
 
+/** Whether a member may use self-service: 'gone' (removed, or no longer a software member), 'disabled' (it or its tenant), or 'ok'. */
+export async function memberStanding(ctx: Pick<Ctx, 'db'>, tenantId: number, memberId: number): Promise<'gone' | 'disabled' | 'ok'> {
+  const member = await ctx.db
+    .selectFrom('member')
+    .innerJoin('account', 'account.id', 'member.tenant_id')
+    .select(['member.status', 'member.router_type', 'account.status as tenant_status'])
+    .where('member.id', '=', memberId)
+    .where('member.tenant_id', '=', tenantId)
+    .executeTakeFirst();
+  if (!member || member.router_type !== ROUTER_TYPE.software) return 'gone';
+  return member.status !== 1 || member.tenant_status !== 1 ? 'disabled' : 'ok';
+}
+
 /**
  * The member a bearer token names; 2001 when there is none (no token, unknown, expired, the member
  * removed or no longer a software member), 2003 when the member or its tenant is disabled.
@@ -38,15 +51,9 @@ export async function authenticateMember(ctx: Ctx, header: string | undefined): 
   const raw = await ctx.store.get(sessionKey(token));
   const s = raw === null ? undefined : value.safeParse(JSON.parse(raw)).data;
   if (!s) throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
-  const member = await ctx.db
-    .selectFrom('member')
-    .innerJoin('account', 'account.id', 'member.tenant_id')
-    .select(['member.status', 'member.router_type', 'account.status as tenant_status'])
-    .where('member.id', '=', s.member_id)
-    .where('member.tenant_id', '=', s.tenant_id)
-    .executeTakeFirst();
-  if (!member || member.router_type !== ROUTER_TYPE.software) throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
-  if (member.status !== 1 || member.tenant_status !== 1) throw new ApiError(CODE.accountDisabled, CM.clientDisabled);
+  const standing = await memberStanding(ctx, s.tenant_id, s.member_id);
+  if (standing === 'gone') throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
+  if (standing === 'disabled') throw new ApiError(CODE.accountDisabled, CM.clientDisabled);
   return { tenantId: s.tenant_id, memberId: s.member_id };
 }
 

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import type { Ctx } from '../core/context';
 import { ApiError, forbidden, invalid, notFound, tooMany } from '../core/errors';
 import type { FileAnswer } from '../core/http';
-import { issueMemberSession, type MemberSession } from '../core/memberSessions';
+import { issueMemberSession, memberStanding, type MemberSession } from '../core/memberSessions';
 import { DUMMY_HASH, verifyPassword } from '../core/passwords';
-import { ownProfile } from '../compiler/profileService';
+import { networksOfMember, ownProfile } from '../compiler/profileService';
 import { countFailure, DEVICE_AUTH_LIMITS, withinLimits } from '../gateway/auth';
 import { memberLimitKey, namesMember, passwordVerdict } from '../gateway/clientAuth';
 
@@ -95,15 +95,7 @@ async function memberOf(ctx: Ctx, s: MemberSession) {
 /** The networks of the member only. */
 export async function profilesOf(ctx: Ctx, s: MemberSession): Promise<SelfProfiles> {
   const member = await memberOf(ctx, s);
-  const networks = await ctx.db
-    .selectFrom('network_member as nm')
-    .innerJoin('network as n', 'n.id', 'nm.network_id')
-    .select(['n.network_number', 'n.network_name'])
-    .where('nm.tenant_id', '=', s.tenantId)
-    .where('n.tenant_id', '=', s.tenantId)
-    .where('nm.member_id', '=', s.memberId)
-    .orderBy('n.id')
-    .execute();
+  const networks = await networksOfMember(ctx, s.tenantId, s.memberId);
   return { router_name: member.router_name, login: `${member.router_name}@${member.sign}`, phone: member.phone ?? '', networks };
 }
 
@@ -135,14 +127,8 @@ export async function download(ctx: Ctx, token: string): Promise<FileAnswer> {
   const raw = await ctx.store.take(linkKey(token));
   const link = raw === null ? undefined : linkValue.safeParse(JSON.parse(raw)).data;
   if (!link) throw invalid(SM.selfLinkInvalid);
-  const member = await ctx.db
-    .selectFrom('member')
-    .innerJoin('account', 'account.id', 'member.tenant_id')
-    .select(['member.status', 'member.router_type', 'account.status as tenant_status'])
-    .where('member.id', '=', link.member_id)
-    .where('member.tenant_id', '=', link.tenant_id)
-    .executeTakeFirst();
-  if (!member || member.router_type !== ROUTER_TYPE.software) throw notFound(M.memberNotFound);
-  if (member.status !== 1 || member.tenant_status !== 1) throw new ApiError(CODE.forbidden, CM.clientDisabled);
+  const standing = await memberStanding(ctx, link.tenant_id, link.member_id);
+  if (standing === 'gone') throw notFound(M.memberNotFound);
+  if (standing === 'disabled') throw new ApiError(CODE.forbidden, CM.clientDisabled);
   return profileOf(ctx, { tenantId: link.tenant_id, memberId: link.member_id }, link.network_number);
 }
