@@ -40,7 +40,9 @@ const HUBLINK_BIN = path.resolve(import.meta.dirname, '../packages/server/bin/hu
  */
 export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-e2e-'));
-  const config = { ...loadConfig({ HUBLINK_DATA_DIR: dataDir, HUBLINK_DEV_ENDPOINTS: '1', HUBLINK_ALLOW_PRIVATE_TARGETS: '1', LOG_LEVEL: 'warn', ...env }), prettyLogs: false };
+  // HUBLINK_WEB_DIST lets a local run test a console built elsewhere (several builds side by side).
+  const dist = process.env.HUBLINK_WEB_DIST ? { HUBLINK_WEB_DIST: process.env.HUBLINK_WEB_DIST } : {};
+  const config = { ...loadConfig({ HUBLINK_DATA_DIR: dataDir, HUBLINK_DEV_ENDPOINTS: '1', HUBLINK_ALLOW_PRIVATE_TARGETS: '1', LOG_LEVEL: 'warn', ...dist, ...env }), prettyLogs: false };
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
