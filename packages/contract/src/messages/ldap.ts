@@ -141,6 +141,7 @@ export const ldapMessages = {
   ldapCheck: '检测配置',
   ldapChecking: '检测中...',
   ldapSave: '保存配置',
+  ldapSaveDirect: '直接保存',
   ldapSaving: '保存中...',
   ldapDownloadFile: '下载验证文件',
   ldapVerify: '验证',

@@ -19,7 +19,7 @@ export const monitorMessages = {
   contactMailLimit: '验证邮件发送过于频繁，请稍后再试',
   contactMailSent: '发送成功',
   contactMailPurpose: '您正在验证 HubLink 监控告警联系人邮箱',
-  webhookTypeRequired: '请选择类型',
+  webhookTypeRequired: '请输入类型',
   webhookUrlRequired: '请输入URL',
   webhookUrlInvalid: '请输入以 http:// 或 https:// 开头的URL',
   webhookUrlTooLong: 'URL不能超过{n}个字符',

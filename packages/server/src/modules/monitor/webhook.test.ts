@@ -101,7 +101,7 @@ describeEachDatabase('webhook (/webhook/*)', (t) => {
   });
 
   it.each([
-    ['no type', { url: 'https://example.com/h' }, M.webhookTypeRequired],
+    ['no type', { url: 'https://example.com/h' }, '请输入类型'],
     ['an unknown type', { type: 'slack', url: 'https://example.com/h' }, M.webhookTypeRequired],
     ['no url', { type: 'dingtalk' }, M.webhookUrlRequired],
     ['a blank url', { type: 'dingtalk', url: ' ' }, M.webhookUrlRequired],

@@ -19,7 +19,10 @@ export function AppFooter() {
             <span style={{ color: token.colorTextSecondary }}>{fmt(M.copyright, { year, name: brand.name })}</span>
             <Link to="/clause">{M.clauseLink}</Link>
             <Link to="/privacy">{M.privacyLink}</Link>
-            <Link to="/handbook">{M.handbookLink}</Link>
+            {/* Help opens in a new tab, as the side menu's entry does (spec 3 §2.12). */}
+            <Link to="/handbook" target="_blank" rel="noopener noreferrer">
+              {M.handbookLink}
+            </Link>
           </Flex>
         )}
         {brand.filing && (

@@ -165,6 +165,8 @@ describe('footer', () => {
     expect(within(footer).getByRole('link', { name: M.clauseLink })).toHaveAttribute('href', '/clause');
     expect(within(footer).getByRole('link', { name: M.privacyLink })).toHaveAttribute('href', '/privacy');
     expect(within(footer).getByRole('link', { name: M.handbookLink })).toHaveAttribute('href', '/handbook');
+    // Help opens in a new tab like the menu's entry (spec 3 §2.12).
+    expect(within(footer).getByRole('link', { name: M.handbookLink })).toHaveAttribute('target', '_blank');
     expect(within(footer).getByRole('link', { name: ownBrand.filing })).toHaveAttribute('href', 'https://beian.miit.gov.cn/');
   });
 

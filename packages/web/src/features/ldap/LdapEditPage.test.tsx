@@ -25,7 +25,7 @@ const u = () => userEvent.setup({ delay: null });
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
 /** Types into a text field at once (antd's inputs take a change event as typing). */
 const fill = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
-const mainButton = () => screen.getByRole('button', { name: /检\s*测\s*配\s*置|保\s*存\s*配\s*置|检测中|保存中/ });
+const mainButton = () => screen.getByRole('button', { name: /检\s*测\s*配\s*置|保\s*存\s*配\s*置|直接保存|检测中|保存中/ });
 const choose = async (group: string, option: string) => u().click(within(screen.getByRole('radiogroup', { name: group })).getByText(option));
 
 async function fillValid() {
@@ -166,11 +166,13 @@ describe('LdapEditPage (/router/ldap_edit)', () => {
     expect(field(M.ldapBaseDn)).toBeDisabled();
     expect(field(M.ldapPassword)).toHaveValue('******');
     expect(screen.getByText('corp.pem')).toBeInTheDocument();
-    await waitFor(() => expect(mainButton()).toHaveTextContent(/保\s*存\s*配\s*置/));
+    // Nothing to check: the saved configuration saves directly (spec 3 §4: 直接保存).
+    await waitFor(() => expect(mainButton()).toHaveTextContent(M.ldapSaveDirect));
     fill(M.ldapHost, 'ldap2.example.com');
     await waitFor(() => expect(mainButton()).toHaveTextContent(/检\s*测\s*配\s*置/));
     fill(M.ldapHost, 'ldap.example.com');
-    await waitFor(() => expect(mainButton()).toHaveTextContent(/保\s*存\s*配\s*置/));
+    await waitFor(() => expect(mainButton()).toHaveTextContent(M.ldapSaveDirect));
+    expect(M.ldapSaveDirect).toBe('直接保存');
     await u().click(mainButton());
     await waitFor(() => expect(r.location()).toBe('/router/ldap'));
     expect(m.callsTo('/ldap/check')).toHaveLength(0);

@@ -102,7 +102,7 @@ const requiredWhen =
  * The LDAP form (spec 3 §4, §5): every field with the server's rules. The main button checks the
  * connection first (检测配置, '检测中...'), then saves (保存配置, '保存中...') and goes to /router/ldap;
  * any change after a check asks for a check again. Editing, the saved configuration saves directly
- * while the form still equals it. base_dn cannot change once saved. A save answered 423 shows the
+ * (直接保存) while the form still equals it. base_dn cannot change once saved. A save answered 423 shows the
  * domain hint. The button stays busy at most 60 s.
  */
 export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Partial<LdapFormValues> }) {
@@ -123,7 +123,9 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
 
   const unchanged = saved !== undefined && values !== undefined && same({ ...valuesOf(saved), ...values }, valuesOf(saved));
   const savesNow = checked || unchanged;
-  const label = busy ? (phase === 'save' ? M.ldapSaving : M.ldapChecking) : savesNow ? M.ldapSave : M.ldapCheck;
+  // 检测配置 first; 保存配置 after a passed check; 直接保存 while the saved configuration is unchanged (spec 3 §4).
+  const idle = checked ? M.ldapSave : unchanged ? M.ldapSaveDirect : M.ldapCheck;
+  const label = busy ? (phase === 'save' ? M.ldapSaving : M.ldapChecking) : idle;
 
   const submit = () =>
     run(async () => {
