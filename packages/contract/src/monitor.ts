@@ -55,7 +55,7 @@ export const monitorRouters = defineEndpoint({
 /**
  * POST /monitor/setting (role: monitor edit, "settings"): the channels, the kinds and the devices by
  * name. portal_confirm is always stored as 1; email needs the account's email, the webhook a
- * configured webhook; every name must be a hardware member of the tenant.
+ * configured webhook; at least one kind of alert is on; every name must be a hardware member of the tenant.
  */
 export const monitorSetting = defineEndpoint({
   path: '/monitor/setting',
@@ -73,7 +73,9 @@ export const monitorSetting = defineEndpoint({
       .array(plainText(M.validationFailed).max(LIMITS.monitorRouterNameMax, M.validationFailed), { error: M.validationFailed })
       .max(LIMITS.monitorRoutersMax, fmt(M.monitorRoutersTooMany, { n: LIMITS.monitorRoutersMax }))
       .default([]),
-  }),
+  })
+  // Spec 3 §8: a checkbox group keeps at least one ticked ('select at least one'); the kinds are one group.
+  .refine((v) => ALERT_KINDS.some((k) => v[k] === 1), { path: ['router_online'], message: M.monitorKindsRequired }),
   response: noData,
 });
 

@@ -8,6 +8,7 @@ export const monitorMessages = {
   monitorWebhookFirst: '请先配置Webhook',
   monitorRouterUnknown: '设备不存在：{name}',
   monitorRoutersTooMany: '最多选择{n}台设备',
+  monitorKindsRequired: '请至少选择一项',
   contactNameRequired: '请输入名称',
   contactNameTooLong: '名称不能超过{n}个字符',
   contactEmailRequired: '请输入邮箱',

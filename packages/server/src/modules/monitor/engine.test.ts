@@ -188,7 +188,7 @@ describeEachDatabase(
     it('raises nothing for a device not monitored, a kind switched off, or monitoring off', async () => {
       const owner = await accountWithEmail(t());
       const [watched = '', other = ''] = await seedFreshMembers(t(), owner.account.id, 2);
-      await monitorOn(t(), owner.token, { router_offline: 0, pop_connect: 0, router: [watched] });
+      await monitorOn(t(), owner.token, { router_offline: 0, pop_connect: 0, service_expired: 1, router: [watched] });
       const checks = await checksDone();
       for (const name of [watched, other]) {
         const id = await memberId(name);

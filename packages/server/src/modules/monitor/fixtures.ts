@@ -1,4 +1,4 @@
-import { M, monitorEnable, monitorSetting, type BodyOf } from '@hublink/contract';
+import { ALERT_KINDS, M, monitorEnable, monitorSetting, type BodyOf } from '@hublink/contract';
 import { expect } from 'vitest';
 import { newAccount, type TestApp } from '../../../test/helpers';
 
@@ -11,10 +11,14 @@ export const freshEmail = (prefix = 'mon') => `${prefix}${stamp()}@example.com`;
 /** A main account registered with an email (so email notifications may be switched on). */
 export const accountWithEmail = (t: TestApp) => newAccount(t, { email: freshEmail('owner') });
 
-/** Monitoring on, and a setting saved (all switches off unless given), through the real calls. */
+/**
+ * Monitoring on, and a setting saved through the real calls: switches off unless given, but for the
+ * kinds of alert, of which one stays on (service expiry unless another is given; spec 3 §8).
+ */
 export async function monitorOn(t: TestApp, token: string, setting: Partial<BodyOf<typeof monitorSetting>> = {}) {
   expect((await t.call(monitorEnable, { token })).code).toBe(200);
-  const res = await t.call(monitorSetting, { token, body: { router_online: 0, router_offline: 0, service_expired: 0, pop_connect: 0, ...setting } });
+  const kindGiven = ALERT_KINDS.some((k) => setting[k] === 1);
+  const res = await t.call(monitorSetting, { token, body: { router_online: 0, router_offline: 0, service_expired: kindGiven ? 0 : 1, pop_connect: 0, ...setting } });
   expect(res.msg).toBe(M.saved);
 }
 

@@ -7,7 +7,8 @@ import { accountWithEmail, expectRefused, monitorOn } from './fixtures';
 
 const role = (monitor: Partial<RoleAuth['monitor']>): RoleAuth => ({ ...FULL_ROLE, monitor: { view: 1, create: 0, edit: 0, delete: 0, ...monitor } });
 
-const ALL_OFF = { router_online: 0, router_offline: 0, service_expired: 0, pop_connect: 0 } as const;
+// The kinds of alert with one on: a setting keeps at least one (spec 3 §8).
+const ONE_KIND = { router_online: 0, router_offline: 0, service_expired: 1, pop_connect: 0 } as const;
 
 describeEachDatabase('monitoring configuration (/monitor/*)', (t) => {
   let a: Awaited<ReturnType<typeof accountWithEmail>>;
@@ -39,7 +40,7 @@ describeEachDatabase('monitoring configuration (/monitor/*)', (t) => {
   });
 
   it('refuses a setting while monitoring is off', async () => {
-    await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ALL_OFF, router: [hardware[0]] } }), CODE.invalid, M.monitorNotEnabled);
+    await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ONE_KIND, router: [hardware[0]] } }), CODE.invalid, M.monitorNotEnabled);
   });
 
   it('switches monitoring on, once or twice', async () => {
@@ -68,17 +69,17 @@ describeEachDatabase('monitoring configuration (/monitor/*)', (t) => {
     const b = await newAccount(t());
     const [foreign] = await seedFreshMembers(t(), b.account.id, 1);
     for (const name of ['nosuchrouter', software[0]!, foreign!]) {
-      await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ALL_OFF, router: [hardware[0], name] } }), CODE.invalid, fmt(M.monitorRouterUnknown, { name }));
+      await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ONE_KIND, router: [hardware[0], name] } }), CODE.invalid, fmt(M.monitorRouterUnknown, { name }));
     }
   });
 
   it('refuses email notifications for an account without an email, and webhook ones without a webhook', async () => {
     const phoneOnly = await newAccount(t());
     await monitorOn(t(), phoneOnly.token);
-    await refused(t(), () => t().call(monitorSetting, { token: phoneOnly.token, body: { ...ALL_OFF, email_confirm: 1 } }), CODE.invalid, M.monitorBindEmailFirst);
-    await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ALL_OFF, webhook_confirm: 1 } }), CODE.invalid, M.monitorWebhookFirst);
+    await refused(t(), () => t().call(monitorSetting, { token: phoneOnly.token, body: { ...ONE_KIND, email_confirm: 1 } }), CODE.invalid, M.monitorBindEmailFirst);
+    await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ONE_KIND, webhook_confirm: 1 } }), CODE.invalid, M.monitorWebhookFirst);
     expect((await t().call(webhookSetting, { token: a.token, body: { type: 'wecom', url: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k' } })).code).toBe(200);
-    expect(await t().call(monitorSetting, { token: a.token, body: { ...ALL_OFF, webhook_confirm: 1 } })).toMatchObject({ code: 200 });
+    expect(await t().call(monitorSetting, { token: a.token, body: { ...ONE_KIND, webhook_confirm: 1 } })).toMatchObject({ code: 200 });
   });
 
   it.each([
@@ -88,8 +89,11 @@ describeEachDatabase('monitoring configuration (/monitor/*)', (t) => {
     ['a device name of control characters', { router: ['a\u0000b'] }, M.textInvalidChars],
     ['a device name too long', { router: ['x'.repeat(65)] }, M.validationFailed],
     ['too many devices', { router: Array.from({ length: 5001 }, (_, i) => `r${i}`) }, fmt(M.monitorRoutersTooMany, { n: 5000 })],
+    // Spec 3 §8: the kinds are a checkbox group that keeps at least one ticked ('select at least one').
+    ['every kind of alert off', { service_expired: 0 }, '请至少选择一项'],
+    ['no kind of alert given', { service_expired: undefined }, '请至少选择一项'],
   ])('refuses %s', async (_name, body, msg) => {
-    await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ALL_OFF, ...body } }), CODE.invalid, msg);
+    await refused(t(), () => t().call(monitorSetting, { token: a.token, body: { ...ONE_KIND, ...body } }), CODE.invalid, msg);
   });
 
   it('closes monitoring and keeps the configuration for the next time', async () => {
@@ -118,7 +122,7 @@ describeEachDatabase('monitoring configuration (/monitor/*)', (t) => {
       expect((await t().call(monitorRouters, { token })).code).toBe(200);
       for (const call of [
         () => t().call(monitorEnable, { token }),
-        () => t().call(monitorSetting, { token, body: ALL_OFF }),
+        () => t().call(monitorSetting, { token, body: ONE_KIND }),
         () => t().call(monitorClose, { token }),
       ]) {
         await refused(t(), call, CODE.forbidden, M.deniedPermission);
@@ -132,12 +136,12 @@ describeEachDatabase('monitoring configuration (/monitor/*)', (t) => {
       const editor = await ramToken(t(), c.account.id, role({ edit: 1 }));
       const closer = await ramToken(t(), c.account.id, role({ delete: 1 }));
       await refused(t(), () => t().call(monitorClose, { token: creator }), CODE.forbidden, M.deniedPermission);
-      await refused(t(), () => t().call(monitorSetting, { token: creator, body: ALL_OFF }), CODE.forbidden, M.deniedPermission);
+      await refused(t(), () => t().call(monitorSetting, { token: creator, body: ONE_KIND }), CODE.forbidden, M.deniedPermission);
       await refused(t(), () => t().call(monitorEnable, { token: editor }), CODE.forbidden, M.deniedPermission);
       await refused(t(), () => t().call(monitorEnable, { token: closer }), CODE.forbidden, M.deniedPermission);
       expect((await t().call(monitorEnable, { token: creator })).code).toBe(200);
-      await refused(t(), () => t().call(monitorSetting, { token: closer, body: ALL_OFF }), CODE.forbidden, M.deniedPermission);
-      expect((await t().call(monitorSetting, { token: editor, body: ALL_OFF })).code).toBe(200);
+      await refused(t(), () => t().call(monitorSetting, { token: closer, body: ONE_KIND }), CODE.forbidden, M.deniedPermission);
+      expect((await t().call(monitorSetting, { token: editor, body: ONE_KIND })).code).toBe(200);
       await refused(t(), () => t().call(monitorClose, { token: editor }), CODE.forbidden, M.deniedPermission);
       expect((await t().call(monitorClose, { token: closer })).code).toBe(200);
     });

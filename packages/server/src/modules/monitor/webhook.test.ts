@@ -124,7 +124,7 @@ describeEachDatabase('webhook (/webhook/*)', (t) => {
     expect((await t().call(webhookConfig, { token: owner.token })).data).toBeNull();
     expect((await t().call(monitorConfig, { token: owner.token })).data!.webhook_confirm).toBe(0);
     await refused(() => t().call(webhookDelete, { token: owner.token }), CODE.notFound, M.webhookNotConfigured);
-    await refused(() => t().call(monitorSetting, { token: owner.token, body: { webhook_confirm: 1 } }), CODE.invalid, M.monitorWebhookFirst);
+    await refused(() => t().call(monitorSetting, { token: owner.token, body: { webhook_confirm: 1, router_offline: 1 } }), CODE.invalid, M.monitorWebhookFirst);
   });
 
   it('limits the tests of one tenant', async () => {

@@ -124,6 +124,21 @@ describe('MonitorPage', () => {
     await shows(M.saved);
   });
 
+  it('keeps one kind of alert ticked: unticking the last warns (请至少选择一项) and leaves it ticked', async () => {
+    setup({ ...on, router_online: 0 });
+    await shows('shop01');
+    const kinds = within(screen.getByRole('group', { name: M.monitorKinds }));
+    const offline = kinds.getByRole('checkbox', { name: M.monitorRouterOffline });
+    expect(offline).toBeChecked();
+    await userEvent.click(offline);
+    await shows('请至少选择一项');
+    expect(offline).toBeChecked();
+    // With another ticked, it can go.
+    await userEvent.click(kinds.getByRole('checkbox', { name: M.monitorPopConnect }));
+    await userEvent.click(offline);
+    await waitFor(() => expect(offline).not.toBeChecked());
+  });
+
   it('searches the devices and selects all that the search shows', async () => {
     const m = setup(on);
     await shows('shop02');

@@ -91,6 +91,14 @@ export function MonitorSettings({ config }: { config: MonitorConfig }) {
     }
     set({ webhook_confirm: flag(on) });
   };
+  // The kinds are a checkbox group that keeps one ticked: unticking the last warns and leaves it (spec 3 §8).
+  const tickKind = (kind: AlertKind, on: boolean) => {
+    if (!on && KINDS.every((k) => k.key === kind || draft[k.key] !== 1)) {
+      toast.warning(M.monitorKindsRequired);
+      return;
+    }
+    set({ [kind]: flag(on) });
+  };
   const submit = () => saving.run(async () => void (await save.mutateAsync({ ...draft, portal_confirm: 1 })));
 
   const readOnly = !rights.edit;
@@ -138,7 +146,7 @@ export function MonitorSettings({ config }: { config: MonitorConfig }) {
       <Card title={M.monitorKinds} variant="borderless">
         <Flex gap={token.marginLG} wrap role="group" aria-label={M.monitorKinds}>
           {KINDS.map((k) => (
-            <Checkbox key={k.key} checked={draft[k.key] === 1} disabled={readOnly} onChange={(e) => set({ [k.key]: flag(e.target.checked) })}>
+            <Checkbox key={k.key} checked={draft[k.key] === 1} disabled={readOnly} onChange={(e) => tickKind(k.key, e.target.checked)}>
               {k.label}
             </Checkbox>
           ))}
