@@ -9,6 +9,8 @@ export const monitorMessages = {
   monitorRouterUnknown: '设备不存在：{name}',
   monitorRoutersTooMany: '最多选择{n}台设备',
   monitorKindsRequired: '请至少选择一项',
+  monitorLdapRouter: '连接LDAP目录的设备，建议监控',
+  monitorLdapEdit: '修改LDAP配置',
   contactNameRequired: '请输入名称',
   contactNameTooLong: '名称不能超过{n}个字符',
   contactEmailRequired: '请输入邮箱',

@@ -6,6 +6,7 @@ import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
 import { mockApi, ok, type Answers } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
+import { savedConfig } from '../ldap/testData';
 import MonitorPage from './MonitorPage';
 
 const on: MonitorConfig = {
@@ -137,6 +138,14 @@ describe('MonitorPage', () => {
     await userEvent.click(kinds.getByRole('checkbox', { name: M.monitorPopConnect }));
     await userEvent.click(offline);
     await waitFor(() => expect(offline).not.toBeChecked());
+  });
+
+  it('tags the device a private LDAP syncs through and links to the LDAP form with ldapType (spec 3 §2.5)', async () => {
+    setup(on, { '/ldap/config': ok({ enable: 1, data: savedConfig({ mode: 'private', router_name: 'shop01' }), notice: '' }) });
+    const link = await screen.findByRole('link', { name: M.monitorLdapEdit });
+    expect(link).toHaveAttribute('href', '/router/ldap_edit?ldapType=edit');
+    expect(within(screen.getByText('shop01').closest('tr')!).getByText('LDAP')).toBeInTheDocument();
+    expect(within(screen.getByText('hq01').closest('tr')!).queryByText('LDAP')).not.toBeInTheDocument();
   });
 
   it('searches the devices and selects all that the search shows', async () => {

@@ -1,7 +1,19 @@
-import { fmt, LIMITS, M, monitorRouters, type MonitorRouter } from '@hublink/contract';
-import { Checkbox, Empty, Flex, Input, Table, Typography } from 'antd';
+import { fmt, getLdapConfig, LIMITS, M, monitorRouters, type MonitorRouter } from '@hublink/contract';
+import { Checkbox, Empty, Flex, Input, Table, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
+import { useLdapRights } from '../ldap/api';
+
+/** Where the monitoring page leads to the LDAP form (spec 3 §2.5: /router/ldap_edit with ldapType). */
+export const LDAP_EDIT_FROM_MONITOR = '/router/ldap_edit?ldapType=edit';
+
+/** The hardware member a private-mode LDAP reaches its directory through ('' for none), for main accounts. */
+function useLdapRouter(): string {
+  const configure = useLdapRights().configure;
+  const ldap = useApiQuery(getLdapConfig, undefined, { enabled: configure, quiet: true }).data?.data;
+  return ldap?.enable === 1 && ldap.data?.mode === 'private' ? ldap.data.router_name : '';
+}
 
 export interface RouterPickerProps {
   /** The names chosen. */
@@ -16,6 +28,7 @@ export interface RouterPickerProps {
  */
 export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps) {
   const routers = useApiQuery(monitorRouters);
+  const ldapRouter = useLdapRouter();
   const [search, setSearch] = useState('');
   const all = useMemo(() => routers.data?.data ?? [], [routers.data]);
   const shown = useMemo(() => {
@@ -64,7 +77,24 @@ export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps
         loading={routers.isFetching}
         dataSource={shown}
         columns={[
-          { title: M.monitorRouterName, dataIndex: 'router_name', key: 'router_name' },
+          {
+            title: M.monitorRouterName,
+            dataIndex: 'router_name',
+            key: 'router_name',
+            // The device a private LDAP syncs through: a tag, and the way to its configuration.
+            render: (name: string) =>
+              name === ldapRouter ? (
+                <Flex gap={8} align="center" wrap>
+                  {name}
+                  <Tooltip title={M.monitorLdapRouter}>
+                    <Tag color="blue">LDAP</Tag>
+                  </Tooltip>
+                  <Link to={LDAP_EDIT_FROM_MONITOR}>{M.monitorLdapEdit}</Link>
+                </Flex>
+              ) : (
+                name
+              ),
+          },
           { title: M.monitorRouterNote, dataIndex: 'note', key: 'note' },
         ]}
         rowSelection={{
