@@ -3,6 +3,11 @@ import { defineEndpoint, noData } from './endpoint';
 import { dateField, dateRangeInOrder, integerField, pageQuery, plainText, searchField } from './fields';
 import { LIMITS } from './limits';
 import { M } from './messages';
+import { auditActionKnown } from './auditActions';
+import { auditTableName } from './auditFields';
+
+export { AUDIT_ACTION_PATHS, auditActionKnown } from './auditActions';
+export { auditFieldKnown, auditFieldLabel, auditFieldName, auditTableName, auditValueText, isAuditInstant } from './auditFields';
 
 /** Who made a call: the main account, a sub-account, a personal API token, or the operator (CLI). */
 export const AUDIT_WHO = ['main', 'ram', 'token', 'operator'] as const;
@@ -52,6 +57,8 @@ export const auditEntry = z.object({
   method: z.string(),
   path: z.string(),
   msg: z.string(),
+  /** What the call did, named from its path ('修改网络名称'); see auditActionName. */
+  action: z.string(),
   /** The call's area: the first segment of its path ('network', 'router', …). */
   area: z.string(),
   kind: z.enum(AUDIT_KINDS),
@@ -128,95 +135,21 @@ export const auditSettingSave = defineEndpoint({
   response: noData,
 });
 
-/**
- * The names the audit page and its export give the tables and columns an entry's changes name, where
- * a reader of the console knows them by another name; any other keeps its own.
- */
-const AUDIT_TABLE_NAMES: Readonly<Record<string, string>> = {
-  account: '账号',
-  ram_role: '角色',
-  ram_account: '子账号',
-  message: '消息',
-  setting: '设置',
-  member: '成员',
-  network: '网络',
-  network_member: '网络成员',
-  member_command: '设备命令',
-  network_pki: '网络证书',
-  member_certificate: '成员证书',
-  network_fr: 'POP资源',
-  network_fr_area: 'POP区域',
-  network_ticket: '网络工单',
-  network_prefix: '网络网段',
-  saas_device: 'SaaS设备',
-  monitor_config: '监控设置',
-  monitor_router: '监控成员',
-  monitor_contact: '联系人',
-  monitor_webhook: 'Webhook',
-  ldap_file: 'LDAP证书',
-  ldap_domain: 'LDAP域名',
-  ldap_config: 'LDAP配置',
-  ldap_user: 'LDAP用户',
-  support_ticket: '工单',
-  support_dialogue: '工单对话',
-  support_file: '工单图片',
-  member_import: '成员导入',
-  auth_source: '认证源',
-  auth_source_member: '认证源成员',
-  api_token: 'API令牌',
-  audit_setting: '审计设置',
-  device_approval_setting: '设备审批设置',
-  device_approval: '设备审批',
-  pop_relay: 'POP中继',
-};
-
-const AUDIT_FIELD_NAMES: Readonly<Record<string, string>> = {
-  name: '名称',
-  network_name: '网络名称',
-  network_number: '网络编号',
-  router_name: '设备名称',
-  router_type: '设备类型',
-  member_type: '成员位置',
-  username: '用户名',
-  nickname: '昵称',
-  note: '备注',
-  status: '状态',
-  phone: '手机',
-  email: '邮箱',
-  password: '密码',
-  sign: '成员后缀',
-  dns: 'DNS',
-  role_id: '角色',
-  auth: '权限',
-  scope: '范围',
-  title: '标题',
-  content: '内容',
-  retention_days: '保留天数',
-  online_status: '在线状态',
-  create_time: '创建时间',
-  update_time: '更新时间',
-  expires_at: '到期时间',
-  revoked_at: '吊销时间',
-};
-
-/** A table's name as the audit page shows it ('网络'), or its own. */
-export const auditTableName = (table: string): string => (Object.hasOwn(AUDIT_TABLE_NAMES, table) ? AUDIT_TABLE_NAMES[table]! : table);
-/** A column's name as the audit page shows it ('网络名称'), or its own. */
-export const auditFieldName = (field: string): string => (Object.hasOwn(AUDIT_FIELD_NAMES, field) ? AUDIT_FIELD_NAMES[field]! : field);
-
 export const AUDIT_WHO_TEXT: Readonly<Record<AuditWho, string>> = { main: M.auditWhoMain, ram: M.auditWhoRam, token: M.auditWhoToken, operator: M.auditWhoOperator };
 export const AUDIT_SOURCE_TEXT: Readonly<Record<AuditSource, string>> = { console: M.auditSourceConsole, api: M.auditSourceApi, cli: M.auditSourceCli };
 export const AUDIT_KIND_TEXT: Readonly<Record<AuditKind, string>> = { create: M.auditKindCreate, update: M.auditKindUpdate, delete: M.auditKindDelete, other: M.auditKindOther };
 export const AUDIT_OP_TEXT: Readonly<Record<AuditOp, string>> = { insert: M.auditOpInsert, update: M.auditOpUpdate, delete: M.auditOpDelete };
 
-/** '子账号 zhang' / '主账号'. */
-export const auditWhoText = (e: Pick<AuditEntry, 'who' | 'actor_name'>): string => (e.actor_name ? `${AUDIT_WHO_TEXT[e.who]} ${e.actor_name}` : AUDIT_WHO_TEXT[e.who]);
+/** What a call did by its path ('/network/name' → '修改网络名称'); a path without a name (a call since removed) → 其他操作. */
+export const auditActionName = (path: string): string => auditActionKnown(path) ?? M.auditActionOther;
+
+/**
+ * '子账号 zhang' / '主账号' / 'API令牌 部署脚本'. The operator is 平台运营人员 only: the name kept with the
+ * entry is the system user who ran the command on the server, not a name the tenant knows.
+ */
+export const auditWhoText = (e: Pick<AuditEntry, 'who' | 'actor_name'>): string =>
+  e.actor_name && e.who !== 'operator' ? `${AUDIT_WHO_TEXT[e.who]} ${e.actor_name}` : AUDIT_WHO_TEXT[e.who];
 
 /** '网络 #3 改名网络'. */
 export const auditObjectText = (e: Pick<AuditEntry, 'object_type' | 'object_id' | 'object_name'>): string =>
   [auditTableName(e.object_type), e.object_id ? `#${e.object_id}` : '', e.object_name].filter(Boolean).join(' ');
-
-/** 2000-01-01 in epoch ms: a smaller number in a time column is not an instant. */
-const INSTANT_FROM_MS = 946_684_800_000;
-/** Instants are stored as epoch milliseconds in columns named *_time or *_at: shown as dates, not numbers. */
-export const isAuditInstant = (field: string, v: unknown): v is number => typeof v === 'number' && /(_time|_at)$/.test(field) && v >= INSTANT_FROM_MS;

@@ -19,7 +19,7 @@ export const auditMessages = {
   auditWhoMain: '主账号',
   auditWhoRam: '子账号',
   auditWhoToken: 'API令牌',
-  auditWhoOperator: '运营人员',
+  auditWhoOperator: '平台运营人员',
   auditSourceConsole: '控制台',
   auditSourceApi: 'API',
   auditSourceCli: '命令行',
@@ -39,4 +39,6 @@ export const auditMessages = {
   auditDetail: '详情',
   auditNoChanges: '此操作未修改任何已记录的字段',
   auditExportFile: '审计日志',
+  auditActionOther: '其他操作',
+  auditEmptyValue: '（空）',
 } as const;

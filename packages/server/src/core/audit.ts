@@ -22,7 +22,7 @@ import {
   type QueryResult,
   type RootOperationNode,
 } from 'kysely';
-import { LIMITS, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange } from '@hublink/contract';
+import { auditActionName, LIMITS, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange } from '@hublink/contract';
 
 /**
  * The audit trail's change capture (issue 18). route() (and the operator CLI) opens a scope around a
@@ -364,7 +364,9 @@ export function summary(changes: readonly CapturedChange[], body: unknown): { ob
 /**
  * The operation.performed events of an operator's command (hublink ops): one per tenant whose rows
  * it changed (rows without a tenant, such as announcements for everyone, are in no tenant's trail).
- * A command that changed nothing announces nothing.
+ * A command that changed nothing announces nothing. The command's own answer (call.msg, English, for
+ * the operator's terminal, and it may carry a secret shown once) stays out of the tenant's trail: the
+ * entry's msg is the command's Chinese name, and no address or client is the tenant's to see.
  */
 export function operatorEvents(scope: AuditScope, call: { path: string; msg: string; operator: string }): DomainEvent<'operation.performed'>[] {
   const byTenant = new Map<number, CapturedChange[]>();
@@ -374,11 +376,11 @@ export function operatorEvents(scope: AuditScope, call: { path: string; msg: str
     tenant_id: tenantId,
     ram_id: null,
     path: call.path,
-    msg: call.msg,
+    msg: auditActionName(call.path),
     who: 'operator',
     operator: call.operator,
     ip: '',
-    user_agent: 'hublink ops',
+    user_agent: '',
     source: 'cli',
     method: 'CLI',
     ...summary(changes, {}),

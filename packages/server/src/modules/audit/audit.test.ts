@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import {
   AUDIT_EXPORT_COLUMNS,
+  auditActionKnown,
   auditExport,
   auditList,
   auditSettingGet,
@@ -12,6 +13,7 @@ import {
   M,
   ramLog,
   renameNetwork,
+  auditWhoText,
   type AuditEntry,
   type Endpoint,
 } from '@hublink/contract';
@@ -92,6 +94,7 @@ describeEachDatabase('audit trail: entries of every call kind, list, filters, ex
       source: 'console',
       method: 'POST',
       msg: res.msg,
+      action: '修改网络名称',
       area: 'network',
       kind: 'update',
       object_type: 'network',
@@ -152,6 +155,8 @@ describeEachDatabase('audit trail: entries of every call kind, list, filters, ex
     expect((await entries(t(), a.token, { object: '改名' })).rows.map((r) => r.path).sort()).toEqual(['/network/delete', '/network/name']);
     expect((await entries(t(), a.token, { kind: 'delete' })).rows.map((r) => r.path)).toEqual(['/network/delete']);
     expect((await entries(t(), a.token, { area: 'audit' })).rows.map((r) => r.path)).toEqual(['/audit/setting']);
+    // The search finds an entry by what it did, as the 操作 column names it.
+    expect((await entries(t(), a.token, { search: '修改网络名称' })).rows.map((r) => r.path)).toEqual(['/network/name']);
     expect((await entries(t(), a.token, { start_time: '2001-01-01', end_time: '2001-01-02' })).count).toBe(0);
     const today = (await entries(t(), a.token)).rows[0]!.create_time.slice(0, 10);
     expect((await entries(t(), a.token, { start_time: today, end_time: today })).count).toBe(all.count);
@@ -175,6 +180,8 @@ describeEachDatabase('audit trail: entries of every call kind, list, filters, ex
     expect(ws.rowCount).toBe(3);
     const cells = [2, 3].map((i) => String(ws.getRow(i).getCell(AUDIT_EXPORT_COLUMNS.length).value));
     expect(cells.join('\n')).toContain('网络名称: 审计网络 → 改名网络');
+    const actions = [2, 3].map((i) => String(ws.getRow(i).getCell(AUDIT_EXPORT_COLUMNS.indexOf(M.auditCall) + 1).value));
+    expect(actions.sort()).toEqual(['修改网络名称', '删除网络'].sort());
     expect(await t().call(auditExport, { token: a.token, query: { area: 'nothing' } })).toMatchObject({ code: CODE.invalid, msg: M.exportEmpty });
   });
 
@@ -244,6 +251,9 @@ describeEachDatabase("audit trail: the operator's CLI", (t) => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ who: 'operator', source: 'cli', method: 'CLI', path: '/ops/tenants/plan', area: 'ops', kind: 'update', object_type: 'account', object_id: String(a.account.id) });
     expect(rows[0]!.actor_name).not.toBe('');
+    // In Chinese: the command's name, not its English answer for the terminal; the operator as 平台运营人员.
+    expect(rows[0]).toMatchObject({ action: '修改套餐', msg: '修改套餐', user_agent: '' });
+    expect(auditWhoText(rows[0]!)).toBe(M.auditWhoOperator);
     expect(rows[0]!.changes[0]!.fields).toContainEqual({ field: 'dns_quantity', before: t().ctx.config.defaultPlan.dns_quantity, after: 5 });
     // A listing changes nothing: no entry.
     expect((await ops(t(), ['tenants', 'show', a.username])).code).toBe(0);
@@ -251,5 +261,18 @@ describeEachDatabase("audit trail: the operator's CLI", (t) => {
     // Other tenants' trails stay empty.
     const b = await newAccount(t());
     expect((await entries(t(), b.token)).count).toBe(0);
+  });
+});
+
+describeEachDatabase('audit trail: every action has its name', (t) => {
+  it('names every call that writes an entry (a signed-in POST) and every operator command, in Chinese', async () => {
+    const audited = t().app.endpoints.map((x) => x.endpoint).filter((e) => e.method === 'POST' && e.access !== 'public' && e.access !== 'member');
+    expect(audited.length).toBeGreaterThan(50);
+    expect(audited.filter((e) => auditActionKnown(e.path) === undefined).map((e) => e.path)).toEqual([]);
+    // Every command, as `hublink ops help all` lists them.
+    const commands = [...(await ops(t(), ['help', 'all'])).out.matchAll(/^usage: hublink ops (\S+) (\S+)/gm)].map((m) => `/ops/${m[1]}/${m[2]}`);
+    expect(commands.length).toBeGreaterThan(30);
+    expect(commands.filter((p) => auditActionKnown(p) === undefined)).toEqual([]);
+    for (const p of [...audited.map((e) => e.path), ...commands]) expect(auditActionKnown(p)).toMatch(/^[\u4e00-\u9fff]/);
   });
 });

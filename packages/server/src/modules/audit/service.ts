@@ -1,13 +1,15 @@
 import {
+  AUDIT_ACTION_PATHS,
   AUDIT_EXPORT_COLUMNS,
   AUDIT_KIND_TEXT,
   AUDIT_SOURCE_TEXT,
   AUDIT_WHO,
-  auditFieldName,
+  auditActionName,
+  auditFieldLabel,
   auditObjectText,
   auditTableName,
   auditWhoText,
-  isAuditInstant,
+  auditValueText,
   LIMITS,
   M,
   fmt,
@@ -83,6 +85,9 @@ export async function writeEntry(event: DomainEvent<'operation.performed'>, ctx:
     .execute();
 }
 
+/** The paths of the actions whose name contains the text: the search finds an entry by what it did ('网络名称'). */
+const actionPathsContaining = (text: string): string[] => AUDIT_ACTION_PATHS.filter((p) => auditActionName(p).toLowerCase().includes(text.trim().toLowerCase()));
+
 /** The tenant's entries the filters match: who (a kind, or the name contains), object (type, id or name contains), days, kind, area. */
 function filtered(ctx: Ctx, actor: Actor, q: Filter) {
   const { from, to } = dayRange(q.start_time, q.end_time, ctx.config.timezone);
@@ -95,7 +100,15 @@ function filtered(ctx: Ctx, actor: Actor, q: Filter) {
     .$if(!!q.object, (qb) =>
       qb.where((eb) => eb.or((['object_type', 'object_id', 'object_name'] as const).map((c) => contains(ctx.dialect, eb.ref(c), q.object!)))),
     )
-    .$if(!!q.search, (qb) => qb.where((eb) => eb.or((['path', 'msg', 'object_name', 'actor_name'] as const).map((c) => contains(ctx.dialect, eb.ref(c), q.search!)))))
+    .$if(!!q.search, (qb) =>
+      qb.where((eb) => {
+        const actions = actionPathsContaining(q.search!);
+        return eb.or([
+          ...(['path', 'msg', 'object_name', 'actor_name'] as const).map((c) => contains(ctx.dialect, eb.ref(c), q.search!)),
+          ...(actions.length > 0 ? [eb('path', 'in', actions)] : []),
+        ]);
+      }),
+    )
     .$if(from !== undefined, (qb) => qb.where('create_time', '>=', from!))
     .$if(to !== undefined, (qb) => qb.where('create_time', '<', to!))
     .$if(!!q.kind, (qb) => qb.where('kind', '=', q.kind!))
@@ -130,6 +143,7 @@ const toEntry = (ctx: Ctx, r: EntryRow): AuditEntry =>
     ...r,
     id: Number(r.id),
     create_time: formatTime(Number(r.create_time), ctx.config.timezone),
+    action: auditActionName(r.path),
     changes: JSON.parse(r.changes) as AuditRowChange[],
     more: Number(r.more),
   }) as AuditEntry;
@@ -141,10 +155,11 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
 
 /** The changes of an entry as one cell: "网络#id 网络名称: before → after" per line; secrets as 已修改, instants as times. */
 function changesText(ctx: Ctx, e: AuditEntry): string {
-  const value = (field: string, v: AuditField['before']) => (isAuditInstant(field, v) ? formatTime(v, ctx.config.timezone) : String(v ?? ''));
+  const time = (ms: number) => formatTime(ms, ctx.config.timezone);
+  const value = (table: string, f: AuditField, v: AuditField['before']) => auditValueText(table, f.field, v, time) || M.auditEmptyValue;
   const lines = e.changes.flatMap((c) => [
     `${auditTableName(c.table)}#${c.id ?? ''}`,
-    ...c.fields.map((f) => `  ${auditFieldName(f.field)}: ${f.secret ? M.auditSecretChanged : `${value(f.field, f.before)} → ${value(f.field, f.after)}`}`),
+    ...c.fields.map((f) => `  ${auditFieldLabel(c.table, f.field)}: ${f.secret ? M.auditSecretChanged : `${value(c.table, f, f.before)} → ${value(c.table, f, f.after)}`}`),
   ]);
   if (e.more > 0) lines.push(fmt(M.auditMore, { n: e.more }));
   return lines.join('\n');
@@ -156,7 +171,7 @@ export async function exportEntries(ctx: Ctx, actor: Actor, q: z.output<typeof a
   if (rows.length === 0) throw invalid(M.exportEmpty);
   const cells = rows.map((raw) => {
     const e = toEntry(ctx, raw);
-    return [e.create_time, auditWhoText(e), AUDIT_SOURCE_TEXT[e.source], e.ip, e.msg, `${e.method} ${e.path}`, AUDIT_KIND_TEXT[e.kind], auditObjectText(e), changesText(ctx, e)];
+    return [e.create_time, auditWhoText(e), AUDIT_SOURCE_TEXT[e.source], e.ip, e.action, `${e.method} ${e.path}`, AUDIT_KIND_TEXT[e.kind], auditObjectText(e), changesText(ctx, e)];
   });
   const body = await auditSheet(AUDIT_EXPORT_COLUMNS, cells);
   const day = formatTime(Date.now(), ctx.config.timezone).slice(0, 10).replaceAll('-', '');

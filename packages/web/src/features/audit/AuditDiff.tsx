@@ -1,12 +1,19 @@
-import { auditFieldName, auditTableName, fmt, isAuditInstant, M, type AuditEntry, type AuditField } from '@hublink/contract';
+import { fmt, M, type AuditEntry, type AuditField, type AuditRowChange } from '@hublink/contract';
 import { Descriptions, Drawer, Empty, Table, Tag, Typography } from 'antd';
-import dayjs from '../../components/dayjs';
-import { DATE_TIME_FORMAT } from '../../components/device/analysisRange';
-import { KIND_TEXT, OP_TEXT, whoText } from './labels';
+import { fieldLabel, KIND_TEXT, OP_TEXT, SOURCE_TEXT, tableName, valueText, whoText } from './labels';
 
-const show = (field: string, v: AuditField['before']) => (v === null ? '' : isAuditInstant(field, v) ? dayjs(v).format(DATE_TIME_FORMAT) : String(v));
+const none = (text: string) => text || '-';
 
-/** One entry's call and its changes: per changed row, a table of field | 修改前 | 修改后 (a secret only as 已修改). */
+/** A value cell: a secret only as 已修改; a value that is not there (an insert's before) stays empty. */
+function Value({ change, field, value }: { change: AuditRowChange; field: AuditField; value: AuditField['before'] }) {
+  if (field.secret) return <Tag color="orange">{M.auditSecretChanged}</Tag>;
+  return <span style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>{valueText(change.table, field.field, value)}</span>;
+}
+
+/**
+ * One entry: who did what, from where, and per changed row a table of 字段 | 修改前 | 修改后, fields by
+ * their console names and values as the console shows them (an insert shows only 修改后, a delete only 修改前).
+ */
 export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClose: () => void }) {
   return (
     <Drawer open={entry !== null} onClose={onClose} title={M.auditDetail} size="large" destroyOnHidden>
@@ -15,10 +22,11 @@ export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClos
           <Descriptions size="small" column={1} bordered>
             <Descriptions.Item label={M.auditTime}>{entry.create_time}</Descriptions.Item>
             <Descriptions.Item label={M.auditWho}>{whoText(entry)}</Descriptions.Item>
-            <Descriptions.Item label={M.auditIp}>{entry.ip}</Descriptions.Item>
-            <Descriptions.Item label={M.auditUserAgent}>{entry.user_agent}</Descriptions.Item>
+            <Descriptions.Item label={M.auditCall}>{entry.action}</Descriptions.Item>
+            <Descriptions.Item label={M.auditSource}>{SOURCE_TEXT[entry.source]}</Descriptions.Item>
+            <Descriptions.Item label={M.auditIp}>{none(entry.ip)}</Descriptions.Item>
+            <Descriptions.Item label={M.auditUserAgent}>{entry.source === 'cli' ? '-' : none(entry.user_agent)}</Descriptions.Item>
             <Descriptions.Item label={M.auditPath}>{`${entry.method} ${entry.path}`}</Descriptions.Item>
-            <Descriptions.Item label={M.auditCall}>{entry.msg}</Descriptions.Item>
             <Descriptions.Item label={M.auditKind}>{KIND_TEXT[entry.kind]}</Descriptions.Item>
           </Descriptions>
           {entry.changes.length === 0 && <Empty style={{ marginTop: 24 }} description={M.auditNoChanges} />}
@@ -26,7 +34,7 @@ export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClos
             <div key={i} style={{ marginTop: 24 }} data-testid="audit-change">
               <Typography.Title level={5}>
                 <Tag>{OP_TEXT[c.op]}</Tag>
-                {auditTableName(c.table)}
+                {tableName(c.table)}
                 {c.id !== null ? ` #${c.id}` : ''}
               </Typography.Title>
               <Table<AuditField>
@@ -34,11 +42,11 @@ export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClos
                 rowKey="field"
                 pagination={false}
                 dataSource={c.fields}
-                scroll={{ x: 'max-content' }}
+                tableLayout="fixed"
                 columns={[
-                  { title: M.auditField, render: (_, f) => <span title={f.field}>{auditFieldName(f.field)}</span> },
-                  { title: M.auditBefore, render: (_, f) => (f.secret ? <Tag color="orange">{M.auditSecretChanged}</Tag> : <span style={{ wordBreak: 'break-all' }}>{show(f.field, f.before)}</span>) },
-                  { title: M.auditAfter, render: (_, f) => (f.secret ? <Tag color="orange">{M.auditSecretChanged}</Tag> : <span style={{ wordBreak: 'break-all' }}>{show(f.field, f.after)}</span>) },
+                  { title: M.auditField, width: '28%', render: (_, f) => <span title={f.field}>{fieldLabel(c.table, f.field)}</span> },
+                  ...(c.op === 'insert' ? [] : [{ title: M.auditBefore, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.before} /> }]),
+                  ...(c.op === 'delete' ? [] : [{ title: M.auditAfter, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.after} /> }]),
                 ]}
               />
             </div>

@@ -65,7 +65,7 @@ export default function AuditPage() {
     { title: M.auditWho, render: (_, e) => whoText(e) },
     { title: M.auditSource, render: (_, e) => SOURCE_TEXT[e.source] },
     { title: M.auditIp, dataIndex: 'ip' },
-    { title: M.auditCall, render: (_, e) => <span title={`${e.method} ${e.path}`}>{e.msg || e.path}</span> },
+    { title: M.auditCall, render: (_, e) => <span title={`${e.method} ${e.path}`}>{e.action}</span> },
     { title: M.auditKind, render: (_, e) => <Tag>{KIND_TEXT[e.kind]}</Tag> },
     { title: M.auditObject, render: (_, e) => objectText(e) },
     {

@@ -1,0 +1,60 @@
+import { M, type AuditEntry } from '@hublink/contract';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../../test/render';
+import { AuditDiff } from './AuditDiff';
+
+const entry: AuditEntry = {
+  id: 1,
+  create_time: '2026-11-30 08:00:00',
+  who: 'operator',
+  actor_name: 'root',
+  ip: '',
+  user_agent: '',
+  source: 'cli',
+  method: 'CLI',
+  path: '/ops/tenants/plan',
+  msg: 'tenant demo updated',
+  action: '修改套餐',
+  area: 'ops',
+  kind: 'update',
+  object_type: 'network',
+  object_id: '3',
+  object_name: '总部',
+  changes: [
+    {
+      table: 'network',
+      id: 3,
+      op: 'update',
+      fields: [
+        { field: 'dns', before: '["8.8.8.8"]', after: '["8.8.8.8","114.114.114.114"]' },
+        { field: 'interconnect_network', before: '{"gateway":"10.9.0.1","mask":24}', after: '{"gateway":"10.8.0.1","mask":24}' },
+        { field: 'ncp_ciphers', before: 'default', after: 'sm' },
+        { field: 'brand_new', before: 1, after: 2 },
+      ],
+    },
+    { table: 'network_member', id: 7, op: 'insert', fields: [{ field: 'member_type', before: null, after: 'center' }] },
+  ],
+  more: 0,
+};
+
+describe('AuditDiff', () => {
+  it('says what was done and by whom in Chinese, and shows the changes by console names with no raw JSON', async () => {
+    renderWithProviders(<AuditDiff entry={entry} onClose={() => {}} />);
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByText('修改套餐')).toBeInTheDocument();
+    expect(within(drawer).getByText(M.auditWhoOperator)).toBeInTheDocument();
+    expect(within(drawer).queryByText(/root|tenant demo updated/)).not.toBeInTheDocument();
+    const row = (label: string) => within(drawer).getByText(label, { selector: 'span' }).closest('tr')!;
+    expect(within(row('DNS')).getByText('8.8.8.8、114.114.114.114')).toBeInTheDocument();
+    expect(within(row('中心互联网段')).getByText('10.9.0.1/24')).toBeInTheDocument();
+    expect(within(row('加密方式')).getByText('国密（SM）')).toBeInTheDocument();
+    // An unknown column keeps its name and its value.
+    expect(within(row('brand_new')).getByText('2')).toBeInTheDocument();
+    expect(drawer.textContent).not.toMatch(/[{}"[\]]/);
+    // An insert shows what was written, without an empty 修改前 column.
+    const inserted = within(drawer).getAllByTestId('audit-change')[1]!;
+    expect(within(inserted).getByText('中心')).toBeInTheDocument();
+    expect(within(inserted).queryByText(M.auditBefore)).not.toBeInTheDocument();
+  });
+});
