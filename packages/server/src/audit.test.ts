@@ -33,7 +33,7 @@ import { configOf, directoryOf, listing, userNamed } from './modules/ldap/fixtur
 import { startTicket } from './modules/network-ticket';
 import { freshName, memberCode, upload, workbook } from './modules/router/fixtures';
 import { saasDevice } from './modules/saas/fixtures';
-import { raised, upload as uploadImage, PNG } from './modules/ticket/fixtures';
+import { answered, upload as uploadImage, PNG } from './modules/ticket/fixtures';
 
 /**
  * The audit walk (issue 18): every mutating route the app registers (POST, not public) is called
@@ -295,7 +295,7 @@ const RECIPES: Record<string, Recipe> = {
     return { body: { ticket_number: tk.ticket_number, content: '补充说明' } };
   },
   '/ticket/delete': async (w) => ({ body: { ticket_number: w.ids.ticket } }),
-  '/ticket/appraise': async (w) => ({ body: { ticket_number: await raised(w.t, w.main.token), grade: 5, content: '处理及时' } }),
+  '/ticket/appraise': async (w) => ({ body: { ticket_number: await answered(w.t, w.main.token), grade: 5, content: '处理及时' } }),
   '/ticket/upload_file': async (w) => ({ send: () => uploadImage(w.t, w.main.token, 'shot.png', PNG) }),
   '/verify/send_code': async (w) => ({ body: { send_type: w.main.type, send_value: w.main.verify, verify_type: `verify_${w.main.type}` } }),
   '/verify/verify': async (w) => ({ body: { send_type: w.main.type, verify_type: `verify_${w.main.type}`, code: await w.t.lastCode(w.main.verify) } }),

@@ -22,6 +22,7 @@ export const ticketMessages = {
   supportUploadsTooMany: '待提交的图片过多，请先提交工单或稍后再试',
   supportClosedNoReply: '工单已关闭，不能继续回复',
   supportAlreadyAppraised: '该工单已评价',
+  supportAppraiseAfterReply: '客服回复后才能评价',
   supportDialogueFull: '该工单的回复已达上限，请提交新的工单',
   supportDeleteForbidden: '只有主账号或工单提交人可以删除该工单',
   supportAlreadyClosed: '工单已关闭',

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { TestApp } from '../../../test/helpers';
 import { pngImage } from '../../../test/images';
 import { uploadFile } from '../../../test/multipart';
+import { replyAsOperator } from './operator';
 
 /** A small real PNG. */
 export const PNG = pngImage(4, 4, [[220, 40, 40]]);
@@ -24,6 +25,13 @@ export async function raised(t: TestApp, token: string, over: Record<string, unk
   const res = await t.call(createSupportTicket, { token, body: ticketBody(over) });
   expect({ code: res.code, msg: res.msg }).toEqual({ code: CODE.ok, msg: M.supportCreated });
   return res.data!.ticket_number;
+}
+
+/** A ticket raised and answered by an adviser (so it may be rated). */
+export async function answered(t: TestApp, token: string, over: Record<string, unknown> = {}): Promise<string> {
+  const number = await raised(t, token, over);
+  await replyAsOperator(t.ctx, number, { content: '您好，已为您处理。', adviser: '客服小刘' });
+  return number;
 }
 
 export const send = (t: TestApp, e: Endpoint, token: string, input: Record<string, unknown>) =>

@@ -153,11 +153,21 @@ export async function reply(ctx: Ctx, actor: Actor, input: ReplyInput): Promise<
   });
 }
 
-/** POST /ticket/appraise: rates the service once; the ticket closes and reads only from then on. */
+/** Whether an adviser has written in the ticket's dialogue. */
+async function adviserAnswered(trx: Db, ticketId: number, tenantId: number): Promise<boolean> {
+  const row = await trx.selectFrom('support_dialogue').select('id').where('ticket_id', '=', ticketId).where('tenant_id', '=', tenantId).where('reply_type', '=', 'service').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * POST /ticket/appraise: rates the service once, after an adviser answered or closed the ticket (there
+ * is no service to rate before); the ticket closes and reads only from then on.
+ */
 export async function appraise(ctx: Ctx, actor: Actor, input: AppraiseInput): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const ticket = await lockTicket(ctx, trx, input.ticket_number, actor.tenantId);
     if (ticket.grade !== null) throw invalid(M.supportAlreadyAppraised);
+    if (ticket.status !== SUPPORT_STATUS.closed && !(await adviserAnswered(trx, ticket.id, actor.tenantId))) throw invalid(M.supportAppraiseAfterReply);
     const now = Date.now();
     await trx
       .updateTable('support_ticket')

@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, signIn, type TestApp } from '../../../test/helpers';
 import { randomDayNumber } from '../../core/dayNumber';
 import { fileRow, raised, refused, send, ticketBody, ticketRow, uploaded } from './fixtures';
+import { replyAsOperator } from './operator';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
 
@@ -160,8 +161,11 @@ describeEachDatabase('support tickets: the dialogue and the appraisal', (t) => {
     await refused(t(), main.token, replySupportTicket, { ticket_number: number, content: '还有一句' }, CODE.invalid, M.supportDialogueFull);
   });
 
-  it('rates once (评分不能为空 without a grade); the ticket closes and takes no more replies', async () => {
+  it('rates once (评分不能为空 without a grade), after an adviser answered; the ticket closes and takes no more replies', async () => {
     const number = await raised(t(), main.token);
+    // Nothing to rate before an adviser answers (our rule: the spec offers rating on the detail page).
+    await refused(t(), main.token, appraiseSupportTicket, { ticket_number: number, grade: 5, content: '还没人回复' }, CODE.invalid, '客服回复后才能评价');
+    await replyAsOperator(t().ctx, number, { content: '您好，已处理。', adviser: '客服小刘' });
     for (const grade of [undefined, null, '', 0, 6, 2.5, 'x']) {
       await refused(t(), main.token, appraiseSupportTicket, { ticket_number: number, grade, content: '很好' }, CODE.invalid, M.supportGradeRequired);
     }

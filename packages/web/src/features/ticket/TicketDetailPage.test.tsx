@@ -93,6 +93,15 @@ describe('TicketDetailPage', () => {
     await shows('评论成功');
   });
 
+  it('offers no rating before an adviser answered (客服回复后才能评价)', async () => {
+    setup(ticketDetail({ ticket_status: 1, dialogue: [{ reply_type: 'tenant', reply_name: '小林', reply_time: '2026-01-05 10:00:00', dialogue_content: '还在吗', images: [] }] }));
+    await shows('客服回复后才能评价');
+    expect(screen.queryByRole('button', { name: '提交评价' })).toBeNull();
+    expect(screen.queryAllByRole('radio')).toEqual([]);
+    // The reply box stays: the tenant may still write.
+    expect(screen.getByLabelText('回复')).toBeInTheDocument();
+  });
+
   it('once rated: the stars disabled, the comment read only, no reply and no rating form', async () => {
     setup(ticketDetail({ ticket_status: 3, appraise: { grade: 4, content: '响应很快', create_time: '2026-01-06 09:00:00' } }));
     await shows('评价时间：2026-01-06 09:00:00');

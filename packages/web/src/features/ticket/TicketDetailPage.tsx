@@ -41,8 +41,8 @@ function Summary({ ticket }: { ticket: SupportTicketDetail }) {
 
 /**
  * /ticket/detail?ticket_number (spec 3 §2, §4): the ticket, its dialogue with images, the reply box
- * while the ticket is open, the star rating until one is saved (then shown read only; reply and
- * rating forms gone), delete with confirmation for whoever may; back goes to /ticket/lists.
+ * while the ticket is open, the star rating once an adviser answered or closed it, until one is saved
+ * (then shown read only; reply and rating forms gone), delete with confirmation for whoever may; back goes to /ticket/lists.
  */
 export default function TicketDetailPage() {
   const [params] = useSearchParams();
@@ -77,6 +77,8 @@ export default function TicketDetailPage() {
     );
   }
   const open = ticket.appraise === null && ticket.ticket_status !== SUPPORT_STATUS.closed;
+  // There is a service to rate once an adviser answered or closed the ticket (the server says the same).
+  const rateable = ticket.ticket_status === SUPPORT_STATUS.closed || ticket.dialogue.some((d) => d.reply_type === 'service');
   return (
     <PageContainer extra={extra} card={false}>
       <Card variant="borderless">
@@ -91,7 +93,13 @@ export default function TicketDetailPage() {
         </Card>
       )}
       <Card variant="borderless" title={M.supportAppraiseTitle}>
-        {ticket.appraise ? <AppraisalView appraise={ticket.appraise} /> : <AppraiseForm ticketNumber={ticket.ticket_number} />}
+        {ticket.appraise ? (
+          <AppraisalView appraise={ticket.appraise} />
+        ) : rateable ? (
+          <AppraiseForm ticketNumber={ticket.ticket_number} />
+        ) : (
+          <Typography.Text type="secondary">{M.supportAppraiseAfterReply}</Typography.Text>
+        )}
       </Card>
     </PageContainer>
   );
