@@ -73,6 +73,8 @@ export const LIMITS = {
   /** Notes longer than this are shown cut, with an ellipsis. */
   memberNoteShown: 18,
   importNoteMax: 20,
+  /** An imported account is 3 to memberNameMax letters or digits (spec 3 §5 import notes). */
+  importAccountMin: 3,
   /** Rows one bulk import file may carry (ours: the spec sets none; the import runs as a job, issue 16). */
   importRowsMax: 10_000,
   /** Members one bulk delete may name, in list mode or in its file (ours: one transaction answers it). */

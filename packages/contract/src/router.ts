@@ -272,14 +272,17 @@ export type BatchResult = z.infer<typeof batchResult>;
 export const IMPORT_STATE = { running: 'running', done: 'done', failed: 'failed' } as const;
 export type ImportState = (typeof IMPORT_STATE)[keyof typeof IMPORT_STATE];
 
-/** Where a bulk import is: rows done of the total, of which refused; the result table once it ended. */
+/**
+ * Where a bulk import is: rows done of the total, of which refused; the result table: while it runs,
+ * the rows refused so far (success counts the rows added so far); once it ended, every row.
+ */
 export const importStatus = z.object({
   id: z.number(),
   state: z.enum([IMPORT_STATE.running, IMPORT_STATE.done, IMPORT_STATE.failed]),
   total: z.number(),
   done: z.number(),
   fail: z.number(),
-  /** The rows done (all of them when done), in spreadsheet order; null while running. */
+  /** In spreadsheet order: the refused rows so far while running, every row done once it ended (null from older servers while running). */
   result: batchResult.nullable(),
 });
 export type ImportStatus = z.infer<typeof importStatus>;
@@ -353,19 +356,24 @@ export const DELETE_COLUMNS = ['账号'] as const;
  */
 export const IMPORT_EXAMPLE = ['zhangsan01', 'abc123456', '86', '13800000000', '研发部'] as const;
 export const DELETE_EXAMPLE = ['zhangsan01'] as const;
-/** The columns of GET /router/export, in order. */
-export const EXPORT_COLUMNS = ['账号', '备注', '手机号码', '状态', '在线状态', '系统', '版本', '创建时间'] as const;
+/**
+ * The columns GET /router/export adds after the import's own (issue 31): an export is an import file.
+ * The import reads past them; 密码 stays empty in an export (no password leaves the server).
+ */
+export const EXPORT_EXTRA_COLUMNS = ['状态', '在线状态', '系统', '版本', '创建时间'] as const;
+/** The columns of GET /router/export, in order: the import template's, then EXPORT_EXTRA_COLUMNS. */
+export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, ...EXPORT_EXTRA_COLUMNS] as const;
 /** The templates' sheets: the first is filled in and read; the second shows an example row. */
 export const IMPORT_SHEETS = { data: '成员', example: '示例（不会导入）' } as const;
 /** Names of the downloaded files (the export adds '-yyyyMMdd'), without '.xlsx'. */
 export const MEMBER_FILES = { export: '成员列表', importTemplate: '软件成员导入模板', deleteTemplate: '软件成员删除模板' } as const;
 
 /**
- * Import rules of spec 3 §5: password 6–18 letters or digits, note ≤ 20 without special characters.
- * The account follows the add form's rule (memberNameField), so every member the console can add or
- * export imports back, 'wang.wu_01' included; the spec's narrower '3-18 letters or digits' is not kept.
+ * Import rules of spec 3 §5: account 3–18 letters or digits, password 6–18 letters or digits (or
+ * empty: the member gets no password, docs/decisions.md issue 31), note ≤ 20 without special characters.
  */
-export const importAccountField = memberNameField;
+export const IMPORT_ACCOUNT_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.importAccountMin},${LIMITS.memberNameMax}}$`);
+export const importAccountField = requiredString(M.memberAccountRequired).regex(IMPORT_ACCOUNT_PATTERN, M.importAccountRule);
 export const IMPORT_PASSWORD_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.memberPasswordMin},${LIMITS.memberPasswordMax}}$`);
 /** Chinese characters, letters, digits, '_', '.', '-' and spaces (length checked against LIMITS.importNoteMax). */
 export const IMPORT_NOTE_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9_.\- ]*$/;

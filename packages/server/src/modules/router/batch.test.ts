@@ -13,6 +13,7 @@ import {
   LIMITS,
   M,
   MEMBER_FILES,
+  routerPassword,
   softwareDeleteTemplate,
   softwareTemplate,
 } from '@hublink/contract';
@@ -106,18 +107,18 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
     const boundMobile = freshMobile();
     await addMember(t(), a.token, { phone: boundMobile, code: await memberCode(t(), a.token, `+86 ${boundMobile}`, 'app_bind_phone') });
     const good = freshName('ok');
-    const dotted = freshName('w.u_');
     const twice = freshName('tw');
     const samePhone = freshMobile();
     const rows: [(string | number | null)[], string][] = [
-      // The add form's account rule and messages (memberNameField).
-      [['a b', 'pass1234', '', '', ''], M.memberAccountChars],
-      [['张三丰', 'pass1234', '', '', ''], M.memberAccountChars],
-      [['a'.repeat(19), 'pass1234', '', '', ''], M.memberAccountTooLong],
+      // Spec 3 §5: the account is 3-18 letters or digits.
+      [['a b', 'pass1234', '', '', ''], M.importAccountRule],
+      [['张三丰', 'pass1234', '', '', ''], M.importAccountRule],
+      [['a'.repeat(19), 'pass1234', '', '', ''], M.importAccountRule],
+      [['ab', 'pass1234', '', '', ''], M.importAccountRule],
+      [[freshName('w.u_'), 'pass1234', '', '', ''], M.importAccountRule],
       [['', 'pass1234', '', '', '备注'], M.memberAccountRequired],
       [[freshName('pw'), '12345', '', '', ''], M.importPasswordRule],
       [[freshName('pw'), 'pass-1234', '', '', ''], M.importPasswordRule],
-      [[freshName('pw'), '', '', '', ''], M.importPasswordRule],
       [[freshName('nt'), 'pass1234', '', '', '备'.repeat(21)], M.importNoteRule],
       [[freshName('nt'), 'pass1234', '', '', '备注<script>'], M.importNoteRule],
       [[freshName('ph'), 'pass1234', '', '12345', ''], M.importPhoneRule],
@@ -130,7 +131,7 @@ describeEachDatabase('POST /router/batch: the rows', (t) => {
       [[twice, 'pass1234', '', '', ''], M.importAdded],
       [[twice.toUpperCase(), 'pass1234', '', '', ''], M.importAccountRepeated],
       [[good, 'pass1234', '', '', ''], M.importAdded],
-      [[dotted, 'pass1234', '', '', ''], M.importAdded],
+      [['abc', 'pass1234', '', '', ''], M.importAdded],
     ];
     const res = await imported(t(), a.token, await importFile(rows.map((r) => r[0])));
     expect(res.code).toBe(200);
@@ -163,7 +164,7 @@ describeEachDatabase('POST /router/batch: the plan', (t) => {
     const names = [freshName('q'), freshName('q'), freshName('q'), freshName('q')];
     const res = await imported(t(), a.token, await importFile([[names[0]!, 'pass1234'], ['x-1', 'pass1234'], ...names.slice(1).map((n) => [n, 'pass1234'])]));
     const full = fmt(M.memberQuotaFull, { n: 3 });
-    expect(res.data!.rows.map((r) => r.msg)).toEqual([M.importAdded, M.memberAccountChars, M.importAdded, full, full]);
+    expect(res.data!.rows.map((r) => r.msg)).toEqual([M.importAdded, M.importAccountRule, M.importAdded, full, full]);
     expect(res.data).toMatchObject({ success: 2, fail: 3 });
     expect(await membersOf(t(), a.account.id)).toHaveLength(3);
     // Full: every valid row is refused; after the plan is lowered too.
@@ -254,10 +255,22 @@ describeEachDatabase('POST /router/batch and /router/batch_delete_file: refusals
         expect((await upload(t(), path, a.token, file)).code).toBe(200);
       });
 
-      it('refuses a wrong header, a header with an extra column, and a file without rows', async () => {
+      it('refuses a wrong header naming the columns missing, not understood or repeated, and a file without rows', async () => {
         const columns = path === batchAddRouters.path ? IMPORT_COLUMNS : DELETE_COLUMNS;
-        await refused(path, { filename: 'h.xlsx', body: await workbook(['名称', ...columns.slice(1)], [['a', 'b']]) }, M.fileHeaderWrong);
-        await refused(path, { filename: 'h.xlsx', body: await workbook([...columns, '其他'], [['a', 'b']]) }, M.fileHeaderWrong);
+        const header = (detail: string) => fmt(M.fileHeaderDetail, { detail });
+        await refused(
+          path,
+          { filename: 'h.xlsx', body: await workbook(['名称', ...columns.slice(1)], [['a', 'b']]) },
+          header(`${fmt(M.fileHeaderMissing, { cols: '“账号”' })}；${fmt(M.fileHeaderUnknown, { cols: '“名称”' })}`),
+        );
+        await refused(path, { filename: 'h.xlsx', body: await workbook([...columns, '其他', '部门'], [['a', 'b']]) }, header(fmt(M.fileHeaderUnknown, { cols: '“其他”、“部门”' })));
+        await refused(path, { filename: 'h.xlsx', body: await workbook([...columns, '账号'], [['a', 'b']]) }, header(fmt(M.fileHeaderRepeated, { cols: '“账号”' })));
+        if (path === batchAddRouters.path) {
+          await refused(path, { filename: 'h.xlsx', body: await workbook(['账号', '备注'], [['a', 'b']]) }, header(fmt(M.fileHeaderMissing, { cols: '“密码”、“区号”、“手机号码”' })));
+        }
+        // No header in the first row.
+        const noHeader = await workbook([], [[...columns], ['a', 'b']]);
+        await refused(path, { filename: 'h.xlsx', body: noHeader }, header(M.fileHeaderNotFirst));
         await refused(path, { filename: 'e.xlsx', body: await workbook(columns, []) }, M.fileEmpty);
       });
 
@@ -340,29 +353,62 @@ describeEachDatabase('GET /router/export', (t) => {
     const res = await t().call(exportRouters, { token: a.token, query: { type: 2, search: '财务' } });
     const day = formatTime(Date.now(), t().ctx.config.timezone).slice(0, 10).replaceAll('-', '');
     expect(res.file).toMatchObject({ filename: `${MEMBER_FILES.export}-${day}.xlsx`, contentType: XLSX });
-    const rows = await readWorkbook(res.file!.body);
+    // The import's sheet and columns (密码 empty), then the export's own.
+    const rows = await readWorkbook(res.file!.body, IMPORT_SHEETS.data);
     const created = async (n: string) => formatTime(Number((await rowOf(t(), a.account.id, n))!.create_time), t().ctx.config.timezone);
+    expect(EXPORT_COLUMNS.slice(0, IMPORT_COLUMNS.length)).toEqual(IMPORT_COLUMNS);
     expect(rows).toEqual([
       [...EXPORT_COLUMNS],
-      [s2, '财务二', '', M.memberStatusOff, M.memberOnline, 'windows', '2.1.0', await created(s2)],
-      [s1, '财务', `+86 ${mobile}`, M.memberStatusNormal, M.memberOffline, '', '', await created(s1)],
+      [s2, '', '', '', '财务二', M.memberStatusOff, M.memberOnline, 'windows', '2.1.0', await created(s2)],
+      [s1, '', '86', mobile, '财务', M.memberStatusNormal, M.memberOffline, '', '', await created(s1)],
     ]);
     // The hardware tab.
     const hw = await t().call(exportRouters, { token: a.token, query: { type: 1 } });
     expect(await readWorkbook(hw.file!.body)).toHaveLength(2);
   });
 
-  it('an exported member imports back under the same name, dots and underscores included', async () => {
+  it('an exported list imports back as it is: names, phones and notes; no password until one is set', async () => {
     const a = await newAccount(t());
-    const name = freshName('wang.wu_');
-    await addMember(t(), a.token, { username: name, note: '研发部' });
-    const exported = await readWorkbook((await t().call(exportRouters, { token: a.token, query: { type: 2 } })).file!.body);
-    const [account, note] = exported[1]!;
-    expect(account).toBe(name);
+    const mobile = freshMobile();
+    const withPhone = await addMember(t(), a.token, { note: '研发部', phone: mobile, code: await memberCode(t(), a.token, `+86 ${mobile}`, 'app_bind_phone') });
+    const plain = await addMember(t(), a.token, { note: 'ops' });
+    const dotted = await addMember(t(), a.token, { username: freshName('wang.wu_') });
+    const file = (await t().call(exportRouters, { token: a.token, query: { type: 2 } })).file!;
     await t().db.deleteFrom('member').where('tenant_id', '=', a.account.id).execute();
-    const res = await imported(t(), a.token, await importFile([[account!, 'pass1234', '', '', note!]]));
-    expect(res.data).toMatchObject({ success: 1, rows: [{ router_name: name, ok: true, msg: M.importAdded }] });
-    expect(await rowOf(t(), a.account.id, name)).toMatchObject({ router_name: name, note: '研发部' });
+
+    const res = await imported(t(), a.token, { filename: file.filename, body: file.body });
+    expect(res).toMatchObject({ code: 200 });
+    expect(res.data).toEqual({
+      success: 2,
+      fail: 1,
+      rows: [
+        { row: 2, router_name: dotted, ok: false, msg: M.importAccountRule },
+        { row: 3, router_name: plain, ok: true, msg: M.importAddedNoPassword },
+        { row: 4, router_name: withPhone, ok: true, msg: M.importAddedNoPassword },
+      ],
+    });
+    const back = (await rowOf(t(), a.account.id, withPhone))!;
+    expect(back).toMatchObject({ router_type: 2, source: 'import', phone: `+86 ${mobile}`, area_number: '86', note: '研发部' });
+    expect(await rowOf(t(), a.account.id, plain)).toMatchObject({ note: 'ops', phone: null });
+    // No password opens it, not even an empty one, until the admin sets one.
+    for (const guess of ['', '!import', 'pass1234']) expect(await verifyPassword(guess, back.secret_hash)).toBe(false);
+    expect(await t().call(routerPassword, { token: a.token, body: { router_name: withPhone, password: 'newpass99' } })).toMatchObject({ code: 200 });
+    expect(await verifyPassword('newpass99', (await rowOf(t(), a.account.id, withPhone))!.secret_hash)).toBe(true);
+
+    // A password typed into the exported file follows the template's rule.
+    const edited = await readWorkbook(file.body, IMPORT_SHEETS.data);
+    await t().db.deleteFrom('member').where('tenant_id', '=', a.account.id).execute();
+    const again = await imported(t(), a.token, { filename: 'edited.xlsx', body: await workbook(edited[0]!, [[plain, 'abc123456', ...edited[2]!.slice(2)], [withPhone, '12', ...edited[3]!.slice(2)]]) });
+    expect(again.data!.rows).toEqual([
+      { row: 2, router_name: plain, ok: true, msg: M.importAdded },
+      { row: 3, router_name: withPhone, ok: false, msg: M.importPasswordRule },
+    ]);
+    expect(await verifyPassword('abc123456', (await rowOf(t(), a.account.id, plain))!.secret_hash)).toBe(true);
+
+    // And the same file names the members a bulk delete removes.
+    const del = await upload(t(), batchDeleteRoutersFile.path, a.token, { filename: file.filename, body: file.body });
+    expect(del.data).toMatchObject({ success: 1, fail: 2 });
+    expect(await membersOf(t(), a.account.id)).toHaveLength(0);
   });
 
   it('answers the envelope with 数据为空 when nothing matches', async () => {

@@ -1,4 +1,4 @@
-import { DELETE_COLUMNS, LIMITS, M, ROUTER_TYPE, type BatchResult, type BatchResultRow } from '@hublink/contract';
+import { DELETE_COLUMNS, EXPORT_COLUMNS, IMPORT_COLUMNS, LIMITS, M, ROUTER_TYPE, type BatchResult, type BatchResultRow } from '@hublink/contract';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import type { Upload } from '../../core/http';
@@ -8,6 +8,9 @@ import { deleteMembers } from '../../core/members';
 import { keyOf } from './service';
 import { oneUploadAtATime } from './uploadTurn';
 import { readSheet } from './xlsx';
+
+/** A delete file may be an import file or an exported list: their other columns are read past. */
+const DELETE_READS_PAST = [...new Set<string>([...IMPORT_COLUMNS, ...EXPORT_COLUMNS])].filter((c) => !(DELETE_COLUMNS as readonly string[]).includes(c));
 
 const resultOf = (rows: BatchResultRow[]): BatchResult => ({
   success: rows.filter((r) => r.ok).length,
@@ -57,7 +60,7 @@ export const batchDelete = (ctx: Ctx, actor: Actor, names: string[]) =>
 /** Bulk delete, file mode: the names of the delete template, with the same file-level refusals as the import (at most LIMITS.batchDeleteMax rows). */
 export const batchDeleteFile = (ctx: Ctx, actor: Actor, upload: Upload): Promise<BatchResult> =>
   oneUploadAtATime(ctx, actor, async () => {
-    const sheet = await readSheet(upload, DELETE_COLUMNS, LIMITS.batchDeleteMax);
+    const sheet = await readSheet(upload, DELETE_COLUMNS, LIMITS.batchDeleteMax, DELETE_READS_PAST);
     return deleteNames(
       ctx,
       actor,

@@ -24,7 +24,18 @@ type ExportQuery = z.output<typeof exportRouters.query>;
 /** The phone and password columns of the import template are text: '0123456' and phones stay as typed. */
 const IMPORT_TEXT_COLUMNS = [1, 2, 3];
 
-/** The members of one tab matching the search, newest first, as .xlsx; 422 with M.exportEmpty when none match. */
+/** '+86 13800000000' → ['86', '13800000000'] as the import template's 区号 and 手机号码. */
+function phoneCells(phone: string | null): [string, string] {
+  if (!phone) return ['', ''];
+  const [area = '', mobile = ''] = phone.split(' ');
+  return [area.replace(/^\+/, ''), mobile];
+}
+
+/**
+ * The members of one tab matching the search, newest first, as .xlsx; 422 with M.exportEmpty when none
+ * match. The sheet is an import file (issue 31): the template's sheet name and columns, 密码 empty (no
+ * password leaves the server), then the export's own columns, which the import reads past.
+ */
 export async function exportMembers(ctx: Ctx, actor: Actor, q: ExportQuery): Promise<FileAnswer> {
   const tz = ctx.config.timezone;
   const rows = await filtered(ctx, actor, q.type, q.search)
@@ -36,14 +47,16 @@ export async function exportMembers(ctx: Ctx, actor: Actor, q: ExportQuery): Pro
     EXPORT_COLUMNS,
     rows.map((r) => [
       r.router_name,
+      '',
+      ...phoneCells(r.phone),
       r.note,
-      r.phone ?? '',
       r.status === 1 ? M.memberStatusNormal : M.memberStatusOff,
       r.online_status === 1 ? M.memberOnline : M.memberOffline,
       r.os,
       r.version,
       formatTime(Number(r.create_time), tz),
     ]),
+    { sheetName: IMPORT_SHEETS.data, textColumns: IMPORT_TEXT_COLUMNS },
   );
   const day = formatTime(Date.now(), tz).slice(0, 10).replaceAll('-', '');
   return new FileAnswer(`${MEMBER_FILES.export}-${day}.xlsx`, XLSX_TYPE, body);

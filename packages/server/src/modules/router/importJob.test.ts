@@ -24,7 +24,7 @@ describeEachDatabase('the import job: progress, resume, one import at a time, te
     const started = await upload(t(), batchAddRouters.path, a.token, await fileOf(rows));
     expect(started).toMatchObject({ code: 200, msg: M.importStarted, data: { id: expect.any(Number) } });
     const id = started.data!.id;
-    expect(await statusOf(t(), a.token, id)).toEqual({ id, state: IMPORT_STATE.running, total: 250, done: 0, fail: 0, result: null });
+    expect(await statusOf(t(), a.token, id)).toEqual({ id, state: IMPORT_STATE.running, total: 250, done: 0, fail: 0, result: { success: 0, fail: 0, rows: [] } });
     expect(await statusOf(t(), a.token)).toMatchObject({ id, state: IMPORT_STATE.running });
 
     // Stopped once a step is in: the import stays running part-way, with what it added and refused so far.
@@ -34,10 +34,16 @@ describeEachDatabase('the import job: progress, resume, one import at a time, te
     abort.abort();
     await expect(run).rejects.toBeInstanceOf(JobStopped);
     const part = (await statusOf(t(), a.token, id))!;
-    expect(part).toMatchObject({ state: IMPORT_STATE.running, total: 250, result: null });
+    expect(part).toMatchObject({ state: IMPORT_STATE.running, total: 250 });
     expect(part.done).toBeGreaterThan(0);
     expect(part.done).toBeLessThan(250);
     expect(part.fail).toBe(part.done / 10);
+    // Every row refused so far is there while it runs (a dialog opened again mid-run shows them), no added one.
+    expect(part.result).toEqual({
+      success: part.done - part.fail,
+      fail: part.fail,
+      rows: rows.slice(0, part.done).flatMap((r, i) => (i % 10 === 9 ? [{ row: i + 2, router_name: r[0], ok: false, msg: M.importPasswordRule }] : [])),
+    });
     expect(await membersOf(t(), a.account.id)).toHaveLength(part.done - part.fail);
 
     // Resumed: it goes on from the first row not done, and adds no row twice.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IMPORT_COLUMNS, IMPORT_STATE, LIMITS, M, ROUTER_TYPE, type BatchResultRow } from '@hublink/contract';
+import { EXPORT_EXTRA_COLUMNS, IMPORT_COLUMNS, IMPORT_STATE, LIMITS, M, ROUTER_TYPE, type BatchResultRow } from '@hublink/contract';
 import type { Actor } from '../../core/actor';
 import { chunks } from '../../core/chunks';
 import type { Ctx } from '../../core/context';
@@ -15,6 +15,12 @@ import { oneUploadAtATime } from './uploadTurn';
 import { readSheet } from './xlsx';
 
 export const IMPORT_JOB = 'router.import';
+
+/**
+ * The secret_hash of a member imported without a password (an exported list carries none): no
+ * password opens it (verifyPassword refuses what is not a scrypt hash) until one is set.
+ */
+export const NO_IMPORTED_PASSWORD = '!import';
 
 /** Spreadsheet rows per step of the job: each step hashes its passwords, then adds its members and its progress in one transaction. */
 const STEP_ROWS = 50;
@@ -60,7 +66,7 @@ const runningImport = (db: Db, tenantId: number) =>
  */
 export const startImport = (ctx: Ctx, actor: Actor, upload: Upload): Promise<{ id: number }> =>
   oneUploadAtATime(ctx, actor, async () => {
-    const rows = await readSheet(upload, IMPORT_COLUMNS, LIMITS.importRowsMax);
+    const rows = await readSheet(upload, IMPORT_COLUMNS, LIMITS.importRowsMax, EXPORT_EXTRA_COLUMNS);
     if (await runningImport(ctx.db, actor.tenantId)) throw tooMany(M.importBusy);
     const fileKey = `member-import/${randomBytes(12).toString('hex')}.xlsx`;
     await ctx.storage.put(actor.tenantId, fileKey, upload.body, XLSX_TYPE);
@@ -115,7 +121,7 @@ export async function runImport(ctx: Ctx, importId: number, signal: AbortSignal)
   try {
     const file = await ctx.storage.get(tenantId, fileKey);
     if (!file) throw new Error(`the file of import ${importId} is gone`);
-    const sheet = await readSheet({ filename: 'import.xlsx', body: file.body }, IMPORT_COLUMNS, LIMITS.importRowsMax);
+    const sheet = await readSheet({ filename: 'import.xlsx', body: file.body }, IMPORT_COLUMNS, LIMITS.importRowsMax, EXPORT_EXTRA_COLUMNS);
     const { results, candidates } = checkRows(sheet);
     const byRow = new Map(candidates.map((c) => [c.row, c]));
     let fail = imp.fail;
@@ -139,9 +145,10 @@ export async function runImport(ctx: Ctx, importId: number, signal: AbortSignal)
 async function addStep(ctx: Ctx, importId: number, tenantId: number, start: number, failBefore: number, step: BatchResultRow[], byRow: Map<number, Candidate>): Promise<number> {
   const candidates = step.flatMap((r) => (r.ok ? [byRow.get(r.row)!] : []));
   const first = await checkTenant(ctx.db, tenantId, candidates);
-  // Hashed outside the transaction (scrypt is slow), only for the rows that can be added.
-  const hashes = await hashPasswords(first.accepted.map((c) => c.password));
-  const hashOf = new Map(first.accepted.map((c, i) => [c.row, hashes[i]!]));
+  // Hashed outside the transaction (scrypt is slow), only for the rows that can be added and have a password.
+  const withPassword = first.accepted.filter((c) => c.password !== null);
+  const hashes = await hashPasswords(withPassword.map((c) => c.password!));
+  const hashOf = new Map(withPassword.map((c, i) => [c.row, hashes[i]!]));
 
   return ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, tenantId);
@@ -167,7 +174,7 @@ async function addStep(ctx: Ctx, importId: number, tenantId: number, start: numb
             router_key: c.key,
             router_type: ROUTER_TYPE.software,
             note: c.note,
-            secret_hash: hashOf.get(c.row)!,
+            secret_hash: hashOf.get(c.row) ?? NO_IMPORTED_PASSWORD,
             area_number: c.area,
             phone: c.phone,
             source: 'import',

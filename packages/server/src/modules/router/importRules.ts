@@ -20,7 +20,8 @@ export interface Candidate {
   row: number;
   name: string;
   key: string;
-  password: string;
+  /** null: the row gave none (an exported list); the member gets no password. */
+  password: string | null;
   area: string | null;
   phone: string | null;
   note: string;
@@ -49,7 +50,7 @@ export function checkRows(rows: SheetRow[]): { results: BatchResultRow[]; candid
       continue;
     }
     names.add(key);
-    if (!IMPORT_PASSWORD_PATTERN.test(password)) {
+    if (password !== '' && !IMPORT_PASSWORD_PATTERN.test(password)) {
       refuse(M.importPasswordRule);
       continue;
     }
@@ -72,8 +73,8 @@ export function checkRows(rows: SheetRow[]): { results: BatchResultRow[]; candid
       }
       phones.add(phone);
     }
-    results.push({ row, router_name: name, ok: true, msg: M.importAdded });
-    candidates.push({ row, name, key, password, area, phone, note });
+    results.push({ row, router_name: name, ok: true, msg: password ? M.importAdded : M.importAddedNoPassword });
+    candidates.push({ row, name, key, password: password || null, area, phone, note });
   }
   return { results, candidates };
 }

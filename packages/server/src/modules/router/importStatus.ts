@@ -9,7 +9,8 @@ const DAY_MS = 24 * 3600 * 1000;
 /**
  * Where the tenant's import with this id is, or (no id) its latest one (null when it has none).
  * Another tenant's id is not found. A running import past its lease reads as failed, as the next
- * upload or the sweep will make it. The result rows come once it has ended.
+ * upload or the sweep will make it. While it runs, the result holds the rows refused so far (a
+ * dialog opened again mid-run shows every one of them); once it has ended, every row.
  */
 export async function importStatus(ctx: Ctx, actor: Actor, id: number | undefined): Promise<ImportStatus | null> {
   const imp = await ctx.db
@@ -27,15 +28,17 @@ export async function importStatus(ctx: Ctx, actor: Actor, id: number | undefine
   const lost = imp.state === IMPORT_STATE.running && imp.heartbeat_at < leaseCutoff();
   const state = lost ? IMPORT_STATE.failed : (imp.state as ImportStatus['state']);
   const base = { id: imp.id, state, total: imp.total, done: imp.done, fail: imp.fail };
-  if (state === IMPORT_STATE.running) return { ...base, result: null };
+  const running = state === IMPORT_STATE.running;
   const rows = await ctx.db
     .selectFrom('member_import_row')
     .select(['row', 'router_name', 'ok', 'msg'])
     .where('tenant_id', '=', actor.tenantId)
     .where('import_id', '=', imp.id)
+    .$if(running, (qb) => qb.where('ok', '=', 0))
     .orderBy('row')
     .execute();
   const result: BatchResultRow[] = rows.map((r) => ({ row: r.row, router_name: r.router_name, ok: r.ok === 1, msg: r.msg }));
+  if (running) return { ...base, result: { success: imp.done - imp.fail, fail: imp.fail, rows: result } };
   const success = result.filter((r) => r.ok).length;
   return { ...base, result: { success, fail: result.length - success, rows: result } };
 }

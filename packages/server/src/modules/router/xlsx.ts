@@ -12,30 +12,61 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** Workbooks being parsed by this server at once (each parse holds its XML budget in memory at most). */
 const parses = new Slots(LIMITS.uploadParsesPerInstance, LIMITS.uploadParsesWaiting, M.uploadBusy);
 
+/** Header cells read beyond the known columns, so that unknown ones can be named in the refusal. */
+const HEADER_SLACK = 8;
+
+/** '“密码”、“区号”' */
+const quoted = (cols: readonly string[]) => cols.map((c) => `“${c}”`).join('、');
+
+/**
+ * Where each of `columns` sits in the header row, or the refusal naming what is wrong: columns
+ * missing, columns not understood (neither `columns` nor `extra`), columns given twice.
+ */
+function columnPositions(header: readonly string[], columns: readonly string[], extra: readonly string[]): number[] {
+  const known = new Set([...columns, ...extra]);
+  const named = header.map((c, i) => ({ c, i })).filter(({ c }) => c !== '');
+  const missing = columns.filter((c) => !header.includes(c));
+  const unknown = named.filter(({ c }) => !known.has(c)).map(({ c }) => c);
+  const repeated = [...new Set(named.filter(({ c, i }) => header.indexOf(c) !== i).map(({ c }) => c))];
+  const parts = [
+    ...(missing.length ? [fmt(M.fileHeaderMissing, { cols: quoted(missing) })] : []),
+    ...(unknown.length ? [fmt(M.fileHeaderUnknown, { cols: quoted(unknown) })] : []),
+    ...(repeated.length ? [fmt(M.fileHeaderRepeated, { cols: quoted(repeated) })] : []),
+  ];
+  if (parts.length) throw invalid(fmt(M.fileHeaderDetail, { detail: parts.join('；') }));
+  return columns.map((c) => header.indexOf(c));
+}
+
 /**
  * The file-level checks of an upload, each refusing the whole file: .xlsx by name and by content
  * (a renamed text file is not a workbook), at most LIMITS.uploadMaxBytes, a workbook that inflates
  * to at most LIMITS.uploadMaxInflatedBytes as it is read (whatever it claims), whose first sheet has
- * exactly `columns` as its header and at least one and at most `maxRows` data rows.
- * Blank rows are skipped; the rows answered hold the text of the first `columns.length` cells.
+ * a header in its first row naming every one of `columns` (in any order) and otherwise only columns
+ * of `extra` (read past: the export's columns), and at least one and at most `maxRows` data rows.
+ * A wrong header is refused naming the columns missing, not understood or repeated.
+ * Blank rows are skipped; the rows answered hold the text of the cells under `columns`, in that order.
  */
-export async function readSheet(upload: Upload, columns: readonly string[], maxRows: number): Promise<SheetRow[]> {
+export async function readSheet(upload: Upload, columns: readonly string[], maxRows: number, extra: readonly string[] = []): Promise<SheetRow[]> {
   if (!/\.xlsx$/i.test(upload.filename) || !upload.body.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC)) throw invalid(M.fileFormatWrong);
   if (upload.body.length > LIMITS.uploadMaxBytes) throw invalid(M.fileTooLarge);
+  const width = columns.length + extra.length + HEADER_SLACK;
   let sheet: Awaited<ReturnType<typeof readFirstSheet>>;
   try {
-    sheet = await parses.run(() =>
-      readFirstSheet(upload.body, { columns: columns.length, maxRows: maxRows + 1, maxInflatedBytes: LIMITS.uploadMaxInflatedBytes }),
-    );
+    sheet = await parses.run(() => readFirstSheet(upload.body, { columns: width, maxRows: maxRows + 1, maxInflatedBytes: LIMITS.uploadMaxInflatedBytes }));
   } catch (e) {
     if (e instanceof SheetTooLong) throw invalid(fmt(M.fileTooManyRows, { n: maxRows }));
     if (e instanceof SheetUnreadable || e instanceof ZipTooLarge) throw invalid(M.fileUnreadable);
     throw e;
   }
   const [header, ...rows] = sheet.rows;
-  if (!header || header.row !== 1 || sheet.wideRows.has(1) || header.cells.some((c, i) => c !== columns[i])) throw invalid(M.fileHeaderWrong);
-  if (rows.length === 0) throw invalid(M.fileEmpty);
-  return rows;
+  if (!header || header.row !== 1) throw invalid(fmt(M.fileHeaderDetail, { detail: M.fileHeaderNotFirst }));
+  const positions = columnPositions(header.cells, columns, extra);
+  // Text in the header past the cells read: more columns than any file of ours has.
+  if (sheet.wideRows.has(1)) throw invalid(fmt(M.fileHeaderDetail, { detail: fmt(M.fileHeaderUnknown, { cols: '…' }) }));
+  // A row with text only under the columns read past is blank here.
+  const read = rows.map((r) => ({ row: r.row, cells: positions.map((i) => r.cells[i]!) })).filter((r) => r.cells.some((c) => c !== ''));
+  if (read.length === 0) throw invalid(M.fileEmpty);
+  return read;
 }
 
 /**
