@@ -1,7 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_EXPORT_COLUMNS, M } from '@hublink/contract';
+import { AUDIT_EXPORT_COLUMNS, auditActionName, M } from '@hublink/contract';
 import { addRouters, launch, postAs, screenshot, screenshotAtWidths, signedInTenant, startServer, WAIT_MS, sheetRows, type Server } from './support';
+
+/** The header cells of the page's table that are not wholly inside the table's visible box (cut off or scrolled away). */
+async function columnsInView(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const box = document.querySelector('.ant-table-container')!.getBoundingClientRect();
+    return Array.from(document.querySelectorAll<HTMLElement>('.ant-table-thead th'))
+      .filter((th) => {
+        const r = th.getBoundingClientRect();
+        return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
+      })
+      .map((th) => th.innerText);
+  });
+}
 
 describe('the audit page (审计日志) in Chromium', () => {
   let server: Server;
@@ -36,6 +49,17 @@ describe('the audit page (审计日志) in Chromium', () => {
     await page.getByRole('cell', { name: '总部网络二期' }).first().waitFor({ timeout: WAIT_MS });
     await expect.poll(() => rows().count(), { timeout: WAIT_MS }).toBeGreaterThanOrEqual(4);
     await screenshotAtWidths(page, 'audit-list', page.getByRole('cell', { name: '总部网络二期' }).first());
+    // 操作 says what was done: the rename, the network's creation, the members added.
+    const rename = rows().filter({ hasText: '总部网络二期' }).first();
+    await rename.getByText(auditActionName('/network/name')).waitFor({ timeout: WAIT_MS });
+    for (const path of ['/network/create', '/router/add']) await rows().filter({ hasText: auditActionName(path) }).first().waitFor({ timeout: WAIT_MS });
+    expect(await rows().filter({ hasText: M.saved }).count()).toBe(0);
+    // Every column is in view beside the others at the console's widths: none cut off, none under another.
+    for (const width of [1440, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(() => columnsInView(page), { timeout: WAIT_MS }).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1366, height: 860 });
 
     await page.getByPlaceholder(M.auditObjectSearch).fill('二期');
     await page.getByPlaceholder(M.auditObjectSearch).press('Enter');
@@ -74,8 +98,9 @@ describe('the audit page (审计日志) in Chromium', () => {
     await page.getByText(M.saved).first().waitFor({ timeout: WAIT_MS });
     await page.reload();
     await expect.poll(() => page.getByLabel(M.auditRetention).inputValue(), { timeout: WAIT_MS }).toBe('90');
-    // The setting's own entry: its answer in the 操作 column, kind 新增.
-    await rows().filter({ hasText: M.saved }).filter({ hasText: M.auditKindCreate }).first().waitFor({ timeout: WAIT_MS });
+    // The setting's own entry: what was done in the 操作 column (not the toast's 保存成功), kind 新增.
+    await rows().filter({ hasText: auditActionName('/audit/setting') }).filter({ hasText: M.auditKindCreate }).first().waitFor({ timeout: WAIT_MS });
+    expect(await rows().filter({ hasText: M.saved }).count()).toBe(0);
 
     const downloaded = page.waitForEvent('download', { timeout: WAIT_MS });
     await page.getByRole('button', { name: new RegExp(M.logExport) }).click();

@@ -52,7 +52,7 @@ const AUDIT_ACTION_NAMES: Readonly<Record<string, string>> = {
   '/network/ciphers': '修改加密算法',
   '/network/edit_routing': '修改线路主备',
   '/network/default_route': '修改默认路由',
-  '/network/software_mode': '修改软件成员拨号模式',
+  '/network/software_mode': '修改拨号模式',
   '/network/quagga': '修改动态路由',
   '/network/quagga_enable': '开启动态路由',
   '/network/quagga_disable': '关闭动态路由',

@@ -195,7 +195,7 @@ const FIELD_NAMES: Readonly<Record<string, string>> = {
 
 /** Where a column means something else in one table. */
 const TABLE_FIELD_NAMES: Readonly<Record<string, string>> = {
-  'network.mode': '线路模式',
+  'network.mode': '拨号模式',
   'network_member.mode': '拨号模式',
   'network_member.routing': '线路',
   'member.status': '启用状态',

@@ -60,15 +60,17 @@ export default function AuditPage() {
 
   const { exporting, run: exportRows } = useListExport(list, () => exportAudit({ ...filters, ...(list.searchText ? { search: list.searchText } : {}) }));
 
+  // What was done, by whom and to what first; where from after. No column is fixed: each wraps to fit.
   const columns: TableColumnsType<AuditEntry> = [
-    { title: M.auditTime, dataIndex: 'create_time', width: 170 },
-    { title: M.auditWho, render: (_, e) => whoText(e) },
-    { title: M.auditSource, render: (_, e) => SOURCE_TEXT[e.source] },
-    { title: M.auditIp, dataIndex: 'ip' },
-    { title: M.auditCall, render: (_, e) => <span title={`${e.method} ${e.path}`}>{e.action}</span> },
-    { title: M.auditKind, render: (_, e) => <Tag>{KIND_TEXT[e.kind]}</Tag> },
-    { title: M.auditObject, render: (_, e) => objectText(e) },
+    { key: 'create_time', title: M.auditTime, dataIndex: 'create_time', width: 170 },
+    { key: 'who', title: M.auditWho, render: (_, e) => whoText(e) },
+    { key: 'call', title: M.auditCall, render: (_, e) => <span title={`${e.method} ${e.path}`}>{e.action}</span> },
+    { key: 'object', title: M.auditObject, render: (_, e) => objectText(e) },
+    { key: 'kind', title: M.auditKind, render: (_, e) => <Tag>{KIND_TEXT[e.kind]}</Tag> },
+    { key: 'source', title: M.auditSource, render: (_, e) => SOURCE_TEXT[e.source] },
+    { key: 'ip', title: M.auditIp, render: (_, e) => e.ip || '-' },
     {
+      key: 'actions',
       title: M.auditChanges,
       render: (_, e) => (
         <Button type="link" size="small" onClick={() => setOpen(e)}>
