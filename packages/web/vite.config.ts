@@ -1,11 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { decorativeIcons } from './build-plugins/decorativeIcons';
+import { libraryLabels } from './build-plugins/libraryLabels';
 import { precompress } from './build-plugins/precompress';
 
 const api = process.env.HUBLINK_API ?? 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), decorativeIcons(), libraryLabels(), precompress()],
   base: '/',
   server: {
     port: 5173,

@@ -69,6 +69,12 @@ export const commonMessages = {
   codeLabel: '验证码',
   searchPlaceholder: '请输入关键字搜索',
   searchLabel: '搜索',
+  // names the UI library gives its controls in English (packages/web/build-plugins/libraryLabels.ts)
+  libraryStepUp: '增加数值',
+  libraryStepDown: '减少数值',
+  librarySelectAllRows: '全选本页',
+  libraryCustomSelection: '选择方式',
+  librarySegmented: '切换视图',
   tableTotal: '共 {n} 条',
   // steps and channels of the forms
   nextStep: '下一步',

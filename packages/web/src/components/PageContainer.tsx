@@ -38,7 +38,8 @@ export function PageContainer({ title, description, extra, breadcrumb, loading, 
           />
         )}
         <Flex align="center" justify="space-between" gap={token.margin} wrap>
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          {/* The page's one <h1>, drawn at the size the console's page titles have. */}
+          <Typography.Title level={1} style={{ margin: 0, fontSize: token.fontSizeHeading4, lineHeight: token.lineHeightHeading4 }}>
             {title ?? route?.title}
           </Typography.Title>
           {extra && <Flex gap={token.marginXS} wrap>{extra}</Flex>}

@@ -3,6 +3,7 @@ import { Button, Card, Result } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
+import { PageHeading } from '../../components/PageHeading';
 
 const NOT_YET = 404;
 
@@ -27,7 +28,7 @@ export default function ValidateEmailPage() {
     <Card variant="borderless" style={{ maxWidth: 640, margin: '48px auto' }}>
       <Result
         status={status}
-        title={M.validateResultTitle}
+        title={<PageHeading>{M.validateResultTitle}</PageHeading>}
         subTitle={answer.msg}
         extra={
           <Link to="/">

@@ -54,10 +54,10 @@ describe('DashboardPage', () => {
   it('links the four shortcut tiles', async () => {
     setup(main);
     await screen.findByRole('heading', { name: '小林' });
-    expect(screen.getByRole('link', { name: '智能组网' })).toHaveAttribute('href', '/network/lists');
-    expect(screen.getByRole('link', { name: '成员管理' })).toHaveAttribute('href', '/router/lists');
-    expect(screen.getByRole('link', { name: '我的消息' })).toHaveAttribute('href', '/account/message');
-    expect(screen.getByRole('link', { name: '工单服务' })).toHaveAttribute('href', '/ticket/lists');
+    expect(screen.getByRole('link', { name: /智能组网/ })).toHaveAttribute('href', '/network/lists');
+    expect(screen.getByRole('link', { name: /成员管理/ })).toHaveAttribute('href', '/router/lists');
+    expect(screen.getByRole('link', { name: /我的消息/ })).toHaveAttribute('href', '/account/message');
+    expect(screen.getByRole('link', { name: /工单服务/ })).toHaveAttribute('href', '/ticket/lists');
   });
 
   it('rotates the announcements every 5 seconds', async () => {

@@ -94,7 +94,7 @@ function UserCard() {
 function ShortcutTile({ tile, badge }: { tile: Tile; badge?: number }) {
   const { token } = theme.useToken();
   return (
-    <Link to={tile.path} aria-label={tile.title} style={{ display: 'block', height: '100%' }}>
+    <Link to={tile.path} style={{ display: 'block', height: '100%' }}>
       <Card hoverable variant="borderless" style={{ height: '100%' }}>
         <Flex gap={token.margin} align="center">
           <Badge count={badge} size="small">

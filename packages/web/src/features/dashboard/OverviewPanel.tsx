@@ -153,7 +153,7 @@ function QuotaLine({ label, used, max, to }: { label: string; used: number; max:
           {used}/{max}
         </Link>
       </Flex>
-      <Progress percent={percent} showInfo={false} size="small" status={percent >= QUOTA_WARN_PERCENT ? 'exception' : 'normal'} />
+      <Progress aria-label={label} percent={percent} showInfo={false} size="small" status={percent >= QUOTA_WARN_PERCENT ? 'exception' : 'normal'} />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { M } from '@hublink/contract';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { DEFAULT_PATH } from '../../app/paths';
+import { PageHeading } from '../../components/PageHeading';
 
 /** An error page of the console: its status, what went wrong, and the way back to the overview. */
 export function ErrorResult({ status, text }: { status: '403' | '404'; text: string }) {
@@ -9,7 +10,7 @@ export function ErrorResult({ status, text }: { status: '403' | '404'; text: str
   return (
     <Result
       status={status}
-      title={status}
+      title={<PageHeading>{status}</PageHeading>}
       subTitle={text}
       extra={
         <Button type="primary" onClick={() => void navigate(DEFAULT_PATH)}>

@@ -25,7 +25,7 @@ export function LegalDocument({ title, meta, intro, sections }: LegalDocumentPro
     <Flex justify="center" style={{ padding: `${token.paddingXL}px ${token.padding}px` }}>
       <Card variant="borderless" style={{ width: '100%', maxWidth: MAX_WIDTH }} styles={{ body: { padding: `${token.paddingXL}px ${token.paddingXL}px` } }}>
         <article>
-          <Typography.Title level={2} style={{ textAlign: 'center', marginBottom: token.marginXS }}>
+          <Typography.Title level={1} style={{ textAlign: 'center', marginBottom: token.marginXS, fontSize: token.fontSizeHeading2, lineHeight: token.lineHeightHeading2 }}>
             {title}
           </Typography.Title>
           {meta && (

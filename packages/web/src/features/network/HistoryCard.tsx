@@ -84,7 +84,7 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
       role="region"
       aria-label={M.histTab}
       extra={
-        <Button size="small" aria-label={M.histCompare} disabled={pair.length !== 2} onClick={() => setComparing([pair[0]!, pair[1]!])}>
+        <Button size="small" autoInsertSpace={false} aria-label={M.histCompare} disabled={pair.length !== 2} onClick={() => setComparing([pair[0]!, pair[1]!])}>
           {M.histCompare}
         </Button>
       }

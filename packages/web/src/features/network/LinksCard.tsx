@@ -20,6 +20,7 @@ export function LinksCard({ members, links }: { members: readonly NetworkMember[
       aria-label={M.networkLinks}
       extra={
         <Segmented<View>
+          aria-label={M.networkLinks}
           value={view}
           onChange={setView}
           options={[

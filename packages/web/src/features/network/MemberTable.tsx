@@ -5,11 +5,11 @@ import { useState, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { usePhone } from '../../app/layouts/usePhone';
 import { useUser } from '../../app/user';
-import { shortNote } from '../../components/shortNote';
 import { defaultRouteLabel, LINES_FROM_CENTERS, onOffLabel, orDash, positionLabel } from './labels';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
 import { DeviceStateCell } from './DeviceStateCell';
 import { MemberActions } from './MemberActions';
+import { MemberNoteCell } from './NoteDialog';
 import { useCenterActions } from './CenterActions';
 import { MemberOvDialog } from './MemberOvDialog';
 import { QuaggaAllButtons } from './QuaggaAllButtons';
@@ -56,7 +56,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
         </Flex>
       ),
     },
-    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', render: (n: string) => <span title={n}>{orDash(shortNote(n))}</span> },
+    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', render: (_: string, m: NetworkMember) => <MemberNoteCell member={m} /> },
     {
       title: M.networkPosition,
       key: 'position',

@@ -113,7 +113,7 @@ export default function SelfServicePage() {
     <Flex vertical gap={token.marginMD}>
       <Flex align="center" justify="space-between" gap={token.margin} wrap>
         <div style={{ minWidth: 0 }}>
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={1} style={{ margin: 0, fontSize: token.fontSizeHeading4, lineHeight: token.lineHeightHeading4 }}>
             {SM.selfTitle}
           </Typography.Title>
           {me && <Typography.Text type="secondary">{me.login}</Typography.Text>}

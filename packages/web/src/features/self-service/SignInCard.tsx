@@ -49,7 +49,7 @@ export function SignInCard({ idCode, notice, onSignedIn }: Props) {
   return (
     <Card variant="borderless" style={{ width: '100%', maxWidth: 440, margin: '0 auto' }}>
       <Flex vertical gap={token.marginSM}>
-        <Typography.Title level={4} style={{ margin: 0 }}>
+        <Typography.Title level={1} style={{ margin: 0, fontSize: token.fontSizeHeading4, lineHeight: token.lineHeightHeading4 }}>
           {SM.selfTitle}
         </Typography.Title>
         <Typography.Text type="secondary">{SM.selfIntro}</Typography.Text>
