@@ -29,6 +29,8 @@ export const LIMITS = {
   submitGuardMs: 10_000,
   submitGuardLongMs: 60_000,
   submitGuardLdapModeMs: 3_000,
+  /** Loading states of the networks area (its dialogs, the POP config page) clear after 60 s (spec 2 §4, §9). */
+  networkLoadingClearMs: 60_000,
   logRangeDays: 7,
   /** Rows one log export may carry, newest first (ours: bounds the workbook built in memory). */
   logExportRowsMax: 50_000,

@@ -233,26 +233,36 @@ export const getCenterLinkNetwork = defineEndpoint({
   response: centerLinkView,
 });
 
-/** What enabling the twin-center link checks (spec 2 §5); disabling (enable 0) checks nothing but the network. */
-export function centerLinkIssue(v: {
+type CenterLinkFields = {
   center_router_name?: string | undefined;
   public_ip?: string | undefined;
   public_port?: number | undefined;
   static_port?: number | undefined;
   gateway?: string | undefined;
   mask?: number | undefined;
-}): { path: string; message: string } | undefined {
-  if (!v.center_router_name) return { path: 'center_router_name', message: M.segServerRequired };
+};
+
+/**
+ * Every rule enabling the twin-center link breaks (spec 2 §5), one per field, in the form's order: a
+ * form shows them all at once (both ports when a public IP has neither). Disabling (enable 0) checks
+ * nothing but the network.
+ */
+export function centerLinkIssues(v: CenterLinkFields): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  if (!v.center_router_name) issues.push({ path: 'center_router_name', message: M.segServerRequired });
   if (v.public_ip) {
-    if (v.public_port === undefined) return { path: 'public_port', message: M.segPublicPortRequired };
-    if (v.static_port === undefined) return { path: 'static_port', message: M.segLocalPortRequired };
-  } else if (!v.gateway) return { path: 'gateway', message: M.segLinkGatewayRequired };
+    if (v.public_port === undefined) issues.push({ path: 'public_port', message: M.segPublicPortRequired });
+    if (v.static_port === undefined) issues.push({ path: 'static_port', message: M.segLocalPortRequired });
+  } else if (!v.gateway) issues.push({ path: 'gateway', message: M.segLinkGatewayRequired });
   if (v.gateway) {
-    if (v.mask === undefined) return { path: 'mask', message: M.segMaskRange };
-    if (!isNetworkAddress(v.gateway, v.mask)) return { path: 'gateway', message: M.segGatewayFormat };
+    if (v.mask === undefined) issues.push({ path: 'mask', message: M.segMaskRange });
+    else if (!isNetworkAddress(v.gateway, v.mask)) issues.push({ path: 'gateway', message: M.segGatewayFormat });
   }
-  return undefined;
+  return issues;
 }
+
+/** The first rule enabling the twin-center link breaks (the server's answer), or undefined. */
+export const centerLinkIssue = (v: CenterLinkFields) => centerLinkIssues(v)[0];
 
 /**
  * enable 1 turns the link on with these settings; line_mode, when given with it, sets the network's
@@ -278,8 +288,7 @@ export const setCenterLink = defineEndpoint({
     })
     .superRefine((v, ctx) => {
       if (v.enable !== 1) return;
-      const issue = centerLinkIssue(v);
-      if (issue) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+      for (const issue of centerLinkIssues(v)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
     }),
   response: noData,
 });

@@ -9,7 +9,7 @@ export const popMessages = {
   popFrRequired: '请选择POP资源',
   popFrNotFound: 'POP资源不存在',
   popFrUnusable: '该POP资源已过期或正在处理中，暂不可使用',
-  popModeInvalid: '请选择线路模式',
+  popModeInvalid: '请选择拨号模式',
   popPoolMissing: '当前网络尚未配置POP网段，请先设置IP地址池',
   popPoolInvalid: '请输入正确的网段',
   popPoolNotNetwork: '网段格式设置错误',
@@ -31,7 +31,7 @@ export const popMessages = {
   // POP resource config dialog
   popFr: 'POP资源',
   popFrNone: '暂无可用的POP资源',
-  popMode: '线路模式',
+  popMode: '拨号模式',
   // member areas
   popOvTitle: 'POP区域',
   popOvEdit: '设置POP区域',

@@ -1,6 +1,11 @@
 /** Links to pages that take a query parameter, built in one place for every feature that links to them. */
 
-export const networkDetailPath = (networkNumber: string) => `/network/detail?network_number=${encodeURIComponent(networkNumber)}`;
+/**
+ * The network detail; links from a router's detail carry the network's name too, as spec 2 §2 and
+ * spec 3 §2 write them (/network/detail?network_name&network_number). The page reads the number only.
+ */
+export const networkDetailPath = (networkNumber: string, networkName?: string) =>
+  `/network/detail?${networkName === undefined ? '' : `network_name=${encodeURIComponent(networkName)}&`}network_number=${encodeURIComponent(networkNumber)}`;
 
 export const networkEditPath = (networkNumber: string) => `/network/edit?network_number=${encodeURIComponent(networkNumber)}`;
 

@@ -1,4 +1,4 @@
-import { CODE, M, addNetworkMember, fmt, routerMembers, type MemberType, type NetworkDetail } from '@hublink/contract';
+import { CODE, M, addNetworkMember, fmt, routerMembers, type MemberType, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -38,7 +38,7 @@ export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDeta
   };
 
   return (
-    <FormDialog<Values> form={form} title={M.networkAddMember} open={open} onClose={onClose} onSubmit={submit} initialValues={{ member_type: 'point' }}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.networkAddMember} open={open} onClose={onClose} onSubmit={submit} initialValues={{ member_type: 'point' }}>
       <Form.Item name="router_name" label={M.networkMemberName} rules={[{ required: true, message: M.networkMemberPick }]}>
         <Select
           showSearch={{ optionFilterProp: 'label' }}

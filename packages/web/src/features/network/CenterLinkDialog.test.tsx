@@ -31,7 +31,9 @@ describe('CenterLinkDialog', () => {
     await shows(M.segLinkGatewayRequired);
     await typeInto(M.segUiPublicIp, '198.51.100.7');
     await userEvent.click(enable());
+    // Every error at once: both ports, not the local one only after the public one is fixed.
     await shows(M.segPublicPortRequired);
+    expect(screen.getByText(M.segLocalPortRequired)).toBeInTheDocument();
     await typeInto(M.segUiPublicPort, '40000');
     await userEvent.click(enable());
     await shows(M.segLocalPortRequired);
@@ -51,6 +53,14 @@ describe('CenterLinkDialog', () => {
       line_mode: 1,
     });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('names its setting 线路模式 (双主/主备), apart from the dial mode (拨号模式)', async () => {
+    setup();
+    expect(await screen.findByRole('radiogroup', { name: '线路模式' })).toBeInTheDocument();
+    expect(M.networkMode).toBe('拨号模式');
+    expect(M.networkMenuMode).toBe('拨号模式');
+    expect(M.popMode).toBe('拨号模式');
   });
 
   it('shows the line mode as saved, and sends 主备 with the server as the main line', async () => {

@@ -1,4 +1,4 @@
-import { centerLinkIssue, CODE, fmt, isNetworkAddress, M, portField, publicIpField, ROUTING_TYPE, SEGMENT_LIMITS, segmentFields, setCenterLink, type NetworkDetail } from '@hublink/contract';
+import { centerLinkIssues, CODE, fmt, isNetworkAddress, M, portField, publicIpField, ROUTING_TYPE, SEGMENT_LIMITS, segmentFields, setCenterLink, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { App, Button, Flex, Form, Input, Radio, Select, Tag, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -26,13 +26,13 @@ const input = (v: Values) => ({
   line_mode: v.line_mode === ROUTING_TYPE.mainBackup ? ROUTING_TYPE.mainBackup : ROUTING_TYPE.dual,
 });
 
-/** The contract's rule for enabling (centerLinkIssue), shown on the field it names. */
+/** The contract's rules for enabling (centerLinkIssues), each shown on the field it names, all at once. */
 const linkRule =
   (field: keyof Values): Rule =>
   ({ getFieldsValue }) => ({
     validator: async () => {
-      const issue = centerLinkIssue(input(getFieldsValue() as Values));
-      if (issue?.path === field) throw new Error(issue.message);
+      const issue = centerLinkIssues(input(getFieldsValue() as Values)).find((i) => i.path === field);
+      if (issue) throw new Error(issue.message);
     },
   });
 const GATEWAY_IP = segmentFields.gateway;
@@ -92,6 +92,7 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
 
   return (
     <FormDialog<Values>
+      guardMs={LIMITS.networkLoadingClearMs}
       form={form}
       title={
         <Flex gap={8} align="center">

@@ -1,4 +1,4 @@
-import { CODE, fmt, isNetworkAddress, M, segmentFields, segmentsOverlap, editCenterGateway, type NetworkMember, type SegmentValue } from '@hublink/contract';
+import { CODE, fmt, isNetworkAddress, M, segmentFields, segmentsOverlap, editCenterGateway, type NetworkMember, type SegmentValue, LIMITS } from '@hublink/contract';
 import { Divider, Flex, Form, Input, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -56,7 +56,7 @@ export function CenterSegmentDialog({ networkNumber, member, onClose }: { networ
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> form={form} title={fmt(M.segUiCenterSegmentTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(M.segUiCenterSegmentTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
       {PARTS.map(({ key, label }) => (
         <div key={key} role="group" aria-label={label}>
           <Divider titlePlacement="start">{label}</Divider>

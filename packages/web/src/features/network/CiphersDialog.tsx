@@ -1,4 +1,4 @@
-import { CODE, M, NCP_CIPHERS, setCiphers, type NcpCiphers, type NetworkDetail } from '@hublink/contract';
+import { CODE, M, NCP_CIPHERS, setCiphers, type NcpCiphers, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { Form, Radio } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -19,7 +19,7 @@ export function CiphersDialog({ detail, open, onClose }: { detail: NetworkDetail
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> title={M.networkMenuCiphers} open={open} onClose={onClose} onSubmit={submit} initialValues={{ ncp_ciphers: current }}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} title={M.networkMenuCiphers} open={open} onClose={onClose} onSubmit={submit} initialValues={{ ncp_ciphers: current }}>
       <Form.Item name="ncp_ciphers" label={M.networkCiphers} rules={rulesOf(setCiphers.body, 'ncp_ciphers')}>
         <Radio.Group options={NCP_CIPHERS.map((c) => ({ value: c, label: LABEL[c] }))} />
       </Form.Item>

@@ -34,6 +34,7 @@ export function DefaultRouteDialog({ networkNumber, member, onClose }: { network
   };
   return (
     <FormDialog<Values>
+      guardMs={LIMITS.networkLoadingClearMs}
       key={member?.router_name ?? 'none'}
       form={form}
       title={fmt(M.netSetRouteTitle, { name: member?.router_name ?? '' })}

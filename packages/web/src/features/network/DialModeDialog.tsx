@@ -1,4 +1,4 @@
-import { CODE, DIAL_MODE, M, fmt, setSoftwareMode, type NetworkDetail } from '@hublink/contract';
+import { CODE, DIAL_MODE, M, fmt, setSoftwareMode, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -25,7 +25,7 @@ export function DialModeDialog({ detail, open, onClose }: { detail: NetworkDetai
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> form={form} title={M.netSetModeTitle} open={open} onClose={onClose} onSubmit={submit}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.netSetModeTitle} open={open} onClose={onClose} onSubmit={submit}>
       <Form.Item name="router_name" label={M.netSetModeMember} rules={[{ required: true, message: M.netSetModeMemberPick }]}>
         <Select
           showSearch={{ optionFilterProp: 'label' }}

@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { CODE, M, dnsRowField, fmt, setDns, type NetworkDetail } from '@hublink/contract';
+import { CODE, M, dnsRowField, fmt, setDns, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { Button, Flex, Form, Input, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { toast } from '../../api/notify';
@@ -43,7 +43,7 @@ export function DnsDialog({ detail, open, onClose }: { detail: NetworkDetail; op
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> form={form} title={M.networkMenuDns} open={open} onClose={onClose} onSubmit={submit} initialValues={{ dns: detail.network_dns }}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.networkMenuDns} open={open} onClose={onClose} onSubmit={submit} initialValues={{ dns: detail.network_dns }}>
       <Form.List name="dns">
         {(fields, { add, remove }) => (
           <>

@@ -1,4 +1,4 @@
-import { CODE, fmt, M, portField, publicIpField, SEGMENT_LIMITS, setFixedPort, type FixedPortService, type NetworkMember } from '@hublink/contract';
+import { CODE, fmt, M, portField, publicIpField, SEGMENT_LIMITS, setFixedPort, type FixedPortService, type NetworkMember, LIMITS } from '@hublink/contract';
 import { Divider, Flex, Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -68,7 +68,7 @@ export function FixedPortDialog({ networkNumber, member, onClose }: { networkNum
   };
   const revalidate = () => void form.validateFields({ dirty: true }).catch(() => undefined);
   return (
-    <FormDialog<Values> form={form} title={fmt(M.segUiFixedPortTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(M.segUiFixedPortTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
       {SERVICES.map(({ key, label }) => (
         <div key={key} role="group" aria-label={label}>
           <Divider titlePlacement="start">{label}</Divider>

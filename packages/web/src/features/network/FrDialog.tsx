@@ -1,4 +1,4 @@
-import { CODE, frConfig, LINE_MODE, M, setNetworkFr, type NetworkDetail } from '@hublink/contract';
+import { CODE, frConfig, LINE_MODE, M, setNetworkFr, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { Empty, Form, Radio, Select } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
@@ -42,6 +42,7 @@ export function FrDialog({ detail, open, onClose, onNeedPool }: { detail: Networ
 
   return (
     <FormDialog<Values>
+      guardMs={LIMITS.networkLoadingClearMs}
       form={form}
       title={M.networkMenuFr}
       open={open}

@@ -1,4 +1,4 @@
-import { CODE, editCenterLinkGateway, enableCenterLink, isNetworkAddress, M, segmentFields, type NetworkDetail } from '@hublink/contract';
+import { CODE, editCenterLinkGateway, enableCenterLink, isNetworkAddress, M, segmentFields, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { App, Button, Descriptions, Flex, Form, Input, Select, Tag } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -45,6 +45,7 @@ export function InterconnectDialog({ detail, open, onClose }: { detail: NetworkD
 
   return (
     <FormDialog<Values>
+      guardMs={LIMITS.networkLoadingClearMs}
       form={form}
       title={M.segUiInterconnectTitle}
       open={open}

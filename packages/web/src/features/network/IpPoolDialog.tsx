@@ -1,4 +1,4 @@
-import { CODE, getIpPool, M, POOL_KEYS, POOL_LABELS, editIpPool, poolOverlap, poolProblem, setNetworkFr, type IpPool } from '@hublink/contract';
+import { CODE, getIpPool, M, POOL_KEYS, POOL_LABELS, editIpPool, poolOverlap, poolProblem, setNetworkFr, type IpPool, LIMITS } from '@hublink/contract';
 import { Alert, Form, Input, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useApiQuery } from '../../api/hooks';
@@ -57,7 +57,7 @@ export function IpPoolDialog({
   };
 
   return (
-    <FormDialog<IpPool> form={form} title={M.networkMenuSegment} open={open && saved !== undefined} onClose={onClose} onSubmit={submit} initialValues={saved}>
+    <FormDialog<IpPool> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.networkMenuSegment} open={open && saved !== undefined} onClose={onClose} onSubmit={submit} initialValues={saved}>
       {pending && <Alert type="info" showIcon title={M.popPoolForFr} style={{ marginBottom: 16 }} />}
       <Typography.Paragraph type="secondary">{M.popPoolHint}</Typography.Paragraph>
       {POOL_KEYS.map((k) => (

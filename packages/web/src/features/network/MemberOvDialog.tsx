@@ -1,4 +1,4 @@
-import { BACKUP_AREA_FROM, CODE, M, setMemberOv, type FrArea, type NetworkMember } from '@hublink/contract';
+import { BACKUP_AREA_FROM, CODE, M, setMemberOv, type FrArea, type NetworkMember, LIMITS } from '@hublink/contract';
 import { Form, Select } from 'antd';
 import { toast } from '../../api/notify';
 import { FormDialog } from '../../components/FormDialog';
@@ -35,6 +35,7 @@ export function MemberOvDialog({ networkNumber, member, areas, onClose }: { netw
 
   return (
     <FormDialog<Values>
+      guardMs={LIMITS.networkLoadingClearMs}
       form={form}
       title={member ? `${M.popOvTitle} - ${member.router_name}` : M.popOvTitle}
       open={member !== null}

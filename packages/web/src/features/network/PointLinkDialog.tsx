@@ -1,4 +1,4 @@
-import { CODE, getPointLink, M, setPointLink, type NetworkDetail } from '@hublink/contract';
+import { CODE, getPointLink, M, setPointLink, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { Empty, Form, Select, Typography } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { FormDialog } from '../../components/FormDialog';
@@ -28,7 +28,7 @@ export function PointLinkDialog({ detail, open, onClose }: { detail: NetworkDeta
   };
 
   return (
-    <FormDialog<Values> form={form} title={M.segUiPointLinkTitle} open={open && config !== undefined} onClose={onClose} onSubmit={submit} initialValues={initial}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.segUiPointLinkTitle} open={open && config !== undefined} onClose={onClose} onSubmit={submit} initialValues={initial}>
       <Typography.Paragraph type="secondary">{M.segUiPointLinkHint}</Typography.Paragraph>
       {points.length === 0 || centers.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.segUiPointLinkNone} />

@@ -5,6 +5,7 @@ import {
   fmt,
   getPrefix,
   isIpv4,
+  LIMITS,
   M,
   networkAddress,
   PREFIX_PERMISSIONS,
@@ -116,7 +117,7 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
 
   const initial: Row[] = (rows ?? []).map((r) => ({ ip: r.ip, mask: r.mask, name: r.name || undefined, permission: r.permission, ge: r.ge ?? undefined, le: r.le ?? undefined }));
   return (
-    <FormDialog<Values> form={form} title={M.segUiPrefixTitle} open={open && rows !== undefined} onClose={onClose} onSubmit={submit} initialValues={{ prefix: initial }} width={advanced ? 960 : 680}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.segUiPrefixTitle} open={open && rows !== undefined} onClose={onClose} onSubmit={submit} initialValues={{ prefix: initial }} width={advanced ? 960 : 680}>
       <Form.List name="prefix">
         {(fields, { add, remove }) => (
           <>

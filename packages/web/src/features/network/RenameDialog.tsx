@@ -18,6 +18,7 @@ export function RenameDialog({ record, onClose }: { record: NetworkItem | null; 
   };
   return (
     <FormDialog<Values>
+      guardMs={LIMITS.networkLoadingClearMs}
       key={record?.network_number ?? 'none'}
       title={M.networkRename}
       open={record !== null}

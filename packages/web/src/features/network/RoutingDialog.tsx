@@ -1,4 +1,4 @@
-import { CODE, M, ROUTING_TYPE, editRouting, getRouting, type NetworkDetail } from '@hublink/contract';
+import { CODE, M, ROUTING_TYPE, editRouting, getRouting, type NetworkDetail, LIMITS } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
@@ -48,6 +48,7 @@ export function RoutingDialog({ detail, open, onClose }: { detail: NetworkDetail
 
   return (
     <FormDialog<Values>
+      guardMs={LIMITS.networkLoadingClearMs}
       form={form}
       title={M.networkMenuRouting}
       open={open && saved !== undefined}

@@ -41,7 +41,7 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
   const [checked, setChecked] = useState<Record<string, string[]>>({});
   const set = useApiMutation(setMemberOv, { successToast: false });
   const client = useQueryClient();
-  const { busy, run } = useGuardedBusy(LIMITS.submitGuardMs);
+  const { busy, run } = useGuardedBusy(LIMITS.networkLoadingClearMs);
   const navigate = useNavigate();
   const names = (where: string) => members.map((m) => m.router_name).filter((n) => placed[n] === where);
   const check = (where: string) => (v: string[]) => setChecked((c) => ({ ...c, [where]: v }));

@@ -37,7 +37,7 @@ export function NetworkSlide({ routerName, network }: { routerName: string; netw
   return (
     <Flex vertical gap={8} style={{ padding: '4px 4px 28px' }}>
       <Tooltip title={short === network.network_name ? undefined : network.network_name}>
-        <Link to={networkDetailPath(network.network_number)} aria-label={network.network_name} style={{ fontSize: 16, fontWeight: 600 }}>
+        <Link to={networkDetailPath(network.network_number, network.network_name)} aria-label={network.network_name} style={{ fontSize: 16, fontWeight: 600 }}>
           {short}
         </Link>
       </Tooltip>

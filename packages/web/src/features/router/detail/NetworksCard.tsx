@@ -13,7 +13,7 @@ export function NetworksCard({ networks }: { networks: RouterDetail['network'] }
         <Flex vertical gap={8} role="list" aria-label={M.routerNetworksTitle}>
           {networks.map((n) => (
             <Flex key={n.network_number} role="listitem" justify="space-between" gap={16}>
-              <Link to={networkDetailPath(n.network_number)}>{n.network_name}</Link>
+              <Link to={networkDetailPath(n.network_number, n.network_name)}>{n.network_name}</Link>
               <Typography.Text type="secondary">{fmt(M.routerNetworkMembers, { n: n.network_member_count })}</Typography.Text>
             </Flex>
           ))}

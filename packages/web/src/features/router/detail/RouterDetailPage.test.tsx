@@ -53,7 +53,7 @@ describe('RouterDetailPage', () => {
     for (const text of ['北京机房', M.routerConnected, '203.0.113.7', '00:11:22:33:44:55', '1.50 KB', '4.66 GB', 'PPPoE', '255.255.255.0']) {
       expect(screen.getAllByText(text)[0]).toBeInTheDocument();
     }
-    expect(screen.getByRole('link', { name: '总部网络' })).toHaveAttribute('href', '/network/detail?network_number=N100');
+    expect(screen.getByRole('link', { name: '总部网络' })).toHaveAttribute('href', `/network/detail?network_name=${encodeURIComponent('总部网络')}&network_number=N100`);
     expect(screen.getByRole('link', { name: M.routerNetworksAll })).toHaveAttribute('href', '/network/lists');
 
     const s = FakeSocket.latest();
@@ -66,6 +66,17 @@ describe('RouterDetailPage', () => {
     expect(within(outbound).getByText('12.50 MB/s')).toBeInTheDocument();
     // Every reported interface has its pair of charts before any traffic comes.
     expect(screen.getByRole('img', { name: `ppp0 ${M.routerTrafficOut}` })).toBeInTheDocument();
+  }, LONG);
+
+  it('opens a software member too (spec 3 §2): its detail and status views, not the hardware traffic view', async () => {
+    session.setUser(mainUser);
+    const m = mockApi({ '/router/info': ok({ ...detail, router_name: 'alice01', router_type: 2, interfaces: [], network: [] }) });
+    renderWithProviders(<RouterDetailPage />, { route: '/router/detail?router_name=alice01&view=traffic' });
+    await shows(M.routerInfoTitle);
+    const views = screen.getByRole('radiogroup', { name: M.routerViewLabel });
+    expect(within(views).getAllByRole('radio').map((r) => r.closest('label')!.textContent)).toEqual([M.routerViewDetail, M.routerViewStatus]);
+    expect(within(views).getByRole('radio', { name: M.routerViewDetail })).toBeChecked();
+    expect(m.callsTo('/saas/traffic')).toHaveLength(0);
   }, LONG);
 
   it('edits the note when the role allows it, not otherwise', async () => {
