@@ -16,7 +16,7 @@ const parses = new Slots(LIMITS.uploadParsesPerInstance, LIMITS.uploadParsesWait
 const HEADER_SLACK = 8;
 
 /** '“密码”、“区号”' */
-const quoted = (cols: readonly string[]) => cols.map((c) => `“${c}”`).join('、');
+const quoted = (cols: readonly string[]) => cols.map((name) => fmt(M.fileHeaderColumn, { name })).join(M.fileHeaderColumnSep);
 
 /**
  * Where each of `columns` sits in the header row, or the refusal naming what is wrong: columns
@@ -33,7 +33,7 @@ function columnPositions(header: readonly string[], columns: readonly string[], 
     ...(unknown.length ? [fmt(M.fileHeaderUnknown, { cols: quoted(unknown) })] : []),
     ...(repeated.length ? [fmt(M.fileHeaderRepeated, { cols: quoted(repeated) })] : []),
   ];
-  if (parts.length) throw invalid(fmt(M.fileHeaderDetail, { detail: parts.join('；') }));
+  if (parts.length) throw invalid(fmt(M.fileHeaderDetail, { detail: parts.join(M.fileHeaderPartSep) }));
   return columns.map((c) => header.indexOf(c));
 }
 

@@ -1,6 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { batchAddRouters, batchStatus, CODE, IMPORT_STATE, LIMITS, M, MEMBER_FILES, softwareTemplate, type BatchResult, type ImportStatus } from '@hublink/contract';
-import { Alert, Button, Flex, Modal } from 'antd';
+import { batchAddRouters, batchStatus, CODE, fmt, IMPORT_STATE, LIMITS, M, MEMBER_FILES, softwareTemplate, type BatchResult, type ImportStatus } from '@hublink/contract';
+import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { download, upload } from '../../api/files';
 import { useApiQuery } from '../../api/hooks';
@@ -17,11 +17,14 @@ const UPLOAD_TIMEOUT_MS = LIMITS.submitGuardLongMs;
 /** An import's result with its refused rows first (each part in row order): in 10,000 rows they are what needs a look. */
 const refusedFirst = (result: BatchResult): BatchResult => ({ ...result, rows: [...result.rows.filter((r) => !r.ok), ...result.rows.filter((r) => r.ok)] });
 
-/** What the dialog shows: the upload form, a running import's progress, or an ended import's result. */
-function viewOf(status: ImportStatus | null | undefined, unseen: number | null): 'form' | 'progress' | 'result' {
+/**
+ * What the dialog shows: the upload form, a running import's progress, or an ended import's result
+ * (the one this tab started and has not shown yet, or the latest when the user asks for it).
+ */
+function viewOf(status: ImportStatus | null | undefined, unseen: number | null, askedFor: number | null): 'form' | 'progress' | 'result' {
   if (!status) return 'form';
   if (status.state === IMPORT_STATE.running) return 'progress';
-  return status.id === unseen ? 'result' : 'form';
+  return status.id === unseen || status.id === askedFor ? 'result' : 'form';
 }
 
 /**
@@ -29,12 +32,14 @@ function viewOf(status: ImportStatus | null | undefined, unseen: number | null):
  * upload it to /router/batch. The rows are added by a job on the server: while it runs the dialog
  * shows its progress (polling /router/batch_status), then which rows were added and why the others
  * were refused. Closing the dialog does not stop the import; opening it again shows the tenant's
- * running import, or the result of the one this tab started if it ended meanwhile. A refused upload
- * shows the server's message and forgets the file.
+ * running import with every row refused so far, or the result of the one this tab started if it
+ * ended meanwhile; the form offers the latest import's result (from any tab or session) while the
+ * server keeps it. A refused upload shows the server's message and forgets the file.
  */
 export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [unseen, setUnseen] = useState(unseenImport.get);
+  const [askedFor, setAskedFor] = useState<number | null>(null);
   const { busy, run } = useGuardedBusy(UPLOAD_TIMEOUT_MS);
   const reload = useReloadMembers();
   const status = useApiQuery(batchStatus, undefined, {
@@ -43,7 +48,7 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
     refetchInterval: (q) => (q.state.data?.data?.state === IMPORT_STATE.running ? LIMITS.importPollMs : false),
   });
   const current = status.data?.data;
-  const view = viewOf(current, unseen);
+  const view = viewOf(current, unseen, askedFor);
 
   // The members list reloads when an import it watched ends.
   const watched = useRef<number | null>(null);
@@ -57,6 +62,7 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
 
   const close = () => {
     setFile(null);
+    setAskedFor(null);
     if (view === 'result') {
       unseenImport.clear();
       setUnseen(null);
@@ -97,7 +103,10 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
   return (
     <Modal title={M.memberBatchAdd} open={open} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
       {view === 'progress' && current ? (
-        <ImportProgress status={current} />
+        <Flex vertical gap={16}>
+          <ImportProgress status={current} />
+          {current.result && current.result.rows.length > 0 && <BatchResultView result={current.result} rowsOnly />}
+        </Flex>
       ) : view === 'result' && current?.result ? (
         <Flex vertical gap={16}>
           {current.state === IMPORT_STATE.failed && <Alert type="error" showIcon title={M.importFailed} />}
@@ -111,6 +120,14 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
             </Button>
           </div>
           <XlsxDragger file={file} onFile={setFile} uploading={busy} />
+          {current?.result && (
+            <Typography.Text type="secondary">
+              {fmt(M.importLast, { ok: current.result.success, fail: current.result.fail })}
+              <Typography.Link style={{ marginInlineStart: 8 }} onClick={() => setAskedFor(current.id)}>
+                {M.importLastView}
+              </Typography.Link>
+            </Typography.Text>
+          )}
         </Flex>
       )}
     </Modal>

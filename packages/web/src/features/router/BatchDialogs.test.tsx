@@ -29,7 +29,14 @@ const fileInput = () => document.querySelector<HTMLInputElement>('input[type=fil
 const xlsx = (name = 'members.xlsx', size = 10) => new File([new Uint8Array(size)], name, { type: XLSX_TYPE });
 
 /** An import as /router/batch_status answers it: running with these counts, or ended with `result`. */
-const running = (done: number, fail: number, total = 2): ImportStatus => ({ id: 7, state: 'running', total, done, fail, result: null });
+const running = (done: number, fail: number, total = 2): ImportStatus => ({
+  id: 7,
+  state: 'running',
+  total,
+  done,
+  fail,
+  result: { success: done - fail, fail, rows: Array.from({ length: fail }, (_, i) => ({ row: i + 2, router_name: `bad${i}`, ok: false, msg: M.importPasswordRule })) },
+});
 const ended: ImportStatus = { id: 7, state: 'done', total: 2, done: 2, fail: 1, result };
 
 /** The dialog as the member page holds it: closed by its own buttons, opened again by the page's. */
@@ -127,6 +134,40 @@ describe('BatchAddDialog', () => {
     await waitFor(() => expect(screen.queryByText('成功 1 条，失败 1 条')).not.toBeInTheDocument());
     await u().click(screen.getByRole('button', { name: 'reopen' }));
     await shows(M.memberTemplateDownload);
+    expect(screen.queryByText('成功 1 条，失败 1 条')).not.toBeInTheDocument();
+  }, LONG);
+
+  it('reopened mid-run, shows the progress with every row refused so far, then the whole result', async () => {
+    let state: ImportStatus = running(30, 12, 40);
+    mockApi({ '/router/batch_status': () => ok(state) });
+    sessionStorage.setItem('hublink.memberImport.unseen', '7');
+    renderWithProviders(<Reopenable />);
+    await shows(fmt(M.importProgress, { done: 30, total: 40, fail: 12 }));
+    await u().click(footerClose());
+    await waitFor(() => expect(screen.queryByText(M.importRunningHint)).not.toBeInTheDocument());
+    await u().click(screen.getByRole('button', { name: 'reopen' }));
+    await shows(fmt(M.importProgress, { done: 30, total: 40, fail: 12 }));
+    // Twelve refused rows, ten to a page: all of them are there.
+    expect(screen.getByText('bad0')).toBeInTheDocument();
+    expect(screen.getAllByText(M.importPasswordRule)).toHaveLength(10);
+    await u().click(screen.getByTitle('2'));
+    await shows('bad11');
+    state = { id: 7, state: 'done', total: 40, done: 40, fail: 12, result: { ...running(40, 12, 40).result!, success: 28 } };
+    await shows('成功 28 条，失败 12 条');
+  }, LONG);
+
+  it("the form offers the latest import's result, also one started elsewhere", async () => {
+    mockApi({ '/router/batch_status': ok(ended) });
+    renderWithProviders(<Reopenable />);
+    await shows(fmt(M.importLast, { ok: 1, fail: 1 }));
+    expect(screen.getByRole('button', { name: M.memberUploadSubmit })).toBeInTheDocument();
+    await u().click(screen.getByText(M.importLastView));
+    await shows('成功 1 条，失败 1 条');
+    expect(screen.getByText(M.memberAccountChars)).toBeInTheDocument();
+    // Closed, it is the form again, with the offer.
+    await u().click(footerClose());
+    await u().click(screen.getByRole('button', { name: 'reopen' }));
+    await shows(fmt(M.importLast, { ok: 1, fail: 1 }));
     expect(screen.queryByText('成功 1 条，失败 1 条')).not.toBeInTheDocument();
   }, LONG);
 

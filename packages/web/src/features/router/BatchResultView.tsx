@@ -14,11 +14,14 @@ const columns = [
   { title: M.memberResultReason, dataIndex: 'msg', key: 'msg' },
 ];
 
-/** The result of a bulk add or delete: '成功 N 条，失败 N 条' and a row per spreadsheet row or member. */
-export function BatchResultView({ result }: { result: BatchResult }) {
+/**
+ * The result of a bulk add or delete: '成功 N 条，失败 N 条' and a row per spreadsheet row or member
+ * (`rowsOnly`: the table alone, under a running import's progress, which counts them itself).
+ */
+export function BatchResultView({ result, rowsOnly = false }: { result: BatchResult; rowsOnly?: boolean }) {
   return (
     <Flex vertical gap={16}>
-      <Alert type={result.fail > 0 ? 'warning' : 'success'} showIcon title={fmt(M.memberBatchSummary, { ok: result.success, fail: result.fail })} />
+      {!rowsOnly && <Alert type={result.fail > 0 ? 'warning' : 'success'} showIcon title={fmt(M.memberBatchSummary, { ok: result.success, fail: result.fail })} />}
       <Table<BatchResultRow>
         size="small"
         rowKey={(r) => `${r.row}-${r.router_name}`}
