@@ -40,10 +40,24 @@ describe('AddMemberDialog', () => {
     expect(m.calls).toHaveLength(0);
   }, LONG);
 
+  it('shows a software member as an ordinary point: the position control is there, disabled (spec 3 §2.2)', async () => {
+    const { m } = setup(2);
+    const position = screen.getByRole('radiogroup', { name: M.memberPositionLabel });
+    const [center, point] = [screen.getByRole('radio', { name: M.networkPositionCenter }), screen.getByRole('radio', { name: M.networkPositionPoint })];
+    expect(position).toBeInTheDocument();
+    expect(point).toBeChecked();
+    expect(center).not.toBeChecked();
+    expect(center).toBeDisabled();
+    expect(point).toBeDisabled();
+    expect(screen.getByText(M.memberPositionSoftwareHint)).toBeInTheDocument();
+    expect(m.calls).toHaveLength(0);
+  }, LONG);
+
   it('a hardware member is a device name and secret, without a phone', async () => {
     const { m, onClose, u } = setup(1);
     expect(screen.getByText(M.memberAddHardwareTitle)).toBeInTheDocument();
     expect(screen.queryByLabelText(M.memberPhoneLabel)).not.toBeInTheDocument();
+    expect(screen.queryByRole('radiogroup', { name: M.memberPositionLabel })).not.toBeInTheDocument();
     await u.type(screen.getByLabelText(M.memberDeviceName), 'gw_01.bj');
     await u.type(screen.getByLabelText(M.memberDeviceSecret), 'secret123');
     await u.type(screen.getByLabelText(M.memberNoteLabel), '北京');

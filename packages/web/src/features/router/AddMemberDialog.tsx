@@ -1,5 +1,5 @@
 import { addRouter, addRouterBody, BIND_TYPE, CODE, LIMITS, M, ROUTER_TYPE, type RouterType } from '@hublink/contract';
-import { Alert, Form, Input } from 'antd';
+import { Alert, Form, Input, Radio } from 'antd';
 import { useState } from 'react';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -95,6 +95,18 @@ export function AddMemberDialog({ type, open, onClose }: AddMemberDialogProps) {
       </Form.Item>
       {software && (
         <>
+          {/* Spec 3 §2.2: software members are always ordinary points; the position control shows it, disabled. */}
+          <Form.Item label={M.memberPositionLabel} extra={M.memberPositionSoftwareHint}>
+            <Radio.Group
+              disabled
+              value="point"
+              aria-label={M.memberPositionLabel}
+              options={[
+                { value: 'center', label: M.networkPositionCenter },
+                { value: 'point', label: M.networkPositionPoint },
+              ]}
+            />
+          </Form.Item>
           {binding !== null && <Alert type="warning" showIcon title={binding} description={M.memberBindModeHint} style={{ marginBottom: 16 }} />}
           <MemberPhoneInput rules={rules.phone} placeholder={M.memberPhonePlaceholder} onEdit={() => setBinding(null)} />
           <CodeInput

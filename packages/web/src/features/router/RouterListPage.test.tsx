@@ -177,9 +177,11 @@ describe('RouterListPage', () => {
     expect(screen.queryByRole('button', { name: /后缀/ })).not.toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: M.memberActionDelete })).not.toBeInTheDocument();
     expect(within(row).getByRole('button', { name: M.memberActionPassword })).toBeInTheDocument();
-    // The name opens the member detail: its connection (the role may edit members) and dial records, no login records.
+    // The name opens /router/detail as a hardware name does (spec 3 §2); 连接与记录 opens the member detail:
+    // its connection (the role may edit members) and dial records, no login records.
+    expect(within(row).getByRole('link', { name: 'alice01' })).toHaveAttribute('href', '/router/detail?router_name=alice01');
     m.answer('/router/profiles', ok({ login: 'alice01@corp1', phone: '', networks: [] }));
-    await u().click(within(row).getByText('alice01'));
+    await u().click(within(row).getByRole('button', { name: `${M.memberActionRecords} alice01` }));
     await shows('成员详情 - alice01');
     expect(within(screen.getByRole('dialog')).getAllByRole('tab').map((tab) => tab.textContent)).toEqual([CM.profileTab, M.memberDialRecords]);
     await u().click(screen.getByRole('tab', { name: M.memberDialRecords }));

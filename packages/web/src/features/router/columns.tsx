@@ -1,6 +1,6 @@
 import { EditOutlined } from '@ant-design/icons';
 import { LDAP_MEMBER_SOURCE, M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
-import { Badge, Button, Space, Switch, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Badge, Button, Space, Switch, Tooltip, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { routerDetailPath } from '../../components/pageLinks';
 import { shortNote } from '../../components/shortNote';
@@ -43,12 +43,13 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
     title: software ? M.memberColAccount : M.memberColDevice,
     dataIndex: 'router_name',
     key: 'router_name',
-    render: (_: unknown, r: RouterItem) =>
-      software ? (
-        <Typography.Link onClick={() => act.detail(r)}>{r.router_name}</Typography.Link>
-      ) : (
-        <Link to={routerDetailPath(r.router_name)}>{r.router_name}</Link>
-      ),
+    // Spec 3 §2: a software member's name opens /router/detail as a hardware member's does; its
+    // connection and dial records are the row's 连接与记录 action. Never broken mid-name (390 px).
+    render: (_: unknown, r: RouterItem) => (
+      <Link to={routerDetailPath(r.router_name)} style={{ whiteSpace: 'nowrap' }}>
+        {r.router_name}
+      </Link>
+    ),
   };
   const note = {
     title: M.memberColNote,
@@ -87,6 +88,11 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
         <Button type="link" size="small" aria-label={`${M.diagnosisAction} ${r.router_name}`} onClick={() => act.diagnose(r)}>
           {M.diagnosisAction}
         </Button>
+        {software && (
+          <Button type="link" size="small" aria-label={`${M.memberActionRecords} ${r.router_name}`} onClick={() => act.detail(r)}>
+            {M.memberActionRecords}
+          </Button>
+        )}
         {software && rights.edit && (
           <>
             <Button type="link" size="small" onClick={() => act.phone(r)}>

@@ -16,25 +16,29 @@ import { OnboardingHint } from './OnboardingHint';
 import { RouterInfoCard } from './RouterInfoCard';
 import { TrafficPanel } from './TrafficPanel';
 import { useTrafficStream } from './useTrafficStream';
-import { viewOf, type RouterView } from './views';
+import { viewOf, viewsFor, type RouterView } from './views';
 import { ViewSwitch } from './ViewSwitch';
 
 export const MEMBER_LIST_PATH = '/router/lists';
 
 /**
  * /router/detail?router_name (spec 3 §2): the router's info, its interfaces, live per-interface
- * traffic charts and its networks. &view=traffic is the second hardware view (traffic and analysis),
- * &view=status the device status view. A member that is gone (204) sends the user to the member list;
+ * traffic charts and its networks, for a hardware or a software member (spec 3 §2: a software row
+ * opens it too). &view=traffic is the second hardware view (traffic and analysis; not offered for a
+ * software member), &view=status the device status view. A member that is gone (204) sends the user to the member list;
  * without router_name the page goes back, and so does the second view when the server has no charts
  * for the member (204).
  */
 export default function RouterDetailPage() {
   const [params, setParams] = useSearchParams();
   const name = params.get('router_name') ?? '';
-  const view = viewOf(params.get('view'));
   const navigate = useNavigate();
   const info = useApiQuery(routerInfo, { router_name: name }, { enabled: name !== '', on204: 'stay' });
   const detail = info.data?.data;
+  const views = detail ? viewsFor(detail.router_type) : undefined;
+  // A software member opened with view=traffic (a hardware view) shows its detail.
+  const asked = viewOf(params.get('view'));
+  const view = views && !views.includes(asked) ? 'detail' : asked;
   const stream = useTrafficStream(name, detail !== undefined && view !== 'traffic');
   const rights = useMemberRights();
   const [editing, setEditing] = useState(false);
@@ -60,7 +64,7 @@ export default function RouterDetailPage() {
     <PageContainer title={detail.router_name} card={false}>
       <Flex vertical gap={16}>
         <div>
-          <ViewSwitch value={view} onChange={switchTo} />
+          <ViewSwitch value={view} onChange={switchTo} views={views} />
         </div>
         {view === 'traffic' && <HardwareTrafficView routerName={detail.router_name} onGone={goBack} />}
         {view === 'status' && <DeviceStatusView detail={detail} stream={stream} canEdit={rights.edit} onEditNote={() => setEditing(true)} />}
