@@ -1,9 +1,23 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Simulation } from '@hublink/agent';
-import { networkStatus } from '@hublink/contract';
+import {
+  auditList,
+  downloadVersion,
+  listAnnouncements,
+  listFr,
+  listMessages,
+  listNetworkVersions,
+  listServices,
+  listSupportTickets,
+  listTickets,
+  M,
+  networkStatus,
+  saasRouters,
+  type Endpoint,
+} from '@hublink/contract';
 import { describeEachDatabase, signIn } from '../test/helpers';
 import { until } from '../test/until';
-import { DEMO, ensureDemoTenant, startDemo } from './demo';
+import { DEMO, ensureDemoTenant, seedDemo, startDemo } from './demo';
 
 describeEachDatabase('hublink start --demo', (t) => {
   let sim: Simulation | undefined;
@@ -38,6 +52,56 @@ describeEachDatabase('hublink start --demo', (t) => {
       60_000,
     );
   }, 150_000);
+
+  /** Each list a first visitor opens, as the console asks for it: [the call, its query, how many rows it has]. */
+  const screens = (): [string, Endpoint, Record<string, unknown>][] => [
+    ['配置历史', listNetworkVersions, { network_number: DEMO.network.number }],
+    ['SaaS设备', saasRouters, {}],
+    ['POP资源', listFr, {}],
+    ['公告', listAnnouncements, {}],
+    ['消息', listMessages, {}],
+    ['服务', listServices, {}],
+    ['客服工单', listSupportTickets, {}],
+    ['网络工单', listTickets, {}],
+    ['审计日志', auditList, {}],
+  ];
+  const counts = async (token: string) => {
+    await t().ctx.events.settle();
+    const out: Record<string, number> = {};
+    for (const [name, endpoint, query] of screens()) {
+      const res = await t().call(endpoint, { token, query });
+      expect(res.code, `${name}: ${res.msg}`).toBe(200);
+      const rows = res.data as unknown[];
+      // The SaaS list is grouped by category: its devices are what counts.
+      out[name] = endpoint === saasRouters ? (rows as { list: unknown[] }[]).reduce((n, g) => n + g.list.length, 0) : rows.length;
+    }
+    return out;
+  };
+
+  it('fills every screen a first visitor opens: no list is empty', async () => {
+    const password = /password: (\S+)/.exec(printed)?.[1];
+    const token = (await signIn(t(), DEMO.username, password!)).data!.access_token;
+    const seen = await counts(token);
+    for (const [name, n] of Object.entries(seen)) expect(n, name).toBeGreaterThan(0);
+    // The network's history is real: created, then two settings committed through the settings calls.
+    const history = (await t().call(listNetworkVersions, { token, query: { network_number: DEMO.network.number } })).data!;
+    expect(history.map((v) => v.version)).toEqual([3, 2, 1]);
+    expect(history[2]!.summary).toBe(M.histCreated);
+    expect(history.every((v) => v.who_kind === 'main')).toBe(true);
+    // Client releases for every platform on the download page.
+    const releases = (await t().call(downloadVersion, {})).data!;
+    expect([releases.windows, releases.macos, releases.android, releases.ios].every((r) => r !== null)).toBe(true);
+    expect(releases.linux.length).toBeGreaterThan(0);
+  });
+
+  it('does not fill a kept tenant twice', async () => {
+    const again = await ensureDemoTenant(t().ctx);
+    const token = (await signIn(t(), DEMO.username, again.password)).data!.access_token;
+    const before = await counts(token);
+    await seedDemo(t().app, again.tenantId);
+    const after = await counts(token);
+    expect(after).toEqual(before);
+  });
 
   it('keeps the tenant on the next start and gives it a new password', async () => {
     const again = await ensureDemoTenant(t().ctx);

@@ -216,4 +216,18 @@ export const routerMessages = {
   demoNetworkName: '演示网络',
   demoNickname: '演示账号',
   demoMemberNote: '演示设备',
+  // What `npm start -- --demo` seeds so no screen a first visitor opens is empty.
+  demoPopName: '演示POP资源',
+  demoAnnouncementTitle: '欢迎体验 HubLink',
+  demoAnnouncementTag: '演示',
+  demoAnnouncementContent: '<p>这是演示环境：网络、成员和设备均为模拟数据，可随意修改和体验。</p>',
+  demoMessageTitle: '演示网络已就绪',
+  demoMessageContent: '<p>演示网络已创建，模拟设备将在几秒内上线。可在“智能组网”中查看网络与配置历史。</p>',
+  demoServiceName: '演示服务',
+  demoTicketTitle: '如何为分支添加新的成员？',
+  demoTicketContent: '我们新开了一家门店，想把门店的路由器加入演示网络，请问需要哪些步骤？',
+  demoTicketReply: '您好，先在“成员管理”中添加硬件成员，再在网络详情中点击“添加成员”选择它即可。',
+  demoAdviser: '演示客服',
+  demoReleaseNotes: '演示版本：下载的文件仅为占位说明，不是真实的客户端安装包。',
+  demoReleaseFile: 'HubLink 演示环境：这是占位文件，不是真实的客户端安装包。\n',
 } as const;
