@@ -1,6 +1,7 @@
 import { fmt, LIMITS, M } from '@hublink/contract';
-import { Empty, Input, Flex, Table, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { Empty, Input, Flex, type TableProps } from 'antd';
+import type { Key, ReactNode } from 'react';
+import { WideTable } from './WideTable';
 
 /** What the table needs of a list: the object usePagedList returns fits as it is. */
 export interface PagedList<T> {
@@ -23,11 +24,14 @@ export interface PagedTableProps<T> extends Omit<TableProps<T>, 'pagination' | '
   toolbar?: ReactNode;
   /** The small pager (announcements, spec 1 §2.10). */
   smallPager?: boolean;
+  /** The keys of the columns a phone shows first (default: name, state columns, actions). */
+  phoneFirst?: readonly Key[];
 }
 
 /**
  * The list pattern of the console: optional search and toolbar, a table, and a pager of 5 buttons that
- * hides itself on a single page; empty lists say '好像没有什么东西哦！'. A wide table scrolls inside itself.
+ * hides itself on a single page; empty lists say '好像没有什么东西哦！'. Laid out by WideTable: columns wrap
+ * to fit on a wide screen; on a phone the name, state and actions come first and the table scrolls with a cue.
  */
 export function PagedTable<T extends object>({
   list,
@@ -60,9 +64,8 @@ export function PagedTable<T extends object>({
           </Flex>
         </Flex>
       )}
-      <Table<T>
+      <WideTable<T>
         {...table}
-        scroll={table.scroll ?? { x: 'max-content' }}
         dataSource={list.rows ?? []}
         loading={list.loading}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}

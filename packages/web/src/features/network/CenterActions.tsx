@@ -13,7 +13,7 @@ export function useCenterActions(networkNumber: string) {
   const close = () => setOpen(null);
   const actions = (m: NetworkMember) =>
     m.member_type !== 'center' ? null : (
-      <Space size={0} wrap={false}>
+      <Space size={0} wrap>
         <Button type="link" size="small" aria-label={`${M.segUiFixedPort} ${m.router_name}`} onClick={() => setOpen({ kind: 'fixed_port', member: m })}>
           {M.segUiFixedPort}
         </Button>

@@ -26,7 +26,7 @@ export function DeviceStateCell({ state }: { state: MemberDeviceState | undefine
   return (
     <Flex vertical gap={2}>
       {applied && (
-        <Flex gap={4} align="center">
+        <Flex gap={4} align="center" wrap>
           <Typography.Text type="secondary">{fmt(M.networkConfigVersion, { version: state.config_version })}</Typography.Text>
           <Tooltip title={applied.tip || undefined}>
             <Tag color={applied.color} bordered={false}>
@@ -37,7 +37,7 @@ export function DeviceStateCell({ state }: { state: MemberDeviceState | undefine
       )}
       {cmd && cmdState && (
         <Tooltip title={cmd.error || cmd.update_time}>
-          <Flex gap={4} align="center">
+          <Flex gap={4} align="center" wrap>
             <Typography.Text type="secondary">{fmt(M.networkCommandLabel, { kind: COMMAND_KIND[cmd.kind] ?? cmd.kind })}</Typography.Text>
             <Tag color={cmdState.color} bordered={false}>
               {cmdState.text}

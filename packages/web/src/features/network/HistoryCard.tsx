@@ -1,9 +1,10 @@
 import { CODE, compareNetworkVersions, CURRENT_VERSION, fmt, LIMITS, listNetworkVersions, M, rollbackNetwork, type NetworkVersionItem } from '@hublink/contract';
-import { Alert, App, Button, Card, Flex, Modal, Spin, Switch, Table, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Modal, Spin, Switch, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { call } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
+import { WideTable } from '../../components/WideTable';
 import { useNetworkMutation } from './api';
 import { VersionDiffTable } from './VersionDiffTable';
 
@@ -103,13 +104,12 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
       ) : (
         <>
           <Typography.Text type="secondary">{M.histComparePick}</Typography.Text>
-          <Table<NetworkVersionItem>
+          <WideTable<NetworkVersionItem>
             size="small"
             rowKey="version"
             columns={columns}
             loading={list.isLoading}
             dataSource={list.data?.data ?? []}
-            scroll={{ x: 'max-content' }}
             locale={{ emptyText: M.histEmpty }}
             rowSelection={{
               selectedRowKeys: selected,

@@ -1,5 +1,6 @@
 import { fmt, LIMITS, M, type NetworkLink, type NetworkMember } from '@hublink/contract';
-import { Badge, Empty, Flex, Grid, Table, Tag } from 'antd';
+import { Badge, Empty, Flex, Grid, Tag } from 'antd';
+import { WideTable } from '../../components/WideTable';
 import { LINES_FROM_CENTERS, orDash } from './labels';
 
 const nameWithNote = (name: string, note: string) => (note ? fmt(M.networkNameWithNote, { name, note }) : name);
@@ -44,7 +45,7 @@ export function LinkTable({ links, members = [], loading }: { links: readonly Ne
     { title: M.networkLinkSince, dataIndex: 'vpn_online_time', key: 'vpn_online_time', render: orDash },
   ];
   return (
-    <Table<NetworkLink>
+    <WideTable<NetworkLink>
       size="small"
       rowKey={(l) => `${l.router_name}→${l.center_router_name}`}
       columns={columns}
@@ -52,7 +53,6 @@ export function LinkTable({ links, members = [], loading }: { links: readonly Ne
       loading={loading}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}
       pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false }}
-      scroll={{ x: 'max-content' }}
     />
   );
 }

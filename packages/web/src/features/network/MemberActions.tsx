@@ -24,7 +24,8 @@ export function MemberActions({ networkNumber, member, canEdit, canSet }: Member
   const online = member.online !== 0;
   const target = { network_number: networkNumber, router_name: member.router_name };
   return (
-    <Space size={0} wrap={false}>
+    // Wraps onto a second line where the table is tight, so the columns beside it stay in sight.
+    <Space size={0} wrap>
       {online && (
         <Button type="link" size="small" href={routerDetailPath(member.router_name)} target="_blank" rel="noopener noreferrer">
           {M.networkMemberDetail}

@@ -1,10 +1,10 @@
 import { frOv, LIMITS, M, type MemberDeviceState, type NetworkMember } from '@hublink/contract';
 import { EditOutlined } from '@ant-design/icons';
-import { Badge, Button, Card, Empty, Flex, Table, Tag } from 'antd';
+import { Badge, Button, Card, Empty, Flex, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
-import { usePhone } from '../../app/layouts/usePhone';
 import { useUser } from '../../app/user';
+import { WideTable } from '../../components/WideTable';
 import { defaultRouteLabel, LINES_FROM_CENTERS, onOffLabel, orDash, positionLabel } from './labels';
 import { DefaultRouteDialog } from './DefaultRouteDialog';
 import { DeviceStateCell } from './DeviceStateCell';
@@ -35,8 +35,6 @@ export interface MemberTableProps {
  */
 export function MemberTable({ networkNumber, members, canEdit, canSet, extra, device = {} }: MemberTableProps) {
   const auth = useUser()?.auth;
-  // On a phone the fixed actions column would cover most of the scrolled table; it scrolls with the rest there.
-  const phone = usePhone();
   const [routeOf, setRouteOf] = useState<NetworkMember | null>(null);
   const center = useCenterActions(networkNumber);
   const [ovOf, setOvOf] = useState<NetworkMember | null>(null);
@@ -121,7 +119,8 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
     {
       title: M.networkColActions,
       key: 'actions',
-      fixed: phone ? undefined : ('right' as const),
+      // WideTable lets it scroll with the rest on a phone, where it would cover most of the table.
+      fixed: 'right' as const,
       render: (_: unknown, m: NetworkMember) => <MemberActions networkNumber={networkNumber} member={m} canEdit={canEdit} canSet={canSet} />,
     },
   ];
@@ -132,14 +131,14 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
           <QuaggaAllButtons networkNumber={networkNumber} />
         </Flex>
       )}
-      <Table<NetworkMember>
+      <WideTable<NetworkMember>
+        phoneFirst={['name', 'device', 'actions']}
         size="small"
         rowKey="router_name"
         columns={columns}
         dataSource={members}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}
         pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false }}
-        scroll={{ x: 'max-content' }}
       />
       {canSet && <DefaultRouteDialog networkNumber={networkNumber} member={routeOf} onClose={() => setRouteOf(null)} />}
       {canSet && center.dialogs}

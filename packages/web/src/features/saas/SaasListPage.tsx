@@ -1,9 +1,10 @@
 import { M, SAAS_SHARED, saasRouters, type SaasItem } from '@hublink/contract';
-import { Badge, Button, Divider, Empty, Flex, Grid, Input, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Badge, Button, Divider, Empty, Flex, Input, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
+import { WideTable } from '../../components/WideTable';
 import { BandwidthDialog } from './BandwidthDialog';
 import { bandwidthText } from './format';
 import { useCanEditDevices } from './rights';
@@ -11,8 +12,6 @@ import { SaasNoteDialog } from './SaasNoteDialog';
 
 /** Buttons in the operation column line up with the link beside them. */
 const LINK_BUTTON = { padding: 0, height: 'auto' };
-/** Every group's table has the same columns at the same widths, so the groups line up. */
-const TABLE_WIDTH = 910;
 
 export const detailPath = (name: string) => `/saas/detail?router_name=${encodeURIComponent(name)}`;
 
@@ -22,8 +21,6 @@ export default function SaasListPage() {
   const [search, setSearch] = useState('');
   const list = useApiQuery(saasRouters, search ? { search } : {});
   const canEdit = useCanEditDevices();
-  // On a phone a fixed operation column would leave no room for the name: the whole row scrolls instead.
-  const wide = Grid.useBreakpoint().md ?? true;
   const [noting, setNoting] = useState<SaasItem>();
   const [sizing, setSizing] = useState<SaasItem>();
   const groups = list.data?.data;
@@ -49,7 +46,7 @@ export default function SaasListPage() {
       title: M.saasColOperation,
       key: 'operation',
       width: 240,
-      fixed: wide ? 'right' : undefined,
+      fixed: 'right',
       render: (_, d) => (
         <Space size={12}>
           <Link to={detailPath(d.router_name)}>{M.saasViewDetail}</Link>
@@ -90,15 +87,15 @@ export default function SaasListPage() {
           <Divider titlePlacement="start">
             <Typography.Text strong>{g.category || M.saasUncategorized}</Typography.Text>
           </Divider>
-          <Table<SaasItem>
+          <WideTable<SaasItem>
             rowKey="router_name"
             size="small"
             columns={columns}
             dataSource={g.list}
             pagination={false}
             loading={list.isFetching}
+            // Every group's table has the same columns at the same widths, so the groups line up.
             tableLayout="fixed"
-            scroll={{ x: TABLE_WIDTH }}
           />
         </section>
       ))}
