@@ -29,11 +29,12 @@ describe('the audit page (审计日志) in Chromium', () => {
       server,
       browser,
       { username: `audit${stamp}`, password: 'secret123', phone: `136${String(Date.now()).slice(-8)}`, nickname: '审计测试' },
-      { context: { acceptDownloads: true } },
+      { context: { acceptDownloads: true }, grant: { dns_quantity: 4 } },
     ));
     // What an administrator did before opening the page: two members, a network, and its new name.
     await addRouters(server, page, [`gwa${stamp}`, `gwb${stamp}`]);
     const made = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '总部网络', center: [`gwa${stamp}`], point: [`gwb${stamp}`] });
+    await postAs(server, page, '/network/dns', { network_number: made.data!.network_number, dns: ['114.114.114.114', '8.8.8.8'] });
     await postAs(server, page, '/network/name', { network_number: made.data!.network_number, network_name: '总部网络二期' });
   }, 60_000);
 
@@ -87,6 +88,20 @@ describe('the audit page (审计日志) in Chromium', () => {
     await page.locator('.ant-select-item-option').filter({ hasText: M.auditKindCreate }).click();
     await expect.poll(() => rows().count(), { timeout: WAIT_MS }).toBe(3);
     expect(await rows().filter({ hasText: '总部网络二期' }).count()).toBe(0);
+  });
+
+  it('shows a setting stored as JSON (the DNS list) as the console shows it, never as JSON', async () => {
+    await page.goto(`${server.url}/audit`);
+    const entry = rows().filter({ hasText: auditActionName('/network/dns') }).first();
+    await entry.waitFor({ timeout: WAIT_MS });
+    await entry.getByRole('button', { name: M.auditDetail }).click();
+    const drawer = page.getByRole('dialog');
+    const dns = drawer.getByRole('row').filter({ has: page.getByRole('cell', { name: 'DNS', exact: true }) });
+    await expect.poll(() => dns.locator('td').allInnerTexts(), { timeout: WAIT_MS }).toEqual(['DNS', '无', '114.114.114.114、8.8.8.8']);
+    expect(await drawer.innerText()).not.toMatch(/[{}"[\]]/);
+    await screenshot(page, 'audit-diff-dns', dns);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
   });
 
   it('saves the retention (itself an entry) and exports the entries as .xlsx', async () => {
