@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, ok, refused } from '../test/mockApi';
 import { browser, call, NETWORK_FAILURE } from './client';
 import { bindNotifier } from './notify';
-import { session } from './session';
+import { session, sessionNotice } from './session';
 
 // The error catalogue of spec 1 §8, row by row, with fetch as the outside world.
 
@@ -14,6 +14,12 @@ const reload = vi.spyOn(browser, 'reload').mockImplementation(() => {});
 
 const HOUR = 3600;
 const freshUser = { nickname: 'n', username: 'u', ram: 0 as const, user_phone: '', user_email: '', message_count: 0, sign: 's', config: { software_auth_source: 0 }, auth: { quagga: 0, quagga_advanced: 0, default_route: 0 }, role: null };
+
+/** What another tab of the browser leaves behind when it refreshes the token or signs in: the shared cookie. */
+function otherTabSignedIn(token: string, expiresInSeconds: number) {
+  document.cookie = `token=${token}; path=/`;
+  document.cookie = `ExpiresAt=${Date.now() + expiresInSeconds * 1000}; path=/`;
+}
 
 /** Authorization header of the n-th fetch. */
 const authOf = (m: ReturnType<typeof mockApi>, n: number) =>
@@ -193,10 +199,79 @@ describe('call(): token refresh', () => {
     expect(m.fetch).toHaveBeenCalledTimes(1); // the refresh only; the call itself never left
   });
 
+  it('a refresh refused because another tab refreshed first goes on with that tab\'s token', async () => {
+    session.setToken('tok-1', 1);
+    const m = mockApi({
+      '/login/refresh': () => {
+        otherTabSignedIn('tok-2', HOUR); // the other tab's refresh won the race with the same token
+        return refused(M.tokenInvalid, CODE.tokenInvalid);
+      },
+      '/account/info': ok(freshUser),
+    });
+    const env = await call(accountInfo);
+    expect(env.code).toBe(CODE.ok);
+    expect(authOf(m, 1)).toBe('Bearer tok-2');
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('does not refresh when another tab already has (its token is in the cookie)', async () => {
+    session.setToken('tok-1', 1);
+    otherTabSignedIn('tok-2', HOUR);
+    const m = mockApi({ '/account/info': ok(freshUser), '/login/refresh': refreshed });
+    await call(accountInfo);
+    expect(m.calls.map((c) => c.path)).toEqual(['/account/info']);
+    expect(authOf(m, 0)).toBe('Bearer tok-2');
+  });
+
   it('public calls neither refresh nor wait for a refresh', async () => {
     session.setToken('tok-1', 1);
     const m = mockApi({ '/verify/code': ok({ content: 'img', uniqid: 'u' }), '/login/refresh': refreshed });
     await call(getCaptcha);
     expect(m.calls.map((c) => c.path)).toEqual(['/verify/code']);
+  });
+});
+
+describe('call(): one session for every tab of the browser', () => {
+  it('a call refused because another tab refreshed the token meanwhile goes again with the new token', async () => {
+    let first = true;
+    const m = mockApi({
+      '/account/info': () => {
+        if (!first) return ok(freshUser);
+        first = false;
+        otherTabSignedIn('tok-2', HOUR);
+        return refused(M.tokenInvalid, CODE.tokenInvalid);
+      },
+    });
+    const env = await call(accountInfo);
+    expect(env.code).toBe(CODE.ok);
+    expect([authOf(m, 0), authOf(m, 1)]).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+    expect(session.token()).toBe('tok-2');
+    expect(reload).not.toHaveBeenCalled();
+    expect(notifier.error).not.toHaveBeenCalled();
+  });
+
+  it('an expired token is refreshed and the call sent again', async () => {
+    const m = mockApi({
+      '/account/info': () => (m.calls.length === 1 ? refused(M.tokenExpired, CODE.tokenExpired) : ok(freshUser)),
+      '/login/refresh': ok({ access_token: 'tok-3', token_expire_time: HOUR, user: freshUser }),
+    });
+    const env = await call(accountInfo);
+    expect(env.code).toBe(CODE.ok);
+    expect(m.calls.map((c) => c.path)).toEqual(['/account/info', '/login/refresh', '/account/info']);
+    expect(authOf(m, 2)).toBe('Bearer tok-3');
+  });
+
+  it('a session refused for good says why on the login page after the reload', async () => {
+    mockApi({ '/account/info': refused(M.tokenInvalid, CODE.tokenInvalid), '/login/refresh': refused(M.tokenInvalid, CODE.tokenInvalid) });
+    await call(accountInfo);
+    expect(sessionNotice.get()).toBe(M.tokenExpired);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('a disabled account is told so on the login page', async () => {
+    mockApi({ '/account/info': refused('账号已被禁用', CODE.accountDisabled) });
+    await call(accountInfo);
+    expect(sessionNotice.get()).toBe('账号已被禁用');
+    expect(session.token()).toBeNull();
   });
 });

@@ -1,10 +1,13 @@
-import { API_BASE_PATH, CODE, endpointUrl, LIMITS, M, refreshToken, type DataOf, type Endpoint, type Envelope, type QueryOf, type BodyOf } from '@hublink/contract';
+import { API_BASE_PATH, BM, type BodyOf, CODE, type DataOf, type Endpoint, endpointUrl, type Envelope, LIMITS, type QueryOf, refreshToken } from '@hublink/contract';
 import { toast } from './notify';
-import { session } from './session';
+import { session, sessionNotice } from './session';
+import { tabs } from './tabs';
 
 export const API_BASE = API_BASE_PATH;
 /** Envelope code the client uses for a network failure or timeout (never sent by the server). */
 export const NETWORK_FAILURE = -1;
+/** Codes from here on mean the session is refused (spec 1 §8: 'code 2000 or above'). */
+const SESSION_CODES = 2000;
 
 export interface CallOptions {
   /** Default 10 s; directory sync calls pass 60 s. */
@@ -29,15 +32,41 @@ export const browser = {
 
 let refreshing: Promise<boolean> | null = null;
 
-/** Swaps the token for a fresh one; one refresh at a time however many calls wait for it. */
+/** Web Locks name: one tab of the browser refreshes the shared session at a time. */
+const REFRESH_LOCK = 'hublink-token-refresh';
+
+/**
+ * Runs `fn` while no other tab of this browser runs it. Where the browser has no Web Locks (an
+ * insecure origin), the tab runs it alone, and a refused refresh still looks at the cookie (below).
+ */
+function oneTabAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? (locks.request(REFRESH_LOCK, fn) as Promise<T>) : fn();
+}
+
+/** Whether another tab has replaced `stale` with a token that has time left (the cookie holds it). */
+function renewedElsewhere(stale: string | null): boolean {
+  const current = session.token();
+  return current !== null && current !== stale && session.expiresAt() - Date.now() > LIMITS.tokenRefreshMarginSeconds * 1000;
+}
+
+/**
+ * Swaps the token for a fresh one; one refresh at a time however many calls (and tabs) wait for it.
+ * The server rotates the token (the old one stops working), and of two refreshes with one token only
+ * one succeeds: so a tab first waits for any other tab's refresh and takes its token when there is one.
+ */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
+    const stale = session.token();
     try {
-      const env = await send<DataOf<typeof refreshToken>>(refreshToken, {}, LIMITS.requestTimeoutMs);
-      if (env.code !== CODE.ok || !env.data) return false;
-      session.setToken(env.data.access_token, env.data.token_expire_time);
-      session.setUser(env.data.user);
-      return true;
+      return await oneTabAtATime(async () => {
+        if (renewedElsewhere(stale)) return true;
+        const env = await send<DataOf<typeof refreshToken>>(refreshToken, {}, LIMITS.requestTimeoutMs);
+        if (env.code !== CODE.ok || !env.data) return renewedElsewhere(stale);
+        session.setToken(env.data.access_token, env.data.token_expire_time);
+        session.setUser(env.data.user);
+        return true;
+      });
     } catch {
       return false;
     } finally {
@@ -47,10 +76,21 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-function expireSession() {
-  toast.error(M.tokenExpired);
+/**
+ * The browser's session is over: forget it (this tab and the cookie), tell the other tabs, keep
+ * `notice` for the login page across the reload, and reload (the route guard then goes to the login
+ * page with a way back here).
+ */
+function loseSession(notice: string) {
   session.clear();
+  sessionNotice.set(notice);
+  tabs.tell({ type: 'signed-out', notice });
   browser.reload();
+}
+
+function expireSession() {
+  toast.error(BM.tokenExpired);
+  loseSession(BM.tokenExpired);
 }
 
 /** The path and query string of an endpoint, under API_BASE or its own base (empty values left out). */
@@ -94,14 +134,29 @@ export async function call<E extends Endpoint>(
   const expired = await freshSession(endpoint);
   if (expired) return expired;
 
+  const timeoutMs = opts.timeoutMs ?? LIMITS.requestTimeoutMs;
+  let sentWith = session.token();
   let env: Envelope<DataOf<E>>;
   try {
-    env = await send<DataOf<E>>(endpoint, input, opts.timeoutMs ?? LIMITS.requestTimeoutMs);
+    env = await send<DataOf<E>>(endpoint, input, timeoutMs);
+    // A token refused because another tab refreshed it meanwhile (or it just ran out): once more with the new one.
+    if (env.code >= SESSION_CODES && endpoint.access !== 'public' && (await renewedAfterRefusal(sentWith, env.code))) {
+      sentWith = session.token();
+      env = await send<DataOf<E>>(endpoint, input, timeoutMs);
+    }
   } catch {
-    toast.error(M.timeout);
-    return { code: NETWORK_FAILURE, msg: M.timeout };
+    toast.error(BM.timeout);
+    return { code: NETWORK_FAILURE, msg: BM.timeout };
   }
-  return applyCatalogue(endpoint, env, opts);
+  return applyCatalogue(endpoint, env, opts, sentWith);
+}
+
+/** After the server refused `sentWith`: whether the session goes on with a new token (another tab's, or refreshed now). */
+async function renewedAfterRefusal(sentWith: string | null, code: number): Promise<boolean> {
+  if (sentWith === null) return false;
+  const current = session.token();
+  if (current !== null && current !== sentWith) return true;
+  return (code === CODE.tokenInvalid || code === CODE.tokenExpired) && (await refreshSession());
 }
 
 /**
@@ -113,14 +168,18 @@ export async function freshSession(endpoint: Endpoint): Promise<Envelope<never> 
     const left = session.expiresAt() - Date.now();
     if (left < LIMITS.tokenRefreshMarginSeconds * 1000 && !(await refreshSession())) {
       expireSession();
-      return { code: CODE.tokenExpired, msg: M.tokenExpired };
+      return { code: CODE.tokenExpired, msg: BM.tokenExpired };
     }
   }
   return null;
 }
 
-/** The error catalogue of spec 1 §8 applied to one answer (toasts, 204, session loss); returns it. */
-export function applyCatalogue<T>(endpoint: Endpoint, env: Envelope<T>, opts: CallOptions = {}): Envelope<T> {
+/**
+ * The error catalogue of spec 1 §8 applied to one answer (toasts, 204, session loss); returns it.
+ * `sentWith` is the token the call carried: a refusal of a token this browser has since replaced
+ * (another tab refreshed it) does not end the session.
+ */
+export function applyCatalogue<T>(endpoint: Endpoint, env: Envelope<T>, opts: CallOptions = {}, sentWith: string | null = session.token()): Envelope<T> {
   const { code, msg } = env;
   if (code === CODE.ok) {
     if (opts.successToast ?? endpoint.method === 'POST') toast.success(msg);
@@ -129,11 +188,11 @@ export function applyCatalogue<T>(endpoint: Endpoint, env: Envelope<T>, opts: Ca
   } else if (code === CODE.notFound) {
     toast.error(msg);
     if ((opts.on204 ?? 'back') === 'back') browser.back();
-  } else if (code >= 2000) {
-    session.clear();
-    browser.reload();
+  } else if (code >= SESSION_CODES) {
+    // A disabled account says so; any other refused session is an expired one to the user.
+    if (sentWith === session.token()) loseSession(code === CODE.accountDisabled && msg ? msg : BM.tokenExpired);
   } else if (!opts.quiet) {
-    toast.error(msg || M.dataError);
+    toast.error(msg || BM.dataError);
   }
   return env;
 }

@@ -1,6 +1,7 @@
 import { CODE, LIMITS, M, type DataOf, type Endpoint, type Envelope, type QueryOf } from '@hublink/contract';
 import { API_BASE, applyCatalogue, authHeaders, freshSession, NETWORK_FAILURE, urlOf, type CallOptions } from './client';
 import { toast } from './notify';
+import { session } from './session';
 
 // File transfers with the session's bearer token: spreadsheet templates and exports come down as
 // blobs, imports go up as multipart. Both keep the envelope rules of client.ts.
@@ -44,6 +45,7 @@ export const saver = {
  */
 export async function download<E extends Endpoint>(endpoint: E, query: QueryOf<E> | undefined, fallbackName: string, timeoutMs: number = LIMITS.requestTimeoutMs): Promise<boolean> {
   if (await freshSession(endpoint)) return false;
+  const sentWith = session.token();
   let res: Response;
   try {
     res = await fetch(urlOf(endpoint, query), { method: 'GET', headers: authHeaders(), signal: AbortSignal.timeout(timeoutMs) });
@@ -59,7 +61,7 @@ export async function download<E extends Endpoint>(endpoint: E, query: QueryOf<E
       toast.error(M.internalError);
       return false;
     }
-    if (env.code >= 2000 || env.code === CODE.notFound) applyCatalogue(endpoint, env);
+    if (env.code >= 2000 || env.code === CODE.notFound) applyCatalogue(endpoint, env, {}, sentWith);
     else toast.warning(env.msg || M.dataError);
     return false;
   }
@@ -86,6 +88,7 @@ export async function upload<E extends Endpoint>(endpoint: E, file: File, opts: 
   if (expired) return expired;
   const form = new FormData();
   form.append('file', file, file.name);
+  const sentWith = session.token();
   let env: Envelope<DataOf<E>>;
   try {
     const res = await fetch(urlOf(endpoint), {
@@ -99,7 +102,7 @@ export async function upload<E extends Endpoint>(endpoint: E, file: File, opts: 
     toast.error(M.uploadError);
     return { code: NETWORK_FAILURE, msg: M.uploadError };
   }
-  return applyCatalogue(endpoint, env, opts);
+  return applyCatalogue(endpoint, env, opts, sentWith);
 }
 
 /**

@@ -8,6 +8,8 @@ export const KEYS = {
   sidebar: 'sidebarStatus',
   language: 'language',
   size: 'size',
+  /** Ours: why the session ended, for the login page after the reload that ended it. */
+  notice: 'sessionNotice',
 } as const;
 
 function setCookie(name: string, value: string, maxAgeSeconds: number) {
@@ -19,19 +21,29 @@ function getCookie(name: string): string | null {
   return m ? decodeURIComponent(m.slice(name.length + 1)) : null;
 }
 
-/** The signed-in session: token, expiry (epoch ms) and user message, in session storage and a cookie. */
+/**
+ * The signed-in session: token, expiry (epoch ms) and user message, in session storage and a cookie.
+ * The cookie is the browser's one session, shared by its tabs; session storage is this tab's copy of
+ * it. When another tab refreshes the token or signs in, the cookie holds a token this tab has not
+ * seen: the tab goes on with it (a refreshed token ends the old one on the server).
+ */
 export const session = {
   token(): string | null {
-    const t = sessionStorage.getItem(KEYS.token);
-    if (t) return t;
-    // A tab opened from the console (router detail in a new tab) starts from the cookie.
-    const c = getCookie(KEYS.token);
-    const exp = getCookie(KEYS.expiresAt);
-    if (c && exp) {
-      sessionStorage.setItem(KEYS.token, c);
-      sessionStorage.setItem(KEYS.expiresAt, exp);
+    const own = sessionStorage.getItem(KEYS.token);
+    const shared = getCookie(KEYS.token);
+    const sharedExpiry = getCookie(KEYS.expiresAt);
+    if (shared && sharedExpiry && shared !== own) {
+      sessionStorage.setItem(KEYS.token, shared);
+      sessionStorage.setItem(KEYS.expiresAt, sharedExpiry);
+      return shared;
     }
-    return c;
+    // No cookie: either no session, or its token ran out (the cookie lives as long as the token) and
+    // this tab can still refresh it.
+    return own;
+  },
+  /** Whether this tab holds a session of its own (not just a cookie another tab wrote). */
+  heldHere(): boolean {
+    return sessionStorage.getItem(KEYS.token) !== null;
   },
   expiresAt(): number {
     this.token();
@@ -51,12 +63,33 @@ export const session = {
   setUser(user: UserMessage) {
     sessionStorage.setItem(KEYS.user, JSON.stringify(user));
   },
-  clear() {
+  /** Forgets this tab's copy only: another tab ended the browser's session (and may start the next). */
+  forgetHere() {
     sessionStorage.removeItem(KEYS.token);
     sessionStorage.removeItem(KEYS.user);
     sessionStorage.removeItem(KEYS.expiresAt);
+  },
+  /** Ends the browser's session: this tab's copy and the cookie. */
+  clear() {
+    this.forgetHere();
     setCookie(KEYS.token, '', 0);
     setCookie(KEYS.expiresAt, '', 0);
+  },
+};
+
+/**
+ * Why the last session ended ('登录已过期，请重新登录!'), kept in this tab across the reload that ends
+ * it so the login page can say it; cleared when a session starts.
+ */
+export const sessionNotice = {
+  set(text: string) {
+    sessionStorage.setItem(KEYS.notice, text);
+  },
+  get(): string | null {
+    return sessionStorage.getItem(KEYS.notice);
+  },
+  clear() {
+    sessionStorage.removeItem(KEYS.notice);
   },
 };
 

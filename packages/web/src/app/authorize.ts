@@ -1,8 +1,8 @@
-import { CODE, LIMITS, M, accountInfo, type Envelope, type UserMessage } from '@hublink/contract';
+import { accountInfo, BM, CODE, type Envelope, LIMITS, type UserMessage } from '@hublink/contract';
 import { API_BASE } from '../api/client';
-import { toast } from '../api/notify';
 import { session } from '../api/session';
-import { endSession, setUser } from './user';
+import { toast } from '../api/notify';
+import { endSession, startSession } from './user';
 
 /**
  * Asks for the user message with the given token. It does not go through api/client's call(): a
@@ -26,7 +26,8 @@ const running = new Map<string, Promise<boolean>>();
 
 /**
  * The authorised login of spec 1 §4: forget the current session, keep the query token for one hour,
- * fetch the user. Success toasts '授权成功'; failure toasts '授权失败' and forgets the session again.
+ * fetch the user. Success toasts '授权成功' (and the other tabs go on with the session); failure
+ * toasts '授权失败' and forgets the session again.
  * Runs once per token however many screens ask at the same time.
  */
 export function authorizeWithToken(token: string): Promise<boolean> {
@@ -37,12 +38,12 @@ export function authorizeWithToken(token: string): Promise<boolean> {
       session.setToken(token, LIMITS.queryTokenTtlSeconds);
       const user = await fetchUserWith(token);
       if (user) {
-        setUser(user);
-        toast.success(M.authorizeSuccess);
+        startSession(token, LIMITS.queryTokenTtlSeconds, user);
+        toast.success(BM.authorizeSuccess);
         return true;
       }
       endSession();
-      toast.error(M.authorizeFailed);
+      toast.error(BM.authorizeFailed);
       return false;
     })().finally(() => running.delete(token));
     running.set(token, flow);

@@ -8,8 +8,8 @@ import { LOGIN_PATH } from './paths';
 
 /**
  * Ends the session and goes to /login: tells the server (unless the session is already gone, as
- * after a sub-account's password change), forgets the token and user, and drops every cached answer
- * but the host's brand.
+ * after a sub-account's password change), forgets the token and user (in every tab of the browser:
+ * app/tabSync.ts), and drops every cached answer but the host's brand.
  */
 export function useSignOut() {
   const navigate = useNavigate();

@@ -5,10 +5,12 @@ import { cspNonce, nonceHeadStyles } from './cspNonce';
 import './global.css';
 import { Providers } from './providers';
 import { createAppRouter } from './router';
+import { syncSessionAcrossTabs } from './tabSync';
 
 const nonce = cspNonce();
 if (nonce) nonceHeadStyles(nonce);
 const router = createAppRouter();
+syncSessionAcrossTabs(router);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import { CODE, accountInfo, type UserMessage } from '@hublink/contract';
 import { call } from '../api/client';
-import { KEYS, session } from '../api/session';
+import { KEYS, session, sessionNotice } from '../api/session';
+import { tabs } from '../api/tabs';
 
 // The signed-in user lives in session storage (spec 1 §3); this module makes it observable.
 const listeners = new Set<() => void>();
@@ -35,9 +36,27 @@ export function setUser(user: UserMessage) {
   emit();
 }
 
-/** Forgets the session (token, expiry, user) locally. */
+/**
+ * Starts the browser's session (sign-in): token, user, and the news to the other tabs, which go on
+ * with it. The notice of a session that ended before is over.
+ */
+export function startSession(token: string, expiresInSeconds: number, user: UserMessage) {
+  session.setToken(token, expiresInSeconds);
+  sessionNotice.clear();
+  setUser(user);
+  tabs.tell({ type: 'signed-in', user });
+}
+
+/** Ends the browser's session (token, expiry, user) here and in every other tab. */
 export function endSession() {
   session.clear();
+  emit();
+  tabs.tell({ type: 'signed-out' });
+}
+
+/** Another tab ended the session: forget this tab's copy (the cookie is the other tab's business now). */
+export function forgetSessionHere() {
+  session.forgetHere();
   emit();
 }
 

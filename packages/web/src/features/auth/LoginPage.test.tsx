@@ -2,7 +2,7 @@ import { M } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { session } from '../../api/session';
+import { session, sessionNotice } from '../../api/session';
 import { mockApi, ok, refused, type MockAnswer } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import LoginPage from './LoginPage';
@@ -175,5 +175,20 @@ describe('LoginPage', () => {
     renderWithProviders(<LoginPage />, { route: '/login' });
     expect(screen.getByRole('link', { name: '忘记密码' })).toHaveAttribute('href', '/reset');
     expect(screen.getByRole('link', { name: '注册账号' })).toHaveAttribute('href', '/register');
+  });
+});
+
+describe('LoginPage after a session ended', () => {
+  beforeEach(() => session.clear());
+
+  it('says why the session ended (the reload that ended it does not wipe it), and forgets it once signed in', async () => {
+    sessionNotice.set(M.tokenExpired);
+    api();
+    renderWithProviders(<LoginPage />, { route: '/login?redirect=%2Fnetwork%2Flists' });
+    expect(screen.getByRole('alert')).toHaveTextContent('登录已过期，请重新登录!');
+    const u = await fill('lin2024', 'secret123', 'ab12');
+    await u.click(submitButton());
+    await waitFor(() => expect(session.token()).toBe('tok-1'));
+    expect(sessionNotice.get()).toBeNull();
   });
 });

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
-import { session } from '../../api/session';
-import { setUser } from '../../app/user';
+import { sessionNotice } from '../../api/session';
+import { startSession } from '../../app/user';
 import { CaptchaField } from './CaptchaField';
 import { ProductPanel } from './ProductPanel';
 import { safeRedirect } from './redirect';
@@ -39,6 +39,8 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const isRam = params.get(MODE_PARAM) === RAM_MODE;
+  // Why the last session ended ('登录已过期，请重新登录!'), told across the reload that ended it.
+  const [notice] = useState(() => sessionNotice.get());
 
   /** The same address in the other mode (the redirect and other parameters kept). */
   const modeSearch = (ram: boolean) => {
@@ -56,8 +58,8 @@ export default function LoginPage() {
     });
     setSubmitting(false);
     if (env.code === CODE.ok && env.data) {
-      session.setToken(env.data.access_token, env.data.token_expire_time);
-      setUser(env.data.user); // session.setUser, and every screen watching the user hears of it
+      // The token, and the user every screen (and every other tab) watches.
+      startSession(env.data.access_token, env.data.token_expire_time, env.data.user);
       navigate(safeRedirect(params.get('redirect')), { replace: true });
       return;
     }
@@ -78,6 +80,11 @@ export default function LoginPage() {
             {isRam ? M.mainLoginTitle : M.ramLoginTitle}
           </Link>
         </Flex>
+        {notice && (
+          <div role="alert" className="hl-login-notice">
+            {notice}
+          </div>
+        )}
         <Form form={form} name="login" size="large" onFinish={(v) => void submit(v)} autoComplete="on" requiredMark={false}>
           <Form.Item name="username" rules={loginRules.username} extra={isRam ? M.ramLoginHint : undefined}>
             <Input
