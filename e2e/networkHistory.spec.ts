@@ -46,6 +46,10 @@ describe('network configuration history in Chromium', () => {
     await submit(M.saved);
     await versionRow(2).getByText(M.histFieldDns, { exact: true }).waitFor();
     await expect.poll(() => versionRow(2).getByText(fmt(M.histWhoMain, { name: username })).count()).toBe(1);
+    // The newest version is the network as it is: marked, with nothing to roll back to; the older one offers it.
+    await versionRow(2).getByText(M.histCurrentVersion).waitFor();
+    expect(await versionRow(2).getByRole('button', { name: M.histRollback }).count()).toBe(0);
+    await versionRow(1).getByRole('button', { name: M.histRollback }).waitFor();
     await history().scrollIntoViewIfNeeded();
     await screenshotAtWidths(page, 'network-history-list', versionRow(2));
   });
@@ -77,6 +81,12 @@ describe('network configuration history in Chromium', () => {
     await confirmation.getByRole('button', { name: OK }).click();
     await page.getByText(fmt(M.histRollbackDone, { n: 1 })).first().waitFor();
     await versionRow(3).getByText(fmt(M.histRollbackTo, { n: 1 })).waitFor();
+    // The rollback is the current version now; version 2 can be rolled back to.
+    await versionRow(3).getByText(M.histCurrentVersion).waitFor();
+    await versionRow(2).getByRole('button', { name: M.histRollback }).waitFor();
+    // The server refuses a rollback to what the network already is, with its reason.
+    const same = postAs(server, page, '/network/history/rollback', { network_number: new URL(detailUrl).searchParams.get('network_number'), version: 3 });
+    await expect(same).rejects.toThrow(fmt(M.histRollbackSame, { n: 3 }));
     // The network as the server has it now.
     await page.reload();
     await versionRow(3).waitFor();

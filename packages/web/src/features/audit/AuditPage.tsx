@@ -110,7 +110,7 @@ export default function AuditPage() {
       <div style={{ marginBottom: 16 }}>
         <RetentionSetting />
       </div>
-      <PagedTable<AuditEntry> rowKey="id" columns={columns} list={list} toolbar={toolbar} scroll={{ x: 'max-content' }} />
+      <PagedTable<AuditEntry> rowKey="id" columns={columns} list={list} toolbar={toolbar} phoneFirst={['call', 'create_time', 'actions']} />
       <AuditDiff entry={open} onClose={() => setOpen(null)} />
     </PageContainer>
   );

@@ -69,6 +69,14 @@ describe('HistoryCard', () => {
     expect(within(dialog).getByText(M.histFieldName)).toBeInTheDocument();
   });
 
+  it('offers no rollback to the current (newest) version, and marks it', async () => {
+    setup();
+    await shows(M.histCreated);
+    expect(within(rowOf(2)).queryByRole('button', { name: M.histRollback })).not.toBeInTheDocument();
+    expect(within(rowOf(2)).getByText(M.histCurrentVersion)).toBeInTheDocument();
+    expect(within(rowOf(1)).getByRole('button', { name: M.histRollback })).toBeInTheDocument();
+  });
+
   it('rolls back after a confirmation that shows what will change', async () => {
     const m = setup();
     await shows(M.histCreated);

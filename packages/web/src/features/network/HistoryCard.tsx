@@ -1,5 +1,5 @@
 import { CODE, compareNetworkVersions, CURRENT_VERSION, fmt, LIMITS, listNetworkVersions, M, rollbackNetwork, type NetworkVersionItem } from '@hublink/contract';
-import { Alert, App, Button, Card, Flex, Modal, Spin, Switch, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Modal, Spin, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { call } from '../../api/client';
@@ -27,6 +27,8 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
     { enabled: comparing !== null },
   );
   const rollback = useNetworkMutation(rollbackNetwork);
+  // Newest first: the first row of the first page is the current version (later pages hold only older ones).
+  const latest = page === 1 ? list.data?.data?.[0]?.version : undefined;
 
   const confirmRollback = async (version: number) => {
     setPreparing(version);
@@ -66,11 +68,15 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
             title: '',
             key: 'action',
             width: 120,
-            render: (_: unknown, r: NetworkVersionItem) => (
-              <Button size="small" type="link" loading={preparing === r.version} onClick={() => void confirmRollback(r.version)}>
-                {M.histRollback}
-              </Button>
-            ),
+            // The newest version is what the network is now: nothing to roll back to.
+            render: (_: unknown, r: NetworkVersionItem) =>
+              r.version === latest ? (
+                <Tag color="blue">{M.histCurrentVersion}</Tag>
+              ) : (
+                <Button size="small" type="link" loading={preparing === r.version} onClick={() => void confirmRollback(r.version)}>
+                  {M.histRollback}
+                </Button>
+              ),
           },
         ]
       : []),
@@ -107,6 +113,7 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
           <WideTable<NetworkVersionItem>
             size="small"
             rowKey="version"
+            phoneFirst={['version', 'summary', 'action']}
             columns={columns}
             loading={list.isLoading}
             dataSource={list.data?.data ?? []}
