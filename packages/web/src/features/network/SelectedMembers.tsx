@@ -1,5 +1,5 @@
 import { LIMITS, M, type MemberType } from '@hublink/contract';
-import { Button, Card, Empty, Select, Table } from 'antd';
+import { Button, Card, Empty, Flex, Select, Table, Typography } from 'antd';
 import { positionLabel } from './labels';
 import { canBeCenter, type Picked } from './memberPicker';
 import { NoteLine } from './NoteLine';
@@ -12,14 +12,25 @@ export interface SelectedMembersProps {
 
 const POSITIONS: MemberType[] = ['center', 'point'];
 
-/** The members chosen so far, with their position (software always a point) and a remove button. */
+/** The members chosen so far (name, note under it), with their position (software always a point) and a remove button. */
 export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMembersProps) {
+  // Fixed widths for the select and the button; the name takes the rest and ends in an ellipsis (the whole name
+  // on hover) rather than breaking mid-word, with the note under it: nothing overlaps at 390 px.
   const columns = [
-    { title: M.networkMemberName, dataIndex: 'router_name', key: 'router_name' },
-    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', ellipsis: { showTitle: false }, render: (note: string) => <NoteLine note={note} /> },
+    {
+      title: M.networkMemberName,
+      key: 'router_name',
+      render: (_: unknown, p: Picked) => (
+        <Flex vertical>
+          <Typography.Text ellipsis={{ tooltip: p.router_name }}>{p.router_name}</Typography.Text>
+          <NoteLine note={p.note} secondary />
+        </Flex>
+      ),
+    },
     {
       title: M.networkPosition,
       key: 'position',
+      width: 112,
       render: (_: unknown, p: Picked) => (
         <Select<MemberType>
           size="small"
@@ -28,13 +39,14 @@ export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMember
           onChange={(v) => onPosition(p.router_name, v)}
           options={POSITIONS.map((v) => ({ value: v, label: positionLabel(v) }))}
           aria-label={`${M.networkPosition} ${p.router_name}`}
-          style={{ width: 110 }}
+          style={{ width: '100%' }}
         />
       ),
     },
     {
       title: M.networkColActions,
       key: 'actions',
+      width: 72,
       render: (_: unknown, p: Picked) => (
         <Button type="link" size="small" danger aria-label={`${M.networkRemove} ${p.router_name}`} onClick={() => onRemove(p.router_name)}>
           {M.networkRemove}
@@ -47,6 +59,7 @@ export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMember
       <Table<Picked>
         size="small"
         rowKey="router_name"
+        tableLayout="fixed"
         columns={columns}
         dataSource={picked}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.networkNoneSelected} /> }}

@@ -1,5 +1,6 @@
 import { M } from '@hublink/contract';
-import { Card, Typography } from 'antd';
+import { LoadingOutlined } from '@ant-design/icons';
+import { Card, Flex, Typography } from 'antd';
 import { LineChart } from 'echarts/charts';
 import { GridComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
@@ -15,12 +16,18 @@ const HEIGHT = 200;
 
 /**
  * One direction of one interface: the latest points as a line in Mbit/s, and the latest value as
- * the text rate in MB/s (spec 3 §4).
+ * the text rate in MB/s (spec 3 §4). Before the first sample there is no rate and no empty axes: a
+ * waiting notice while the stream may still bring one (`waiting`), a dash once it cannot.
  */
-export function TrafficChart({ title, points, field, color }: { title: string; points: readonly ChartPoint[]; field: 'down' | 'upload'; color: string }) {
+export function TrafficChart({ title, points, field, color, waiting }: { title: string; points: readonly ChartPoint[]; field: 'down' | 'upload'; color: string; waiting: boolean }) {
   const { box, chart } = useEChart({ renderer: 'svg', height: HEIGHT });
+  const empty = points.length === 0;
 
   useEffect(() => {
+    if (empty) {
+      chart?.clear();
+      return;
+    }
     chart?.setOption({
       animation: false,
       grid: { left: 48, right: 16, top: 24, bottom: 28 },
@@ -29,12 +36,20 @@ export function TrafficChart({ title, points, field, color }: { title: string; p
       yAxis: { type: 'value', name: M.routerTrafficUnit, min: 0 },
       series: [{ type: 'line', name: title, showSymbol: false, areaStyle: { opacity: 0.15 }, color, data: points.map((p) => p[field]) }],
     });
-  }, [chart, points, field, title, color]);
+  }, [chart, points, field, title, color, empty]);
 
   const last = points.at(-1);
   return (
-    <Card size="small" title={title} extra={<Typography.Text strong>{rateText(last ? last[field] : 0)}</Typography.Text>}>
-      <div ref={box} style={{ height: HEIGHT }} role="img" aria-label={title} />
+    <Card size="small" title={title} extra={last ? <Typography.Text strong>{rateText(last[field])}</Typography.Text> : <Typography.Text type="secondary">-</Typography.Text>}>
+      <div style={{ position: 'relative' }}>
+        <div ref={box} style={{ height: HEIGHT }} role="img" aria-label={title} />
+        {empty && waiting && (
+          <Flex role="status" gap={8} align="center" justify="center" style={{ position: 'absolute', inset: 0 }}>
+            <LoadingOutlined />
+            <Typography.Text type="secondary">{M.routerTrafficWaiting}</Typography.Text>
+          </Flex>
+        )}
+      </div>
     </Card>
   );
 }

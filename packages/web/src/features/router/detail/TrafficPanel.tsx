@@ -24,6 +24,8 @@ function StreamNotice({ state }: { state: StreamState }) {
 export function TrafficPanel({ interfaces, series, state }: { interfaces: readonly string[]; series: TrafficSeries; state: StreamState }) {
   const { token } = theme.useToken();
   const names = [...new Set([...interfaces, ...Object.keys(series)])];
+  // A stream that ended or never opened brings no first sample: the charts stop waiting for one.
+  const waiting = state.kind !== 'ended' && state.kind !== 'unsupported';
   return (
     <Card variant="borderless" title={M.routerTrafficTitle}>
       <StreamNotice state={state} />
@@ -31,10 +33,10 @@ export function TrafficPanel({ interfaces, series, state }: { interfaces: readon
       {names.map((name) => (
         <Row key={name} gutter={[16, 16]} style={{ marginTop: 16 }}>
           <Col xs={24} lg={12}>
-            <TrafficChart title={`${name} ${M.routerTrafficIn}`} points={series[name] ?? []} field="down" color={token.colorPrimary} />
+            <TrafficChart title={`${name} ${M.routerTrafficIn}`} points={series[name] ?? []} field="down" color={token.colorPrimary} waiting={waiting} />
           </Col>
           <Col xs={24} lg={12}>
-            <TrafficChart title={`${name} ${M.routerTrafficOut}`} points={series[name] ?? []} field="upload" color={token.colorSuccess} />
+            <TrafficChart title={`${name} ${M.routerTrafficOut}`} points={series[name] ?? []} field="upload" color={token.colorSuccess} waiting={waiting} />
           </Col>
         </Row>
       ))}
