@@ -88,6 +88,13 @@ describe('AccountInfoPage', () => {
     },
   );
 
+  it('titles one card 基本资料 (the form), with the password, phone and email cards under it', async () => {
+    setup(<AccountInfoPage />, '/account/info', filled);
+    await screen.findByText(M.loginPasswordTitle);
+    expect(screen.getAllByText(M.accountProfile)).toHaveLength(1);
+    for (const title of [M.accountPhone, M.accountEmail]) expect(screen.getAllByText(title)[0]).toBeInTheDocument();
+  });
+
   it('shows the industry by its label', async () => {
     setup(<AccountInfoPage />, '/account/info', filled);
     await screen.findByLabelText('职业');

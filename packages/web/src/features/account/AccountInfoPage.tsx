@@ -5,7 +5,7 @@ import { PageContainer } from '../../components/PageContainer';
 import { ProfileForm } from './ProfileForm';
 import { SecurityCards } from './SecurityCards';
 
-/** /account/info: the profile form, then the four information cards (spec 1 §2.8). */
+/** /account/info: the profile form, then the password, phone and email cards (spec 1 §2.8; the profile card would repeat the form). */
 export default function AccountInfoPage() {
   const { data } = useApiQuery(getAccountData);
   const account = data?.data;
@@ -15,7 +15,7 @@ export default function AccountInfoPage() {
         <Card variant="borderless" title={M.accountProfile}>
           {account ? <ProfileForm key={account.username} account={account} /> : <Skeleton active paragraph={{ rows: 6 }} />}
         </Card>
-        <SecurityCards />
+        <SecurityCards withProfile={false} />
       </Flex>
     </PageContainer>
   );

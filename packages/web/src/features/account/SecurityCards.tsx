@@ -52,9 +52,10 @@ const industryLabel = (code: string) => INDUSTRIES.find((i) => i.value === code)
 
 /**
  * The information page of spec 1 §2.8: four cards (password, profile, phone, email) with set / not-set
- * rows; phone and email open their binding dialogs.
+ * rows; phone and email open their binding dialogs. Beside the profile form (/account/info) the profile
+ * card is left out (`withProfile={false}`): one card titled 基本资料 on a page, not two.
  */
-export function SecurityCards() {
+export function SecurityCards({ withProfile = true }: { withProfile?: boolean }) {
   const navigate = useNavigate();
   const { data, isPending } = useApiQuery(getAccountData);
   const [dialog, setDialog] = useState<BindKind | null>(null);
@@ -74,10 +75,11 @@ export function SecurityCards() {
     </>
   );
 
+  const xl = withProfile ? 6 : 8;
   return (
     <>
       <Row gutter={[16, 16]}>
-        <Col xs={24} md={12} xl={6}>
+        <Col xs={24} md={12} xl={xl}>
           <InfoCard
             icon={<LockOutlined />}
             title={M.loginPasswordTitle}
@@ -89,26 +91,28 @@ export function SecurityCards() {
             }
           />
         </Col>
-        <Col xs={24} md={12} xl={6}>
-          <InfoCard
-            icon={<IdcardOutlined />}
-            title={M.accountProfile}
-            rows={
-              <>
-                <StatusRow label={M.profileNickname} value={account.nickname} />
-                <StatusRow label={M.profileBirthday} value={account.birthday} />
-                <StatusRow label={M.profileIndustry} value={industryLabel(account.industry)} />
-                <StatusRow label={M.profileOccupation} value={account.occupation} />
-              </>
-            }
-            actions={
-              <Button type="link" onClick={() => void navigate('/account/info')}>
-                {M.edit}
-              </Button>
-            }
-          />
-        </Col>
-        <Col xs={24} md={12} xl={6}>
+        {withProfile && (
+          <Col xs={24} md={12} xl={6}>
+            <InfoCard
+              icon={<IdcardOutlined />}
+              title={M.accountProfile}
+              rows={
+                <>
+                  <StatusRow label={M.profileNickname} value={account.nickname} />
+                  <StatusRow label={M.profileBirthday} value={account.birthday} />
+                  <StatusRow label={M.profileIndustry} value={industryLabel(account.industry)} />
+                  <StatusRow label={M.profileOccupation} value={account.occupation} />
+                </>
+              }
+              actions={
+                <Button type="link" onClick={() => void navigate('/account/info')}>
+                  {M.edit}
+                </Button>
+              }
+            />
+          </Col>
+        )}
+        <Col xs={24} md={12} xl={xl}>
           <InfoCard
             icon={<MobileOutlined />}
             title={M.accountPhone}
@@ -116,7 +120,7 @@ export function SecurityCards() {
             actions={contact('phone', account.phone)}
           />
         </Col>
-        <Col xs={24} md={12} xl={6}>
+        <Col xs={24} md={12} xl={xl}>
           <InfoCard
             icon={<MailOutlined />}
             title={M.accountEmail}

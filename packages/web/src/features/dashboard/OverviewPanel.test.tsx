@@ -26,6 +26,8 @@ const zero: Overview = {
   quota: { members: { used: 0, max: 10 }, networked: { used: 0, max: 10 }, centers: 2, ram: null },
 };
 
+const RED = 'rgb(245, 34, 45)';
+
 const link = (name: string) => within(screen.getByRole('region', { name: M.overviewTitle })).getByRole('link', { name });
 
 describe('OverviewPanel', () => {
@@ -49,6 +51,8 @@ describe('OverviewPanel', () => {
     expect(link(`${M.overviewOfflineDay} 4`)).toHaveAttribute('href', '/router/lists?type=2&state=offline_day');
     expect(link(`${M.overviewOfflineDay} 软件 4`)).toHaveAttribute('href', '/router/lists?type=2&state=offline_day');
     expect(link(`${M.overviewAlerts} 6`)).toHaveAttribute('href', '/account/message?type=alert');
+    // Alerts are drawn in red when there are some.
+    expect(link(`${M.overviewAlerts} 6`).style.color).toBe(RED);
     expect(link(`${M.overviewQuotaMembers} 52/60`)).toHaveAttribute('href', '/router/lists');
     expect(link(`${M.overviewQuotaNetworked} 30/60`)).toHaveAttribute('href', '/network/lists');
     expect(link(`${M.overviewQuotaRam} 1/10`)).toHaveAttribute('href', '/ram/index');
@@ -63,6 +67,8 @@ describe('OverviewPanel', () => {
     expect(screen.getByText(M.overviewAllCurrent)).toBeInTheDocument();
     expect(screen.getByText(M.overviewNoneOffline)).toBeInTheDocument();
     expect(screen.getByText(M.overviewNoAlerts)).toBeInTheDocument();
+    // No alert is the ordinary state: not red.
+    expect(link(`${M.overviewAlerts} 0`).style.color).not.toBe(RED);
     expect(screen.queryByText(M.overviewQuotaRam)).not.toBeInTheDocument();
   });
 

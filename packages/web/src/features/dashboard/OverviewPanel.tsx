@@ -124,7 +124,8 @@ function Figures({ o }: { o: Overview }) {
       key="alerts"
       label={M.overviewAlerts}
       icon={<AlertOutlined />}
-      color={FIGURE_COLORS.alerts}
+      // Red calls for attention: only when there are alerts; none is the ordinary state.
+      color={o.alerts > 0 ? FIGURE_COLORS.alerts : token.colorText}
       value={o.alerts}
       to={messagesOfTypePath('alert')}
       ariaLabel={`${M.overviewAlerts} ${o.alerts}`}
