@@ -2,13 +2,14 @@ import { fmt, LIMITS, M, type BatchResult, type BatchResultRow } from '@hublink/
 import { Alert, Flex, Table, Tag } from 'antd';
 
 const columns = [
-  { title: M.memberResultRow, dataIndex: 'row', key: 'row', width: 80, render: (v: number) => (v > 0 ? v : '-') },
-  { title: M.memberResultAccount, dataIndex: 'router_name', key: 'router_name' },
+  // Narrow number and state columns: on a phone the reason keeps the width it needs to read.
+  { title: M.memberResultRow, dataIndex: 'row', key: 'row', width: 56, render: (v: number) => (v > 0 ? v : '-') },
+  { title: M.memberResultAccount, dataIndex: 'router_name', key: 'router_name', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
   {
     title: M.memberResultState,
     dataIndex: 'ok',
     key: 'ok',
-    width: 90,
+    width: 72,
     render: (ok: boolean) => <Tag color={ok ? 'success' : 'error'}>{ok ? M.memberResultOk : M.memberResultFail}</Tag>,
   },
   { title: M.memberResultReason, dataIndex: 'msg', key: 'msg' },
