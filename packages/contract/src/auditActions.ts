@@ -66,6 +66,7 @@ const AUDIT_ACTION_NAMES: Readonly<Record<string, string>> = {
   '/network/fixed_port': '修改固定端口',
   '/network/fr': '修改网络POP资源',
   '/network/member_ov': '修改成员POP区域',
+  '/network/pop_name': '修改网络名称（POP配置）',
   '/network/kill_user': '强制成员下线',
   '/network/reset_respawn': '重启成员VPN服务',
   '/network/re_send_config': '重新下发配置',

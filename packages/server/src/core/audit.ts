@@ -348,8 +348,9 @@ export function summary(changes: readonly CapturedChange[], body: unknown): { ob
     const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
     return typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, LIMITS.auditValueMax) : '';
   };
+  // A row without a name of its own (a network's member, a member's command) is named by the member its call names.
   const object: AuditObject = first
-    ? { type: first.table, id: first.id === null ? '' : String(first.id), name: first.name }
+    ? { type: first.table, id: first.id === null ? '' : String(first.id), name: first.name || named('router_name') }
     : named('network_number')
       ? { type: 'network', id: named('network_number'), name: '' }
       : named('router_name')
