@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publish } from '../packages/server/src/modules/announcement/service';
 import { NOT_FOUND_PATH } from '../packages/web/src/app/paths';
-import { CONTEXT, launch, postAs, registerByApi, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, launch, postAs, registerByApi, screenshotAtWidths, signIn, startServer, trackCaptcha, type Server } from './support';
 
 // axe-core over every page of the route table, signed in as a seeded tenant (the sign-in pages
 // signed out): no serious or critical violation. One browser, one server, the pages in a loop.
@@ -116,4 +116,12 @@ describe('every page of the console passes axe-core (no serious or critical viol
     if (found.length > 0) console.log(found.join('\n'));
     expect(found).toEqual([]);
   }, 600_000);
+
+  it('pictures of the theme\'s colours: the sign-in page and a page of the console', async () => {
+    await guest.goto(`${server.url}/login`);
+    await screenshotAtWidths(guest, 'a11y-login', 'h1');
+    await page.goto(`${server.url}${urls.get('/network/detail')}`);
+    await settle(page);
+    await screenshotAtWidths(page, 'a11y-network-detail', 'h1');
+  }, 120_000);
 });

@@ -86,7 +86,7 @@ describe('the console under its Content Security Policy', () => {
     await visit('/dashboard', async () => {
       // antd's CSS-in-JS applied: the primary colour reaches the menu's selected item.
       const color = await page.locator('.ant-menu-item-selected').first().evaluate((el) => getComputedStyle(el).color);
-      expect(color).toBe('rgb(22, 119, 255)');
+      expect(color).toBe('rgb(20, 100, 224)'); // the theme's primary, #1464e0 (app/providers.tsx)
     });
     await visit('/account/message', async () => {
       await page.getByText('带样式的消息').click();

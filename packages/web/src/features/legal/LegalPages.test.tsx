@@ -7,7 +7,7 @@ import PrivacyPage from './PrivacyPage';
 describe('legal pages', () => {
   it('the terms of service carry the numbered sections and the constants of spec 1 §9', () => {
     const { container } = renderWithProviders(<ClausePage />, { route: '/clause' });
-    expect(screen.getByRole('heading', { level: 2, name: '服务条款' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: '服务条款' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 4, name: '1. 总则' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 4, name: '8. 账号冻结、注销与申诉' })).toBeInTheDocument();
     const text = container.textContent ?? '';
@@ -19,7 +19,7 @@ describe('legal pages', () => {
 
   it('the privacy policy is dated 2021-03-23 and covers what spec 1 §9 lists', () => {
     const { container } = renderWithProviders(<PrivacyPage />, { route: '/privacy' });
-    expect(screen.getByRole('heading', { level: 2, name: '隐私政策' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: '隐私政策' })).toBeInTheDocument();
     expect(screen.getByText(/更新日期：2021年3月23日/)).toBeInTheDocument();
     for (const title of ['我们收集的信息', 'Cookie 与同类技术', '信息的共享、转让与公开披露', '信息的存储与保留', '未成年人保护', '您的权利']) {
       expect(screen.getByRole('heading', { level: 4, name: new RegExp(`^\\d+\\. ${title}$`) })).toBeInTheDocument();
