@@ -41,6 +41,7 @@ import { PhoneDialog } from './PhoneDialog';
 import { useMemberRights } from './rights';
 import { SignDialog } from './SignDialog';
 import { useListExport } from '../../components/useListExport';
+import { useQuotaDialog } from './quotaDialog';
 
 type Dialog = 'add' | 'batchAdd' | 'batchDelete' | 'sign' | null;
 type RowDialog = { kind: 'note' | 'delete' | 'phone' | 'password' | 'detail' | 'diagnose'; member: RouterItem } | null;
@@ -76,6 +77,11 @@ export function MemberTab({ type, state }: { type: RouterType; state?: MemberSta
       setSyncing(false);
     }
   };
+
+  // No place left under the plan: 添加成员 says so (spec 2 §5) instead of opening a form the server would
+  // refuse. 批量添加 still opens: it shows a running or ended import, and refuses rows beyond the plan by row.
+  const showQuota = useQuotaDialog();
+  const openAdd = () => (quantity && quantity.software_surplus <= 0 ? showQuota(quantity.max) : setDialog('add'));
 
   const open = (kind: NonNullable<RowDialog>['kind']) => (member: RouterItem) => setRow({ kind, member });
   const rowOf = (kind: NonNullable<RowDialog>['kind']) => (row?.kind === kind ? row.member : undefined);
@@ -132,7 +138,7 @@ export function MemberTab({ type, state }: { type: RouterType; state?: MemberSta
         </Button>
       )}
       {rights.create && (
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog('add')}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={openAdd}>
           {M.memberAdd}
         </Button>
       )}

@@ -1,4 +1,4 @@
-import { LIMITS, M, type RoleAuth, type RouterItem, CM } from '@hublink/contract';
+import { fmt, LIMITS, M, type RoleAuth, type RouterItem, CM } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -52,6 +52,24 @@ describe('RouterListPage', () => {
     await shows('gw-beijing');
     expect(screen.getByRole('link', { name: 'gw-beijing' })).toHaveAttribute('href', '/router/detail?router_name=gw-beijing');
     expect(screen.getByRole('columnheader', { name: M.memberColActions }).className).toMatch(/ant-table-cell-fix-(right|end)/);
+  }, LONG);
+
+  it('with no place left under the plan, 添加成员 shows the quota refusal of spec 2 §5 instead of the form', async () => {
+    session.setUser(mainUser);
+    const m = api();
+    m.answer('/router/quantity', ok({ hardware: 4, software: 6, max: 10, software_surplus: 0 }));
+    renderWithProviders(<RouterListPage />, { route: '/router/lists?type=2' });
+    await shows(fmt(M.memberQuantity, { n: 10, max: 10 }));
+    await u().click(screen.getByRole('button', { name: new RegExp(M.memberAdd) }));
+    await shows(fmt(M.memberQuotaFull, { n: 10 }));
+    expect(screen.queryByText(M.memberAddSoftwareTitle)).not.toBeInTheDocument();
+    await u().click(screen.getByRole('button', { name: M.networkUpgradeNow }));
+    await shows(M.networkNoUpgrade);
+    expect(m.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    // 批量添加 still opens: it shows the latest import, and the server refuses rows beyond the plan row by row.
+    m.answer('/router/batch_status', ok(null));
+    await u().click(screen.getByRole('button', { name: M.memberBatchAdd }));
+    await shows(M.memberTemplateDownload);
   }, LONG);
 
   it('the software tab has its own buttons and searches', async () => {
