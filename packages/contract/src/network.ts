@@ -135,6 +135,9 @@ export type FixedPortService = z.infer<typeof fixedPortService>;
 /** A VPN segment: its network address and mask (spec 2 §3 Member.gateway). */
 export const segmentValue = z.object({ gateway: z.string(), mask: z.number() });
 export type SegmentValue = z.infer<typeof segmentValue>;
+/** A center's VPN segment as a member carries it (spec 2 §3 Member.gateway): with the center's note. */
+export const memberSegment = segmentValue.extend({ center_router_name_note: z.string() });
+export type MemberSegment = z.infer<typeof memberSegment>;
 /** The twin-center link (spec 2 §3 network_center_link_network); '' and 0 where unset. */
 export const centerLinkNetwork = z.object({
   gateway: z.string(),
@@ -170,7 +173,7 @@ export const networkMember = z.object({
   /** A center's fixed ports for its hardware and software services; null where unset. */
   fixed_port: z.object({ router: fixedPortService.nullable(), software: fixedPortService.nullable() }),
   /** A center's VPN segments for hardware and software clients; null where unset. */
-  gateway: z.object({ router: segmentValue.nullable(), software: segmentValue.nullable() }),
+  gateway: z.object({ router: memberSegment.nullable(), software: memberSegment.nullable() }),
 });
 export type NetworkMember = z.infer<typeof networkMember>;
 

@@ -185,6 +185,13 @@ export const segmentInput = z
   .object(segmentFields, { error: M.segGatewayRequired })
   .refine((s) => isNetworkAddress(s.gateway, s.mask), { path: ['gateway'], message: M.segGatewayFormat });
 
+/**
+ * The software clients' segment of a center: optional (spec 2 §5: of the center gateway form only
+ * network_gateway, the hardware clients' segment, is required). Absent, null or a blank gateway is none.
+ */
+const blankSegment = (v: unknown) => v === undefined || v === null || (typeof v === 'object' && String((v as { gateway?: unknown }).gateway ?? '').trim() === '');
+export const optionalSegmentInput = z.preprocess((v) => (blankSegment(v) ? null : v), segmentInput.nullable());
+
 const asSegment = (s: { gateway: string; mask: number }) => ({ ip: s.gateway, mask: s.mask });
 export const segmentsOverlap = (a: { gateway: string; mask: number }, b: { gateway: string; mask: number }) => overlaps(asSegment(a), asSegment(b));
 
@@ -195,8 +202,8 @@ export const editCenterGateway = defineEndpoint({
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z
-    .object({ ...onNetwork, router_name: memberName(M.memberNotFound).min(1, M.memberNotFound), router_network: segmentInput, software_network: segmentInput })
-    .refine((v) => !segmentsOverlap(v.router_network, v.software_network), { path: ['software_network', 'gateway'], message: M.segSoftwareSame }),
+    .object({ ...onNetwork, router_name: memberName(M.memberNotFound).min(1, M.memberNotFound), router_network: segmentInput, software_network: optionalSegmentInput })
+    .refine((v) => v.software_network === null || !segmentsOverlap(v.router_network, v.software_network), { path: ['software_network', 'gateway'], message: M.segSoftwareSame }),
   response: noData,
 });
 

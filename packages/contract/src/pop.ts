@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ipToNumber, isNetworkAddress, overlaps, parseCidr } from './segments';
 import { defineEndpoint, noData } from './endpoint';
-import { idField, integerField, pageQuery, plainText } from './fields';
+import { idField, integerField, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 import { networkNumberField } from './network';
@@ -27,6 +27,22 @@ export const POOL_DIALOG_DELAY_MS = 2500;
 export const BACKUP_AREA_FROM = 3;
 
 const onNetwork = { network_number: networkNumberField };
+
+/**
+ * POST /network/pop_name: the POP config page renames the network, up to 32 characters there (spec 2
+ * §2, §9; 24 everywhere else). Only a network with a POP resource, as the page itself.
+ */
+export const renameNetworkOnPop = defineEndpoint({
+  path: '/network/pop_name',
+  method: 'POST',
+  access: 'easylink.network.edit',
+  networkScoped: true,
+  body: z.object({
+    ...onNetwork,
+    network_name: requiredString(M.networkNameRequired).max(POP_EDIT_NAME_MAX, fmt(M.popEditNameTooLong, { n: POP_EDIT_NAME_MAX })),
+  }),
+  response: noData,
+});
 
 // ---- the resource list ----
 

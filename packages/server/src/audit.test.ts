@@ -145,6 +145,7 @@ const RECIPES: Record<string, Recipe> = {
   '/network/edit_ip_address_pool': async ({ pop }) => ({ body: { network_number: pop.network_number, pop: '10.9.0.0/16' } }),
   '/network/fr': async ({ pop }) => ({ body: { network_number: pop.network_number, network_fr_id: pop.fr, mode: 1 } }),
   '/network/member_ov': async ({ pop }) => ({ body: { network_number: pop.network_number, router_name: pop.p[0], ov_id_main: pop.areas[0] } }),
+  '/network/pop_name': async ({ pop }) => ({ body: { network_number: pop.network_number, network_name: '华东POP网络' } }),
   // Work orders: one is raised and deleted while pending; another is cancelled once the operator started it.
   '/network/ticket': async ({ pop }) => ({
     body: { network_number: pop.network_number, network_ticket_type: 1001, ticket: { pop: ['south', 'east'], expired_time: 1, bandwidth: 1 }, pop_conf: {} },

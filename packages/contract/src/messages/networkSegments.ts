@@ -76,6 +76,7 @@ export const networkSegmentsMessages = {
   segUiCenterSegment: '中心网段',
   segUiRouterSegment: '硬件客户端网段',
   segUiSoftwareSegment: '软件客户端网段',
+  segUiSoftwareSegmentOptional: '软件客户端网段（选填）',
   segUiGateway: '网段',
   segUiMask: '掩码',
   segUiInterconnectTitle: '中心互联',

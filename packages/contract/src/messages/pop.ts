@@ -6,6 +6,7 @@ export const popMessages = {
   popAreaBackupNeedsAreas: '备区域需要POP资源有三个及以上区域',
   popAreaNotOfFr: '该区域不属于当前网络的POP资源',
   popNetworkNoFr: '当前网络未配置POP资源',
+  popEditNameTooLong: '网络名称不能超过{n}个字符',
   popFrRequired: '请选择POP资源',
   popFrNotFound: 'POP资源不存在',
   popFrUnusable: '该POP资源已过期或正在处理中，暂不可使用',

@@ -234,7 +234,7 @@ async function restoreMember(c: Ctx, actor: Actor, networkNumber: string, m: Sna
   if (t.member_type !== 'center') return;
   const gw = t.gateway as { router: { gateway: string; mask: number } | null; software: { gateway: string; mask: number } | null };
   if (!same(m.gateway, t.gateway)) {
-    if (!gw.router || !gw.software) throw invalid(fmt(M.histCannotRestore, { label: `${M.histFieldMember} ${m.router_name} · ${M.histFieldGateway}` }));
+    if (!gw.router) throw invalid(fmt(M.histCannotRestore, { label: `${M.histFieldMember} ${m.router_name} · ${M.histFieldGateway}` }));
     await segments.editCenterGateway(c, actor, input(editCenterGatewayEndpoint.body, { ...member, router_network: gw.router, software_network: gw.software }));
   }
   if (!same(m.fixed_port, t.fixed_port)) {

@@ -1,4 +1,4 @@
-import { CODE, editIpPool, fmt, getIpPool, M, networkInfo, setMemberOv, setNetworkFr, type Endpoint } from '@hublink/contract';
+import { CODE, editIpPool, fmt, getIpPool, M, networkInfo, renameNetworkOnPop, setMemberOv, setNetworkFr, type Endpoint } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../../test/helpers';
 import { networkTables, seedFreshMembers, seedNetwork } from '../../../test/networks';
@@ -248,5 +248,33 @@ describeEachDatabase('network POP: who may change it', (t) => {
     } finally {
       await t().db.updateTable('account').set({ network_router_count: 10 }).where('id', '=', s.main.account.id).execute();
     }
+  });
+});
+
+describeEachDatabase('network POP: the POP config page renames the network (network/pop_name)', (t) => {
+  let s: Awaited<ReturnType<typeof tenantWithFr>>;
+  beforeAll(async () => {
+    s = await tenantWithFr(t());
+  });
+
+  it('needs a POP resource, takes up to 32 characters there (24 elsewhere), and refuses an empty name', async () => {
+    const n = s.net.network_number;
+    await refused(t(), s.main.token, renameNetworkOnPop, { network_number: n, network_name: '华东POP网络' }, CODE.invalid, M.popNetworkNoFr);
+    await seedPool(t(), s.net.id, { pop: '10.9.0.0/16' });
+    await accepted(t(), s.main.token, setNetworkFr, { network_number: n, network_fr_id: s.three, mode: 1 }, M.networkSetDone);
+    const long = '长'.repeat(32);
+    await refused(t(), s.main.token, renameNetworkOnPop, { network_number: n, network_name: `${long}x` }, CODE.invalid, '网络名称不能超过32个字符');
+    await refused(t(), s.main.token, renameNetworkOnPop, { network_number: n, network_name: '  ' }, CODE.invalid, M.networkNameRequired);
+    await refused(t(), s.main.token, renameNetworkOnPop, { network_number: n }, CODE.invalid, M.networkNameRequired);
+    await accepted(t(), s.main.token, renameNetworkOnPop, { network_number: n, network_name: long }, M.modified);
+    expect((await info(t(), s.main.token, n)).network_name).toBe(long);
+    expect((await changesOf(t(), s.main.account.id, s.net.id)).at(-1)).toBe('edited');
+  });
+
+  it('refuses another tenant’s network and a role without the edit right', async () => {
+    const other = await newAccount(t());
+    await refused(t(), other.token, renameNetworkOnPop, { network_number: s.net.network_number, network_name: '别人的' }, CODE.notFound, M.networkNotFound);
+    const viewer = await ramToken(t(), s.main.account.id, { ...FULL_ROLE, 'easylink.network': { create: 0, edit: 0, delete: 0, network: [] } });
+    await refused(t(), viewer, renameNetworkOnPop, { network_number: s.net.network_number, network_name: '只读' }, CODE.forbidden, M.deniedPermission);
   });
 });

@@ -24,7 +24,7 @@ import { ApiError, invalid } from '../../core/errors';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import { recordVersion, versionBaseline } from './historyRecord';
-import { networkOf } from './service';
+import { networkChanged, networkOf } from './service';
 import { changeNetwork, memberIn } from './settings';
 
 type FrInput = z.output<typeof setNetworkFrEndpoint.body>;
@@ -73,6 +73,16 @@ export async function setFr(ctx: Ctx, actor: Actor, input: FrInput): Promise<voi
       .where('id', '=', net.id)
       .where('tenant_id', '=', actor.tenantId)
       .execute();
+  });
+}
+
+/** Renames the network from its POP config page (up to 32 characters there); the network must have a POP resource. */
+export async function renameOnPop(ctx: Ctx, actor: Actor, networkNumber: string, name: string): Promise<void> {
+  await changeNetwork(ctx, actor, networkNumber, { event: 'none' }, async (trx, net) => {
+    const state = await popStateOf(trx, net.id);
+    if (state.network_fr_id === null) throw invalid(M.popNetworkNoFr);
+    await trx.updateTable('network').set({ network_name: name, update_time: Date.now() }).where('id', '=', net.id).where('tenant_id', '=', actor.tenantId).execute();
+    await networkChanged(ctx, trx, actor.tenantId, net.id, 'edited');
   });
 }
 

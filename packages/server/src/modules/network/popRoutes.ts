@@ -1,4 +1,4 @@
-import { editIpPool, getIpPool, M, setMemberOv, setNetworkFr } from '@hublink/contract';
+import { editIpPool, getIpPool, M, renameNetworkOnPop, setMemberOv, setNetworkFr } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
@@ -13,6 +13,10 @@ export function popRoutes(app: App, ctx: Ctx) {
   route(app, ctx, setMemberOv, async ({ actor, body }) => {
     await pop.setMemberOv(ctx, actor, body);
     return ok(null, M.saved);
+  });
+  route(app, ctx, renameNetworkOnPop, async ({ actor, body }) => {
+    await pop.renameOnPop(ctx, actor, body.network_number, body.network_name);
+    return ok(null, M.modified);
   });
   route(app, ctx, getIpPool, async ({ actor, query }) => ok(await pop.ipPool(ctx, actor, query.network_number)));
   route(app, ctx, editIpPool, async ({ actor, body }) => {

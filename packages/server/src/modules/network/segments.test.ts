@@ -199,11 +199,17 @@ describeEachDatabase('network segments: center segments, interconnect and the ne
     const tok = main.token;
     const center = (name: string, router: object, software: object) => ({ network_number: n, router_name: name, router_network: router, software_network: software });
     await accepted(t(), tok, editCenterGateway, center(c[0]!.toUpperCase(), seg('10.10.0.0', 16), { gateway: '10.11.0.0', mask: '24' }), M.networkSetDone);
-    expect((await infoOf(t(), tok, n)).member.find((m) => m.router_name === c[0])!.gateway).toEqual({ router: seg('10.10.0.0', 16), software: seg('10.11.0.0', 24) });
+    // Each segment carries the center's note (spec 2 §3 Member.gateway center_router_name_note).
+    const note = (await infoOf(t(), tok, n)).member.find((m) => m.router_name === c[0])!.note;
+    const noted = (gateway: string, mask: number) => ({ ...seg(gateway, mask), center_router_name_note: note });
+    expect((await infoOf(t(), tok, n)).member.find((m) => m.router_name === c[0])!.gateway).toEqual({ router: noted('10.10.0.0', 16), software: noted('10.11.0.0', 24) });
     // Its own segments may be saved again or moved.
     await accepted(t(), tok, editCenterGateway, center(c[0]!, seg('10.10.0.0', 16), seg('10.11.0.0', 24)), M.networkSetDone);
 
     await refused(t(), tok, editCenterGateway, center(c[1]!, seg('', 16), seg('10.21.0.0', 16)), CODE.invalid, M.segGatewayRequired);
+    // Only the hardware clients' segment is required (spec 2 §5): the software one may be absent, null or blank.
+    await refused(t(), tok, editCenterGateway, { network_number: n, router_name: c[1]!, software_network: seg('10.21.0.0', 16) }, CODE.invalid, M.segGatewayRequired);
+    await refused(t(), tok, editCenterGateway, center(c[1]!, seg('10.20.0.0', 16), { gateway: '10.21.0.0' }), CODE.invalid, M.segMaskRange);
     await refused(t(), tok, editCenterGateway, center(c[1]!, seg('10.20.0', 16), seg('10.21.0.0', 16)), CODE.invalid, M.segGatewayInvalid);
     await refused(t(), tok, editCenterGateway, center(c[1]!, seg('10.20.0.1', 16), seg('10.21.0.0', 16)), CODE.invalid, M.segGatewayFormat);
     await refused(t(), tok, editCenterGateway, center(c[1]!, seg('10.20.0.0', 25), seg('10.21.0.0', 16)), CODE.invalid, M.segMaskRange);
@@ -429,6 +435,19 @@ describeEachDatabase('network segments: who may change them', (t) => {
       for (const [e, input] of callsOn(net.network_number, c, p)) await refused(t(), main.token, e, input, CODE.invalid, M.networkSettingsDisabled);
     } finally {
       await t().db.updateTable('account').set({ network_router_count: 10 }).where('id', '=', main.account.id).execute();
+    }
+  });
+});
+
+describeEachDatabase('network segments: the software clients’ segment of a center is optional', (t) => {
+  it('stores none when it is absent, null or blank, and the hardware one with the center’s note', async () => {
+    const { main, c, net } = await tenantWith(t());
+    const n = net.network_number;
+    for (const software of [undefined, null, { gateway: '', mask: 24 }, { gateway: '  ' }]) {
+      const body = { network_number: n, router_name: c[0]!, router_network: seg('10.60.0.0', 16), ...(software === undefined ? {} : { software_network: software }) };
+      await accepted(t(), main.token, editCenterGateway, body, M.networkSetDone);
+      const m = (await infoOf(t(), main.token, n)).member.find((x) => x.router_name === c[0])!;
+      expect(m.gateway).toEqual({ router: { ...seg('10.60.0.0', 16), center_router_name_note: m.note }, software: null });
     }
   });
 });

@@ -177,8 +177,9 @@ export async function editCenterGateway(ctx: Ctx, actor: Actor, input: CenterGat
   await changeNetwork(ctx, actor, input.network_number, { event: 'none' }, async (trx, net) => {
     const m = await centerIn(trx, actor.tenantId, net.id, input.router_name);
     const router = { gateway: input.router_network.gateway, mask: input.router_network.mask };
-    const software = { gateway: input.software_network.gateway, mask: input.software_network.mask };
-    await ensureApart(trx, actor.tenantId, net.id, { member: m.id }, [router, software]);
+    // The software segment is optional: with none, the compiler allocates one from the network's pool.
+    const software = input.software_network === null ? null : { gateway: input.software_network.gateway, mask: input.software_network.mask };
+    await ensureApart(trx, actor.tenantId, net.id, { member: m.id }, software === null ? [router] : [router, software]);
     const value = JSON.stringify({ router, software });
     const row = await trx.selectFrom('network_member').select('gateway').where('id', '=', m.id).executeTakeFirstOrThrow();
     if (row.gateway === value) return;

@@ -18,6 +18,7 @@ import {
   type NetworkLink,
   type NetworkMember,
   type NetworkQuota,
+  type SegmentValue,
 } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
@@ -140,8 +141,14 @@ const toMember = (r: MemberRow, areaNames: Map<number, string> = new Map()): Net
   quagga: r.quagga,
   mode: r.mode,
   fixed_port: memberFixedPort(r.fixed_port),
-  gateway: memberGateway(r.gateway),
+  gateway: withCenterNote(memberGateway(r.gateway), r.note),
 });
+
+/** A center's segments as the member carries them: each with the center's note (spec 2 §3). */
+function withCenterNote(g: ReturnType<typeof memberGateway>, note: string): NetworkMember['gateway'] {
+  const of = (s: SegmentValue | null) => (s === null ? null : { ...s, center_router_name_note: note });
+  return { router: of(g.router), software: of(g.software) };
+}
 
 /**
  * Every point's link to each center it links to (every center unless set otherwise), with the state

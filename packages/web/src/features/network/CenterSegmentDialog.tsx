@@ -14,8 +14,14 @@ type Values = Record<Key, Fields | undefined>;
 
 const PARTS: { key: Key; label: string }[] = [
   { key: 'router_network', label: M.segUiRouterSegment },
-  { key: 'software_network', label: M.segUiSoftwareSegment },
+  { key: 'software_network', label: M.segUiSoftwareSegmentOptional },
 ];
+
+/** The center with its note, as the member carries it on its segments (center_router_name_note). */
+const nameWithNote = (m: NetworkMember) => {
+  const note = m.gateway.router?.center_router_name_note ?? m.gateway.software?.center_router_name_note ?? m.note;
+  return note ? fmt(M.networkNameWithNote, { name: m.router_name, note }) : m.router_name;
+};
 
 /** The network address of its mask (网段格式设置错误). */
 const formatRule =
@@ -39,10 +45,24 @@ const apartRule: Rule = ({ getFieldValue }) => ({
 
 const shown = (s: SegmentValue | null): Fields => ({ gateway: s?.gateway ?? '', mask: s?.mask });
 
+/** The software segment is optional (spec 2 §5): its rules apply once a gateway is typed. */
+const whenGiven =
+  (rule: Rule): Rule =>
+  (form) => {
+    const inner = typeof rule === 'function' ? rule(form) : rule;
+    return {
+      validator: async (r, v: unknown) => {
+        if (text(form.getFieldValue(['software_network', 'gateway'])) === '') return;
+        await inner.validator?.(r, v, () => undefined);
+      },
+    };
+  };
+
 /**
- * 中心网段 of a center (spec 2 §5): the VPN segments of its hardware and software clients, each a
- * network address (请输入网段, 请输入正确的网段, 网段格式设置错误) with a mask of 16 to 24. The server also
- * keeps them apart from the network's other segments and IP pools.
+ * 中心网段 of a center (spec 2 §5): the VPN segment of its hardware clients (network_gateway, required:
+ * 请输入网段) and, optionally, of its software clients, each a network address (请输入正确的网段,
+ * 网段格式设置错误) with a mask of 16 to 24. The title names the center with its note
+ * (center_router_name_note). The server also keeps them apart from the network's other segments and IP pools.
  */
 export function CenterSegmentDialog({ networkNumber, member, onClose }: { networkNumber: string; member: NetworkMember | null; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
@@ -50,13 +70,16 @@ export function CenterSegmentDialog({ networkNumber, member, onClose }: { networ
   const initial: Values = { router_network: shown(member?.gateway.router ?? null), software_network: shown(member?.gateway.software ?? null) };
   const submit = async (v: Values) => {
     const body = (f: Fields | undefined) => ({ gateway: text(f?.gateway), mask: f?.mask ?? 0 });
-    const [router, software] = [body(v.router_network), body(v.software_network)];
-    if (JSON.stringify([router, software]) === JSON.stringify([body(initial.router_network), body(initial.software_network)])) return true;
+    const router = body(v.router_network);
+    // No software segment: null (the server leaves it to the network's pool).
+    const software = text(v.software_network?.gateway) === '' ? null : body(v.software_network);
+    const before = [body(initial.router_network), text(initial.software_network?.gateway) === '' ? null : body(initial.software_network)];
+    if (JSON.stringify([router, software]) === JSON.stringify(before)) return true;
     const env = await edit.mutateAsync({ network_number: networkNumber, router_name: member!.router_name, router_network: router, software_network: software });
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(M.segUiCenterSegmentTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(M.segUiCenterSegmentTitle, { name: member ? nameWithNote(member) : '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
       {PARTS.map(({ key, label }) => (
         <div key={key} role="group" aria-label={label}>
           <Divider titlePlacement="start">{label}</Divider>
@@ -64,13 +87,19 @@ export function CenterSegmentDialog({ networkNumber, member, onClose }: { networ
             <Form.Item
               name={[key, 'gateway']}
               label={M.segUiGateway}
-              rules={[zodRule(segmentFields.gateway), formatRule(key), ...(key === 'software_network' ? [apartRule] : [])]}
+              rules={key === 'router_network' ? [zodRule(segmentFields.gateway), formatRule(key)] : [whenGiven(zodRule(segmentFields.gateway)), formatRule(key), apartRule]}
               dependencies={[[key, 'mask'], ...(key === 'software_network' ? [['router_network', 'gateway'], ['router_network', 'mask']] : [])]}
               style={{ flex: '1 1 200px' }}
             >
               <Input aria-label={`${label} ${M.segUiGateway}`} inputMode="decimal" placeholder="10.8.0.0" />
             </Form.Item>
-            <Form.Item name={[key, 'mask']} label={M.segUiMask} rules={[zodRule(segmentFields.mask)]} style={{ flex: '0 0 120px' }}>
+            <Form.Item
+              name={[key, 'mask']}
+              label={M.segUiMask}
+              rules={key === 'router_network' ? [zodRule(segmentFields.mask)] : [whenGiven(zodRule(segmentFields.mask))]}
+              dependencies={key === 'software_network' ? [[key, 'gateway']] : undefined}
+              style={{ flex: '0 0 120px' }}
+            >
               <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${label} ${M.segUiMask}`} placeholder={M.segUiMask} />
             </Form.Item>
           </Flex>

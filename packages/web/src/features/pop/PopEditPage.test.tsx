@@ -22,6 +22,7 @@ function setup(fr = true) {
     '/network/info': ok(detail({ member: members, network_name: '华东总部', network_fr: fr ? { network_fr_id: 5, shortname: '华南·华北 100M' } : null })),
     '/network_fr/ov': ok(fr ? AREAS : []),
     '/network/member_ov': ok(null, '保存成功'),
+    '/network/pop_name': ok(null, '修改成功'),
   });
   renderWithProviders(<PopEditPage />, { route: '/network/pop_edit?network_number=N1' });
   return m;
@@ -68,6 +69,24 @@ describe('PopEditPage (/network/pop_edit)', () => {
     await userEvent.click(saveButton());
     await shows(M.saved);
     expect(m.callsTo('/network/member_ov')).toHaveLength(0);
+    expect(m.callsTo('/network/pop_name')).toHaveLength(0);
+  });
+
+  it('renames the network here, up to 32 characters; an empty name stops the save', async () => {
+    const m = setup();
+    await shows(M.popEditPool);
+    const name = screen.getByLabelText(M.popEditNetworkName);
+    expect(name).toHaveValue('华东总部');
+    await userEvent.clear(name);
+    await userEvent.click(saveButton());
+    await shows(M.networkNameRequired);
+    expect(m.callsTo('/network/pop_name')).toHaveLength(0);
+    const long = '长'.repeat(30);
+    await userEvent.type(name, ` ${long} `);
+    await userEvent.click(saveButton());
+    await waitFor(() => expect(m.callsTo('/network/pop_name')).toHaveLength(1));
+    expect(m.callsTo('/network/pop_name')[0]!.body).toEqual({ network_number: 'N1', network_name: long });
+    await shows(M.saved);
   });
 
   it('says the network has no POP resource', async () => {

@@ -1,9 +1,10 @@
-import { CODE, frOv, LIMITS, M, networkInfo, POP_EDIT_NAME_MAX, POP_REGIONS, setMemberOv, type FrArea, type NetworkMember } from '@hublink/contract';
+import { CODE, frOv, LIMITS, M, networkInfo, POP_EDIT_NAME_MAX, POP_REGIONS, renameNetworkOnPop, setMemberOv, type FrArea, type NetworkMember } from '@hublink/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Col, Empty, Flex, Form, Input, Row, Space, Typography } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
+import { rulesOf } from '../../api/rules';
 import { toast } from '../../api/notify';
 import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { PageContainer } from '../../components/PageContainer';
@@ -40,6 +41,8 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
   const [placed, setPlaced] = useState<Placement>(initial);
   const [checked, setChecked] = useState<Record<string, string[]>>({});
   const set = useApiMutation(setMemberOv, { successToast: false });
+  const rename = useApiMutation(renameNetworkOnPop, { successToast: false });
+  const [nameForm] = Form.useForm<{ network_name: string }>();
   const client = useQueryClient();
   const { busy, run } = useGuardedBusy(LIMITS.networkLoadingClearMs);
   const navigate = useNavigate();
@@ -54,6 +57,12 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
 
   const save = () =>
     run(async () => {
+      // The name first (up to 32 characters here, spec 2 §9): a refused name stops the save.
+      const named = await nameForm.validateFields().catch(() => null);
+      if (!named) return;
+      const name = named.network_name.trim();
+      const renamed = name !== networkName;
+      if (renamed && (await rename.mutateAsync({ network_number: networkNumber, network_name: name })).code !== CODE.ok) return;
       const changed = members.filter((m) => placed[m.router_name] !== initial[m.router_name]);
       for (const m of changed) {
         const main = areas.find((a) => a.region === placed[m.router_name])?.id ?? 0;
@@ -61,15 +70,15 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
         const env = await set.mutateAsync({ network_number: networkNumber, router_name: m.router_name, ov_id_main: main, ov_id_backup: backup });
         if (env.code !== CODE.ok) return;
       }
-      if (changed.length > 0) await client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/network') });
+      if (changed.length > 0 || renamed) await client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/network') });
       toast.success(M.saved);
     });
 
   return (
     <Flex vertical gap={16}>
-      <Form layout="vertical">
-        <Form.Item label={M.popEditNetworkName} style={{ maxWidth: 320, marginBottom: 0 }}>
-          <Input value={networkName} maxLength={POP_EDIT_NAME_MAX} readOnly aria-label={M.popEditNetworkName} />
+      <Form form={nameForm} layout="vertical" initialValues={{ network_name: networkName }}>
+        <Form.Item name="network_name" label={M.popEditNetworkName} rules={rulesOf(renameNetworkOnPop.body, 'network_name')} style={{ maxWidth: 360, marginBottom: 0 }}>
+          <Input maxLength={POP_EDIT_NAME_MAX} showCount aria-label={M.popEditNetworkName} />
         </Form.Item>
       </Form>
       <MemberBox title={M.popEditPool} names={names('')} checked={checked[''] ?? []} onCheck={check('')} />
@@ -118,7 +127,8 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
 /**
  * /network/pop_edit?network_number (titled 修改POP点配置, spec 2 §2): the network's members in a pool and
  * in four region columns (华南, 华北, 华东, 国际); moving members in and out and saving sets their main
- * POP area (network/member_ov) to the area of that region of the network's POP resource.
+ * POP area (network/member_ov) to the area of that region of the network's POP resource. The network's
+ * name can be changed here too, up to 32 characters (network/pop_name).
  */
 export default function PopEditPage() {
   const [params] = useSearchParams();
