@@ -133,6 +133,6 @@ describe('SaaS devices in Chromium', () => {
     }
     await page.setViewportSize(CONTEXT.viewport);
     await page.getByText(M.saasOrigLog, { exact: true }).click();
-    await page.locator('.ant-empty-description', { hasText: M.saasNoData }).waitFor();
+    await page.locator('.ant-empty-description', { hasText: M.empty }).waitFor();
   });
 });

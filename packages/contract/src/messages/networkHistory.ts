@@ -66,7 +66,6 @@ export const networkHistoryMessages = {
   histRollback: '回滚到此版本',
   histCurrentVersion: '当前版本',
   histRollbackConfirm: '确定回滚到版本 {n}？以下配置将被修改：',
-  histEmpty: '暂无配置历史',
   histLoadFailed: '配置历史加载失败',
   histRetry: '重试',
 } as const;

@@ -1,7 +1,7 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { BM } from '@hublink/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
+import { App as AntApp, ConfigProvider, Empty, theme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { useEffect, useState, type ReactNode } from 'react';
 import { bindNotifier } from '../api/notify';
@@ -58,6 +58,13 @@ const COMPONENT_TOKENS = {
 /** The search button of every Input.Search: its icon is its only content, so the icon carries the name. */
 const INPUT_SEARCH = { searchIcon: <SearchOutlined aria-label={BM.searchLabel} /> };
 
+/**
+ * An empty table or list says the spec's one text (好像没有什么东西哦！) wherever it is, not antd's 暂无数据;
+ * other components (a select's dropdown, a table's filter) keep antd's own.
+ */
+const renderEmpty = (component?: string) =>
+  component === 'Table' || component === 'List' ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> : undefined;
+
 function ThemedApp({ children }: { children: ReactNode }) {
   const { size } = usePrefs();
   const reducedMotion = usePrefersReducedMotion();
@@ -66,6 +73,7 @@ function ThemedApp({ children }: { children: ReactNode }) {
       csp={csp}
       locale={zhCN}
       inputSearch={INPUT_SEARCH}
+      renderEmpty={renderEmpty}
       componentSize={size === 'middle' ? 'medium' : size}
       theme={{ algorithm: theme.defaultAlgorithm, token: { ...THEME_TOKENS, motion: !reducedMotion }, components: COMPONENT_TOKENS }}
     >

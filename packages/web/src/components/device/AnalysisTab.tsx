@@ -72,7 +72,7 @@ function ViewResult({ routerName, view, range }: { routerName: string; view: Ana
   const narrow = !(Grid.useBreakpoint().md ?? true);
   const option = useMemo(() => (rows ? (isTopView(view) ? pieOption(rows, narrow) : barOption(rows)) : null), [rows, view, narrow]);
   if (!rows) return result.isError ? <Empty description={M.saasNoData} /> : <Spin style={{ display: 'block', margin: '48px auto' }} />;
-  if (rows.length === 0) return <Empty description={M.saasNoData} />;
+  if (rows.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} />;
   return (
     <Flex vertical gap={16}>
       <Chart option={option!} label={LABELS[view]} height={isTopView(view) ? (narrow ? 600 : 360) : 320} />

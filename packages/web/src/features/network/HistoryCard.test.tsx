@@ -43,7 +43,7 @@ describe('HistoryCard', () => {
 
   it('shows the empty state', async () => {
     setup(ok([], 'success'));
-    await shows(M.histEmpty);
+    await shows(M.empty);
   });
 
   it('shows a load error with a retry', async () => {

@@ -117,7 +117,6 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
             columns={columns}
             loading={list.isLoading}
             dataSource={list.data?.data ?? []}
-            locale={{ emptyText: M.histEmpty }}
             rowSelection={{
               selectedRowKeys: selected,
               hideSelectAll: true,

@@ -60,7 +60,7 @@ describe('SaasDetailPage', () => {
     expect(hoursOf(m.callsTo('/saas/app_log_top')[0]!.query)).toBe(LIMITS.saasTopDefaultHours);
     await u().click(screen.getByText(M.saasOrigLog));
     await waitFor(() => expect(m.callsTo('/saas/orig_scr_log')).toHaveLength(1));
-    await shows(M.saasNoData);
+    await shows(M.empty);
   }, LONG);
 
   it('without router_name it goes to the list', async () => {
