@@ -33,6 +33,14 @@ describe('PrefixDialog', () => {
     expect(m.callsTo('/network/edit_prefix')).toHaveLength(0);
   });
 
+  it("labels the first row's fields where the eye sees them: the network number's label names its input", async () => {
+    setup();
+    await screen.findByDisplayValue('10.1.0.0');
+    expect(screen.getByText(M.segUiPrefixIp, { selector: 'label' })).toBeInTheDocument();
+    expect(screen.getByLabelText(M.segUiPrefixIp)).toBe(screen.getByLabelText(row(1, M.segUiPrefixIp)));
+    expect(screen.getByText(M.segUiPrefixMask, { selector: 'label' })).toBeInTheDocument();
+  });
+
   it('corrects a network number to its mask with a warning, refuses duplicates, and sends the list', async () => {
     const { m, onClose } = setup();
     await screen.findByDisplayValue('10.1.0.0');

@@ -125,6 +125,10 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
             {fields.map((field, i) => {
               const label = `${M.segUiPrefixRow} ${i + 1}`;
               const removeButton = <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${M.segUiPrefixRemove} ${label}`} onClick={() => remove(field.name)} />;
+              // Each field says what it is once its placeholder is gone: the first row's labels head the columns
+              // on a wide dialog; on a phone, where the fields wrap, every row carries its own.
+              const labelled = narrow || i === 0;
+              const title = (text: string) => (labelled ? text : undefined);
               return (
                 <Flex key={field.key} gap={8} wrap align="start" role="group" aria-label={label}>
                   {narrow && (
@@ -135,29 +139,29 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
                       {removeButton}
                     </Flex>
                   )}
-                  <Form.Item name={[field.name, 'ip']} rules={[zodRule(prefixRowFields.ip), uniqueRule(i)]} validateTrigger={['onChange', 'onBlur']} style={{ flex: '1 1 150px' }}>
+                  <Form.Item name={[field.name, 'ip']} rules={[zodRule(prefixRowFields.ip), uniqueRule(i)]} validateTrigger={['onChange', 'onBlur']} label={title(M.segUiPrefixIp)} style={{ flex: '1 1 150px' }}>
                     <Input placeholder={M.segUiPrefixIp} aria-label={`${label} ${M.segUiPrefixIp}`} inputMode="decimal" onBlur={() => correct(i)} />
                   </Form.Item>
-                  <Form.Item name={[field.name, 'mask']} rules={[zodRule(prefixRowFields.mask)]} style={{ flex: '0 0 96px' }}>
+                  <Form.Item name={[field.name, 'mask']} rules={[zodRule(prefixRowFields.mask)]} label={title(M.segUiPrefixMask)} style={{ flex: '0 0 96px' }}>
                     <Select options={PREFIX_MASK_OPTIONS} virtual={false} placeholder={M.segUiPrefixMask} aria-label={`${label} ${M.segUiPrefixMask}`} onChange={() => correct(i)} />
                   </Form.Item>
-                  <Form.Item name={[field.name, 'name']} style={{ flex: '1 1 140px' }}>
+                  <Form.Item name={[field.name, 'name']} label={title(M.segUiPrefixName)} style={{ flex: '1 1 140px' }}>
                     <Select options={members} allowClear placeholder={M.segUiPrefixName} aria-label={`${label} ${M.segUiPrefixName}`} />
                   </Form.Item>
                   {advanced && (
                     <>
-                      <Form.Item name={[field.name, 'permission']} initialValue="permit" style={{ flex: '0 0 90px' }}>
+                      <Form.Item name={[field.name, 'permission']} initialValue="permit" label={title(M.segUiPrefixPermission)} style={{ flex: '0 0 90px' }}>
                         <Select options={permissionOptions} aria-label={`${label} ${M.segUiPrefixPermission}`} />
                       </Form.Item>
-                      <Form.Item name={[field.name, 'ge']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'le']]} style={{ flex: '0 0 140px' }}>
+                      <Form.Item name={[field.name, 'ge']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'le']]} label={title(M.segUiPrefixGe)} style={{ flex: '0 0 140px' }}>
                         <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={M.segUiPrefixGe} aria-label={`${label} ${M.segUiPrefixGe}`} />
                       </Form.Item>
-                      <Form.Item name={[field.name, 'le']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'ge']]} style={{ flex: '0 0 140px' }}>
+                      <Form.Item name={[field.name, 'le']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'ge']]} label={title(M.segUiPrefixLe)} style={{ flex: '0 0 140px' }}>
                         <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={M.segUiPrefixLe} aria-label={`${label} ${M.segUiPrefixLe}`} />
                       </Form.Item>
                     </>
                   )}
-                  {!narrow && removeButton}
+                  {!narrow && (i === 0 ? <Form.Item label=" ">{removeButton}</Form.Item> : removeButton)}
                 </Flex>
               );
             })}
