@@ -7,6 +7,8 @@ import {
   listFr,
   listMessages,
   listNetworkVersions,
+  listRam,
+  listRoles,
   listServices,
   listSupportTickets,
   listTickets,
@@ -64,6 +66,8 @@ describeEachDatabase('hublink start --demo', (t) => {
     ['客服工单', listSupportTickets, {}],
     ['网络工单', listTickets, {}],
     ['审计日志', auditList, {}],
+    ['角色', listRoles, {}],
+    ['子账号', listRam, {}],
   ];
   const counts = async (token: string) => {
     await t().ctx.events.settle();

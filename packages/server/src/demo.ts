@@ -4,6 +4,8 @@ import { simulate, type Simulation } from '@hublink/agent';
 import {
   CLIENT_PLATFORMS,
   CODE,
+  createRam,
+  createRole,
   createSupportTicket,
   createTicket,
   DIAL_MODE,
@@ -34,9 +36,9 @@ import { replyAsOperator } from './modules/ticket';
  * `hublink start --demo`: a demo tenant with a network of simulated devices, so that a newcomer sees a
  * live console at once. The tenant is made once and kept; its password is new on every start (printed,
  * never stored in clear). Every screen a first visitor opens has something in it (seedDemo): the
- * network's configuration history, a SaaS device, a POP resource, an announcement, a message, a
- * service, a support ticket with an answer, a network work order and client releases, each made by the
- * service (or the call) that owns it.
+ * network's configuration history, a role and a sub-account, a SaaS device, a POP resource, an
+ * announcement, a message, a service, a support ticket with an answer, a network work order and client
+ * releases, each made by the service (or the call) that owns it.
  */
 
 export const DEMO = {
@@ -46,6 +48,8 @@ export const DEMO = {
   centers: ['demo_hq', 'demo_dc'],
   points: ['demo_shop1', 'demo_shop2', 'demo_shop3', 'demo_factory'],
   software: ['alice', 'bob'],
+  /** A sub-account of a role limited to the demo network (its password is random: the main account can set one). */
+  ram: 'ops',
   network: { number: 'DEMO000001', name: M.demoNetworkName },
   /** The hardware member the operator has made a SaaS device. */
   saas: 'demo_factory',
@@ -152,7 +156,7 @@ export async function seedDemo(app: BuiltApp, tenantId: number, now = Date.now()
     if (env.code !== CODE.ok) throw new Error(`demo seed: ${endpoint.path} refused: ${env.msg}`);
     return env.data;
   };
-  const none = async (table: 'network_version' | 'saas_device' | 'network_fr' | 'message' | 'service' | 'support_ticket' | 'network_ticket') =>
+  const none = async (table: 'ram_role' | 'saas_device' | 'network_fr' | 'message' | 'service' | 'support_ticket' | 'network_ticket') =>
     (await ctx.db.selectFrom(table).select('tenant_id').where('tenant_id', '=', tenantId).limit(1).execute()).length === 0;
   const network_number = DEMO.network.number;
   try {
@@ -161,6 +165,18 @@ export async function seedDemo(app: BuiltApp, tenantId: number, now = Date.now()
     if (versions.length <= 1) {
       await call(setDns, { network_number, dns: DEMO.dns });
       await call(setSoftwareMode, { network_number, router_name: DEMO.software[0], mode: DIAL_MODE.centerFirst });
+    }
+    if (await none('ram_role')) {
+      const role = await call<{ id: number }>(createRole, {
+        name: M.demoRoleName,
+        note: M.demoRoleNote,
+        auth: {
+          'easylink.router': { create: 0, edit: 1, delete: 0 },
+          'easylink.network': { create: 0, edit: 1, delete: 0, network: [network_number] },
+          monitor: { view: 1, create: 0, edit: 1, delete: 0 },
+        },
+      });
+      await call(createRam, { role_id: role.id, nickname: M.demoRamNickname, username: DEMO.ram, password: randomBytes(9).toString('hex') });
     }
     if (await none('network_ticket')) {
       await call(createTicket, { network_number, ticket: { pop: ['north'], expired_time: TICKET_LIMITS.years[0], bandwidth: TICKET_LIMITS.submittedBandwidth }, pop_conf: {} });

@@ -228,6 +228,9 @@ export const routerMessages = {
   demoTicketContent: '我们新开了一家门店，想把门店的路由器加入演示网络，请问需要哪些步骤？',
   demoTicketReply: '您好，先在“成员管理”中添加硬件成员，再在网络详情中点击“添加成员”选择它即可。',
   demoAdviser: '演示客服',
+  demoRoleName: '网络运维',
+  demoRoleNote: '可修改演示网络的设置和成员，不能新建或删除网络',
+  demoRamNickname: '运维同事',
   demoReleaseNotes: '演示版本：下载的文件仅为占位说明，不是真实的客户端安装包。',
   demoReleaseFile: 'HubLink 演示环境：这是占位文件，不是真实的客户端安装包。\n',
 } as const;
