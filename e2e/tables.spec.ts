@@ -7,6 +7,7 @@ import { publish } from '../packages/server/src/modules/announcement/service';
 import { send } from '../packages/server/src/modules/message/service';
 import { grant } from '../packages/server/src/modules/service/service';
 import { assignSaasDevice } from '../packages/server/src/modules/saas';
+import { dialogHelpers } from './dialogs';
 import { addRouters, launch, postAs, screenshot, screenshotAtWidths, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 
 
@@ -96,6 +97,7 @@ describe('tables at 1440, 1280 and 390 pixels', () => {
   const stamp = String(Date.now() % 1_000_000);
   const urls = new Map<string, string>();
   const hardware = [`tblhq${stamp}`, `tbldc${stamp}`, `tblshop${stamp}`];
+  const { dialog, openConfig } = dialogHelpers(() => page);
 
   beforeAll(async () => {
     server = await startServer();
@@ -199,6 +201,37 @@ describe('tables at 1440, 1280 and 390 pixels', () => {
     const widths = await page.locator('.hl-wide-table').first().locator('thead th').evaluateAll((ths) => ths.map((t) => `${t.textContent}:${Math.round(t.getBoundingClientRect().width)}`));
     console.warn(widths.join(' '));
     await screenshotAtWidths(page, 'tables-network-detail', page.getByRole('region', { name: M.networkMembers }));
+  });
+
+  it('at 390 the network editor keeps each member name on one line and 移除 beside the position, not over it', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}${urls.get('/network/edit')}`);
+    await settle(page);
+    const selected = page.getByRole('region', { name: M.networkSelected });
+    for (const name of [hardware[0]!, 'tblalice01']) {
+      const row = selected.getByRole('row').filter({ hasText: name });
+      const lines = await row.getByText(name, { exact: true }).evaluate((el) => el.getClientRects().length);
+      expect(lines, `${name} on one line`).toBe(1);
+      const select = (await row.getByLabel(`${M.networkPosition} ${name}`).locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').boundingBox())!;
+      const remove = (await row.getByRole('button', { name: `${M.networkRemove} ${name}` }).boundingBox())!;
+      expect(remove.x, `移除 of ${name} starts after its select`).toBeGreaterThanOrEqual(select.x + select.width);
+      expect(remove.x + remove.width).toBeLessThanOrEqual(390);
+    }
+    await screenshotAtWidths(page, 'tables-network-edit', selected);
+  });
+
+  it('the prefix dialog labels its fields (网络号 …) at each width', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${server.url}${urls.get('/network/detail')}`);
+    await settle(page);
+    await openConfig(M.networkMenuPrefix);
+    await dialog().getByText(M.segUiPrefixAdd).click();
+    await dialog().getByRole('textbox', { name: `${M.segUiPrefixRow} 1 ${M.segUiPrefixIp}` }).fill('192.168.50.0');
+    for (const width of [1440, 1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await dialog().locator('label', { hasText: M.segUiPrefixIp }).first().waitFor();
+      await screenshot(page, `tables-prefix-dialog-${width}`, dialog());
+    }
   });
 
   it('reports the audit log apart (its table is fixed in the audit issue)', () => {
