@@ -73,20 +73,37 @@ export const connectLogItem = z.object({
 });
 export type ConnectLogItem = z.infer<typeof connectLogItem>;
 
-/** GET /logs/connect: the devices' session begins and ends, newest first; search is the member's name. */
+/**
+ * A row of the connection log's other variant (spec 3 §3: "in one variant also network_number,
+ * link_router_name, pop_name, area, orig, vpn_ip, start_time, end_time, online_time"): one p2p or POP
+ * session with the device connection that carried it (remote address, port, version; '' and 0 when the
+ * gateway recorded none); online 1 while the session is up, create_time its start.
+ */
+export const connectSessionItem = connectLogItem.extend(onlineLogItem.omit({ router_name: true }).shape);
+export type ConnectSessionItem = z.infer<typeof connectSessionItem>;
+
+/**
+ * GET /logs/connect: the devices' session begins and ends, newest first; search is the member's name.
+ * With mode (p2p or pop) it answers the variant with sessions instead (connectSessionItem rows; a
+ * sub-account whose role lists networks sees the p2p sessions of those networks only).
+ */
 export const connectLog = defineEndpoint({
   path: '/logs/connect',
   method: 'GET',
   access: 'user',
   query: pageQuery
-    .extend({ start_time: dateField(M.logDateInvalid).optional(), end_time: dateField(M.logDateInvalid).optional() })
+    .extend({
+      start_time: dateField(M.logDateInvalid).optional(),
+      end_time: dateField(M.logDateInvalid).optional(),
+      mode: z.enum(ONLINE_MODES, { error: M.validationFailed }).optional(),
+    })
     .refine(dateRangeInOrder, inOrder),
-  response: z.array(connectLogItem),
+  response: z.array(z.union([connectSessionItem, connectLogItem])),
   paged: true,
 });
 
 /** What GET /logs/export writes: one log (pop_online is the online log's POP mode). */
-export const LOG_EXPORT_TYPES = ['connect', 'online', 'pop_online', 'software_login'] as const;
+export const LOG_EXPORT_TYPES = ['connect', 'connect_p2p', 'connect_pop', 'online', 'pop_online', 'software_login'] as const;
 export type LogExportType = (typeof LOG_EXPORT_TYPES)[number];
 
 /** What GET /logs/export answers in its envelope's data (spec 3 §7: "returns file_name and data"). */
@@ -124,6 +141,8 @@ export const LOG_EXPORT_COLUMNS: Record<LogExportType, readonly string[]> = {
   online: [M.logMember, M.logNetwork, M.logPeer, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
   pop_online: [M.logMember, M.logPop, M.logArea, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
   connect: [M.logMember, M.logRemoteIp, M.logRemotePort, M.logVersion, M.logConnectState, M.logTime],
+  connect_p2p: [M.logMember, M.logNetwork, M.logPeer, M.logRemoteIp, M.logRemotePort, M.logVersion, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
+  connect_pop: [M.logMember, M.logPop, M.logArea, M.logRemoteIp, M.logRemotePort, M.logVersion, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
 };
 
 /** The downloaded file's name per log, without '-yyyyMMdd.xlsx'. */
@@ -132,4 +151,6 @@ export const LOG_EXPORT_FILES: Record<LogExportType, string> = {
   online: M.logFileOnline,
   pop_online: M.logFilePopOnline,
   connect: M.logFileConnect,
+  connect_p2p: M.logFileConnectP2p,
+  connect_pop: M.logFileConnectPop,
 };

@@ -38,4 +38,7 @@ export const logsMessages = {
   logFileOnline: '在线日志',
   logFilePopOnline: 'POP在线日志',
   logFileConnect: '连接日志',
+  logFileConnectP2p: 'P2P连接日志',
+  logFileConnectPop: 'POP连接日志',
+  logConnectAll: '设备连接',
 } as const;

@@ -4,7 +4,7 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
 import { formatTime } from '../../core/time';
-import { connectColumns, connectRows, onlineColumns, onlineRows, softwareLoginColumns, softwareLoginRows, toConnect, toOnline, toSoftwareLogin } from './service';
+import { connectColumns, connectRows, connectSessionColumns, connectSessionRows, onlineColumns, onlineRows, softwareLoginColumns, softwareLoginRows, toConnect, toConnectSession, toOnline, toSoftwareLogin } from './service';
 import { buildSheet } from './workbook';
 
 type ExportQuery = z.output<typeof exportLogs.query>;
@@ -31,6 +31,17 @@ async function cellsOf(ctx: Ctx, actor: Actor, q: ExportQuery): Promise<Cells[]>
         const r = toOnline(ctx, raw, now);
         const peer = pop ? [r.pop_name, r.area] : [r.network_number, r.link_router_name];
         return [r.router_name, ...peer, r.orig, r.vpn_ip, r.start_time, r.end_time || M.logOngoing, r.online_time];
+      });
+    }
+    case 'connect_p2p':
+    case 'connect_pop': {
+      const pop = q.type === 'connect_pop';
+      const now = Date.now();
+      const rows = await connectSessionRows(ctx, actor, { ...q, mode: pop ? 'pop' : 'p2p' }).select(connectSessionColumns).orderBy('o.start_time', 'desc').orderBy('o.id', 'desc').limit(max).execute();
+      return rows.map((raw) => {
+        const r = toConnectSession(ctx, raw, now);
+        const peer = pop ? [r.pop_name, r.area] : [r.network_number, r.link_router_name];
+        return [r.router_name, ...peer, r.remote_ip, r.remote_port, r.version, r.orig, r.vpn_ip, r.start_time, r.end_time || M.logOngoing, r.online_time];
       });
     }
     case 'connect': {

@@ -14,7 +14,7 @@ export async function softwareLogin(t: TestApp, tenantId: number, router_name: s
 export async function onlineSession(
   t: TestApp,
   tenantId: number,
-  over: Partial<{ router_name: string; mode: string; network_number: string; link_router_name: string; pop_name: string; area: string; start: number; end: number | null; online_time: number }>,
+  over: Partial<{ router_name: string; mode: string; network_number: string; link_router_name: string; pop_name: string; area: string; start: number; end: number | null; online_time: number; session_id: string }>,
 ) {
   const start = over.start ?? Date.now() - HOUR;
   const end = over.end === undefined ? start + 600_000 : over.end;
@@ -33,6 +33,7 @@ export async function onlineSession(
       start_time: start,
       end_time: end,
       online_time: over.online_time ?? (end === null ? 0 : Math.round((end - start) / 1000)),
+      ...(over.session_id === undefined ? {} : { session_id: over.session_id }),
     })
     .execute();
 }
@@ -40,7 +41,7 @@ export async function onlineSession(
 let sessions = 0;
 
 /** One connect_log row: a session's begin (online 1) or end (online 0). */
-export async function connection(t: TestApp, tenantId: number, router_name: string, at: number, online: 0 | 1, over: Partial<{ remote_ip: string; remote_port: number; version: string }> = {}) {
+export async function connection(t: TestApp, tenantId: number, router_name: string, at: number, online: 0 | 1, over: Partial<{ remote_ip: string; remote_port: number; version: string; session_id: string }> = {}) {
   await t.db
     .insertInto('connect_log')
     .values({
@@ -51,7 +52,7 @@ export async function connection(t: TestApp, tenantId: number, router_name: stri
       remote_port: over.remote_port ?? 40000,
       version: over.version ?? '3.1.0',
       online,
-      session_id: `s-${process.pid}-${++sessions}`,
+      session_id: over.session_id ?? `s-${process.pid}-${++sessions}`,
       create_time: at,
     })
     .execute();

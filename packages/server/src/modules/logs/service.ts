@@ -1,4 +1,4 @@
-import type { ConnectLogItem, connectLog, OnlineLogItem, onlineLog, SoftwareLoginItem, softwareLoginLog } from '@hublink/contract';
+import type { ConnectLogItem, connectLog, ConnectSessionItem, OnlineLogItem, onlineLog, SoftwareLoginItem, softwareLoginLog } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
@@ -115,7 +115,50 @@ export const toConnect = (ctx: Ctx, r: Omit<ConnectLogItem, 'create_time'> & { c
   create_time: formatTime(Number(r.create_time), ctx.config.timezone),
 });
 
-export async function connections(ctx: Ctx, actor: Actor, q: ConnectQuery): Promise<{ rows: ConnectLogItem[]; count: number }> {
+export async function connections(ctx: Ctx, actor: Actor, q: ConnectQuery): Promise<{ rows: (ConnectLogItem | ConnectSessionItem)[]; count: number }> {
+  if (q.mode !== undefined) return connectSessions(ctx, actor, { ...q, mode: q.mode });
   const { rows, count } = await pageOf(connectRows(ctx, actor, q), q, (qb) => qb.select(connectColumns).orderBy('create_time', 'desc').orderBy('id', 'desc'));
   return { rows: rows.map((r) => toConnect(ctx, r)), count };
+}
+
+type SessionQuery = Omit<ConnectQuery, 'page' | 'limit' | 'mode'> & { mode: 'p2p' | 'pop' };
+
+/**
+ * The connection log's variant (spec 3 §3): p2p or POP sessions, each with the device connection that
+ * carried it (the connect_log row of its session that went up). Search is the member's name, as the
+ * connection log's; a sub-account whose role lists networks sees the p2p sessions of those networks only.
+ */
+export function connectSessionRows(ctx: Ctx, actor: Actor, q: SessionQuery) {
+  const { from, to } = range(ctx, q);
+  const allowed = allowedNetworks(actor);
+  return ctx.db
+    .selectFrom('online_log as o')
+    .leftJoin('connect_log as c', (j) => j.onRef('c.session_id', '=', 'o.session_id').onRef('c.tenant_id', '=', 'o.tenant_id').on('c.online', '=', 1).on('o.session_id', '!=', ''))
+    .where('o.tenant_id', '=', actor.tenantId)
+    .where('o.mode', '=', q.mode)
+    .$if(q.mode === 'p2p' && allowed !== null, (qb) => qb.where('o.network_number', 'in', allowed!))
+    .$if(from !== undefined, (qb) => qb.where('o.start_time', '>=', from!))
+    .$if(to !== undefined, (qb) => qb.where('o.start_time', '<', to!))
+    .$if(!!q.search, (qb) => qb.where((eb) => contains(ctx.dialect, eb.ref('o.router_name'), q.search!)));
+}
+
+export const connectSessionColumns = [
+  ...onlineColumns.map((c) => `o.${c}` as const),
+  'c.remote_ip',
+  'c.remote_port',
+  'c.version',
+] as const;
+
+type SessionRow = OnlineRow & { remote_ip: string | null; remote_port: number | string | null; version: string | null };
+
+export const toConnectSession = (ctx: Ctx, r: SessionRow, now: number): ConnectSessionItem => {
+  const { remote_ip, remote_port, version, ...session } = r;
+  const s = toOnline(ctx, session, now);
+  return { ...s, remote_ip: remote_ip ?? '', remote_port: Number(remote_port ?? 0), version: version ?? '', online: s.end_time === '' ? 1 : 0, create_time: s.start_time };
+};
+
+async function connectSessions(ctx: Ctx, actor: Actor, q: ConnectQuery & { mode: 'p2p' | 'pop' }): Promise<{ rows: ConnectSessionItem[]; count: number }> {
+  const now = Date.now();
+  const { rows, count } = await pageOf(connectSessionRows(ctx, actor, q), q, (qb) => qb.select(connectSessionColumns).orderBy('o.start_time', 'desc').orderBy('o.id', 'desc'));
+  return { rows: rows.map((r) => toConnectSession(ctx, r, now)), count };
 }

@@ -1,13 +1,41 @@
-import { connectLog, M, type ConnectLogItem } from '@hublink/contract';
+import { connectLog, M, type ConnectLogItem, type ConnectSessionItem } from '@hublink/contract';
+import { Tabs } from 'antd';
 import { PageContainer } from '../../components/PageContainer';
-import { CONNECT_COLUMNS } from './columns';
+import { CONNECT_COLUMNS, CONNECT_SESSION_COLUMNS } from './columns';
 import { LogTable } from './LogTable';
 
-/** /logs/connect: the devices' connections, searched by member name (spec 3 §2, §3). */
+/**
+ * /logs/connect: the devices' connections, searched by member name (spec 3 §2, §3), and the variant
+ * with p2p and POP tabs: each session with the connection that carried it. Each tab has its own
+ * search, days, pager and export.
+ */
 export default function ConnectLogPage() {
   return (
     <PageContainer>
-      <LogTable<ConnectLogItem> endpoint={connectLog} columns={CONNECT_COLUMNS} exportType="connect" searchPlaceholder={M.logSearchMember} />
+      <Tabs
+        destroyOnHidden
+        items={[
+          {
+            key: 'all',
+            label: M.logConnectAll,
+            children: <LogTable<ConnectLogItem> endpoint={connectLog} columns={CONNECT_COLUMNS} exportType="connect" searchPlaceholder={M.logSearchMember} />,
+          },
+          {
+            key: 'p2p',
+            label: M.logModeP2p,
+            children: (
+              <LogTable<ConnectSessionItem> endpoint={connectLog} extra={{ mode: 'p2p' }} columns={CONNECT_SESSION_COLUMNS.p2p} exportType="connect_p2p" searchPlaceholder={M.logSearchMember} />
+            ),
+          },
+          {
+            key: 'pop',
+            label: M.logModePop,
+            children: (
+              <LogTable<ConnectSessionItem> endpoint={connectLog} extra={{ mode: 'pop' }} columns={CONNECT_SESSION_COLUMNS.pop} exportType="connect_pop" searchPlaceholder={M.logSearchMember} />
+            ),
+          },
+        ]}
+      />
     </PageContainer>
   );
 }

@@ -128,6 +128,41 @@ describe('ConnectLogPage', () => {
   }, LONG);
 });
 
+describe('ConnectLogPage: the variant with p2p and POP tabs (spec 3 §2.10)', () => {
+  it('shows each mode’s sessions with the connection that carried them, and exports that tab', async () => {
+    vi.spyOn(saver, 'save').mockImplementation(() => {});
+    const m = mockApi({
+      '/logs/connect': (c) => ({
+        code: 200,
+        msg: 'success',
+        data:
+          c.query.mode === 'pop'
+            ? [{ ...session({ router_name: 'laptop', pop_name: '上海POP', area: '华东' }), remote_ip: '', remote_port: 0, version: '', online: 0, create_time: '2026-01-02 10:00:00' }]
+            : c.query.mode === 'p2p'
+              ? [{ ...session({ network_number: 'NAAA', link_router_name: 'center1' }), remote_ip: '198.51.100.9', remote_port: 51000, version: '3.1.0', online: 0, create_time: '2026-01-02 10:00:00' }]
+              : connectRows(1),
+        count: 1,
+      }),
+      '/logs/export': refused(M.exportEmpty),
+    });
+    renderWithProviders(<ConnectLogPage />, { route: '/logs/connect' });
+    await shows('gw_00');
+    expect(m.callsTo('/logs/connect')[0]!.query.mode).toBeUndefined();
+    await u().click(screen.getByRole('tab', { name: M.logModeP2p }));
+    await shows('center1');
+    const p2p = screen.getByRole('tabpanel');
+    expect(within(p2p).getByText('198.51.100.9')).toBeInTheDocument();
+    expect(within(p2p).getByRole('columnheader', { name: M.logPeer })).toBeInTheDocument();
+    expect(m.callsTo('/logs/connect').at(-1)!.query).toMatchObject({ mode: 'p2p' });
+    await u().click(within(p2p).getByRole('button', { name: new RegExp(M.logExport) }));
+    await waitFor(() => expect(m.callsTo('/logs/export')[0]!.query).toMatchObject({ type: 'connect_p2p' }));
+    await u().click(screen.getByRole('tab', { name: M.logModePop }));
+    await shows('上海POP');
+    expect(within(screen.getByRole('tabpanel')).getByRole('columnheader', { name: M.logArea })).toBeInTheDocument();
+    expect(m.callsTo('/logs/connect').at(-1)!.query).toMatchObject({ mode: 'pop' });
+  }, LONG);
+});
+
 describe('OnlineLogPage', () => {
   it('shows p2p sessions with network and peer, and POP sessions with POP and area in their tab', async () => {
     const m = mockApi({

@@ -1,4 +1,4 @@
-import { M, type ConnectLogItem, type OnlineLogItem, type SoftwareLoginItem } from '@hublink/contract';
+import { M, type ConnectLogItem, type ConnectSessionItem, type OnlineLogItem, type SoftwareLoginItem } from '@hublink/contract';
 import { Tag, type TableColumnsType } from 'antd';
 import { duration } from '../../components/device/format';
 
@@ -53,3 +53,15 @@ export const CONNECT_COLUMNS: TableColumnsType<ConnectLogItem> = [
   },
   { title: M.logTime, dataIndex: 'create_time', key: 'create_time', width: TIME_WIDTH },
 ];
+
+/** The connection log's variant (spec 3 §2, §3): the sessions of a mode with the connection that carried each. */
+const connectionOfSession: TableColumnsType<ConnectSessionItem> = [
+  { title: M.logRemoteIp, dataIndex: 'remote_ip', key: 'remote_ip', render: (v: string) => v || '-' },
+  { title: M.logRemotePort, dataIndex: 'remote_port', key: 'remote_port', render: (v: number) => v || '-' },
+  { title: M.logVersion, dataIndex: 'version', key: 'version', render: (v: string) => v || '-' },
+];
+
+export const CONNECT_SESSION_COLUMNS: Record<'p2p' | 'pop', TableColumnsType<ConnectSessionItem>> = {
+  p2p: [...ONLINE_COLUMNS.p2p.slice(0, 3), ...connectionOfSession, ...sessionColumns] as TableColumnsType<ConnectSessionItem>,
+  pop: [...ONLINE_COLUMNS.pop.slice(0, 3), ...connectionOfSession, ...sessionColumns] as TableColumnsType<ConnectSessionItem>,
+};
