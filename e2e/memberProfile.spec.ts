@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fmt, CM } from '@hublink/contract';
+import { fmt, CM, M } from '@hublink/contract';
 import { addRouters, launch, postAs, screenshotAtWidths, settled, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 import { OK } from './dialogs';
 
@@ -39,7 +39,8 @@ describe("a software member's connection profile in Chromium", () => {
 
   it("opens from the member's row: the login, a profile per network and how to connect", async () => {
     await page.goto(`${server.url}/router/lists?type=2`);
-    await page.getByRole('link', { name: staff }).or(page.getByText(staff, { exact: true })).first().click();
+    // The name opens /router/detail (spec 3 §2); the row's 连接与记录 opens the member's dialog (issue 31).
+    await page.getByRole('button', { name: `${M.memberActionRecords} ${staff}` }).click();
     await page.getByRole('tab', { name: CM.profileTab }).waitFor();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('总部网络').waitFor();
