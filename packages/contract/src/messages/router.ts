@@ -146,7 +146,7 @@ export const routerMessages = {
   memberDurationS: '{s}秒',
   memberTemplateDownload: '下载模板',
   memberUploadText: '点击或将文件拖拽到此处上传',
-  memberUploadHint: '仅支持.xlsx格式的单个文件，大小不超过2MB，请使用模板填写',
+  memberUploadHint: '仅支持.xlsx格式的单个文件，大小不超过2MB，请使用模板或导出的成员列表填写',
   memberUploadSubmit: '开始上传',
   memberBatchSummary: '成功 {ok} 条，失败 {fail} 条',
   memberResultRow: '行号',
