@@ -42,7 +42,6 @@ export const LIMITS = {
   queryTokenTtlSeconds: 3600,
   /** The console refreshes its token when less than this is left. */
   tokenRefreshMarginSeconds: 300,
-  tableResizeDelayMs: 300,
   mobileBreakpoint: 992,
   recoveryTtlSeconds: 900,
   /** A birthday on the account info form is at least this many days before today (spec 1 §5). */
