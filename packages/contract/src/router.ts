@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { areaCodeField, BIND_TYPE, bindTypeField, checkBindCode, isUnbind } from './account';
 import { defineEndpoint, noData, xlsxFile } from './endpoint';
-import { idField, integerField, pageQuery, plainText, requiredString, searchField } from './fields';
+import { codeField, idField, integerField, pageQuery, plainText, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
 import { fmt, M } from './messages';
 import { memberStateField } from './overview';
@@ -235,8 +235,12 @@ export const routerPhoneBody = z
     if (v.type === BIND_TYPE.bind) {
       const msg = memberPhoneError(v.area_code, v.phone);
       if (msg) ctx.addIssue({ code: 'custom', path: ['phone'], message: msg });
+      checkBindCode(v.code, ctx);
+      return;
     }
-    checkBindCode(v.code, ctx);
+    // Proving the old phone is the phone change of spec 3 §5: '验证码不能为空', '验证码长度必须为6位'.
+    const code = codeField().safeParse(v.code);
+    if (!code.success) ctx.addIssue({ code: 'custom', path: ['code'], message: code.error.issues[0]!.message });
   });
 
 export const routerPhone = defineEndpoint({

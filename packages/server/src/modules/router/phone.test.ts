@@ -102,7 +102,10 @@ describeEachDatabase('POST /router/phone', (t) => {
     const name = await addMember(t(), a.token);
     expect(await t().call(routerPhone, { token: a.token, body: { router_name: name, type: 1, phone: '1234', code: '123456' } })).toMatchObject({ code: 422, msg: M.mobileInvalid });
     expect(await t().call(routerPhone, { token: a.token, body: { router_name: name, type: 1, phone: '13712345678' } })).toMatchObject({ code: 422, msg: M.bindCodeRequired });
-    expect(await t().call(routerPhone, { token: a.token, body: { router_name: name, type: 2, code: '123' } })).toMatchObject({ code: 422, msg: M.codeLength });
+    expect(await t().call(routerPhone, { token: a.token, body: { router_name: name, type: 2, code: '123' } })).toMatchObject({ code: 422, msg: '验证码长度必须为6位' });
+    // Proving the old phone (the phone change of spec 3 §5): an empty code is '验证码不能为空'.
+    expect(await t().call(routerPhone, { token: a.token, body: { router_name: name, type: 2, code: '' } })).toMatchObject({ code: 422, msg: '验证码不能为空' });
+    expect(await t().call(routerPhone, { token: a.token, body: { router_name: name, type: 2 } })).toMatchObject({ code: 422, msg: '验证码不能为空' });
   });
 
   it('software members only; an unknown member is 204', async () => {

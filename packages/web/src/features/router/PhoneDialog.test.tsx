@@ -63,6 +63,10 @@ describe('PhoneDialog', () => {
     await shows(M.memberPhoneBoundVerify);
     expect(phoneInput()).toHaveValue('13800000001');
     expect(screen.getByLabelText('验证码')).toHaveValue('');
+    // Proving the old phone is the phone change of spec 3 §5: an empty code is '验证码不能为空'.
+    await u.click(button(/^验\s*证$/));
+    await shows('验证码不能为空');
+    expect(m.callsTo('/router/phone')).toHaveLength(1);
     await u.click(button(new RegExp(M.getCode)));
     await waitFor(() => expect(m.callsTo('/verify/send_code')).toHaveLength(1));
     expect(m.callsTo('/verify/send_code')[0]!.body).toEqual({ send_type: 'phone', send_value: '+86 13800000001', verify_type: 'app_change_phone' });

@@ -6,7 +6,7 @@ import { sendCodeTo } from '../../api/sendCodeTo';
 import { useVerifyMode } from '../../api/useVerifyMode';
 import { CodeInput } from '../../components/CodeInput';
 import { useReloadMembers } from './api';
-import { bindCodeRule, MemberPhoneInput, memberPhoneRule, typedPhone } from './fields';
+import { bindCodeRule, changeCodeRule, MemberPhoneInput, memberPhoneRule, typedPhone } from './fields';
 import { splitPhone } from './format';
 
 interface Values {
@@ -106,7 +106,7 @@ function PhoneForm({ member, onClose, onDone }: { member: RouterItem; onClose: (
         {verifying && old && <Alert type="info" showIcon title={fmt(M.memberVerifyHint, { phone: phoneValue(old.area, old.phone) })} style={{ marginBottom: 16 }} />}
         <MemberPhoneInput rules={verifying ? [] : rules.phone} required onBlur={blurred} onEdit={edited} />
         <CodeInput
-          rules={rules.code}
+          rules={verifying ? [changeCodeRule] : rules.code}
           sendKey={verifying ? 'verify' : 'bind'}
           extra={verifying ? M.codeArrivalHint : undefined}
           onSend={() =>

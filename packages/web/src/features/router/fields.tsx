@@ -1,4 +1,4 @@
-import { bindCodeField, LIMITS, M, memberPhoneError, phoneValue } from '@hublink/contract';
+import { bindCodeField, codeField, LIMITS, M, memberPhoneError, phoneValue } from '@hublink/contract';
 import { Form, Input, Space, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { AreaCodeSelect } from '../../components/AreaCodeSelect';
@@ -30,6 +30,14 @@ export const bindCodeRule =
       if (msg) throw new Error(msg);
     },
   });
+
+/** The code proving the old phone, the phone change of spec 3 §5 ('验证码不能为空', then 6 characters). */
+export const changeCodeRule: Rule = {
+  validator: async (_rule, value: unknown) => {
+    const msg = firstIssue(codeField().safeParse(value ?? ''));
+    if (msg) throw new Error(msg);
+  },
+};
 
 /**
  * Where a code for the typed phone goes ('+86 13800000000'), or null after showing under the field
