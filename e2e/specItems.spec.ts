@@ -122,4 +122,24 @@ describe('issue 31 spec items in Chromium', () => {
     expect(await page.getByRole('button', { name: '提交评价' }).count()).toBe(0);
     await screenshotAtWidths(page, 'spec-ticket-detail', page.getByText(M.supportAppraiseAfterReply));
   });
+
+  it('shows every error of the twin-center dialog at once, and names its setting 线路模式', async () => {
+    const other = `si2${stamp}`;
+    const grant = { network_center_count: 2 };
+    const twin = await signedInTenant(server, browser, { username: other, password: 'secret123', phone: `135${String(Date.now()).slice(-8)}`, nickname: '双中心' }, { grant });
+    const [ca, cb] = [`gwsia${stamp}`, `gwsib${stamp}`];
+    await addRouters(server, twin.page, [ca, cb]);
+    const net = await postAs<{ network_number: string }>(server, twin.page, '/network/create', { network_name: '双中心规格', center: [ca, cb], point: [] });
+    page = twin.page;
+    await page.goto(`${server.url}/network/detail?network_number=${net.data!.network_number}`);
+    await row(ca).waitFor();
+    await dialogHelpers(() => page).openConfig(M.networkMenuCenterLink, true);
+    await dialog().getByRole('radiogroup', { name: '线路模式' }).waitFor();
+    await dialog().getByLabel(M.segUiPublicIp).fill('198.51.100.7');
+    await dialog().getByRole('button', { name: new RegExp(M.segUiCenterLinkEnable.split('').join('\\s?')) }).click();
+    await dialog().getByText(M.segServerRequired).last().waitFor();
+    await dialog().getByText(M.segPublicPortRequired).waitFor();
+    await dialog().getByText(M.segLocalPortRequired).waitFor();
+    await screenshotAtWidths(page, 'spec-twin-center-errors', dialog().getByText(M.segLocalPortRequired));
+  });
 });
