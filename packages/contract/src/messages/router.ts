@@ -110,6 +110,7 @@ export const routerMessages = {
   memberActionDelete: '删除',
   memberActionPassword: '修改密码',
   memberActionRecords: '连接与记录',
+  memberActionMore: '更多',
   memberDeleteTitle: '删除成员',
   memberDeleteHint: '删除后该成员将退出所有网络且不可恢复。请输入成员名称“{name}”以确认删除。',
   memberPhoneBindTitle: '绑定手机号码',

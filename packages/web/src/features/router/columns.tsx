@@ -1,6 +1,6 @@
-import { EditOutlined } from '@ant-design/icons';
+import { DownOutlined, EditOutlined } from '@ant-design/icons';
 import { LDAP_MEMBER_SOURCE, M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
-import { Badge, Button, Space, Switch, Tooltip, type TableColumnsType } from 'antd';
+import { Badge, Button, Dropdown, Space, Switch, Tooltip, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { routerDetailPath } from '../../components/pageLinks';
 import { shortNote } from '../../components/shortNote';
@@ -94,16 +94,22 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
           </Button>
         )}
         {software && rights.edit && (
-          <>
-            <Button type="link" size="small" onClick={() => act.phone(r)}>
-              {r.phone ? M.memberPhoneChangeTitle : M.memberPhoneBindTitle}
+          // The phone and password actions under 更多: the column stays narrow enough that no other
+          // column hides under it at 1280 px.
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'phone', label: r.phone ? M.memberPhoneChangeTitle : M.memberPhoneBindTitle, onClick: () => act.phone(r) },
+                ...(r.source !== LDAP_MEMBER_SOURCE ? [{ key: 'password', label: M.memberActionPassword, onClick: () => act.password(r) }] : []),
+              ],
+            }}
+          >
+            <Button type="link" size="small" aria-label={`${M.memberActionMore} ${r.router_name}`}>
+              {M.memberActionMore}
+              <DownOutlined />
             </Button>
-            {r.source !== LDAP_MEMBER_SOURCE && (
-              <Button type="link" size="small" onClick={() => act.password(r)}>
-                {M.memberActionPassword}
-              </Button>
-            )}
-          </>
+          </Dropdown>
         )}
         {rights.delete && (
           <Button type="link" size="small" danger onClick={() => act.remove(r)}>
