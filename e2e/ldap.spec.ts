@@ -137,7 +137,7 @@ describe('LDAP directory sync in Chromium', () => {
     await page.getByText(M.ldapEditCrumb).first().waitFor();
     await expect(field(M.ldapBaseDn).isDisabled()).resolves.toBe(true);
     await expect(field(M.ldapPassword).inputValue()).resolves.toBe('******');
-    await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapSave));
+    await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapSaveDirect));
     await settled(page);
     await screenshotAtWidths(page, 'ldap-form-edit', mainButton());
     await mainButton().click();
