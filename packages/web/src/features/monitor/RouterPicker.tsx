@@ -3,14 +3,16 @@ import { Checkbox, Empty, Flex, Input, Table, Tag, Tooltip, Typography } from 'a
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
-import { useLdapRights } from '../ldap/api';
+import { mayVisit } from '../../app/guard';
+import { useUser } from '../../app/user';
 
 /** Where the monitoring page leads to the LDAP form (spec 3 §2.5: /router/ldap_edit with ldapType). */
 export const LDAP_EDIT_FROM_MONITOR = '/router/ldap_edit?ldapType=edit';
 
 /** The hardware member a private-mode LDAP reaches its directory through ('' for none), for main accounts. */
 function useLdapRouter(): string {
-  const configure = useLdapRights().configure;
+  // LDAP is configured by main accounts only (the LDAP pages' rule).
+  const configure = mayVisit('main', useUser());
   const ldap = useApiQuery(getLdapConfig, undefined, { enabled: configure, quiet: true }).data?.data;
   return ldap?.enable === 1 && ldap.data?.mode === 'private' ? ldap.data.router_name : '';
 }
