@@ -14,7 +14,7 @@ import {
   sendTypeField,
   usernameField,
 } from './fields';
-import { M } from './messages';
+import { BM } from './messages';
 import { roleAuth } from './role';
 
 /** The user message of spec 1 §3. */
@@ -48,10 +48,10 @@ export const getCaptcha = defineEndpoint({
 });
 
 const loginBody = z.object({
-  username: requiredString(M.usernameRequired),
+  username: requiredString(BM.usernameRequired),
   password: loginPasswordField,
   code: captchaField,
-  uniqid: requiredString(M.captchaWrong),
+  uniqid: requiredString(BM.captchaWrong),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -111,7 +111,7 @@ export const registerBody = z
     nickname: nicknameField,
     username: usernameField,
     password: passwordField(),
-    newPassword: passwordField(M.confirmPasswordRequired),
+    newPassword: passwordField(BM.confirmPasswordRequired),
     code: registerCodeField,
     type: sendTypeField,
     // Checked below by type, so a missing email says '邮箱号不能为空' and a missing phone '手机号码不能为空'.
@@ -119,7 +119,7 @@ export const registerBody = z
   })
   .superRefine((v, ctx) => {
     if (v.password !== v.newPassword) {
-      ctx.addIssue({ code: 'custom', path: ['newPassword'], message: M.passwordMismatch });
+      ctx.addIssue({ code: 'custom', path: ['newPassword'], message: BM.passwordMismatch });
     }
     const field = v.type === 'phone' ? phoneValueField : emailValueField;
     const r = field.safeParse(v.verify);
@@ -141,9 +141,9 @@ export const findPassword = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: z.object({
-    username: requiredString(M.usernameRequired),
+    username: requiredString(BM.usernameRequired),
     img_code: captchaField,
-    uniqid: requiredString(M.captchaWrong),
+    uniqid: requiredString(BM.captchaWrong),
   }),
   response: z.object({ phone: z.string().optional(), email: z.string().optional() }),
 });
@@ -152,7 +152,7 @@ export const findPasswordCode = defineEndpoint({
   path: '/verify/find_password_code',
   method: 'POST',
   access: 'public',
-  body: z.object({ uniqid: requiredString(M.recoveryExpired), send_type: sendTypeField }),
+  body: z.object({ uniqid: requiredString(BM.recoveryExpired), send_type: sendTypeField }),
   response: noData,
 });
 
@@ -161,8 +161,8 @@ export const authenticate = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: z.object({
-    code: codeField(M.identityCodeRequired),
-    uniqid: requiredString(M.recoveryExpired),
+    code: codeField(BM.identityCodeRequired),
+    uniqid: requiredString(BM.recoveryExpired),
     send_type: sendTypeField,
   }),
   response: noData,
@@ -170,11 +170,11 @@ export const authenticate = defineEndpoint({
 
 export const resetPasswordBody = z
   .object({
-    password: passwordField(M.newPasswordRequired),
-    reset_password: passwordField(M.repeatPasswordRequired),
-    uniqid: requiredString(M.recoveryExpired),
+    password: passwordField(BM.newPasswordRequired),
+    reset_password: passwordField(BM.repeatPasswordRequired),
+    uniqid: requiredString(BM.recoveryExpired),
   })
-  .refine((v) => v.password === v.reset_password, { path: ['reset_password'], message: M.passwordMismatch });
+  .refine((v) => v.password === v.reset_password, { path: ['reset_password'], message: BM.passwordMismatch });
 
 export const resetPassword = defineEndpoint({
   path: '/verify/reset_password',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { M } from './messages';
+import { BM } from './messages';
 
 // Control characters and lone surrogates: no field stores, shows or searches them. A lone surrogate
 // is half a character: UTF-8 (and so PostgreSQL) cannot hold it, and NUL ends strings in SQLite's FTS5.
@@ -16,16 +16,16 @@ const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])
 /** What a search keeps of the typed text: control characters and lone surrogates are dropped. */
 export const searchableText = (v: string) => v.replace(CONTROLS, '').replace(LONE_SURROGATES, '');
 
-/** Trimmed text refused with M.textInvalidChars when it holds one of `controls` or a lone surrogate. */
+/** Trimmed text refused with BM.textInvalidChars when it holds one of `controls` or a lone surrogate. */
 const textWithout = (controls: RegExp) => (error?: string) =>
   z
     .string(error === undefined ? undefined : { error })
     .trim()
-    .refine((v) => !controls.test(v) && !LONE_SURROGATE.test(v), M.textInvalidChars);
+    .refine((v) => !controls.test(v) && !LONE_SURROGATE.test(v), BM.textInvalidChars);
 
 /**
  * Free text of a request (names, notes, numbers and codes as typed), trimmed; a C0 control character,
- * DEL or a lone surrogate gets M.textInvalidChars. Every string a request carries is one of these,
+ * DEL or a lone surrogate gets BM.textInvalidChars. Every string a request carries is one of these,
  * but passwords (never stored or shown as text) and searches (searchField).
  */
 export const plainText = textWithout(CONTROL);
@@ -43,52 +43,52 @@ export const MAINLAND_MOBILE_PATTERN = /^1[3-8]\d{9}$/;
 /** A phone as the API carries it: '+{area} {number}'. */
 export const PHONE_VALUE_PATTERN = /^\+(\d{1,4}) (\d{4,15})$/;
 
-export const captchaField = requiredString(M.captchaRequired)
-  .length(LIMITS.captchaLength, M.captchaLength)
-  .regex(/^[A-Za-z0-9]+$/, M.captchaChars);
+export const captchaField = requiredString(BM.captchaRequired)
+  .length(LIMITS.captchaLength, BM.captchaLength)
+  .regex(/^[A-Za-z0-9]+$/, BM.captchaChars);
 
 export const loginPasswordField = z
-  .string({ error: M.passwordRequired })
-  .min(1, M.passwordRequired)
-  .min(LIMITS.passwordMin, M.passwordLength)
-  .max(LIMITS.passwordMax, M.passwordLength);
+  .string({ error: BM.passwordRequired })
+  .min(1, BM.passwordRequired)
+  .min(LIMITS.passwordMin, BM.passwordLength)
+  .max(LIMITS.passwordMax, BM.passwordLength);
 
-export const nicknameField = requiredString(M.nicknameRequired)
-  .min(LIMITS.nicknameMin, M.nicknameLength)
-  .max(LIMITS.nicknameMax, M.nicknameLength)
-  .regex(NICKNAME_PATTERN, M.nicknameChars);
+export const nicknameField = requiredString(BM.nicknameRequired)
+  .min(LIMITS.nicknameMin, BM.nicknameLength)
+  .max(LIMITS.nicknameMax, BM.nicknameLength)
+  .regex(NICKNAME_PATTERN, BM.nicknameChars);
 
-export const usernameField = requiredString(M.usernameRequired)
-  .min(LIMITS.usernameMin, M.usernameLength)
-  .max(LIMITS.usernameMax, M.usernameLength)
-  .regex(USERNAME_PATTERN, M.usernameChars);
+export const usernameField = requiredString(BM.usernameRequired)
+  .min(LIMITS.usernameMin, BM.usernameLength)
+  .max(LIMITS.usernameMax, BM.usernameLength)
+  .regex(USERNAME_PATTERN, BM.usernameChars);
 
 /** A new password (registration, reset, change). */
-export const passwordField = (required: string = M.passwordRequired) =>
+export const passwordField = (required: string = BM.passwordRequired) =>
   z
     .string({ error: required })
     .min(1, required)
-    .min(LIMITS.passwordMin, M.passwordLength)
-    .max(LIMITS.passwordMax, M.passwordLength);
+    .min(LIMITS.passwordMin, BM.passwordLength)
+    .max(LIMITS.passwordMax, BM.passwordLength);
 
 /** The 6-digit code of registration (spec: at least 6, '请输入验证码'). */
-export const registerCodeField = requiredString(M.codeRequired)
-  .min(LIMITS.codeLength, M.codeMin)
-  .max(LIMITS.codeLength, M.codeMin);
+export const registerCodeField = requiredString(BM.codeRequired)
+  .min(LIMITS.codeLength, BM.codeMin)
+  .max(LIMITS.codeLength, BM.codeMin);
 
 /** The generic verification code (spec 1 §5: '验证码不能为空', '验证码长度必须为6位'). */
-export const codeField = (required: string = M.codeRequired) =>
-  requiredString(required).length(LIMITS.codeLength, M.codeLength);
+export const codeField = (required: string = BM.codeRequired) =>
+  requiredString(required).length(LIMITS.codeLength, BM.codeLength);
 
-export const emailValueField = requiredString(M.emailRequired)
-  .min(LIMITS.emailMin, M.emailInvalid)
-  .max(LIMITS.emailMax, M.emailInvalid)
-  .regex(EMAIL_PATTERN, M.emailInvalid);
+export const emailValueField = requiredString(BM.emailRequired)
+  .min(LIMITS.emailMin, BM.emailInvalid)
+  .max(LIMITS.emailMax, BM.emailInvalid)
+  .regex(EMAIL_PATTERN, BM.emailInvalid);
 
 /** '+86 13800000000' with the phone's own rules. */
-export const phoneValueField = requiredString(M.phoneRequired).refine(
+export const phoneValueField = requiredString(BM.phoneRequired).refine(
   (v) => PHONE_VALUE_PATTERN.test(v),
-  M.phoneMin,
+  BM.phoneMin,
 );
 
 export const sendTypeField = z.enum(['phone', 'email'], { error: '请选择验证方式' });
@@ -108,14 +108,14 @@ export const integerField = (message: string, min: number, max: number) =>
     .pipe(z.number().int(message).min(min, message).max(max, message));
 
 /** A row id: a positive integer within the 32-bit id columns, or its decimal string. */
-export const idField = (message: string = M.validationFailed) => integerField(message, 1, LIMITS.maxId);
+export const idField = (message: string = BM.validationFailed) => integerField(message, 1, LIMITS.maxId);
 
 /** The search box: what it cannot search for (control characters, lone surrogates) is dropped. */
-export const searchField = z.string().overwrite(searchableText).trim().max(LIMITS.searchMax, M.searchTooLong).optional();
+export const searchField = z.string().overwrite(searchableText).trim().max(LIMITS.searchMax, BM.searchTooLong).optional();
 
 export const pageQuery = z.object({
-  page: integerField(M.pageInvalid, 1, LIMITS.maxId).default(1),
-  limit: integerField(M.limitInvalid, 1, LIMITS.maxPageLimit).default(LIMITS.pageSize),
+  page: integerField(BM.pageInvalid, 1, LIMITS.maxId).default(1),
+  limit: integerField(BM.limitInvalid, 1, LIMITS.maxPageLimit).default(LIMITS.pageSize),
   search: searchField,
 });
 
@@ -133,7 +133,7 @@ export const isCalendarDate = (v: string) => {
  * LIMITS.dateMin and LIMITS.dateMax (`outOfRange` otherwise), so whatever a service computes from it
  * (the next day, a zone's midnight) stays a valid date.
  */
-export const dateField = (invalid: string, outOfRange: string = M.dateOutOfRange) =>
+export const dateField = (invalid: string, outOfRange: string = BM.dateOutOfRange) =>
   z
     .string({ error: invalid })
     .trim()

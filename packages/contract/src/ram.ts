@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { dateField, dateRangeInOrder, idField, pageQuery, passwordField, requiredString, USERNAME_PATTERN } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, ramMessages } from './messages';
 
 /** A password of the password-change dialogs (spec 1 §5: required, '必须6到18位'). */
 export const dialogPassword = (required: string) =>
   z
     .string({ error: required })
     .min(1, required)
-    .min(LIMITS.passwordMin, M.passwordLengthShort)
-    .max(LIMITS.passwordMax, M.passwordLengthShort);
+    .min(LIMITS.passwordMin, BM.passwordLengthShort)
+    .max(LIMITS.passwordMax, BM.passwordLengthShort);
 
 /** POST /ram/password: a sub-account changes its own password (spec 1 §7); its sessions end. */
 export const changeRamPassword = defineEndpoint({
@@ -19,22 +19,22 @@ export const changeRamPassword = defineEndpoint({
   access: 'user',
   body: z
     .object({
-      old_password: dialogPassword(M.oldPasswordRequired),
-      password: dialogPassword(M.newPasswordRequired),
-      reset_password: dialogPassword(M.repeatPasswordRequired),
+      old_password: dialogPassword(BM.oldPasswordRequired),
+      password: dialogPassword(BM.newPasswordRequired),
+      reset_password: dialogPassword(BM.repeatPasswordRequired),
     })
-    .refine((v) => v.password === v.reset_password, { path: ['reset_password'], message: M.passwordMismatch }),
+    .refine((v) => v.password === v.reset_password, { path: ['reset_password'], message: BM.passwordMismatch }),
   response: noData,
 });
 
 /** The id of a record in a query or body (a sub-account, a role). */
 export const recordId = idField();
 
-const ramNickname = requiredString(M.ramNicknameRequired).max(LIMITS.nicknameMax, fmt(M.ramNicknameTooLong, { n: LIMITS.nicknameMax }));
-const ramUsername = requiredString(M.ramUsernameRequired)
-  .max(LIMITS.ramUsernameMax, fmt(M.ramUsernameRule, { n: LIMITS.ramUsernameMax }))
-  .regex(USERNAME_PATTERN, fmt(M.ramUsernameRule, { n: LIMITS.ramUsernameMax }));
-const ramRoleId = idField(M.ramRoleRequired);
+const ramNickname = requiredString(ramMessages.ramNicknameRequired).max(LIMITS.nicknameMax, fmt(ramMessages.ramNicknameTooLong, { n: LIMITS.nicknameMax }));
+const ramUsername = requiredString(ramMessages.ramUsernameRequired)
+  .max(LIMITS.ramUsernameMax, fmt(ramMessages.ramUsernameRule, { n: LIMITS.ramUsernameMax }))
+  .regex(USERNAME_PATTERN, fmt(ramMessages.ramUsernameRule, { n: LIMITS.ramUsernameMax }));
+const ramRoleId = idField(ramMessages.ramRoleRequired);
 
 /** A sub-account as the list and info calls give it (spec 1 §3); the password is write-only. */
 export const ramItem = z.object({
@@ -92,7 +92,7 @@ export const createRam = defineEndpoint({
     role_id: ramRoleId,
     nickname: ramNickname,
     username: ramUsername,
-    password: passwordField(M.ramPasswordRequired),
+    password: passwordField(ramMessages.ramPasswordRequired),
   }),
   response: z.object({ id: z.number() }),
 });
@@ -106,7 +106,7 @@ export const editRam = defineEndpoint({
     id: recordId,
     role_id: ramRoleId,
     nickname: ramNickname,
-    password: passwordField(M.ramPasswordRequired).optional().or(z.literal('')),
+    password: passwordField(ramMessages.ramPasswordRequired).optional().or(z.literal('')),
   }),
   response: noData,
 });
@@ -140,10 +140,10 @@ export const ramLog = defineEndpoint({
   query: pageQuery
     .extend({
       ram_id: recordId,
-      start_time: dateField(M.logDateInvalid).optional(),
-      end_time: dateField(M.logDateInvalid).optional(),
+      start_time: dateField(ramMessages.logDateInvalid).optional(),
+      end_time: dateField(ramMessages.logDateInvalid).optional(),
     })
-    .refine(dateRangeInOrder, { path: ['end_time'], message: M.logRangeInvalid }),
+    .refine(dateRangeInOrder, { path: ['end_time'], message: ramMessages.logRangeInvalid }),
   response: z.array(ramLogItem),
   paged: true,
 });

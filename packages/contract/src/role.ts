@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, ramMessages } from './messages';
 import { recordId } from './ram';
 
 const roleFlag = z.union([z.literal(0), z.literal(1)]);
@@ -16,13 +16,13 @@ export const roleAuth = z.object({
 });
 export type RoleAuth = z.infer<typeof roleAuth>;
 
-const flag = z.union([z.literal(0), z.literal(1)], { error: M.validationFailed }).default(0);
+const flag = z.union([z.literal(0), z.literal(1)], { error: BM.validationFailed }).default(0);
 
 const networkNumbers = z
-  .array(plainText(M.validationFailed).max(LIMITS.networkNumberMax, fmt(M.roleNetworkTooLong, { n: LIMITS.networkNumberMax })), {
-    error: M.validationFailed,
+  .array(plainText(BM.validationFailed).max(LIMITS.networkNumberMax, fmt(ramMessages.roleNetworkTooLong, { n: LIMITS.networkNumberMax })), {
+    error: BM.validationFailed,
   })
-  .max(LIMITS.roleNetworksMax, fmt(M.roleNetworksTooMany, { n: LIMITS.roleNetworksMax }))
+  .max(LIMITS.roleNetworksMax, fmt(ramMessages.roleNetworksTooMany, { n: LIMITS.roleNetworksMax }))
   .default([]);
 
 /**
@@ -50,15 +50,15 @@ export const roleAuthField = z
       'easylink.network': z.object({ create: flag, edit: flag, delete: flag, network: networkNumbers }).prefault({}),
       monitor: z.object({ view: flag, create: flag, edit: flag, delete: flag }).prefault({}),
     },
-    { error: M.validationFailed },
+    { error: BM.validationFailed },
   )
   .prefault({})
   .transform(normalizeRoleAuth);
 
 const roleFields = {
-  name: requiredString(M.roleNameRequired).max(LIMITS.roleNameMax, fmt(M.roleNameTooLong, { n: LIMITS.roleNameMax })),
-  note: plainText(M.validationFailed)
-    .max(LIMITS.roleNoteMax, fmt(M.roleNoteTooLong, { n: LIMITS.roleNoteMax }))
+  name: requiredString(ramMessages.roleNameRequired).max(LIMITS.roleNameMax, fmt(ramMessages.roleNameTooLong, { n: LIMITS.roleNameMax })),
+  note: plainText(BM.validationFailed)
+    .max(LIMITS.roleNoteMax, fmt(ramMessages.roleNoteTooLong, { n: LIMITS.roleNoteMax }))
     .default(''),
   auth: roleAuthField,
 };

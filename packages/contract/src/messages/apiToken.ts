@@ -19,7 +19,6 @@ export const apiTokenMessages = {
   /** What a token may never do: manage tokens, passwords, verification codes, sign out. */
   apiTokenNotAllowed: '此操作不能使用 API 令牌，请在控制台登录后操作',
   // the console page (账号 → API 令牌)
-  routeApiTokens: 'API 令牌',
   apiTokenIntro: 'API 令牌用于脚本和自动化以 Authorization: Bearer 调用 /api/v1 接口，接口说明见 OpenAPI 文档 /api/v1/openapi.json。令牌不能管理令牌、修改密码或退出登录。',
   apiTokenCreate: '创建令牌',
   apiTokenSearch: '请输入令牌名称',

@@ -1,6 +1,5 @@
 /** The audit trail (issue 18; ours: the spec has no such page). */
 export const auditMessages = {
-  auditTitle: '审计日志',
   auditTime: '时间',
   auditWho: '操作人',
   auditSource: '来源',

@@ -9,7 +9,6 @@ export const deviceApprovalMessages = {
   deviceAlreadyApproved: '该设备已批准',
   deviceAlreadyRefused: '该设备已拒绝',
   // the console page (成员 → 设备审批)
-  routeDeviceApproval: '设备审批',
   deviceApprovalSwitch: '新设备需审批',
   deviceApprovalIntro: '开启后，新设备首次登录需管理员审批：硬件路由器首次登录，或软件成员在未使用过的设备上登录时，设备会等待并定时重试，直到在此批准。关闭时登录过的设备都记为已批准，开启后它们不受影响。',
   deviceApprovalEnableConfirm: '开启后，新设备首次登录需管理员审批。确定开启吗？',

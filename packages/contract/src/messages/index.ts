@@ -1,76 +1,44 @@
 /**
  * Every user-facing text of the spec, exactly as the spec writes it, plus our own where the spec is
- * silent; one file per area. M is all of them in one namespace: a key names one text in every area.
+ * silent; one file per area, each an object of its own (`networkMessages`, ...). BM is the texts every
+ * route may show (common, the console's frame, signing in); a module imports BM and its area's object,
+ * so a route carries only the texts it shows. M (all.ts) is every area in one namespace, for the
+ * server and for the pages not yet moved to their areas' objects.
+ *
+ * Only re-exports here: the package has no side effects, so a bundle takes only the files whose
+ * texts it uses.
  */
-import { commonMessages } from './common';
-import { shellMessages } from './shell';
-import { authMessages } from './auth';
-import { accountMessages } from './account';
-import { messageMessages } from './message';
-import { announcementMessages } from './announcement';
-import { serviceMessages } from './service';
-import { ramMessages } from './ram';
-import { routerMessages } from './router';
-import { networkMessages } from './network';
-import { networkSettingsUiMessages } from './networkSettingsUi';
-import { legalMessages } from './legal';
-import { mailMessages } from './mail';
-import { networkSegmentsMessages } from './networkSegments';
-import { popMessages } from './pop';
-import { networkTicketMessages } from './networkTicket';
-import { logsMessages } from './logs';
-import { saasMessages } from './saas';
-import { authSourceMessages } from './authSource';
-import { monitorMessages } from './monitor';
-import { ldapMessages } from './ldap';
-import { ticketMessages } from './ticket';
-import { documentMessages } from './document';
-import { networkHistoryMessages } from './networkHistory';
-import { overviewMessages } from './overview';
-import { apiTokenMessages } from './apiToken';
-import { auditMessages } from './audit';
-import { diagnosisMessages } from './diagnosis';
-import { CM } from './clients';
-import { deviceApprovalMessages } from './deviceApproval';
-import { SM } from './selfService';
-
-export const M = {
-  ...commonMessages,
-  ...shellMessages,
-  ...authMessages,
-  ...accountMessages,
-  ...messageMessages,
-  ...announcementMessages,
-  ...serviceMessages,
-  ...ramMessages,
-  ...routerMessages,
-  ...networkMessages,
-  ...networkSettingsUiMessages,
-  ...legalMessages,
-  ...mailMessages,
-  ...networkSegmentsMessages,
-  ...popMessages,
-  ...networkTicketMessages,
-  ...logsMessages,
-  ...saasMessages,
-  ...authSourceMessages,
-  ...monitorMessages,
-  ...ldapMessages,
-  ...ticketMessages,
-  ...documentMessages,
-  ...networkHistoryMessages,
-  ...overviewMessages,
-  ...apiTokenMessages,
-  ...auditMessages,
-  ...diagnosisMessages,
-  ...deviceApprovalMessages,
-} as const;
-
-export type MessageKey = keyof typeof M;
-
-/** Areas whose texts travel with their own pages, not in M. */
-export { CM, SM };
-
-/** Fills `{n}`-style placeholders. */
-export const fmt = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
+export { M, type MessageKey } from './all';
+export { BM } from './base';
+export { fmt } from './fmt';
+export { commonMessages } from './common';
+export { shellMessages } from './shell';
+export { authMessages } from './auth';
+export { accountMessages } from './account';
+export { messageMessages } from './message';
+export { announcementMessages } from './announcement';
+export { serviceMessages } from './service';
+export { ramMessages } from './ram';
+export { routerMessages } from './router';
+export { networkMessages } from './network';
+export { networkSettingsUiMessages } from './networkSettingsUi';
+export { legalMessages } from './legal';
+export { mailMessages } from './mail';
+export { networkSegmentsMessages } from './networkSegments';
+export { popMessages } from './pop';
+export { networkTicketMessages } from './networkTicket';
+export { logsMessages } from './logs';
+export { saasMessages } from './saas';
+export { authSourceMessages } from './authSource';
+export { monitorMessages } from './monitor';
+export { ldapMessages } from './ldap';
+export { ticketMessages } from './ticket';
+export { documentMessages } from './document';
+export { networkHistoryMessages } from './networkHistory';
+export { overviewMessages } from './overview';
+export { apiTokenMessages } from './apiToken';
+export { auditMessages } from './audit';
+export { diagnosisMessages } from './diagnosis';
+export { CM } from './clients';
+export { deviceApprovalMessages } from './deviceApproval';
+export { SM } from './selfService';

@@ -91,7 +91,6 @@ export const ldapMessages = {
   ldapErrTooLarge: 'LDAP服务器返回的数据过大',
   ldapErrPassword: '无法读取已保存的密码，请重新输入密码后保存',
   // console labels (ours; spec 3 §2 names them in English)
-  ldapTitle: 'LDAP',
   ldapIntroTitle: 'LDAP用户同步',
   ldapIntro: '连接企业的LDAP目录（OpenLDAP 或 Active Directory），将目录中的用户导入为软件成员；成员在客户端使用目录中的密码登录，目录中的变更会同步到成员。',
   ldapEnable: '启用LDAP',

@@ -59,7 +59,6 @@ export const popMessages = {
   popNoNetwork: '暂无网络使用',
   popSearch: '搜索名称',
   // POP point config page
-  routePopEdit: '修改POP点配置',
   popEditNetworkName: '网络名称',
   popEditPool: '成员池',
   popEditMoveIn: '移入',

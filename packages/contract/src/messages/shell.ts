@@ -95,4 +95,10 @@ export const shellMessages = {
   tickerLabel: '公告',
   tickerMore: '更多公告',
   routeSelfService: '自助下载配置',
+  // route titles of areas whose other texts only their pages load (the route table is on every route)
+  routePopEdit: '修改POP点配置',
+  ldapTitle: 'LDAP',
+  routeDeviceApproval: '设备审批',
+  routeApiTokens: 'API 令牌',
+  auditTitle: '审计日志',
 } as const;

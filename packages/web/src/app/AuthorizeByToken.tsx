@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Spin } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
@@ -23,7 +23,7 @@ export function AuthorizeByToken({ token }: { token: string }) {
   }, [token, navigate]);
   return (
     <div role="status" aria-live="polite">
-      <Spin fullscreen size="large" description={M.authorizing} />
+      <Spin fullscreen size="large" description={BM.authorizing} />
     </div>
   );
 }

@@ -1,17 +1,4 @@
-import {
-  AlertOutlined,
-  ApartmentOutlined,
-  CloudServerOutlined,
-  CustomerServiceOutlined,
-  DashboardOutlined,
-  FileSearchOutlined,
-  QuestionCircleOutlined,
-  SafetyCertificateOutlined,
-  TeamOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
-import { M, type Brand, type UserMessage } from '@hublink/contract';
-import type { ReactNode } from 'react';
+import { BM, type Brand, type UserMessage } from '@hublink/contract';
 import type { Crumb } from '../components/pageRoute';
 import { mayVisit } from './guard';
 import { routeOf, titleOf } from './routes';
@@ -29,7 +16,6 @@ const ownHost: Condition = ({ brand }) => brand.own;
 export interface MenuEntry {
   /** A path of the route table; its title is the label. */
   path: string;
-  icon?: ReactNode;
   show?: Condition;
   /** Opens in a new tab instead of navigating (help documents). */
   newTab?: boolean;
@@ -38,7 +24,6 @@ export interface MenuEntry {
 export interface MenuGroup {
   key: string;
   label: string;
-  icon: ReactNode;
   show?: Condition;
   children: MenuEntry[];
 }
@@ -47,13 +32,12 @@ export type MenuNode = MenuEntry | MenuGroup;
 
 export const isGroup = (node: MenuNode): node is MenuGroup => 'children' in node;
 
-/** The side menu of spec 1 §2.6. */
+/** The side menu of spec 1 §2.6 (its icons: layouts/menuIcons.tsx, so that pages' breadcrumbs do not load them). */
 export const MENU: MenuNode[] = [
-  { path: '/dashboard', icon: <DashboardOutlined /> },
+  { path: '/dashboard' },
   {
     key: 'account',
-    label: M.menuAccount,
-    icon: <UserOutlined />,
+    label: BM.menuAccount,
     children: [
       { path: '/account/info' },
       { path: '/account/message' },
@@ -64,32 +48,28 @@ export const MENU: MenuNode[] = [
   },
   {
     key: 'network',
-    label: M.menuNetwork,
-    icon: <ApartmentOutlined />,
+    label: BM.menuNetwork,
     children: [{ path: '/network/lists' }, { path: '/network/fr_lists' }, { path: '/network/ticket_lists' }],
   },
-  { path: '/saas/router', icon: <CloudServerOutlined /> },
+  { path: '/saas/router' },
   {
     key: 'member',
-    label: M.menuMembers,
-    icon: <TeamOutlined />,
+    label: BM.menuMembers,
     children: [{ path: '/router/lists' }, { path: '/router/ldap' }, { path: '/router/auth_source', show: authSourceEnabled }, { path: '/router/device_approval' }],
   },
-  { path: '/monitor/setting', icon: <AlertOutlined /> },
+  { path: '/monitor/setting' },
   {
     key: 'logs',
-    label: M.menuLogs,
-    icon: <FileSearchOutlined />,
+    label: BM.menuLogs,
     children: [{ path: '/logs/software_login' }, { path: '/logs/online' }, { path: '/logs/connect' }, { path: '/audit' }],
   },
   {
     key: 'ram',
-    label: M.menuRam,
-    icon: <SafetyCertificateOutlined />,
+    label: BM.menuRam,
     children: [{ path: '/ram/index' }, { path: '/ram/role' }],
   },
-  { path: '/ticket/lists', icon: <CustomerServiceOutlined /> },
-  { path: '/handbook', icon: <QuestionCircleOutlined />, newTab: true, show: ownHost },
+  { path: '/ticket/lists' },
+  { path: '/handbook', newTab: true, show: ownHost },
 ];
 
 const visible = (ctx: MenuContext) => (node: { show?: Condition; path?: string }) =>

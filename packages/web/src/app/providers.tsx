@@ -2,7 +2,8 @@ import { SearchOutlined } from '@ant-design/icons';
 import { BM } from '@hublink/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, Empty, theme } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+// The ES build of the locale: antd/locale/zh_CN is CommonJS and brings a second (CommonJS) copy of the pickers' locale.
+import zhCN from 'antd/es/locale/zh_CN';
 import { useEffect, useState, type ReactNode } from 'react';
 import { bindNotifier } from '../api/notify';
 import { cspNonce } from './cspNonce';

@@ -1,4 +1,4 @@
-import { M, fmt } from '@hublink/contract';
+import { BM, fmt } from '@hublink/contract';
 import { Flex, Layout, theme } from 'antd';
 import { Link } from 'react-router';
 import { useBrand } from '../brand';
@@ -16,12 +16,12 @@ export function AppFooter() {
       <Flex vertical gap={4} align="center">
         {brand.own && (
           <Flex gap={16} wrap justify="center">
-            <span style={{ color: token.colorTextSecondary }}>{fmt(M.copyright, { year, name: brand.name })}</span>
-            <Link to="/clause">{M.clauseLink}</Link>
-            <Link to="/privacy">{M.privacyLink}</Link>
+            <span style={{ color: token.colorTextSecondary }}>{fmt(BM.copyright, { year, name: brand.name })}</span>
+            <Link to="/clause">{BM.clauseLink}</Link>
+            <Link to="/privacy">{BM.privacyLink}</Link>
             {/* Help opens in a new tab, as the side menu's entry does (spec 3 §2.12). */}
             <Link to="/handbook" target="_blank" rel="noopener noreferrer">
-              {M.handbookLink}
+              {BM.handbookLink}
             </Link>
           </Flex>
         )}

@@ -5,12 +5,13 @@ import { useLocation, useNavigate } from 'react-router';
 import { useBrand } from '../brand';
 import { groupOf, isGroup, labelOf, menuKeyOf, visibleMenu, type MenuEntry } from '../menu';
 import { useUser } from '../user';
+import { MENU_ICONS } from './menuIcons';
 
 type Items = NonNullable<MenuProps['items']>;
 
 const entryItem = (entry: MenuEntry) => ({
   key: entry.path,
-  icon: entry.icon,
+  icon: MENU_ICONS[entry.path],
   label: labelOf(entry),
 });
 
@@ -35,7 +36,7 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
 
   const items: Items = nodes.map((node) =>
     isGroup(node)
-      ? { key: node.key, icon: node.icon, label: node.label, children: node.children.map(entryItem) }
+      ? { key: node.key, icon: MENU_ICONS[node.key], label: node.label, children: node.children.map(entryItem) }
       : entryItem(node),
   );
   const newTab = new Set(nodes.flatMap((n) => (isGroup(n) ? n.children : [n])).filter((e) => e.newTab).map((e) => e.path));

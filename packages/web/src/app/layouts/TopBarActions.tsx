@@ -1,5 +1,5 @@
 import { CustomerServiceOutlined, DownloadOutlined } from '@ant-design/icons';
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Button, Flex } from 'antd';
 import { Suspense, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -39,12 +39,12 @@ export function TopBarActions() {
   const phone = usePhone();
   return (
     <Flex align="center" gap={phone ? 0 : 4} wrap={false}>
-      <TopBarLink to={DOWNLOAD_PATH} icon={<DownloadOutlined />} label={M.navDownload} iconOnly={phone} />
-      <TopBarLink to={TICKETS_PATH} icon={<CustomerServiceOutlined />} label={M.navTickets} iconOnly={phone} />
+      <TopBarLink to={DOWNLOAD_PATH} icon={<DownloadOutlined />} label={BM.navDownload} iconOnly={phone} />
+      <TopBarLink to={TICKETS_PATH} icon={<CustomerServiceOutlined />} label={BM.navTickets} iconOnly={phone} />
       {signedIn ? (
         <>
           <Button type="primary" ghost onClick={() => void navigate(HOME_PATH)} style={{ marginInline: phone ? 4 : 8 }}>
-            {M.navConsole}
+            {BM.navConsole}
           </Button>
           <Suspense fallback={null}>
             <UserMenu />
@@ -52,7 +52,7 @@ export function TopBarActions() {
         </>
       ) : (
         <Button type="primary" onClick={() => void navigate(LOGIN_PATH)} style={{ marginInlineStart: 8 }}>
-          {M.navLogin}
+          {BM.navLogin}
         </Button>
       )}
     </Flex>

@@ -1,4 +1,4 @@
-import { LIMITS, M } from '@hublink/contract';
+import { BM, LIMITS } from '@hublink/contract';
 import { Flex, Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { SafetyOutlined } from '@ant-design/icons';
@@ -18,7 +18,7 @@ export interface CaptchaFieldProps {
 }
 
 /** A 4-character image captcha: the input, and the image beside it; clicking the image loads a new one. */
-export function CaptchaField({ name, rules, captcha, placeholder = M.codeLabel, onPressEnter }: CaptchaFieldProps) {
+export function CaptchaField({ name, rules, captcha, placeholder = BM.codeLabel, onPressEnter }: CaptchaFieldProps) {
   return (
     <Form.Item required>
       <Flex gap={8} align="center">
@@ -36,15 +36,15 @@ export function CaptchaField({ name, rules, captcha, placeholder = M.codeLabel, 
         {captcha.content ? (
           <img
             src={captcha.content}
-            alt={M.captchaImageAlt}
-            title={M.captchaRefreshHint}
+            alt={BM.captchaImageAlt}
+            title={BM.captchaRefreshHint}
             width={IMAGE_WIDTH}
             height={IMAGE_HEIGHT}
             onClick={() => void captcha.refresh()}
             style={{ cursor: 'pointer', flex: 'none', borderRadius: 6, border: '1px solid #d9d9d9', background: '#fff' }}
           />
         ) : (
-          <div className="hl-captcha-loading" role="status" aria-label={M.pageLoading} style={{ width: IMAGE_WIDTH, height: IMAGE_HEIGHT }} />
+          <div className="hl-captcha-loading" role="status" aria-label={BM.pageLoading} style={{ width: IMAGE_WIDTH, height: IMAGE_HEIGHT }} />
         )}
       </Flex>
     </Form.Item>

@@ -1,5 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { CODE, LIMITS, login, loginRam, M } from '@hublink/contract';
+import { BM, CODE, LIMITS, login, loginRam } from '@hublink/contract';
 import { Button, Flex, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -75,9 +75,9 @@ export default function LoginPage() {
         <ProductPanel />
         <div className="hl-login-form">
         <Flex justify="space-between" align="baseline" style={{ marginBottom: 28 }}>
-          <h1 className="hl-login-title">{isRam ? M.ramLoginTitle : M.loginTitle}</h1>
+          <h1 className="hl-login-title">{isRam ? BM.ramLoginTitle : BM.loginTitle}</h1>
           <Link to={{ search: modeSearch(!isRam) }} replace onClick={() => form.setFields([{ name: 'username', errors: [] }])}>
-            {isRam ? M.mainLoginTitle : M.ramLoginTitle}
+            {isRam ? BM.mainLoginTitle : BM.ramLoginTitle}
           </Link>
         </Flex>
         {notice && (
@@ -86,19 +86,19 @@ export default function LoginPage() {
           </div>
         )}
         <Form form={form} name="login" size="large" onFinish={(v) => void submit(v)} autoComplete="on" requiredMark={false}>
-          <Form.Item name="username" rules={loginRules.username} extra={isRam ? M.ramLoginHint : undefined}>
+          <Form.Item name="username" rules={loginRules.username} extra={isRam ? BM.ramLoginHint : undefined}>
             <Input
               prefix={<UserOutlined />}
-              placeholder={isRam ? M.ramLoginPlaceholder : M.loginPlaceholder}
-              aria-label={M.loginAccountLabel}
+              placeholder={isRam ? BM.ramLoginPlaceholder : BM.loginPlaceholder}
+              aria-label={BM.loginAccountLabel}
               autoComplete="username"
             />
           </Form.Item>
           <Form.Item name="password" rules={loginRules.password}>
             <Input.Password
               prefix={<LockOutlined />}
-              placeholder={M.loginPasswordLabel}
-              aria-label={M.loginPasswordLabel}
+              placeholder={BM.loginPasswordLabel}
+              aria-label={BM.loginPasswordLabel}
               maxLength={LIMITS.passwordMax}
               autoComplete="current-password"
             />
@@ -106,15 +106,15 @@ export default function LoginPage() {
           <CaptchaField name="code" rules={loginRules.code} captcha={captcha} />
           <Form.Item style={{ marginBottom: 16 }}>
             <Button type="primary" htmlType="submit" block loading={submitting}>
-              {M.loginButton}
+              {BM.loginButton}
             </Button>
           </Form.Item>
         </Form>
         {/* A sub-account neither registers nor recovers its password: its main account manages it. */}
         {!isRam && (
           <Flex justify="space-between">
-            <Link to="/reset">{M.forgotPassword}</Link>
-            <Link to="/register">{M.registerTitle}</Link>
+            <Link to="/reset">{BM.forgotPassword}</Link>
+            <Link to="/register">{BM.registerTitle}</Link>
           </Flex>
         )}
         </div>

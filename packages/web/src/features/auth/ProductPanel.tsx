@@ -1,13 +1,13 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { ApartmentOutlined, CloudServerOutlined, ClusterOutlined, SwapOutlined } from '@ant-design/icons';
 import { Flex } from 'antd';
 import type { ReactNode } from 'react';
 
 const FEATURES: { icon: ReactNode; title: string; text: string }[] = [
-  { icon: <ApartmentOutlined />, title: M.productBranch, text: M.productBranchText },
-  { icon: <ClusterOutlined />, title: M.productIot, text: M.productIotText },
-  { icon: <SwapOutlined />, title: M.productTransfer, text: M.productTransferText },
-  { icon: <CloudServerOutlined />, title: M.productHybrid, text: M.productHybridText },
+  { icon: <ApartmentOutlined />, title: BM.productBranch, text: BM.productBranchText },
+  { icon: <ClusterOutlined />, title: BM.productIot, text: BM.productIotText },
+  { icon: <SwapOutlined />, title: BM.productTransfer, text: BM.productTransferText },
+  { icon: <CloudServerOutlined />, title: BM.productHybrid, text: BM.productHybridText },
 ];
 
 /** The product's self-description beside the login form (spec 1 §1). */
@@ -20,8 +20,8 @@ export function ProductPanel() {
       className="hl-product-panel"
     >
       <div>
-        <h2 className="hl-product-headline">{M.productHeadline}</h2>
-        <p className="hl-product-intro">{M.productIntro}</p>
+        <h2 className="hl-product-headline">{BM.productHeadline}</h2>
+        <p className="hl-product-intro">{BM.productIntro}</p>
       </div>
       <Flex vertical gap={20} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
         {FEATURES.map((f) => (
