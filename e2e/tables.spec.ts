@@ -231,6 +231,15 @@ describe('tables at 1440, 1280 and 390 pixels', () => {
     }
   });
 
+  it('router detail: the live charts wait for the first sample, with no 0.00 MB/s', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${server.url}${urls.get('/router/detail')}`);
+    const waiting = page.getByRole('status').filter({ hasText: M.routerTrafficWaiting }).first();
+    await waiting.waitFor();
+    expect(await page.getByText(/\d+\.\d{2} MB\/s/).count()).toBe(0);
+    await screenshotAtWidths(page, 'tables-router-detail-waiting', waiting);
+  });
+
   it('at 390 a list shows name, state and actions first, and shades the edge it scrolls towards', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.url}/router/lists?type=1`);

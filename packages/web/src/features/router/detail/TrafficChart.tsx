@@ -40,7 +40,7 @@ export function TrafficChart({ title, points, field, color, waiting }: { title: 
 
   const last = points.at(-1);
   return (
-    <Card size="small" title={title} extra={last ? <Typography.Text strong>{rateText(last[field])}</Typography.Text> : <Typography.Text type="secondary">-</Typography.Text>}>
+    <Card size="small" title={title} extra={last ? <Typography.Text strong>{rateText(last[field])}</Typography.Text> : waiting ? null : <Typography.Text type="secondary">-</Typography.Text>}>
       <div style={{ position: 'relative' }}>
         <div ref={box} style={{ height: HEIGHT }} role="img" aria-label={title} />
         {empty && waiting && (
