@@ -77,4 +77,13 @@ describe('WebhookDialog', () => {
     await waitFor(() => expect(m.callsTo('/webhook/delete')).toHaveLength(1));
     await waitFor(() => expect(closed()).toBe(1));
   });
+
+  it('a missing type gets the spec’s message (请输入类型) and sends nothing', async () => {
+    // A stored webhook whose type this console does not know leaves the type empty.
+    const { m } = setup({ '/webhook/config': ok({ type: '' as never, url: 'https://example.com/hook', secret: '' }) });
+    await waitFor(() => expect(within(dialog()).getByPlaceholderText(M.webhookUrlPlaceholder)).toHaveValue('https://example.com/hook'));
+    await userEvent.click(within(dialog()).getByRole('button', { name: label(M.save) }));
+    await shows('请输入类型');
+    expect(m.callsTo('/webhook/setting')).toHaveLength(0);
+  });
 });
