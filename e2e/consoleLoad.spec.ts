@@ -21,12 +21,17 @@ describe('the console as the browser loads it', () => {
     await server?.close();
   });
 
-  it('sends every script of a cold sign-in brotli-compressed and immutable, and the page revalidated', async () => {
+  it('sends every script of a cold sign-in brotli-compressed and immutable, and the page revalidated, with no CSP refusal', async () => {
     const context = await browser.newContext(CONTEXT);
     const page = await context.newPage();
     const scripts: Response[] = [];
     page.on('response', (res) => {
       if (res.url().endsWith('.js')) scripts.push(res);
+    });
+    // The shell chunk holds zod and the contract's schemas: configured first, zod never tries eval (a CSP report).
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) refused.push(message.text());
     });
     const started = Date.now();
     const document = await page.goto(`${server.url}/login`);
@@ -48,6 +53,7 @@ describe('the console as the browser loads it', () => {
     }
     console.log(`cold /login: ${scripts.length} scripts, ${(raw / 1024).toFixed(0)} KB raw, ${(sent / 1024).toFixed(0)} KB sent (brotli), form after ${formAfterMs} ms`);
     expect(sent).toBeLessThan(raw / 2);
+    expect(refused).toEqual([]);
     await context.close();
   });
 
