@@ -22,7 +22,6 @@ function FrDetail({ fr }: { fr: FrItem }) {
         <List
           size="small"
           dataSource={fr.network}
-          locale={{ emptyText: M.popNoNetwork }}
           renderItem={(n) => (
             <List.Item>
               <Flex justify="space-between" gap={8} wrap style={{ width: '100%' }}>

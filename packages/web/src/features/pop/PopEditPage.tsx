@@ -19,7 +19,7 @@ function MemberBox({ title, names, checked, onCheck, actions, disabled }: { titl
   return (
     <Card size="small" title={title} extra={actions} role="region" aria-label={title} style={{ height: '100%' }}>
       {names.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.popEditEmpty} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} />
       ) : (
         <Checkbox.Group value={checked} onChange={(v) => onCheck(v)} disabled={disabled}>
           <Flex vertical gap={4}>

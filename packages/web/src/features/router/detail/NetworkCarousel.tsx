@@ -8,7 +8,7 @@ export function NetworkCarousel({ routerName, networks }: { routerName: string; 
   return (
     <Card variant="borderless" title={M.routerNetworksTitle} style={{ height: '100%' }}>
       {networks.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} />
       ) : (
         // The dots take the container's background colour: on a white card they need the primary one.
         <ConfigProvider theme={{ components: { Carousel: { colorBgContainer: token.colorPrimary } } }}>

@@ -8,7 +8,7 @@ export function NetworksCard({ networks }: { networks: RouterDetail['network'] }
   return (
     <Card variant="borderless" title={M.routerNetworksTitle} extra={<Link to="/network/lists">{M.routerNetworksAll}</Link>}>
       {networks.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} />
       ) : (
         <Flex vertical gap={8} role="list" aria-label={M.routerNetworksTitle}>
           {networks.map((n) => (
