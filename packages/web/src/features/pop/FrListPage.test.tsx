@@ -72,7 +72,7 @@ describe('FrListPage (/network/fr_lists)', () => {
   it('says so when there are none, and searches by name', async () => {
     const m = setup([]);
     await shows(M.empty);
-    await userEvent.type(screen.getByLabelText(M.searchLabel), '华南{Enter}');
+    await userEvent.type(screen.getByRole('searchbox', { name: M.searchLabel }), '华南{Enter}');
     await waitFor(() => expect(m.callsTo('/network_fr/lists').at(-1)!.query).toMatchObject({ search: '华南', page: '1' }));
   });
 });
