@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Breadcrumb, Card, Flex, Skeleton, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -31,7 +31,7 @@ export function PageContainer({ title, description, extra, breadcrumb, loading, 
   const own = breadcrumb ?? route?.breadcrumb ?? [];
   // A page at the top of the menu (监控告警策略, 客服工单, …) is placed under the overview, so that every
   // console page shows where it is, as the pages inside a menu group do.
-  const crumbs = own.length === 1 && own[0]!.title !== M.routeDashboard ? [{ title: M.routeDashboard, path: DEFAULT_PATH }, ...own] : own;
+  const crumbs = own.length === 1 && own[0]!.title !== BM.routeDashboard ? [{ title: BM.routeDashboard, path: DEFAULT_PATH }, ...own] : own;
   const body = loading ? <Skeleton active paragraph={{ rows: 6 }} /> : children;
   return (
     <section style={{ display: 'flex', flexDirection: 'column', gap: token.marginMD }}>

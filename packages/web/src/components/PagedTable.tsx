@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M } from '@hublink/contract';
+import { BM, fmt, LIMITS } from '@hublink/contract';
 import { Empty, Input, Flex, type TableProps } from 'antd';
 import type { Key, ReactNode } from 'react';
 import { WideTable } from './WideTable';
@@ -37,7 +37,7 @@ export function PagedTable<T extends object>({
   list,
   pageSize = LIMITS.pageSize,
   searchable,
-  searchPlaceholder = M.searchPlaceholder,
+  searchPlaceholder = BM.searchPlaceholder,
   toolbar,
   smallPager,
   ...table
@@ -54,7 +54,7 @@ export function PagedTable<T extends object>({
               maxLength={LIMITS.searchMax}
               onSearch={(v) => onSearch(v.trim())}
               style={{ maxWidth: 320 }}
-              aria-label={M.searchLabel}
+              aria-label={BM.searchLabel}
             />
           ) : (
             <span />
@@ -68,7 +68,7 @@ export function PagedTable<T extends object>({
         {...table}
         dataSource={list.rows ?? []}
         loading={list.loading}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> }}
         pagination={{
           current: list.page,
           pageSize,
@@ -77,7 +77,7 @@ export function PagedTable<T extends object>({
           hideOnSinglePage: true,
           showSizeChanger: false,
           showLessItems: true,
-          showTotal: (n) => fmt(M.tableTotal, { n }),
+          showTotal: (n) => fmt(BM.tableTotal, { n }),
           ...(smallPager ? { size: 'small' as const } : {}),
         }}
       />
