@@ -1,5 +1,6 @@
 import { API_BASE_PATH, BM, type BodyOf, CODE, type DataOf, type Endpoint, endpointUrl, type Envelope, LIMITS, type QueryOf, refreshToken } from '@hublink/contract';
 import { toast } from './notify';
+import { takePrefetched } from './prefetch';
 import { session, sessionNotice } from './session';
 import { tabs } from './tabs';
 
@@ -94,7 +95,7 @@ function expireSession() {
 }
 
 /** The path and query string of an endpoint, under API_BASE or its own base (empty values left out). */
-export function urlOf(endpoint: Endpoint, query?: unknown): string {
+export function urlOf(endpoint: Pick<Endpoint, 'path' | 'base'>, query?: unknown): string {
   const url = new URL(endpointUrl(endpoint), window.location.origin);
   if (query) {
     for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
@@ -113,12 +114,16 @@ export function authHeaders(): Record<string, string> {
 async function send<T>(endpoint: Endpoint, input: { body?: unknown; query?: unknown }, timeoutMs: number): Promise<Envelope<T>> {
   const headers = authHeaders();
   if (endpoint.method === 'POST') headers['Content-Type'] = 'application/json';
-  const res = await fetch(urlOf(endpoint, input.query), {
-    method: endpoint.method,
-    headers,
-    body: endpoint.method === 'POST' ? JSON.stringify(input.body ?? {}) : undefined,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
+  const url = urlOf(endpoint, input.query);
+  // A page's first GET may be under way already, started with its route (api/prefetch).
+  const early = endpoint.method === 'GET' ? takePrefetched(url, headers) : undefined;
+  const res = await (early ??
+    fetch(url, {
+      method: endpoint.method,
+      headers,
+      body: endpoint.method === 'POST' ? JSON.stringify(input.body ?? {}) : undefined,
+      signal: AbortSignal.timeout(timeoutMs),
+    }));
   return (await res.json()) as Envelope<T>;
 }
 

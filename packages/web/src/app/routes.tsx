@@ -21,6 +21,18 @@ export interface PageRoute {
   menu?: string;
   /** Main accounts only, or the permission a sub-account needs; absent: every signed-in account. */
   access?: PageAccess;
+  /**
+   * The GETs the page makes first, as it makes them (path, query from the address), started when the
+   * route matches while the page's code loads (app/router.tsx, api/prefetch). Paths, not the contract's
+   * endpoints: those would bring their areas' schemas and texts to every route. One that no longer
+   * matches the page's call only costs a call.
+   */
+  firstCalls?: (params: URLSearchParams) => FirstCall[];
+}
+
+export interface FirstCall {
+  path: string;
+  query?: Record<string, string>;
 }
 
 
@@ -46,7 +58,13 @@ export const ROUTES: PageRoute[] = [
   { path: '/validate/email', title: BM.routeValidateEmail, layout: 'second', page: lazy(() => import('../features/account/ValidateEmailPage')) },
   { path: '/self', title: BM.routeSelfService, layout: 'second', page: lazy(() => import('../features/self-service/SelfServicePage')) },
   // main layout: overview and account
-  { path: '/dashboard', title: BM.routeDashboard, layout: 'main', page: DashboardPage },
+  {
+    path: '/dashboard',
+    title: BM.routeDashboard,
+    layout: 'main',
+    page: DashboardPage,
+    firstCalls: () => [{ path: '/account/info' }, { path: '/dashboard/overview' }],
+  },
   { path: '/account', title: BM.routeAccount, layout: 'main', access: 'main', menu: '/account/info', page: lazy(() => import('../features/account/AccountPage')) },
   { path: '/account/info', title: BM.routeAccountInfo, layout: 'main', access: 'main', page: lazy(() => import('../features/account/AccountInfoPage')) },
   { path: '/account/message', title: BM.routeMessages, layout: 'main', page: lazy(() => import('../features/message/MessagePage')) },
@@ -64,7 +82,14 @@ export const ROUTES: PageRoute[] = [
   },
   // networks (document 2)
   { path: '/network/lists', title: BM.routeNetworks, layout: 'main', page: lazy(() => import('../features/network/NetworkListPage')) },
-  { path: '/network/detail', title: BM.routeNetworkDetail, layout: 'main', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkDetailPage')) },
+  {
+    path: '/network/detail',
+    title: BM.routeNetworkDetail,
+    layout: 'main',
+    menu: '/network/lists',
+    page: lazy(() => import('../features/network/NetworkDetailPage')),
+    firstCalls: (params) => (params.get('network_number') ? [{ path: '/network/info', query: { network_number: params.get('network_number')! } }] : []),
+  },
   { path: '/network/create', title: BM.routeNetworkCreate, layout: 'main', access: 'easylink.network.create', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
   { path: '/network/edit', title: BM.routeNetworkEdit, layout: 'main', access: 'easylink.network.edit', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
   { path: '/network/ticket_lists', title: BM.routeNetworkTickets, layout: 'main', page: lazy(() => import('../features/network-ticket/TicketListPage')) },
@@ -95,6 +120,7 @@ export const ROUTES: PageRoute[] = [
     layout: 'main',
     menu: '/router/lists',
     page: lazy(() => import('../features/router/detail/RouterDetailPage')),
+    firstCalls: (params) => (params.get('router_name') ? [{ path: '/router/info', query: { router_name: params.get('router_name')! } }] : []),
   },
   { path: '/router/ldap', title: BM.ldapTitle, layout: 'main', page: lazy(() => import('../features/ldap/LdapPage')) },
   { path: '/router/ldap_edit', title: BM.routeLdapEdit, layout: 'main', access: 'main', menu: '/router/ldap', page: lazy(() => import('../features/ldap/LdapEditPage')) },
