@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '@hublink/agent';
 import { M } from '@hublink/contract';
@@ -233,11 +233,22 @@ describe('tables at 1440, 1280 and 390 pixels', () => {
 
   it('router detail: the live charts wait for the first sample, with no 0.00 MB/s', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
+    // The simulated device sends its first sample soon: the stream is held open with nothing on it, so the
+    // state before it stays to be looked at.
+    let stream: WebSocketRoute | undefined;
+    await page.routeWebSocket(/traffic/, (ws) => {
+      stream = ws;
+    });
     await page.goto(`${server.url}${urls.get('/router/detail')}`);
     const waiting = page.getByRole('status').filter({ hasText: M.routerTrafficWaiting }).first();
     await waiting.waitFor();
     expect(await page.getByText(/\d+\.\d{2} MB\/s/).count()).toBe(0);
     await screenshotAtWidths(page, 'tables-router-detail-waiting', waiting);
+    // The first sample: eth0's charts show their rates (80 Mbit/s in → 10.00 MB/s) and stop waiting.
+    stream!.send(JSON.stringify({ code: 200, type: 'interface', data: [{ interface: 'eth0', time: Math.floor(Date.now() / 1000), down: 80, upload: 20 }] }));
+    await page.getByText('10.00 MB/s').waitFor();
+    await page.getByText('2.50 MB/s').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: M.routerTrafficWaiting }).count()).toBe(2);
   });
 
   it('at 390 a list shows name, state and actions first, and shades the edge it scrolls towards', async () => {
