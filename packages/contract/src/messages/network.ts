@@ -136,6 +136,7 @@ export const networkMessages = {
   networkLinks: '连接',
   networkLinkList: '列表',
   networkLinkTopology: '拓扑图',
+  networkLinkView: '连接的显示方式',
   networkLinkPoint: '成员',
   networkLinkCenter: '中心点',
   networkLinkIp: '虚拟IP',

@@ -20,7 +20,7 @@ export function LinksCard({ members, links }: { members: readonly NetworkMember[
       aria-label={M.networkLinks}
       extra={
         <Segmented<View>
-          aria-label={M.networkLinks}
+          aria-label={M.networkLinkView}
           value={view}
           onChange={setView}
           options={[
