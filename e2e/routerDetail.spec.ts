@@ -87,7 +87,7 @@ describe('hardware router detail in Chromium', () => {
     for (const text of ['北京机房', M.routerConnected, '00:11:22:33:44:55', '4.66 GB', '1.18 MB', '255.255.255.255', 'PPPoE']) {
       await page.getByText(text, { exact: true }).first().waitFor({ timeout: WAIT_MS });
     }
-    expect(await page.getByRole('link', { name: '总部网络' }).getAttribute('href')).toMatch(/^\/network\/detail\?network_number=/);
+    expect(await page.getByRole('link', { name: '总部网络' }).getAttribute('href')).toMatch(/^\/network\/detail\?network_name=.+&network_number=/);
 
     await watch.got;
     await watch.stop();
