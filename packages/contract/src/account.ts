@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { codeField, dateField, EMAIL_PATTERN, emailValueField, MAINLAND_MOBILE_PATTERN, NICKNAME_PATTERN, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, accountMessages, fmt } from './messages';
 import { dialogPassword } from './ram';
 
 /** Industry codes of spec 1 §3 with their labels, in the spec's order (I23 does not exist). */
@@ -62,17 +62,17 @@ const DAY_MS = 86_400_000;
 /** The latest birthday the form accepts today: LIMITS.birthdayMinAgeDays before now, as 'yyyy-MM-dd'. */
 export const latestBirthday = (now = Date.now()) => new Date(now - LIMITS.birthdayMinAgeDays * DAY_MS).toISOString().slice(0, 10);
 
-export const birthdayField = requiredString(M.birthdayRequired)
-  .pipe(dateField(M.birthdayInvalid, M.birthdayInvalid))
-  .refine((v) => v <= latestBirthday(), fmt(M.birthdayTooLate, { n: LIMITS.birthdayMinAgeDays }));
+export const birthdayField = requiredString(accountMessages.birthdayRequired)
+  .pipe(dateField(accountMessages.birthdayInvalid, accountMessages.birthdayInvalid))
+  .refine((v) => v <= latestBirthday(), fmt(accountMessages.birthdayTooLate, { n: LIMITS.birthdayMinAgeDays }));
 
 export const editDataBody = z.object({
-  nickname: requiredString(M.nicknameRequired)
-    .max(LIMITS.nicknameMax, M.accountNicknameMax)
-    .regex(NICKNAME_PATTERN, M.nicknameChars),
+  nickname: requiredString(BM.nicknameRequired)
+    .max(LIMITS.nicknameMax, accountMessages.accountNicknameMax)
+    .regex(NICKNAME_PATTERN, BM.nicknameChars),
   birthday: birthdayField,
-  industry: requiredString(M.industryRequired).refine((v) => INDUSTRY_CODES.has(v), M.industryInvalid),
-  occupation: requiredString(M.occupationRequired).max(LIMITS.occupationMax, M.occupationMax),
+  industry: requiredString(accountMessages.industryRequired).refine((v) => INDUSTRY_CODES.has(v), accountMessages.industryInvalid),
+  occupation: requiredString(accountMessages.occupationRequired).max(LIMITS.occupationMax, accountMessages.occupationMax),
 });
 export type EditDataBody = z.infer<typeof editDataBody>;
 
@@ -87,10 +87,10 @@ export const editData = defineEndpoint({
 /** Step 2 of the password wizard; the identity proof of /verify/verify is required (step 1). */
 export const editPasswordBody = z
   .object({
-    new_password: dialogPassword(M.newPasswordRequired),
-    reset_password: dialogPassword(M.repeatPasswordRequired),
+    new_password: dialogPassword(BM.newPasswordRequired),
+    reset_password: dialogPassword(BM.repeatPasswordRequired),
   })
-  .refine((v) => v.new_password === v.reset_password, { path: ['reset_password'], message: M.passwordMismatch });
+  .refine((v) => v.new_password === v.reset_password, { path: ['reset_password'], message: BM.passwordMismatch });
 
 export const editPassword = defineEndpoint({
   path: '/account/edit_password',
@@ -121,21 +121,21 @@ const OTHER_MOBILE_PATTERN = /^\d{4,15}$/;
  * The first rule a mobile number (without its dial code) breaks, or null: mainland numbers (area 86)
  * match 1[3-8] plus 9 digits, others are 4 to 15 digits; both say '请输入正确的手机号码'.
  */
-export function mobileError(area: string, phone: string, required: string = M.phoneRequired): string | null {
+export function mobileError(area: string, phone: string, required: string = BM.phoneRequired): string | null {
   const a = area.trim().replace(/^\+/, '');
   const p = phone.trim();
   if (!p) return required;
-  if (!AREA_CODE_PATTERN.test(a)) return M.areaCodeInvalid;
+  if (!AREA_CODE_PATTERN.test(a)) return accountMessages.areaCodeInvalid;
   const pattern = a === LIMITS.defaultAreaCode ? MAINLAND_MOBILE_PATTERN : OTHER_MOBILE_PATTERN;
-  return pattern.test(p) ? null : M.mobileInvalid;
+  return pattern.test(p) ? null : accountMessages.mobileInvalid;
 }
 
-export const areaCodeField = plainText(M.areaCodeInvalid).default(LIMITS.defaultAreaCode);
+export const areaCodeField = plainText(accountMessages.areaCodeInvalid).default(LIMITS.defaultAreaCode);
 
 export const editPhoneBody = z
   .object({
     area_code: areaCodeField,
-    phone: plainText(M.phoneRequired),
+    phone: plainText(BM.phoneRequired),
     code: codeField(),
   })
   .superRefine((v, ctx) => {
@@ -154,10 +154,10 @@ export const editPhone = defineEndpoint({
 
 /** Binding dialog types (spec 1 §4): 1 binds (or, with empty values, unbinds); 2 proves the old value. */
 export const BIND_TYPE = { bind: 1, verify: 2 } as const;
-export const bindTypeField = z.union([z.literal(BIND_TYPE.bind), z.literal(BIND_TYPE.verify)], { error: M.bindTypeInvalid });
+export const bindTypeField = z.union([z.literal(BIND_TYPE.bind), z.literal(BIND_TYPE.verify)], { error: accountMessages.bindTypeInvalid });
 
 /** The binding dialog's code: '请输入验证码', then 6 characters. */
-export const bindCodeField = requiredString(M.bindCodeRequired).length(LIMITS.codeLength, M.codeLength);
+export const bindCodeField = requiredString(accountMessages.bindCodeRequired).length(LIMITS.codeLength, BM.codeLength);
 
 export function checkBindCode(code: string, ctx: z.RefinementCtx) {
   const r = bindCodeField.safeParse(code);
@@ -178,7 +178,7 @@ export const defaultPhoneBody = z
   .superRefine((v, ctx) => {
     if (isUnbind(v)) return;
     if (v.type === BIND_TYPE.bind) {
-      const msg = mobileError(v.area_code, v.phone, M.bindPhoneRequired);
+      const msg = mobileError(v.area_code, v.phone, accountMessages.bindPhoneRequired);
       if (msg) ctx.addIssue({ code: 'custom', path: ['phone'], message: msg });
     }
     checkBindCode(v.code, ctx);
@@ -198,9 +198,9 @@ export const defaultPhone = defineEndpoint({
   response: noData,
 });
 
-export const bindEmailField = requiredString(M.bindEmailRequired)
-  .max(LIMITS.emailMax, M.emailInvalid)
-  .regex(EMAIL_PATTERN, M.emailInvalid);
+export const bindEmailField = requiredString(accountMessages.bindEmailRequired)
+  .max(LIMITS.emailMax, BM.emailInvalid)
+  .regex(EMAIL_PATTERN, BM.emailInvalid);
 
 export const defaultEmailBody = z
   .object({
@@ -228,10 +228,10 @@ export const defaultEmail = defineEndpoint({
 });
 
 export const SIGN_PATTERN = /^[A-Za-z0-9]+$/;
-export const signField = requiredString(M.signRequired)
-  .min(LIMITS.signMin, M.signInvalid)
-  .max(LIMITS.signMax, M.signInvalid)
-  .regex(SIGN_PATTERN, M.signInvalid);
+export const signField = requiredString(accountMessages.signRequired)
+  .min(LIMITS.signMin, accountMessages.signInvalid)
+  .max(LIMITS.signMax, accountMessages.signInvalid)
+  .regex(SIGN_PATTERN, accountMessages.signInvalid);
 
 /** The software member suffix (members log in as username@sign); stored lowercase, unique. */
 export const editSign = defineEndpoint({
@@ -247,6 +247,6 @@ export const validateEmail = defineEndpoint({
   path: '/contacts/validate_email',
   method: 'POST',
   access: 'public',
-  body: z.object({ s: requiredString(M.validateLinkInvalid).max(128, M.validateLinkInvalid) }),
+  body: z.object({ s: requiredString(accountMessages.validateLinkInvalid).max(128, accountMessages.validateLinkInvalid) }),
   response: noData,
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idField, multilineText, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { announcementMessages, fmt } from './messages';
 
 export const announcementItem = z.object({
   id: z.number(),
@@ -31,14 +31,14 @@ export const announcementInfo = defineEndpoint({
 
 /** What the operator publishes (`hublink ops`); release_time in epoch milliseconds, default now. */
 export const publishAnnouncementInput = z.object({
-  title: requiredString(M.announcementTitleRequired).max(
+  title: requiredString(announcementMessages.announcementTitleRequired).max(
     LIMITS.announcementTitleMax,
-    fmt(M.announcementTitleTooLong, { n: LIMITS.announcementTitleMax }),
+    fmt(announcementMessages.announcementTitleTooLong, { n: LIMITS.announcementTitleMax }),
   ),
   tag: plainText()
-    .max(LIMITS.announcementTagMax, fmt(M.announcementTagTooLong, { n: LIMITS.announcementTagMax }))
+    .max(LIMITS.announcementTagMax, fmt(announcementMessages.announcementTagTooLong, { n: LIMITS.announcementTagMax }))
     .default(''),
-  content: multilineText(M.announcementContentRequired).min(1, M.announcementContentRequired).max(LIMITS.richTextMax, M.announcementContentTooLong),
+  content: multilineText(announcementMessages.announcementContentRequired).min(1, announcementMessages.announcementContentRequired).max(LIMITS.richTextMax, announcementMessages.announcementContentTooLong),
   release_time: z.number().int().nonnegative().optional(),
 });
 export type PublishAnnouncementInput = z.input<typeof publishAnnouncementInput>;

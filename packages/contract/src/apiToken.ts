@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { idField, integerField, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { apiTokenMessages, fmt } from './messages';
 
 /*
  * Personal API tokens (issue 18). A main account creates them in the console; a token is
@@ -54,9 +54,9 @@ export const listApiTokens = defineEndpoint({
   paged: true,
 });
 
-const expiryDays = integerField(M.apiTokenExpiryRequired, 1, Math.max(...LIMITS.apiTokenExpiryDays)).refine(
+const expiryDays = integerField(apiTokenMessages.apiTokenExpiryRequired, 1, Math.max(...LIMITS.apiTokenExpiryDays)).refine(
   (v) => (LIMITS.apiTokenExpiryDays as readonly number[]).includes(v),
-  M.apiTokenExpiryRequired,
+  apiTokenMessages.apiTokenExpiryRequired,
 );
 
 /** POST /api_token/create: answers the token itself, the only time it is ever shown. */
@@ -65,10 +65,10 @@ export const createApiToken = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: z.object({
-      name: requiredString(M.apiTokenNameRequired).max(LIMITS.apiTokenNameMax, fmt(M.apiTokenNameTooLong, { n: LIMITS.apiTokenNameMax })),
-      scope: z.enum(API_TOKEN_SCOPES, { error: M.apiTokenScopeRequired }),
-      /** Required with scope 'role' (the service refuses it missing with M.apiTokenRoleRequired), ignored with 'read'. */
-      role_id: idField(M.apiTokenRoleRequired).nullish(),
+      name: requiredString(apiTokenMessages.apiTokenNameRequired).max(LIMITS.apiTokenNameMax, fmt(apiTokenMessages.apiTokenNameTooLong, { n: LIMITS.apiTokenNameMax })),
+      scope: z.enum(API_TOKEN_SCOPES, { error: apiTokenMessages.apiTokenScopeRequired }),
+      /** Required with scope 'role' (the service refuses it missing with apiTokenMessages.apiTokenRoleRequired), ignored with 'read'. */
+      role_id: idField(apiTokenMessages.apiTokenRoleRequired).nullish(),
       /** One of LIMITS.apiTokenExpiryDays. */
       expires_days: expiryDays,
     }),

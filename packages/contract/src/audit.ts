@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { dateField, dateRangeInOrder, integerField, pageQuery, plainText, searchField } from './fields';
 import { LIMITS } from './limits';
-import { M } from './messages';
+import { BM, auditMessages, ramMessages } from './messages';
 import { auditActionKnown } from './auditActions';
 import { auditTableName } from './auditFields';
 
@@ -76,12 +76,12 @@ const auditFilter = {
   who: searchField,
   /** The object's type, id or name contains it. */
   object: searchField,
-  start_time: dateField(M.logDateInvalid).optional(),
-  end_time: dateField(M.logDateInvalid).optional(),
-  kind: z.enum(AUDIT_KINDS, { error: M.validationFailed }).optional(),
-  area: plainText(M.auditAreaInvalid).trim().max(32, M.auditAreaInvalid).optional(),
+  start_time: dateField(ramMessages.logDateInvalid).optional(),
+  end_time: dateField(ramMessages.logDateInvalid).optional(),
+  kind: z.enum(AUDIT_KINDS, { error: BM.validationFailed }).optional(),
+  area: plainText(auditMessages.auditAreaInvalid).trim().max(32, auditMessages.auditAreaInvalid).optional(),
 };
-const inOrder = { path: ['end_time'], message: M.logRangeInvalid };
+const inOrder = { path: ['end_time'], message: ramMessages.logRangeInvalid };
 
 /** GET /audit/list: the tenant's audit entries, newest first, with their changes (main accounts only). */
 export const auditList = defineEndpoint({
@@ -111,7 +111,7 @@ export const auditExport = defineEndpoint({
 });
 
 /** The header row of the export, in column order. */
-export const AUDIT_EXPORT_COLUMNS = [M.auditTime, M.auditWho, M.auditSource, M.auditIp, M.auditCall, M.auditPath, M.auditKind, M.auditObject, M.auditChanges] as const;
+export const AUDIT_EXPORT_COLUMNS = [auditMessages.auditTime, auditMessages.auditWho, auditMessages.auditSource, auditMessages.auditIp, auditMessages.auditCall, auditMessages.auditPath, auditMessages.auditKind, auditMessages.auditObject, auditMessages.auditChanges] as const;
 
 export const auditSetting = z.object({ retention_days: z.number() });
 export type AuditSetting = z.infer<typeof auditSetting>;
@@ -130,18 +130,18 @@ export const auditSettingSave = defineEndpoint({
   method: 'POST',
   access: 'main',
   body: z.object({
-    retention_days: integerField(M.auditRetentionInvalid, LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDaysMax),
+    retention_days: integerField(auditMessages.auditRetentionInvalid, LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDaysMax),
   }),
   response: noData,
 });
 
-export const AUDIT_WHO_TEXT: Readonly<Record<AuditWho, string>> = { main: M.auditWhoMain, ram: M.auditWhoRam, token: M.auditWhoToken, operator: M.auditWhoOperator };
-export const AUDIT_SOURCE_TEXT: Readonly<Record<AuditSource, string>> = { console: M.auditSourceConsole, api: M.auditSourceApi, cli: M.auditSourceCli };
-export const AUDIT_KIND_TEXT: Readonly<Record<AuditKind, string>> = { create: M.auditKindCreate, update: M.auditKindUpdate, delete: M.auditKindDelete, other: M.auditKindOther };
-export const AUDIT_OP_TEXT: Readonly<Record<AuditOp, string>> = { insert: M.auditOpInsert, update: M.auditOpUpdate, delete: M.auditOpDelete };
+export const AUDIT_WHO_TEXT: Readonly<Record<AuditWho, string>> = { main: auditMessages.auditWhoMain, ram: auditMessages.auditWhoRam, token: auditMessages.auditWhoToken, operator: auditMessages.auditWhoOperator };
+export const AUDIT_SOURCE_TEXT: Readonly<Record<AuditSource, string>> = { console: auditMessages.auditSourceConsole, api: auditMessages.auditSourceApi, cli: auditMessages.auditSourceCli };
+export const AUDIT_KIND_TEXT: Readonly<Record<AuditKind, string>> = { create: auditMessages.auditKindCreate, update: auditMessages.auditKindUpdate, delete: auditMessages.auditKindDelete, other: auditMessages.auditKindOther };
+export const AUDIT_OP_TEXT: Readonly<Record<AuditOp, string>> = { insert: auditMessages.auditOpInsert, update: auditMessages.auditOpUpdate, delete: auditMessages.auditOpDelete };
 
 /** What a call did by its path ('/network/name' → '修改网络名称'); a path without a name (a call since removed) → 其他操作. */
-export const auditActionName = (path: string): string => auditActionKnown(path) ?? M.auditActionOther;
+export const auditActionName = (path: string): string => auditActionKnown(path) ?? auditMessages.auditActionOther;
 
 /**
  * '子账号 zhang' / '主账号' / 'API令牌 部署脚本'. The operator is 平台运营人员 only: the name kept with the

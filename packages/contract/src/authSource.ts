@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { idField, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { CM, fmt, M } from './messages';
+import { BM, CM, authSourceMessages, fmt } from './messages';
 
 // Third-party sign-in sources (spec 3 §2 "/router/auth_source", §3, §4, §5, §7): a tenant connects its
 // enterprise WeChat, Feishu or DingTalk app; its members sign in to the client with that account.
@@ -15,9 +15,9 @@ export const AUTH_SOURCE_STATUS = { disabled: 0, enabled: 1 } as const;
 
 /** The name of each type as the console shows it. */
 export const AUTH_SOURCE_TYPE_LABELS: Record<AuthSourceType, string> = {
-  wechat: M.authSourceTypeWechat,
-  feishu: M.authSourceTypeFeishu,
-  dingtalk: M.authSourceTypeDingtalk,
+  wechat: authSourceMessages.authSourceTypeWechat,
+  feishu: authSourceMessages.authSourceTypeFeishu,
+  dingtalk: authSourceMessages.authSourceTypeDingtalk,
 };
 
 /** App ids, secrets and corp ids as the open platforms issue them: visible ASCII, no spaces. */
@@ -30,21 +30,21 @@ const visibleField = (required: string, invalid: string, max: number) =>
 
 /** Every field of the create/edit form with its rules; the console's form rules come from here too. */
 export const authSourceFields = z.object({
-  type: z.enum(AUTH_SOURCE_TYPES, { error: M.authSourceTypeRequired }),
-  name: requiredString(M.authSourceNameRequired).max(LIMITS.authSourceNameMax, fmt(M.authSourceNameTooLong, { n: LIMITS.authSourceNameMax })),
-  app_id: visibleField(M.authSourceAppIdRequired, M.authSourceAppIdInvalid, LIMITS.authSourceAppIdMax),
+  type: z.enum(AUTH_SOURCE_TYPES, { error: authSourceMessages.authSourceTypeRequired }),
+  name: requiredString(authSourceMessages.authSourceNameRequired).max(LIMITS.authSourceNameMax, fmt(authSourceMessages.authSourceNameTooLong, { n: LIMITS.authSourceNameMax })),
+  app_id: visibleField(authSourceMessages.authSourceAppIdRequired, authSourceMessages.authSourceAppIdInvalid, LIMITS.authSourceAppIdMax),
   app_secret: z
-    .string({ error: M.authSourceAppSecretRequired })
+    .string({ error: authSourceMessages.authSourceAppSecretRequired })
     .trim()
-    .min(1, M.authSourceAppSecretRequired)
-    .max(LIMITS.authSourceAppSecretMax, fmt(M.authSourceAppSecretInvalid, { n: LIMITS.authSourceAppSecretMax }))
-    .regex(VISIBLE_ASCII, fmt(M.authSourceAppSecretInvalid, { n: LIMITS.authSourceAppSecretMax })),
+    .min(1, authSourceMessages.authSourceAppSecretRequired)
+    .max(LIMITS.authSourceAppSecretMax, fmt(authSourceMessages.authSourceAppSecretInvalid, { n: LIMITS.authSourceAppSecretMax }))
+    .regex(VISIBLE_ASCII, fmt(authSourceMessages.authSourceAppSecretInvalid, { n: LIMITS.authSourceAppSecretMax })),
   /** Enterprise WeChat only: the application's AgentId. */
-  agent_id: requiredString(M.authSourceAgentIdRequired)
-    .max(LIMITS.authSourceAgentIdMax, fmt(M.authSourceAgentIdInvalid, { n: LIMITS.authSourceAgentIdMax }))
-    .regex(/^\d+$/, fmt(M.authSourceAgentIdInvalid, { n: LIMITS.authSourceAgentIdMax })),
+  agent_id: requiredString(authSourceMessages.authSourceAgentIdRequired)
+    .max(LIMITS.authSourceAgentIdMax, fmt(authSourceMessages.authSourceAgentIdInvalid, { n: LIMITS.authSourceAgentIdMax }))
+    .regex(/^\d+$/, fmt(authSourceMessages.authSourceAgentIdInvalid, { n: LIMITS.authSourceAgentIdMax })),
   /** DingTalk only: the organisation's CorpId, checked at every sign-in. */
-  corp_id: visibleField(M.authSourceCorpIdRequired, M.authSourceCorpIdInvalid, LIMITS.authSourceCorpIdMax),
+  corp_id: visibleField(authSourceMessages.authSourceCorpIdRequired, authSourceMessages.authSourceCorpIdInvalid, LIMITS.authSourceCorpIdMax),
 });
 
 const { type, name, app_id, app_secret, agent_id, corp_id } = authSourceFields.shape;
@@ -62,7 +62,7 @@ function checkTypeField(v: SourceBody, ctx: z.RefinementCtx) {
   const field = (TYPE_FIELD as Partial<Record<AuthSourceType, 'agent_id' | 'corp_id'>>)[v.type];
   if (!field) return;
   const r = authSourceFields.shape[field].safeParse(v[field]);
-  if (!r.success) ctx.addIssue({ code: 'custom', path: [field], message: r.error.issues[0]?.message ?? M.validationFailed });
+  if (!r.success) ctx.addIssue({ code: 'custom', path: [field], message: r.error.issues[0]?.message ?? BM.validationFailed });
 }
 
 /** Keeps agent_id for wechat and corp_id for dingtalk, trimmed; '' otherwise. */
@@ -131,7 +131,7 @@ export const listAuthSources = defineEndpoint({
   paged: true,
 });
 
-const sourceId = idField(M.authSourceNotFound);
+const sourceId = idField(authSourceMessages.authSourceNotFound);
 
 export const authSourceInfo = defineEndpoint({
   path: '/auth_source/info',
@@ -174,7 +174,7 @@ export const deleteAuthSource = defineEndpoint({ path: '/auth_source/delete', me
 /** The ID code as a member types it: spaces and dashes are ignored, letters in either case. */
 export const normalizeIdCode = (v: string) => v.replace(/[\s-]/g, '').toUpperCase();
 
-const idCodeField = requiredString(M.authSourceCodeRequired).max(32, M.authSourceCodeUnknown).transform(normalizeIdCode);
+const idCodeField = requiredString(authSourceMessages.authSourceCodeRequired).max(32, authSourceMessages.authSourceCodeUnknown).transform(normalizeIdCode);
 
 /**
  * A redirect URI a native client may use (RFC 8252 §7.3): http to an IP loopback literal, any port,
@@ -214,13 +214,13 @@ export const authorizeAuthSource = defineEndpoint({
   access: 'public',
   query: z.object({
     code: idCodeField,
-    source: idField(M.authSourceUnavailable),
-    redirect_uri: requiredString(M.authSourceRedirectInvalid).max(LIMITS.authSourceRedirectUriMax, M.authSourceRedirectInvalid).refine(isLoopbackRedirect, M.authSourceRedirectInvalid),
-    state: plainText(fmt(M.authSourceStateInvalid, { n: LIMITS.authSourceClientStateMax }))
-      .max(LIMITS.authSourceClientStateMax, fmt(M.authSourceStateInvalid, { n: LIMITS.authSourceClientStateMax }))
+    source: idField(authSourceMessages.authSourceUnavailable),
+    redirect_uri: requiredString(authSourceMessages.authSourceRedirectInvalid).max(LIMITS.authSourceRedirectUriMax, authSourceMessages.authSourceRedirectInvalid).refine(isLoopbackRedirect, authSourceMessages.authSourceRedirectInvalid),
+    state: plainText(fmt(authSourceMessages.authSourceStateInvalid, { n: LIMITS.authSourceClientStateMax }))
+      .max(LIMITS.authSourceClientStateMax, fmt(authSourceMessages.authSourceStateInvalid, { n: LIMITS.authSourceClientStateMax }))
       .default(''),
-    code_challenge: z.string({ error: M.authSourceChallengeInvalid }).regex(/^[A-Za-z0-9_-]{43}$/, M.authSourceChallengeInvalid),
-    code_challenge_method: z.literal('S256', { error: M.authSourceChallengeInvalid }).default('S256'),
+    code_challenge: z.string({ error: authSourceMessages.authSourceChallengeInvalid }).regex(/^[A-Za-z0-9_-]{43}$/, authSourceMessages.authSourceChallengeInvalid),
+    code_challenge_method: z.literal('S256', { error: authSourceMessages.authSourceChallengeInvalid }).default('S256'),
   }),
   response: { redirect: "the provider's sign-in page" },
 });
@@ -239,10 +239,10 @@ export const authSourceCallback = defineEndpoint({
   method: 'GET',
   access: 'public',
   query: z.object({
-    state: requiredString(M.authSourceLoginExpired).max(128, M.authSourceLoginExpired),
-    code: plainText(M.authSourceCodeInvalid).max(512, M.authSourceCodeInvalid).optional(),
-    authCode: plainText(M.authSourceCodeInvalid).max(512, M.authSourceCodeInvalid).optional(),
-    error: plainText(M.authSourceLoginCancelled).max(256, M.authSourceLoginCancelled).optional(),
+    state: requiredString(authSourceMessages.authSourceLoginExpired).max(128, authSourceMessages.authSourceLoginExpired),
+    code: plainText(authSourceMessages.authSourceCodeInvalid).max(512, authSourceMessages.authSourceCodeInvalid).optional(),
+    authCode: plainText(authSourceMessages.authSourceCodeInvalid).max(512, authSourceMessages.authSourceCodeInvalid).optional(),
+    error: plainText(authSourceMessages.authSourceLoginCancelled).max(256, authSourceMessages.authSourceLoginCancelled).optional(),
   }),
   // A standard client's web sign-in (vpnWebSignIn) ends on a page instead.
   response: { redirect: "the client's redirect_uri with ticket and state, or error and error_description", file: WEB_SIGN_IN_PAGE_TYPE },
@@ -271,8 +271,8 @@ export const authSourceToken = defineEndpoint({
   method: 'POST',
   access: 'public',
   body: z.object({
-    ticket: requiredString(M.authSourceTicketInvalid).max(128, M.authSourceTicketInvalid),
-    code_verifier: z.string({ error: M.authSourceVerifierInvalid }).regex(/^[A-Za-z0-9._~-]{43,128}$/, M.authSourceVerifierInvalid),
+    ticket: requiredString(authSourceMessages.authSourceTicketInvalid).max(128, authSourceMessages.authSourceTicketInvalid),
+    code_verifier: z.string({ error: authSourceMessages.authSourceVerifierInvalid }).regex(/^[A-Za-z0-9._~-]{43,128}$/, authSourceMessages.authSourceVerifierInvalid),
   }),
   response: z.object({ login: z.string(), credential: z.string() }),
 });

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { EMAIL_PATTERN, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, monitorMessages } from './messages';
 import { monitorFlag } from './monitor';
 
 /** A contact's id as the calls carry it (a UUID); a malformed one is refused before any lookup. */
-export const contactUuid = plainText(M.validationFailed).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, M.validationFailed);
+export const contactUuid = plainText(BM.validationFailed).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, BM.validationFailed);
 
 /** A monitoring contact (spec 3 §3): alert mails go to its email once it is verified (email_verify 1). */
 export const contactItem = z.object({
@@ -18,11 +18,11 @@ export const contactItem = z.object({
 export type ContactItem = z.infer<typeof contactItem>;
 
 const contactFields = {
-  name: requiredString(M.contactNameRequired).max(LIMITS.contactNameMax, fmt(M.contactNameTooLong, { n: LIMITS.contactNameMax })),
-  email: requiredString(M.contactEmailRequired)
-    .min(LIMITS.emailMin, M.emailInvalid)
-    .max(LIMITS.emailMax, M.emailInvalid)
-    .regex(EMAIL_PATTERN, M.emailInvalid),
+  name: requiredString(monitorMessages.contactNameRequired).max(LIMITS.contactNameMax, fmt(monitorMessages.contactNameTooLong, { n: LIMITS.contactNameMax })),
+  email: requiredString(monitorMessages.contactEmailRequired)
+    .min(LIMITS.emailMin, BM.emailInvalid)
+    .max(LIMITS.emailMax, BM.emailInvalid)
+    .regex(EMAIL_PATTERN, BM.emailInvalid),
 };
 
 /** GET /contacts/lists: the tenant's contacts, oldest first, 10 a page. */

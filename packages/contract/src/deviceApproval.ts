@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { idField, pageQuery } from './fields';
-import { M } from './messages';
+import { deviceApprovalMessages } from './messages';
 
 /*
  * Devices join by approval (issue 30). A tenant setting: when it is on, the first sign-in of a hardware
@@ -53,7 +53,7 @@ export const saveDeviceApprovalSetting = defineEndpoint({
   path: '/device_approval/setting',
   method: 'POST',
   access: 'main',
-  body: z.object({ enabled: z.union([z.literal(0), z.literal(1)], { error: M.deviceApprovalSettingInvalid }) }),
+  body: z.object({ enabled: z.union([z.literal(0), z.literal(1)], { error: deviceApprovalMessages.deviceApprovalSettingInvalid }) }),
   response: noData,
 });
 
@@ -62,7 +62,7 @@ export const listDeviceApprovals = defineEndpoint({
   path: '/device_approval/lists',
   method: 'GET',
   access: 'user',
-  query: pageQuery.extend({ state: z.enum(DEVICE_APPROVAL_FILTERS, { error: M.deviceApprovalFilterInvalid }).default('waiting') }),
+  query: pageQuery.extend({ state: z.enum(DEVICE_APPROVAL_FILTERS, { error: deviceApprovalMessages.deviceApprovalFilterInvalid }).default('waiting') }),
   response: z.array(deviceApprovalItem),
   paged: true,
 });

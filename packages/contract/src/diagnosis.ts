@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { fmt, M } from './messages';
+import { diagnosisMessages, fmt } from './messages';
 import { networkNumberField } from './network';
 import { routerNameField } from './router';
 
@@ -13,15 +13,15 @@ export type DiagnosisCause = (typeof DIAGNOSIS_CAUSES)[number];
 
 /** The Chinese title of each cause. */
 export const DIAGNOSIS_TITLE: Record<DiagnosisCause, string> = {
-  never_connected: M.diagnosisNeverConnected,
-  wrong_secret: M.diagnosisWrongSecret,
-  disabled: M.diagnosisDisabled,
-  certificate: M.diagnosisCertificate,
-  heartbeat_lost: M.diagnosisHeartbeatLost,
-  tunnel_down: M.diagnosisTunnelDown,
-  failed_over: M.diagnosisFailedOver,
-  config_behind: M.diagnosisConfigBehind,
-  healthy: M.diagnosisHealthy,
+  never_connected: diagnosisMessages.diagnosisNeverConnected,
+  wrong_secret: diagnosisMessages.diagnosisWrongSecret,
+  disabled: diagnosisMessages.diagnosisDisabled,
+  certificate: diagnosisMessages.diagnosisCertificate,
+  heartbeat_lost: diagnosisMessages.diagnosisHeartbeatLost,
+  tunnel_down: diagnosisMessages.diagnosisTunnelDown,
+  failed_over: diagnosisMessages.diagnosisFailedOver,
+  config_behind: diagnosisMessages.diagnosisConfigBehind,
+  healthy: diagnosisMessages.diagnosisHealthy,
 };
 
 /** One of the member's networks: its config as compiled and as the device acknowledged it, and its tunnels to centers. */
@@ -88,15 +88,15 @@ export const networkDelivery = defineEndpoint({
 /** The sentence for a diagnosis, from its cause and facts. */
 export function diagnosisMessage(cause: DiagnosisCause, facts: { time?: string; ip?: string; network?: string; center?: string; backup?: string }): string {
   const detail = {
-    never_connected: M.diagnosisNeverConnectedDetail,
-    wrong_secret: M.diagnosisWrongSecretDetail,
-    disabled: M.diagnosisDisabledDetail,
-    certificate: M.diagnosisCertificateDetail,
-    heartbeat_lost: M.diagnosisHeartbeatLostDetail,
-    tunnel_down: M.diagnosisTunnelDownDetail,
-    failed_over: M.diagnosisFailedOverDetail,
-    config_behind: M.diagnosisConfigBehindDetail,
-    healthy: M.diagnosisHealthyDetail,
+    never_connected: diagnosisMessages.diagnosisNeverConnectedDetail,
+    wrong_secret: diagnosisMessages.diagnosisWrongSecretDetail,
+    disabled: diagnosisMessages.diagnosisDisabledDetail,
+    certificate: diagnosisMessages.diagnosisCertificateDetail,
+    heartbeat_lost: diagnosisMessages.diagnosisHeartbeatLostDetail,
+    tunnel_down: diagnosisMessages.diagnosisTunnelDownDetail,
+    failed_over: diagnosisMessages.diagnosisFailedOverDetail,
+    config_behind: diagnosisMessages.diagnosisConfigBehindDetail,
+    healthy: diagnosisMessages.diagnosisHealthyDetail,
   }[cause];
   return fmt(detail, { time: facts.time ?? '', ip: facts.ip ?? '', network: facts.network ?? '', center: facts.center ?? '', backup: facts.backup ?? '' });
 }

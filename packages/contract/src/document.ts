@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idField } from './fields';
 import { LIMITS } from './limits';
-import { M } from './messages';
+import { BM } from './messages';
 
 /** A node of the help menu (spec 3 §3): a section holding others, or a document (type 2). */
 export const DOCUMENT_TYPE = { section: 1, document: 2 } as const;
@@ -65,7 +65,7 @@ export const documentImage = defineEndpoint({
   path: '/document/image',
   method: 'GET',
   access: 'public',
-  query: z.object({ name: z.string({ error: M.validationFailed }).regex(DOCUMENT_IMAGE_NAME, M.validationFailed) }),
+  query: z.object({ name: z.string({ error: BM.validationFailed }).regex(DOCUMENT_IMAGE_NAME, BM.validationFailed) }),
   response: { file: 'image/*' },
 });
 

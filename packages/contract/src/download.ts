@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, type FileResponse, type RedirectResponse } from './endpoint';
 import { multilineText, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { documentMessages, fmt } from './messages';
 
 /** Spec 3 §7: the downloads live at {external}/api/download/*, outside /api/v1. */
 export const DOWNLOAD_BASE = '/api';
@@ -69,8 +69,8 @@ export const downloadLinux = defineEndpoint({
   method: 'GET',
   access: 'public',
   query: z.object({
-    panel: z.enum(LINUX_PANELS, { error: M.downloadPanelRequired }),
-    platform: z.enum(LINUX_ARCHS, { error: M.downloadPlatformRequired }),
+    panel: z.enum(LINUX_PANELS, { error: documentMessages.downloadPanelRequired }),
+    platform: z.enum(LINUX_ARCHS, { error: documentMessages.downloadPlatformRequired }),
   }),
   response: releaseFile,
 });
@@ -102,33 +102,33 @@ const isWebUrl = (value: string) => {
  */
 export const publishReleaseInput = z
   .object({
-    platform: z.enum(CLIENT_PLATFORMS, { error: M.releasePlatformInvalid }),
-    panel: z.enum(LINUX_PANELS, { error: M.releasePanelRequired }).optional(),
-    arch: z.enum(LINUX_ARCHS, { error: M.releaseArchRequired }).optional(),
-    version: requiredString(M.releaseVersionRequired)
-      .max(LIMITS.releaseVersionMax, fmt(M.releaseVersionInvalid, { n: LIMITS.releaseVersionMax }))
-      .regex(RELEASE_VERSION, fmt(M.releaseVersionInvalid, { n: LIMITS.releaseVersionMax })),
-    notes: multilineText(M.releaseNotesTooLong)
-      .max(LIMITS.releaseNotesMax, fmt(M.releaseNotesTooLong, { n: LIMITS.releaseNotesMax }))
+    platform: z.enum(CLIENT_PLATFORMS, { error: documentMessages.releasePlatformInvalid }),
+    panel: z.enum(LINUX_PANELS, { error: documentMessages.releasePanelRequired }).optional(),
+    arch: z.enum(LINUX_ARCHS, { error: documentMessages.releaseArchRequired }).optional(),
+    version: requiredString(documentMessages.releaseVersionRequired)
+      .max(LIMITS.releaseVersionMax, fmt(documentMessages.releaseVersionInvalid, { n: LIMITS.releaseVersionMax }))
+      .regex(RELEASE_VERSION, fmt(documentMessages.releaseVersionInvalid, { n: LIMITS.releaseVersionMax })),
+    notes: multilineText(documentMessages.releaseNotesTooLong)
+      .max(LIMITS.releaseNotesMax, fmt(documentMessages.releaseNotesTooLong, { n: LIMITS.releaseNotesMax }))
       .default(''),
-    url: plainText(fmt(M.releaseUrlInvalid, { n: LIMITS.releaseUrlMax }))
-      .max(LIMITS.releaseUrlMax, fmt(M.releaseUrlInvalid, { n: LIMITS.releaseUrlMax }))
-      .refine(isWebUrl, fmt(M.releaseUrlInvalid, { n: LIMITS.releaseUrlMax }))
+    url: plainText(fmt(documentMessages.releaseUrlInvalid, { n: LIMITS.releaseUrlMax }))
+      .max(LIMITS.releaseUrlMax, fmt(documentMessages.releaseUrlInvalid, { n: LIMITS.releaseUrlMax }))
+      .refine(isWebUrl, fmt(documentMessages.releaseUrlInvalid, { n: LIMITS.releaseUrlMax }))
       .optional(),
     /** The package's name as a browser saves it; the bytes come beside the input. */
-    file_name: plainText(fmt(M.releaseFileNameInvalid, { n: LIMITS.releaseFileNameMax }))
-      .max(LIMITS.releaseFileNameMax, fmt(M.releaseFileNameInvalid, { n: LIMITS.releaseFileNameMax }))
-      .regex(RELEASE_FILE_NAME, fmt(M.releaseFileNameInvalid, { n: LIMITS.releaseFileNameMax }))
+    file_name: plainText(fmt(documentMessages.releaseFileNameInvalid, { n: LIMITS.releaseFileNameMax }))
+      .max(LIMITS.releaseFileNameMax, fmt(documentMessages.releaseFileNameInvalid, { n: LIMITS.releaseFileNameMax }))
+      .regex(RELEASE_FILE_NAME, fmt(documentMessages.releaseFileNameInvalid, { n: LIMITS.releaseFileNameMax }))
       .optional(),
   })
   .superRefine((v, ctx) => {
     if (v.platform === 'linux') {
-      if (!v.panel) ctx.addIssue({ code: 'custom', path: ['panel'], message: M.releasePanelRequired });
-      else if (!v.arch) ctx.addIssue({ code: 'custom', path: ['arch'], message: M.releaseArchRequired });
+      if (!v.panel) ctx.addIssue({ code: 'custom', path: ['panel'], message: documentMessages.releasePanelRequired });
+      else if (!v.arch) ctx.addIssue({ code: 'custom', path: ['arch'], message: documentMessages.releaseArchRequired });
     } else if (v.panel || v.arch) {
-      ctx.addIssue({ code: 'custom', path: ['panel'], message: M.releaseLinuxOnly });
+      ctx.addIssue({ code: 'custom', path: ['panel'], message: documentMessages.releaseLinuxOnly });
     }
-    if ((v.url === undefined) === (v.file_name === undefined)) ctx.addIssue({ code: 'custom', path: ['url'], message: M.releaseSourceRequired });
+    if ((v.url === undefined) === (v.file_name === undefined)) ctx.addIssue({ code: 'custom', path: ['url'], message: documentMessages.releaseSourceRequired });
   });
 export type PublishReleaseInput = z.input<typeof publishReleaseInput>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData, type FileResponse } from './endpoint';
 import { idField, integerField, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, ldapMessages } from './messages';
 
 /*
  * LDAP directory sync (spec 3 §2, §3, §5, §7): a tenant connects its directory (OpenLDAP or Active
@@ -58,63 +58,63 @@ export function isDn(v: string): boolean {
 }
 
 /** The domain as the form takes it: trimmed, lower-cased, then checked. */
-export const ldapDomainField = requiredString(M.ldapDomainRequired)
+export const ldapDomainField = requiredString(ldapMessages.ldapDomainRequired)
   .overwrite((v) => v.toLowerCase())
-  .refine(isDomainName, M.ldapDomainInvalid);
+  .refine(isDomainName, ldapMessages.ldapDomainInvalid);
 
 const flag = (message: string) => integerField(message, 0, 1);
 
 /** The port: digits only, at most five of them, 1 to 65535 (a JSON number is taken too). */
 const portField = z
-  .union([z.number(), z.string()], { error: M.ldapPortRequired })
+  .union([z.number(), z.string()], { error: ldapMessages.ldapPortRequired })
   .transform((v) => String(v).trim())
   .pipe(
     z
       .string()
-      .min(1, M.ldapPortRequired)
-      .regex(/^\d+$/, M.ldapPortDigits)
-      .max(LIMITS.ldapPortDigits, fmt(M.ldapPortRange, { n: LIMITS.ldapPortMax }))
+      .min(1, ldapMessages.ldapPortRequired)
+      .regex(/^\d+$/, ldapMessages.ldapPortDigits)
+      .max(LIMITS.ldapPortDigits, fmt(ldapMessages.ldapPortRange, { n: LIMITS.ldapPortMax }))
       .transform(Number)
-      .pipe(z.number().min(1, fmt(M.ldapPortRange, { n: LIMITS.ldapPortMax })).max(LIMITS.ldapPortMax, fmt(M.ldapPortRange, { n: LIMITS.ldapPortMax }))),
+      .pipe(z.number().min(1, fmt(ldapMessages.ldapPortRange, { n: LIMITS.ldapPortMax })).max(LIMITS.ldapPortMax, fmt(ldapMessages.ldapPortRange, { n: LIMITS.ldapPortMax }))),
   );
 
 /** What /ldap/check and /ldap/save carry (spec 3 §7), in the order of the form (the first failing rule answers). */
 export const ldapConfigBody = z
   .object({
-    mode: z.enum(LDAP_MODES, { error: M.ldapModeRequired }),
+    mode: z.enum(LDAP_MODES, { error: ldapMessages.ldapModeRequired }),
     /** A hardware member of the tenant; only in private mode. */
-    router_name: plainText(M.ldapRouterMissing).max(LIMITS.memberNameMax, M.ldapRouterMissing).default(''),
+    router_name: plainText(ldapMessages.ldapRouterMissing).max(LIMITS.memberNameMax, ldapMessages.ldapRouterMissing).default(''),
     domain: ldapDomainField,
-    host: requiredString(M.ldapHostRequired)
-      .max(LIMITS.ldapHostMax, fmt(M.ldapHostTooLong, { n: LIMITS.ldapHostMax }))
-      .refine(isLdapHost, M.ldapHostInvalid),
+    host: requiredString(ldapMessages.ldapHostRequired)
+      .max(LIMITS.ldapHostMax, fmt(ldapMessages.ldapHostTooLong, { n: LIMITS.ldapHostMax }))
+      .refine(isLdapHost, ldapMessages.ldapHostInvalid),
     port: portField,
-    base_dn: requiredString(M.ldapBaseDnRequired)
-      .max(LIMITS.ldapBaseDnMax, fmt(M.ldapBaseDnTooLong, { n: LIMITS.ldapBaseDnMax }))
-      .refine(isDn, M.ldapBaseDnInvalid),
+    base_dn: requiredString(ldapMessages.ldapBaseDnRequired)
+      .max(LIMITS.ldapBaseDnMax, fmt(ldapMessages.ldapBaseDnTooLong, { n: LIMITS.ldapBaseDnMax }))
+      .refine(isDn, ldapMessages.ldapBaseDnInvalid),
     /** 1: LDAPS (ca_id required). */
-    use_ssl: flag(M.ldapSslRequired).default(0),
+    use_ssl: flag(ldapMessages.ldapSslRequired).default(0),
     /** 1: StartTLS on the plain port (ca_id optional: the uploaded CA, else the system's). */
-    use_tls: flag(M.ldapSslRequired).default(0),
-    ca_id: idField(M.ldapCaMissing).nullable().default(null),
-    type: integerField(M.ldapTypeRequired, LDAP_TYPE.openldap, LDAP_TYPE.ad),
+    use_tls: flag(ldapMessages.ldapSslRequired).default(0),
+    ca_id: idField(ldapMessages.ldapCaMissing).nullable().default(null),
+    type: integerField(ldapMessages.ldapTypeRequired, LDAP_TYPE.openldap, LDAP_TYPE.ad),
     /** The DN the server binds as to read the directory. */
-    username: requiredString(M.ldapUsernameRequired)
-      .max(LIMITS.ldapUsernameMax, fmt(M.ldapUsernameTooLong, { n: LIMITS.ldapUsernameMax }))
-      .refine(isDn, M.ldapUsernameInvalid),
+    username: requiredString(ldapMessages.ldapUsernameRequired)
+      .max(LIMITS.ldapUsernameMax, fmt(ldapMessages.ldapUsernameTooLong, { n: LIMITS.ldapUsernameMax }))
+      .refine(isDn, ldapMessages.ldapUsernameInvalid),
     /** Its password; LDAP_PASSWORD_MASK keeps the saved one. Not trimmed: spaces may be part of it. */
     password: z
-      .string({ error: M.ldapPasswordRequired })
-      .min(1, M.ldapPasswordRequired)
-      .max(LIMITS.ldapPasswordMax, fmt(M.ldapPasswordTooLong, { n: LIMITS.ldapPasswordMax })),
+      .string({ error: ldapMessages.ldapPasswordRequired })
+      .min(1, ldapMessages.ldapPasswordRequired)
+      .max(LIMITS.ldapPasswordMax, fmt(ldapMessages.ldapPasswordTooLong, { n: LIMITS.ldapPasswordMax })),
     /** A network imported members join as points; '' for none. */
-    network_number: plainText(M.ldapNetworkMissing).max(LIMITS.networkNumberMax, M.ldapNetworkMissing).default(''),
-    sync_mode: integerField(M.ldapSyncModeRequired, LDAP_SYNC_MODE.manual, LDAP_SYNC_MODE.automatic),
+    network_number: plainText(ldapMessages.ldapNetworkMissing).max(LIMITS.networkNumberMax, ldapMessages.ldapNetworkMissing).default(''),
+    sync_mode: integerField(ldapMessages.ldapSyncModeRequired, LDAP_SYNC_MODE.manual, LDAP_SYNC_MODE.automatic),
   })
   .superRefine((v, ctx) => {
-    if (v.mode === 'private' && v.router_name === '') ctx.addIssue({ code: 'custom', path: ['router_name'], message: M.ldapRouterRequired });
-    if (v.use_ssl === 1 && v.use_tls === 1) ctx.addIssue({ code: 'custom', path: ['use_tls'], message: M.ldapSslAndTls });
-    if (v.use_ssl === 1 && v.ca_id === null) ctx.addIssue({ code: 'custom', path: ['ca_id'], message: M.ldapCaRequired });
+    if (v.mode === 'private' && v.router_name === '') ctx.addIssue({ code: 'custom', path: ['router_name'], message: ldapMessages.ldapRouterRequired });
+    if (v.use_ssl === 1 && v.use_tls === 1) ctx.addIssue({ code: 'custom', path: ['use_tls'], message: ldapMessages.ldapSslAndTls });
+    if (v.use_ssl === 1 && v.ca_id === null) ctx.addIssue({ code: 'custom', path: ['ca_id'], message: ldapMessages.ldapCaRequired });
   });
 export type LdapConfigInput = z.output<typeof ldapConfigBody>;
 
@@ -234,8 +234,8 @@ export const ldapUser = z.object({
 export type LdapUser = z.infer<typeof ldapUser>;
 
 /** The listing's version: calls that act on the listing carry it, and are refused once it changed. */
-const hashField = requiredString(M.ldapHashRequired).max(64, M.ldapStale);
-const uuidField = requiredString(M.ldapUserMissing).max(64, M.ldapUserMissing);
+const hashField = requiredString(ldapMessages.ldapHashRequired).max(64, ldapMessages.ldapStale);
+const uuidField = requiredString(ldapMessages.ldapUserMissing).max(64, ldapMessages.ldapUserMissing);
 
 /**
  * GET /ldap/user: the directory's users as last read; search matches the username or the description
@@ -245,7 +245,7 @@ export const listLdapUsers = defineEndpoint({
   path: '/ldap/user',
   method: 'GET',
   access: 'user',
-  query: pageQuery.extend({ exist: flag(M.validationFailed).optional() }),
+  query: pageQuery.extend({ exist: flag(BM.validationFailed).optional() }),
   response: z.object({ list: z.array(ldapUser), hash: z.string() }),
   paged: true,
 });
@@ -305,7 +305,7 @@ export const setLdapSyncMode = defineEndpoint({
   path: '/ldap/sync_mode',
   method: 'POST',
   access: 'main',
-  body: z.object({ sync_mode: integerField(M.ldapSyncModeRequired, LDAP_SYNC_MODE.manual, LDAP_SYNC_MODE.automatic) }),
+  body: z.object({ sync_mode: integerField(ldapMessages.ldapSyncModeRequired, LDAP_SYNC_MODE.manual, LDAP_SYNC_MODE.automatic) }),
   response: noData,
 });
 

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { dateField, dateRangeInOrder, pageQuery, plainText, searchField } from './fields';
-import { M } from './messages';
+import { BM, logsMessages, ramMessages } from './messages';
 
 const logQuery = pageQuery.extend({
   /** One member's records (the member detail dialog). */
-  router_name: plainText(M.validationFailed).max(64, M.validationFailed).optional(),
-  start_time: dateField(M.logDateInvalid).optional(),
-  end_time: dateField(M.logDateInvalid).optional(),
+  router_name: plainText(BM.validationFailed).max(64, BM.validationFailed).optional(),
+  start_time: dateField(ramMessages.logDateInvalid).optional(),
+  end_time: dateField(ramMessages.logDateInvalid).optional(),
 });
 
-const inOrder = { path: ['end_time'], message: M.logRangeInvalid };
+const inOrder = { path: ['end_time'], message: ramMessages.logRangeInvalid };
 
 export const softwareLoginItem = z.object({
   router_name: z.string(),
@@ -57,7 +57,7 @@ export const onlineLog = defineEndpoint({
   path: '/logs/online',
   method: 'GET',
   access: 'user',
-  query: logQuery.extend({ mode: z.enum(ONLINE_MODES, { error: M.validationFailed }).default('p2p') }).refine(dateRangeInOrder, inOrder),
+  query: logQuery.extend({ mode: z.enum(ONLINE_MODES, { error: BM.validationFailed }).default('p2p') }).refine(dateRangeInOrder, inOrder),
   response: z.array(onlineLogItem),
   paged: true,
 });
@@ -93,9 +93,9 @@ export const connectLog = defineEndpoint({
   access: 'user',
   query: pageQuery
     .extend({
-      start_time: dateField(M.logDateInvalid).optional(),
-      end_time: dateField(M.logDateInvalid).optional(),
-      mode: z.enum(ONLINE_MODES, { error: M.validationFailed }).optional(),
+      start_time: dateField(ramMessages.logDateInvalid).optional(),
+      end_time: dateField(ramMessages.logDateInvalid).optional(),
+      mode: z.enum(ONLINE_MODES, { error: BM.validationFailed }).optional(),
     })
     .refine(dateRangeInOrder, inOrder),
   response: z.array(z.union([connectSessionItem, connectLogItem])),
@@ -118,7 +118,7 @@ export type LogExportFile = z.infer<typeof logExportFile>;
 /**
  * GET /logs/export: the rows of one log matching the page's search and days, newest first (at most
  * LIMITS.logExportRowsMax), as a one-sheet .xlsx in base64 inside the envelope; 422 with
- * M.exportEmpty when none match. software_login is for main accounts only (the service refuses sub-accounts).
+ * routerMessages.exportEmpty when none match. software_login is for main accounts only (the service refuses sub-accounts).
  */
 export const exportLogs = defineEndpoint({
   path: '/logs/export',
@@ -126,10 +126,10 @@ export const exportLogs = defineEndpoint({
   access: 'user',
   query: z
     .object({
-      type: z.enum(LOG_EXPORT_TYPES, { error: M.validationFailed }),
+      type: z.enum(LOG_EXPORT_TYPES, { error: BM.validationFailed }),
       search: searchField,
-      start_time: dateField(M.logDateInvalid).optional(),
-      end_time: dateField(M.logDateInvalid).optional(),
+      start_time: dateField(ramMessages.logDateInvalid).optional(),
+      end_time: dateField(ramMessages.logDateInvalid).optional(),
     })
     .refine(dateRangeInOrder, inOrder),
   response: logExportFile,
@@ -137,20 +137,20 @@ export const exportLogs = defineEndpoint({
 
 /** The header row of each export, in column order (the console's table headers are the same texts). */
 export const LOG_EXPORT_COLUMNS: Record<LogExportType, readonly string[]> = {
-  software_login: [M.logMember, M.logIp, M.logOs, M.logVersion, M.logSysBrand, M.logSysModel, M.logSysVersion, M.logLoginTime],
-  online: [M.logMember, M.logNetwork, M.logPeer, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
-  pop_online: [M.logMember, M.logPop, M.logArea, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
-  connect: [M.logMember, M.logRemoteIp, M.logRemotePort, M.logVersion, M.logConnectState, M.logTime],
-  connect_p2p: [M.logMember, M.logNetwork, M.logPeer, M.logRemoteIp, M.logRemotePort, M.logVersion, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
-  connect_pop: [M.logMember, M.logPop, M.logArea, M.logRemoteIp, M.logRemotePort, M.logVersion, M.logOrig, M.logVpnIp, M.logStart, M.logEnd, M.logDuration],
+  software_login: [logsMessages.logMember, logsMessages.logIp, logsMessages.logOs, logsMessages.logVersion, logsMessages.logSysBrand, logsMessages.logSysModel, logsMessages.logSysVersion, logsMessages.logLoginTime],
+  online: [logsMessages.logMember, logsMessages.logNetwork, logsMessages.logPeer, logsMessages.logOrig, logsMessages.logVpnIp, logsMessages.logStart, logsMessages.logEnd, logsMessages.logDuration],
+  pop_online: [logsMessages.logMember, logsMessages.logPop, logsMessages.logArea, logsMessages.logOrig, logsMessages.logVpnIp, logsMessages.logStart, logsMessages.logEnd, logsMessages.logDuration],
+  connect: [logsMessages.logMember, logsMessages.logRemoteIp, logsMessages.logRemotePort, logsMessages.logVersion, logsMessages.logConnectState, logsMessages.logTime],
+  connect_p2p: [logsMessages.logMember, logsMessages.logNetwork, logsMessages.logPeer, logsMessages.logRemoteIp, logsMessages.logRemotePort, logsMessages.logVersion, logsMessages.logOrig, logsMessages.logVpnIp, logsMessages.logStart, logsMessages.logEnd, logsMessages.logDuration],
+  connect_pop: [logsMessages.logMember, logsMessages.logPop, logsMessages.logArea, logsMessages.logRemoteIp, logsMessages.logRemotePort, logsMessages.logVersion, logsMessages.logOrig, logsMessages.logVpnIp, logsMessages.logStart, logsMessages.logEnd, logsMessages.logDuration],
 };
 
 /** The downloaded file's name per log, without '-yyyyMMdd.xlsx'. */
 export const LOG_EXPORT_FILES: Record<LogExportType, string> = {
-  software_login: M.logFileSoftwareLogin,
-  online: M.logFileOnline,
-  pop_online: M.logFilePopOnline,
-  connect: M.logFileConnect,
-  connect_p2p: M.logFileConnectP2p,
-  connect_pop: M.logFileConnectPop,
+  software_login: logsMessages.logFileSoftwareLogin,
+  online: logsMessages.logFileOnline,
+  pop_online: logsMessages.logFilePopOnline,
+  connect: logsMessages.logFileConnect,
+  connect_p2p: logsMessages.logFileConnectP2p,
+  connect_pop: logsMessages.logFileConnectPop,
 };

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { idField, multilineText, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, messageMessages } from './messages';
 
 /** The kinds of message the service sends a tenant, with the label the console shows. */
 export const MESSAGE_TYPES = {
-  system: M.messageTypeSystem,
-  service: M.messageTypeService,
-  network: M.messageTypeNetwork,
-  ticket: M.messageTypeTicket,
-  alert: M.messageTypeAlert,
+  system: messageMessages.messageTypeSystem,
+  service: messageMessages.messageTypeService,
+  network: messageMessages.messageTypeNetwork,
+  ticket: messageMessages.messageTypeTicket,
+  alert: messageMessages.messageTypeAlert,
 } as const;
 export type MessageType = keyof typeof MESSAGE_TYPES;
-export const messageTypeField = z.enum(Object.keys(MESSAGE_TYPES) as [MessageType, ...MessageType[]], { error: M.messageTypeInvalid });
+export const messageTypeField = z.enum(Object.keys(MESSAGE_TYPES) as [MessageType, ...MessageType[]], { error: messageMessages.messageTypeInvalid });
 
 /** The label of a message type (an unknown one is shown as it is). */
 export const messageTypeLabel = (type: string): string => MESSAGE_TYPES[type as MessageType] ?? type;
@@ -47,7 +47,7 @@ export const messageInfo = defineEndpoint({
   method: 'GET',
   access: 'user',
   query: z.object({
-    message_id: idField(M.messageNotFound),
+    message_id: idField(messageMessages.messageNotFound),
   }),
   response: messageItem.extend({ content: z.string() }),
 });
@@ -59,14 +59,14 @@ export const messageInfo = defineEndpoint({
 export const messageSelection = z
   .object({
     message_id: z
-      .array(z.number({ error: M.selectMessage }).int(M.selectMessage).positive(M.selectMessage).max(LIMITS.maxId, M.selectMessage), {
-        error: M.selectMessage,
+      .array(z.number({ error: BM.selectMessage }).int(BM.selectMessage).positive(BM.selectMessage).max(LIMITS.maxId, BM.selectMessage), {
+        error: BM.selectMessage,
       })
-      .max(LIMITS.maxPageLimit, fmt(M.messageSelectionTooLarge, { n: LIMITS.maxPageLimit }))
+      .max(LIMITS.maxPageLimit, fmt(messageMessages.messageSelectionTooLarge, { n: LIMITS.maxPageLimit }))
       .optional(),
-    type: z.literal('all', { error: M.selectMessage }).optional(),
+    type: z.literal('all', { error: BM.selectMessage }).optional(),
   })
-  .refine((v) => v.type === 'all' || (v.message_id?.length ?? 0) > 0, { path: ['message_id'], message: M.selectMessage });
+  .refine((v) => v.type === 'all' || (v.message_id?.length ?? 0) > 0, { path: ['message_id'], message: BM.selectMessage });
 export type MessageSelection = z.infer<typeof messageSelection>;
 
 /** Marks the selected messages (or all) read. */
@@ -89,8 +89,8 @@ export const deleteMessages = defineEndpoint({
 
 /** What the operator sends a tenant (`hublink ops`, and the service's own notices). */
 export const sendMessageInput = z.object({
-  title: requiredString(M.messageTitleRequired).max(LIMITS.messageTitleMax, fmt(M.messageTitleTooLong, { n: LIMITS.messageTitleMax })),
-  content: multilineText(M.messageContentRequired).min(1, M.messageContentRequired).max(LIMITS.richTextMax, M.messageContentTooLong),
+  title: requiredString(messageMessages.messageTitleRequired).max(LIMITS.messageTitleMax, fmt(messageMessages.messageTitleTooLong, { n: LIMITS.messageTitleMax })),
+  content: multilineText(messageMessages.messageContentRequired).min(1, messageMessages.messageContentRequired).max(LIMITS.richTextMax, messageMessages.messageContentTooLong),
   type: messageTypeField.default('system'),
 });
 export type SendMessageInput = z.input<typeof sendMessageInput>;

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { plainText } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, monitorMessages } from './messages';
 
 /** A 0/1 flag as the monitoring calls answer it. */
 export const monitorFlag = z.union([z.literal(0), z.literal(1)]);
 export type MonitorFlag = z.infer<typeof monitorFlag>;
 
 /** A 0/1 flag of a request; missing means 0. */
-const flagField = (fallback: MonitorFlag = 0) => z.union([z.literal(0), z.literal(1)], { error: M.validationFailed }).default(fallback);
+const flagField = (fallback: MonitorFlag = 0) => z.union([z.literal(0), z.literal(1)], { error: BM.validationFailed }).default(fallback);
 
 /** What an alert can be about (spec 3 §3, the alert configuration's switches). */
 export const ALERT_KINDS = ['router_online', 'router_offline', 'service_expired', 'pop_connect'] as const;
@@ -70,12 +70,12 @@ export const monitorSetting = defineEndpoint({
     service_expired: flagField(),
     pop_connect: flagField(),
     router: z
-      .array(plainText(M.validationFailed).max(LIMITS.monitorRouterNameMax, M.validationFailed), { error: M.validationFailed })
-      .max(LIMITS.monitorRoutersMax, fmt(M.monitorRoutersTooMany, { n: LIMITS.monitorRoutersMax }))
+      .array(plainText(BM.validationFailed).max(LIMITS.monitorRouterNameMax, BM.validationFailed), { error: BM.validationFailed })
+      .max(LIMITS.monitorRoutersMax, fmt(monitorMessages.monitorRoutersTooMany, { n: LIMITS.monitorRoutersMax }))
       .default([]),
   })
   // Spec 3 §8: a checkbox group keeps at least one ticked ('select at least one'); the kinds are one group.
-  .refine((v) => ALERT_KINDS.some((k) => v[k] === 1), { path: ['router_online'], message: M.monitorKindsRequired }),
+  .refine((v) => ALERT_KINDS.some((k) => v[k] === 1), { path: ['router_online'], message: monitorMessages.monitorKindsRequired }),
   response: noData,
 });
 

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { fmt, networkMessages, routerMessages } from './messages';
 
 export const MEMBER_TYPES = ['center', 'point'] as const;
 export type MemberType = (typeof MEMBER_TYPES)[number];
-export const memberTypeField = z.enum(MEMBER_TYPES, { error: M.networkMemberTypeInvalid });
+export const memberTypeField = z.enum(MEMBER_TYPES, { error: networkMessages.networkMemberTypeInvalid });
 
 /** network_type of spec 2 §2: 1 hub (center-point) network, 2 point-to-point, otherwise POP. */
 export const NETWORK_TYPE = { hub: 1, p2p: 2 } as const;
@@ -28,13 +28,13 @@ export const NETWORK_DEFAULTS = {
   centerLinkMinCenters: 2,
 } as const;
 
-export const networkNumberField = requiredString(M.networkNotFound).max(LIMITS.networkNumberMax, M.networkNotFound);
-export const networkNameField = requiredString(M.networkNameRequired).max(LIMITS.networkNameMax, M.networkNameTooLong);
+export const networkNumberField = requiredString(networkMessages.networkNotFound).max(LIMITS.networkNumberMax, networkMessages.networkNotFound);
+export const networkNameField = requiredString(networkMessages.networkNameRequired).max(LIMITS.networkNameMax, networkMessages.networkNameTooLong);
 
 /** router_names; at most the pickers' size (LIMITS.memberPickerMax) per position. */
 const memberNames = z
-  .array(requiredString(M.networkMembersRequired).max(64, M.networkMembersRequired), { error: M.networkMembersRequired })
-  .max(LIMITS.memberPickerMax, fmt(M.networkQuotaFull, { n: LIMITS.memberPickerMax }))
+  .array(requiredString(networkMessages.networkMembersRequired).max(64, networkMessages.networkMembersRequired), { error: networkMessages.networkMembersRequired })
+  .max(LIMITS.memberPickerMax, fmt(networkMessages.networkQuotaFull, { n: LIMITS.memberPickerMax }))
   .default([]);
 
 /** The quota of spec 2 §3 (network_config). */
@@ -97,7 +97,7 @@ export const createNetwork = defineEndpoint({
   path: '/network/create',
   method: 'POST',
   access: 'easylink.network.create',
-  body: z.object(membersBody).refine(atLeastOne, { path: ['center'], message: M.networkMembersRequired }),
+  body: z.object(membersBody).refine(atLeastOne, { path: ['center'], message: networkMessages.networkMembersRequired }),
   response: z.object({ network_number: z.string() }),
 });
 
@@ -107,7 +107,7 @@ export const editNetwork = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ network_number: networkNumberField, ...membersBody }).refine(atLeastOne, { path: ['center'], message: M.networkMembersRequired }),
+  body: z.object({ network_number: networkNumberField, ...membersBody }).refine(atLeastOne, { path: ['center'], message: networkMessages.networkMembersRequired }),
   response: noData,
 });
 
@@ -272,7 +272,7 @@ export const addNetworkMember = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ network_number: networkNumberField, router_name: requiredString(M.networkMembersRequired).max(64, M.networkMembersRequired), member_type: memberTypeField }),
+  body: z.object({ network_number: networkNumberField, router_name: requiredString(networkMessages.networkMembersRequired).max(64, networkMessages.networkMembersRequired), member_type: memberTypeField }),
   response: noData,
 });
 
@@ -281,6 +281,6 @@ export const removeNetworkMember = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ network_number: networkNumberField, router_name: requiredString(M.memberNotFound).max(64, M.memberNotFound) }),
+  body: z.object({ network_number: networkNumberField, router_name: requiredString(routerMessages.memberNotFound).max(64, routerMessages.memberNotFound) }),
   response: noData,
 });

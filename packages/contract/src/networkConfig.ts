@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, noData, type FileResponse } from './endpoint';
 import { requiredString } from './fields';
-import { M } from './messages';
+import { routerMessages } from './messages';
 import { networkNumberField } from './network';
 
 /*
@@ -22,7 +22,7 @@ export const memberConfigAnswer = z.object({
 export type MemberConfigAnswer = z.infer<typeof memberConfigAnswer>;
 
 /** A member by name (an unknown one reads as not found). */
-const memberNameField = requiredString(M.memberNotFound).max(64, M.memberNotFound);
+const memberNameField = requiredString(routerMessages.memberNotFound).max(64, routerMessages.memberNotFound);
 /** A member in one of the tenant's networks: the member's configuration, its profile. */
 const memberInNetworkQuery = z.object({ network_number: networkNumberField, router_name: memberNameField });
 

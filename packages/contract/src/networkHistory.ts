@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { integerField, pageQuery } from './fields';
 import { LIMITS } from './limits';
-import { M } from './messages';
+import { networkHistoryMessages } from './messages';
 import { networkNumberField } from './network';
 
 /*
@@ -69,7 +69,7 @@ export const networkVersionItem = z.object({
 });
 export type NetworkVersionItem = z.infer<typeof networkVersionItem>;
 
-const versionField = (min: number) => integerField(M.histVersionInvalid, min, LIMITS.maxId);
+const versionField = (min: number) => integerField(networkHistoryMessages.histVersionInvalid, min, LIMITS.maxId);
 const onNetwork = { network_number: networkNumberField };
 
 /** GET: a network's versions, newest first, 10 a page. */

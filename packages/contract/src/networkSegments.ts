@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { integerField, plainText, requiredString } from './fields';
-import { fmt, M } from './messages';
+import { BM, fmt, networkMessages, networkSegmentsMessages, routerMessages } from './messages';
 import { centerLinkView, networkNumberField } from './network';
 import { isIpv4, ROUTING_TYPE } from './networkSettings';
 import { isNetworkAddress, networkAddress, overlaps } from './segments';
@@ -39,7 +39,7 @@ export type PrefixPermission = (typeof PREFIX_PERMISSIONS)[number];
 
 const onNetwork = { network_number: networkNumberField };
 const networkQuery = z.object(onNetwork);
-const memberName = (message: string = M.networkMemberNotIn) => plainText(message).max(SEGMENT_LIMITS.nameMax, message);
+const memberName = (message: string = networkMessages.networkMemberNotIn) => plainText(message).max(SEGMENT_LIMITS.nameMax, message);
 
 /** '' and null are "not given" (forms send blank fields), anything else must be an integer in [min, max]. */
 const optionalInteger = (message: string, min: number, max: number) =>
@@ -58,13 +58,13 @@ const optionalIp = (message: string) =>
 
 /** One prefix row as the console's form checks it field by field (the list adds correction and duplicates). */
 export const prefixRowFields = {
-  ip: requiredString(M.segPrefixIpRequired).max(15, M.segPrefixIpInvalid).refine(isIpv4, M.segPrefixIpInvalid),
-  mask: integerField(M.segPrefixMaskRange, SEGMENT_LIMITS.prefixMaskMin, SEGMENT_LIMITS.prefixMaskMax),
+  ip: requiredString(networkSegmentsMessages.segPrefixIpRequired).max(15, networkSegmentsMessages.segPrefixIpInvalid).refine(isIpv4, networkSegmentsMessages.segPrefixIpInvalid),
+  mask: integerField(networkSegmentsMessages.segPrefixMaskRange, SEGMENT_LIMITS.prefixMaskMin, SEGMENT_LIMITS.prefixMaskMax),
   /** The member whose LAN the prefix is; '' or absent for none. */
   name: memberName().optional(),
-  permission: z.union([z.literal('').transform(() => undefined), z.enum(PREFIX_PERMISSIONS)], { error: M.segPrefixPermissionInvalid }).optional(),
-  ge: optionalInteger(M.segPrefixMatchRange, 0, SEGMENT_LIMITS.prefixMatchMax),
-  le: optionalInteger(M.segPrefixMatchRange, 0, SEGMENT_LIMITS.prefixMatchMax),
+  permission: z.union([z.literal('').transform(() => undefined), z.enum(PREFIX_PERMISSIONS)], { error: networkSegmentsMessages.segPrefixPermissionInvalid }).optional(),
+  ge: optionalInteger(networkSegmentsMessages.segPrefixMatchRange, 0, SEGMENT_LIMITS.prefixMatchMax),
+  le: optionalInteger(networkSegmentsMessages.segPrefixMatchRange, 0, SEGMENT_LIMITS.prefixMatchMax),
 };
 
 /** mask < ge ≤ le, le ≥ mask (spec 2 §5), for whichever of ge and le is given. */
@@ -77,7 +77,7 @@ export function prefixMatchValid(r: { mask: number; ge?: number | undefined; le?
 /** The network number corrected to its mask (spec 2 §5: the console warns, the server stores the corrected one). */
 export const prefixRow = z
   .object(prefixRowFields)
-  .refine(prefixMatchValid, { path: ['ge'], message: M.segPrefixMatchRange })
+  .refine(prefixMatchValid, { path: ['ge'], message: networkSegmentsMessages.segPrefixMatchRange })
   .transform((r) => ({ ...r, ip: networkAddress(r.ip, r.mask) ?? r.ip, name: r.name ?? '' }));
 export type PrefixRowInput = z.output<typeof prefixRow>;
 
@@ -116,9 +116,9 @@ export const editPrefix = defineEndpoint({
   body: z.object({
     ...onNetwork,
     prefix: z
-      .array(prefixRow, { error: M.segPrefixIpRequired })
-      .max(SEGMENT_LIMITS.prefixRowsMax, fmt(M.segPrefixTooMany, { n: SEGMENT_LIMITS.prefixRowsMax }))
-      .refine((rows) => new Set(rows.map(prefixKey)).size === rows.length, M.segPrefixRepeat)
+      .array(prefixRow, { error: networkSegmentsMessages.segPrefixIpRequired })
+      .max(SEGMENT_LIMITS.prefixRowsMax, fmt(networkSegmentsMessages.segPrefixTooMany, { n: SEGMENT_LIMITS.prefixRowsMax }))
+      .refine((rows) => new Set(rows.map(prefixKey)).size === rows.length, networkSegmentsMessages.segPrefixRepeat)
       .optional(),
   }),
   response: noData,
@@ -126,12 +126,12 @@ export const editPrefix = defineEndpoint({
 
 // ---- fixed ports ----
 
-export const portField = optionalInteger(M.segPortRange, SEGMENT_LIMITS.portMin, SEGMENT_LIMITS.portMax);
-export const publicIpField = optionalIp(M.segPublicIpInvalid);
+export const portField = optionalInteger(networkSegmentsMessages.segPortRange, SEGMENT_LIMITS.portMin, SEGMENT_LIMITS.portMax);
+export const publicIpField = optionalIp(networkSegmentsMessages.segPublicIpInvalid);
 
 /** One service's fixed ports as sent; all blank (or absent) clears it. */
 const fixedPortInput = z
-  .object({ public_ip: publicIpField, public_port: portField, static_port: portField }, { error: M.validationFailed })
+  .object({ public_ip: publicIpField, public_port: portField, static_port: portField }, { error: BM.validationFailed })
   .nullable()
   .optional();
 
@@ -153,7 +153,7 @@ export const setFixedPort = defineEndpoint({
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z
-    .object({ ...onNetwork, router_name: memberName(M.memberNotFound).min(1, M.memberNotFound), router_service: fixedPortInput, software_service: fixedPortInput })
+    .object({ ...onNetwork, router_name: memberName(routerMessages.memberNotFound).min(1, routerMessages.memberNotFound), router_service: fixedPortInput, software_service: fixedPortInput })
     .superRefine((v, ctx) => {
       const services = [
         ['router_service', fixedPortOf(v.router_service)],
@@ -161,13 +161,13 @@ export const setFixedPort = defineEndpoint({
       ] as const;
       for (const [key, s] of services) {
         if (!s) continue;
-        if (!s.public_port) ctx.addIssue({ code: 'custom', path: [key, 'public_port'], message: fmt(M.segFieldRequired, { label: M.segUiPublicPort }) });
-        else if (!s.static_port) ctx.addIssue({ code: 'custom', path: [key, 'static_port'], message: fmt(M.segFieldRequired, { label: M.segUiLocalPort }) });
+        if (!s.public_port) ctx.addIssue({ code: 'custom', path: [key, 'public_port'], message: fmt(networkSegmentsMessages.segFieldRequired, { label: networkSegmentsMessages.segUiPublicPort }) });
+        else if (!s.static_port) ctx.addIssue({ code: 'custom', path: [key, 'static_port'], message: fmt(networkSegmentsMessages.segFieldRequired, { label: networkSegmentsMessages.segUiLocalPort }) });
       }
       const [r, s] = [services[0][1], services[1][1]];
       if (!r || !s || !r.public_port || !r.static_port || !s.public_port || !s.static_port) return;
-      if (r.static_port === s.static_port) ctx.addIssue({ code: 'custom', path: ['software_service', 'static_port'], message: M.segLocalPortSame });
-      else if (r.public_ip === s.public_ip && r.public_port === s.public_port) ctx.addIssue({ code: 'custom', path: ['software_service', 'public_port'], message: M.segPublicSame });
+      if (r.static_port === s.static_port) ctx.addIssue({ code: 'custom', path: ['software_service', 'static_port'], message: networkSegmentsMessages.segLocalPortSame });
+      else if (r.public_ip === s.public_ip && r.public_port === s.public_port) ctx.addIssue({ code: 'custom', path: ['software_service', 'public_port'], message: networkSegmentsMessages.segPublicSame });
     }),
   response: noData,
 });
@@ -176,14 +176,14 @@ export const setFixedPort = defineEndpoint({
 
 /** A segment's fields as the console's form checks them. */
 export const segmentFields = {
-  gateway: requiredString(M.segGatewayRequired).max(15, M.segGatewayInvalid).refine(isIpv4, M.segGatewayInvalid),
-  mask: integerField(M.segMaskRange, SEGMENT_LIMITS.segmentMaskMin, SEGMENT_LIMITS.segmentMaskMax),
+  gateway: requiredString(networkSegmentsMessages.segGatewayRequired).max(15, networkSegmentsMessages.segGatewayInvalid).refine(isIpv4, networkSegmentsMessages.segGatewayInvalid),
+  mask: integerField(networkSegmentsMessages.segMaskRange, SEGMENT_LIMITS.segmentMaskMin, SEGMENT_LIMITS.segmentMaskMax),
 };
 
 /** gateway must be the network address of its mask (spec 2 §5 网段格式设置错误). */
 export const segmentInput = z
-  .object(segmentFields, { error: M.segGatewayRequired })
-  .refine((s) => isNetworkAddress(s.gateway, s.mask), { path: ['gateway'], message: M.segGatewayFormat });
+  .object(segmentFields, { error: networkSegmentsMessages.segGatewayRequired })
+  .refine((s) => isNetworkAddress(s.gateway, s.mask), { path: ['gateway'], message: networkSegmentsMessages.segGatewayFormat });
 
 /**
  * The software clients' segment of a center: optional (spec 2 §5: of the center gateway form only
@@ -202,8 +202,8 @@ export const editCenterGateway = defineEndpoint({
   access: 'easylink.network.edit',
   networkScoped: true,
   body: z
-    .object({ ...onNetwork, router_name: memberName(M.memberNotFound).min(1, M.memberNotFound), router_network: segmentInput, software_network: optionalSegmentInput })
-    .refine((v) => v.software_network === null || !segmentsOverlap(v.router_network, v.software_network), { path: ['software_network', 'gateway'], message: M.segSoftwareSame }),
+    .object({ ...onNetwork, router_name: memberName(routerMessages.memberNotFound).min(1, routerMessages.memberNotFound), router_network: segmentInput, software_network: optionalSegmentInput })
+    .refine((v) => v.software_network === null || !segmentsOverlap(v.router_network, v.software_network), { path: ['software_network', 'gateway'], message: networkSegmentsMessages.segSoftwareSame }),
   response: noData,
 });
 
@@ -215,7 +215,7 @@ export const enableCenterLink = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ ...onNetwork, enable: integerField(M.segEnableInvalid, 0, 1) }),
+  body: z.object({ ...onNetwork, enable: integerField(networkSegmentsMessages.segEnableInvalid, 0, 1) }),
   response: noData,
 });
 
@@ -225,7 +225,7 @@ export const editCenterLinkGateway = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ ...onNetwork, ...segmentFields }).refine((s) => isNetworkAddress(s.gateway, s.mask), { path: ['gateway'], message: M.segGatewayFormat }),
+  body: z.object({ ...onNetwork, ...segmentFields }).refine((s) => isNetworkAddress(s.gateway, s.mask), { path: ['gateway'], message: networkSegmentsMessages.segGatewayFormat }),
   response: noData,
 });
 
@@ -256,14 +256,14 @@ type CenterLinkFields = {
  */
 export function centerLinkIssues(v: CenterLinkFields): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
-  if (!v.center_router_name) issues.push({ path: 'center_router_name', message: M.segServerRequired });
+  if (!v.center_router_name) issues.push({ path: 'center_router_name', message: networkSegmentsMessages.segServerRequired });
   if (v.public_ip) {
-    if (v.public_port === undefined) issues.push({ path: 'public_port', message: M.segPublicPortRequired });
-    if (v.static_port === undefined) issues.push({ path: 'static_port', message: M.segLocalPortRequired });
-  } else if (!v.gateway) issues.push({ path: 'gateway', message: M.segLinkGatewayRequired });
+    if (v.public_port === undefined) issues.push({ path: 'public_port', message: networkSegmentsMessages.segPublicPortRequired });
+    if (v.static_port === undefined) issues.push({ path: 'static_port', message: networkSegmentsMessages.segLocalPortRequired });
+  } else if (!v.gateway) issues.push({ path: 'gateway', message: networkSegmentsMessages.segLinkGatewayRequired });
   if (v.gateway) {
-    if (v.mask === undefined) issues.push({ path: 'mask', message: M.segMaskRange });
-    else if (!isNetworkAddress(v.gateway, v.mask)) issues.push({ path: 'gateway', message: M.segGatewayFormat });
+    if (v.mask === undefined) issues.push({ path: 'mask', message: networkSegmentsMessages.segMaskRange });
+    else if (!isNetworkAddress(v.gateway, v.mask)) issues.push({ path: 'gateway', message: networkSegmentsMessages.segGatewayFormat });
   }
   return issues;
 }
@@ -284,14 +284,14 @@ export const setCenterLink = defineEndpoint({
   body: z
     .object({
       ...onNetwork,
-      enable: integerField(M.segEnableInvalid, 0, 1),
-      center_router_name: memberName(M.segServerRequired).optional(),
-      gateway: optionalIp(M.segGatewayInvalid),
-      mask: optionalInteger(M.segMaskRange, SEGMENT_LIMITS.segmentMaskMin, SEGMENT_LIMITS.segmentMaskMax),
+      enable: integerField(networkSegmentsMessages.segEnableInvalid, 0, 1),
+      center_router_name: memberName(networkSegmentsMessages.segServerRequired).optional(),
+      gateway: optionalIp(networkSegmentsMessages.segGatewayInvalid),
+      mask: optionalInteger(networkSegmentsMessages.segMaskRange, SEGMENT_LIMITS.segmentMaskMin, SEGMENT_LIMITS.segmentMaskMax),
       public_ip: publicIpField,
       public_port: portField,
       static_port: portField,
-      line_mode: optionalInteger(M.segLineModeInvalid, ROUTING_TYPE.dual, ROUTING_TYPE.mainBackup),
+      line_mode: optionalInteger(networkSegmentsMessages.segLineModeInvalid, ROUTING_TYPE.dual, ROUTING_TYPE.mainBackup),
     })
     .superRefine((v, ctx) => {
       if (v.enable !== 1) return;
@@ -328,14 +328,14 @@ export const setPointLink = defineEndpoint({
     ...onNetwork,
     link_config: z
       .record(
-        memberName(M.segPointLinkNotPoint),
+        memberName(networkSegmentsMessages.segPointLinkNotPoint),
         z
-          .array(memberName(M.segPointLinkNotCenter).min(1, M.segPointLinkNotCenter), { error: M.segPointLinkCentersRequired })
-          .min(1, M.segPointLinkCentersRequired)
-          .max(SEGMENT_LIMITS.linkCentersMax, M.segPointLinkNotCenter),
-        { error: M.validationFailed },
+          .array(memberName(networkSegmentsMessages.segPointLinkNotCenter).min(1, networkSegmentsMessages.segPointLinkNotCenter), { error: networkSegmentsMessages.segPointLinkCentersRequired })
+          .min(1, networkSegmentsMessages.segPointLinkCentersRequired)
+          .max(SEGMENT_LIMITS.linkCentersMax, networkSegmentsMessages.segPointLinkNotCenter),
+        { error: BM.validationFailed },
       )
-      .refine((m) => Object.keys(m).length <= SEGMENT_LIMITS.linkPointsMax, M.validationFailed)
+      .refine((m) => Object.keys(m).length <= SEGMENT_LIMITS.linkPointsMax, BM.validationFailed)
       .optional(),
   }),
   response: noData,

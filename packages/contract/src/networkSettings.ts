@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { integerField, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { fmt, networkMessages, routerMessages } from './messages';
 import { networkNumberField } from './network';
 
 /*
@@ -32,7 +32,7 @@ const FIRST_OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]\\d|[1-9])';
 export const IPV4_PATTERN = new RegExp(`^${FIRST_OCTET}(\\.${OCTET}){3}$`);
 export const isIpv4 = (v: string) => IPV4_PATTERN.test(v);
 
-const routerName = (required: string = M.memberNotFound) => requiredString(required).max(64, M.memberNotFound);
+const routerName = (required: string = routerMessages.memberNotFound) => requiredString(required).max(64, routerMessages.memberNotFound);
 const networkQuery = z.object({ network_number: networkNumberField });
 const onNetwork = { network_number: networkNumberField };
 const onMember = { network_number: networkNumberField, router_name: routerName() };
@@ -66,16 +66,16 @@ export const editRouting = defineEndpoint({
   body: z
     .object({
       ...onNetwork,
-      type: integerField(M.networkRoutingTypeInvalid, ROUTING_TYPE.dual, ROUTING_TYPE.mainBackup),
-      main_router: plainText(M.networkRoutingMainRequired).max(64, M.memberNotFound).optional(),
-      secondary_router: plainText(M.networkRoutingBackupRequired).max(64, M.memberNotFound).optional(),
+      type: integerField(networkMessages.networkRoutingTypeInvalid, ROUTING_TYPE.dual, ROUTING_TYPE.mainBackup),
+      main_router: plainText(networkMessages.networkRoutingMainRequired).max(64, routerMessages.memberNotFound).optional(),
+      secondary_router: plainText(networkMessages.networkRoutingBackupRequired).max(64, routerMessages.memberNotFound).optional(),
     })
     .superRefine((v, ctx) => {
       if (v.type !== ROUTING_TYPE.mainBackup) return;
-      if (!v.main_router) ctx.addIssue({ code: 'custom', path: ['main_router'], message: M.networkRoutingMainRequired });
-      else if (!v.secondary_router) ctx.addIssue({ code: 'custom', path: ['secondary_router'], message: M.networkRoutingBackupRequired });
+      if (!v.main_router) ctx.addIssue({ code: 'custom', path: ['main_router'], message: networkMessages.networkRoutingMainRequired });
+      else if (!v.secondary_router) ctx.addIssue({ code: 'custom', path: ['secondary_router'], message: networkMessages.networkRoutingBackupRequired });
       else if (v.main_router.toLowerCase() === v.secondary_router.toLowerCase()) {
-        ctx.addIssue({ code: 'custom', path: ['secondary_router'], message: M.networkRoutingSame });
+        ctx.addIssue({ code: 'custom', path: ['secondary_router'], message: networkMessages.networkRoutingSame });
       }
     }),
   response: noData,
@@ -84,7 +84,7 @@ export const editRouting = defineEndpoint({
 // ---- DNS ----
 
 /** One DNS row: required, a valid IPv4 address. */
-export const dnsRowField = requiredString(M.networkDnsRequired).refine(isIpv4, M.networkDnsInvalid);
+export const dnsRowField = requiredString(networkMessages.networkDnsRequired).refine(isIpv4, networkMessages.networkDnsInvalid);
 
 /**
  * The whole DNS list (an empty list clears it); the plan's dns_quantity bounds it on the server,
@@ -98,9 +98,9 @@ export const setDns = defineEndpoint({
   body: z.object({
     ...onNetwork,
     dns: z
-      .array(dnsRowField, { error: M.networkDnsRequired })
-      .max(LIMITS.dnsRowsMax, fmt(M.networkDnsLimit, { n: LIMITS.dnsRowsMax }))
-      .refine((rows) => new Set(rows).size === rows.length, M.networkDnsRepeat),
+      .array(dnsRowField, { error: networkMessages.networkDnsRequired })
+      .max(LIMITS.dnsRowsMax, fmt(networkMessages.networkDnsLimit, { n: LIMITS.dnsRowsMax }))
+      .refine((rows) => new Set(rows).size === rows.length, networkMessages.networkDnsRepeat),
   }),
   response: noData,
 });
@@ -109,7 +109,7 @@ export const setDns = defineEndpoint({
 
 /** The metric a request carries, when it is one of LIMITS.defaultRouteMetrics (a number or its digits). */
 export function metricOf(v: unknown): number | undefined {
-  const parsed = integerField(M.networkRouteMetricInvalid, 0, LIMITS.maxId).safeParse(v);
+  const parsed = integerField(networkMessages.networkRouteMetricInvalid, 0, LIMITS.maxId).safeParse(v);
   return parsed.success && (LIMITS.defaultRouteMetrics as readonly number[]).includes(parsed.data) ? parsed.data : undefined;
 }
 
@@ -125,10 +125,10 @@ export const setDefaultRoute = defineEndpoint({
   body: z
     .object({
       ...onMember,
-      model: integerField(M.networkRouteModelInvalid, DEFAULT_ROUTE.off, DEFAULT_ROUTE.receive),
+      model: integerField(networkMessages.networkRouteModelInvalid, DEFAULT_ROUTE.off, DEFAULT_ROUTE.receive),
       metric: z.unknown().optional(),
     })
-    .refine((v) => v.model !== DEFAULT_ROUTE.advertise || metricOf(v.metric) !== undefined, { path: ['metric'], message: M.networkRouteMetricInvalid }),
+    .refine((v) => v.model !== DEFAULT_ROUTE.advertise || metricOf(v.metric) !== undefined, { path: ['metric'], message: networkMessages.networkRouteMetricInvalid }),
   response: noData,
 });
 
@@ -139,7 +139,7 @@ export const setCiphers = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ ...onNetwork, ncp_ciphers: z.enum(NCP_CIPHERS, { error: M.networkCiphersInvalid }) }),
+  body: z.object({ ...onNetwork, ncp_ciphers: z.enum(NCP_CIPHERS, { error: networkMessages.networkCiphersInvalid }) }),
   response: noData,
 });
 
@@ -148,7 +148,7 @@ export const setSoftwareMode = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ ...onMember, mode: integerField(M.networkDialModeInvalid, DIAL_MODE.default, DIAL_MODE.popFirst) }),
+  body: z.object({ ...onMember, mode: integerField(networkMessages.networkDialModeInvalid, DIAL_MODE.default, DIAL_MODE.popFirst) }),
   response: noData,
 });
 
@@ -159,7 +159,7 @@ export const setQuagga = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ ...onMember, enable: integerField(M.networkQuaggaInvalid, 0, 1) }),
+  body: z.object({ ...onMember, enable: integerField(networkMessages.networkQuaggaInvalid, 0, 1) }),
   response: noData,
 });
 
@@ -209,6 +209,6 @@ export const resendConfig = defineEndpoint({
   method: 'POST',
   access: 'easylink.network.edit',
   networkScoped: true,
-  body: z.object({ ...onNetwork, router_name: plainText(M.memberNotFound).max(64, M.memberNotFound).optional() }),
+  body: z.object({ ...onNetwork, router_name: plainText(routerMessages.memberNotFound).max(64, routerMessages.memberNotFound).optional() }),
   response: noData,
 });

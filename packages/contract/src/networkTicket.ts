@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { dateField, dateRangeInOrder, integerField, pageQuery, plainText, requiredString } from './fields';
-import { fmt, M } from './messages';
+import { fmt, networkMessages, networkTicketMessages } from './messages';
 import { networkNumberField } from './network';
 import { POP_REGION_VALUES, TICKET_TYPE_ACCESS_POP } from './popRegions';
 
@@ -27,7 +27,7 @@ export const TICKET_LIMITS = {
   membersPerRegionMax: 1000,
 } as const;
 
-export const ticketNumberField = requiredString(M.ticketNotFound).max(TICKET_LIMITS.numberMax, M.ticketNotFound);
+export const ticketNumberField = requiredString(networkTicketMessages.ticketNotFound).max(TICKET_LIMITS.numberMax, networkTicketMessages.ticketNotFound);
 
 export const ticketAttributes = z.object({
   /** Mbps */
@@ -61,11 +61,11 @@ export const listTickets = defineEndpoint({
   access: 'user',
   query: pageQuery
     .extend({
-      network_number: plainText(M.networkNotFound).max(64, M.networkNotFound).optional(),
-      start_time: dateField(M.ticketDateInvalid).optional(),
-      end_time: dateField(M.ticketDateInvalid).optional(),
+      network_number: plainText(networkMessages.networkNotFound).max(64, networkMessages.networkNotFound).optional(),
+      start_time: dateField(networkTicketMessages.ticketDateInvalid).optional(),
+      end_time: dateField(networkTicketMessages.ticketDateInvalid).optional(),
     })
-    .refine(dateRangeInOrder, { path: ['end_time'], message: M.ticketRangeInvalid }),
+    .refine(dateRangeInOrder, { path: ['end_time'], message: networkTicketMessages.ticketRangeInvalid }),
   response: z.array(ticketItem),
   paged: true,
 });
@@ -88,7 +88,7 @@ export const ticketConfigData = z.object({
 });
 export type TicketConfig = z.infer<typeof ticketConfigData>;
 
-const ticketTypeField = integerField(M.ticketTypeInvalid, TICKET_TYPE_ACCESS_POP, TICKET_TYPE_ACCESS_POP);
+const ticketTypeField = integerField(networkTicketMessages.ticketTypeInvalid, TICKET_TYPE_ACCESS_POP, TICKET_TYPE_ACCESS_POP);
 
 /** GET /network/ticket_config: the wizard's choices and the network's members. */
 export const ticketConfig = defineEndpoint({
@@ -100,8 +100,8 @@ export const ticketConfig = defineEndpoint({
   response: ticketConfigData,
 });
 
-const regionField = z.enum(POP_REGION_VALUES, { error: M.ticketPopInvalid });
-const routerNameField = requiredString(M.networkMemberNotIn).max(TICKET_LIMITS.routerNameMax, M.networkMemberNotIn);
+const regionField = z.enum(POP_REGION_VALUES, { error: networkTicketMessages.ticketPopInvalid });
+const routerNameField = requiredString(networkMessages.networkMemberNotIn).max(TICKET_LIMITS.routerNameMax, networkMessages.networkMemberNotIn);
 
 /** Names each member once across the regions (without regard to case); the first repeated name, if any. */
 export function repeatedMember(popConf: Record<string, readonly string[]>): string | undefined {
@@ -133,31 +133,31 @@ export const createTicket = defineEndpoint({
       ticket: z.object(
         {
           pop: z
-            .array(regionField, { error: M.ticketPopRequired })
-            .min(1, M.ticketPopRequired)
-            .refine((v) => new Set(v).size === v.length, M.ticketPopInvalid),
-          expired_time: integerField(M.ticketExpiredInvalid, 0, 1000).refine((v) => (TICKET_LIMITS.years as readonly number[]).includes(v), M.ticketExpiredInvalid),
-          bandwidth: integerField(M.ticketBandwidthInvalid, 0, 100_000).refine(
+            .array(regionField, { error: networkTicketMessages.ticketPopRequired })
+            .min(1, networkTicketMessages.ticketPopRequired)
+            .refine((v) => new Set(v).size === v.length, networkTicketMessages.ticketPopInvalid),
+          expired_time: integerField(networkTicketMessages.ticketExpiredInvalid, 0, 1000).refine((v) => (TICKET_LIMITS.years as readonly number[]).includes(v), networkTicketMessages.ticketExpiredInvalid),
+          bandwidth: integerField(networkTicketMessages.ticketBandwidthInvalid, 0, 100_000).refine(
             (v) => (TICKET_LIMITS.bandwidths as readonly number[]).includes(v),
-            M.ticketBandwidthInvalid,
+            networkTicketMessages.ticketBandwidthInvalid,
           ),
         },
-        { error: M.ticketPopRequired },
+        { error: networkTicketMessages.ticketPopRequired },
       ),
       pop_conf: z
-        .partialRecord(regionField, z.array(routerNameField, { error: M.networkMemberNotIn }).max(TICKET_LIMITS.membersPerRegionMax, M.networkMemberNotIn), {
-          error: M.ticketConfRegionInvalid,
+        .partialRecord(regionField, z.array(routerNameField, { error: networkMessages.networkMemberNotIn }).max(TICKET_LIMITS.membersPerRegionMax, networkMessages.networkMemberNotIn), {
+          error: networkTicketMessages.ticketConfRegionInvalid,
         })
         .default({}),
     })
     .superRefine((v, ctx) => {
       const chosen = new Set<string>(v.ticket.pop);
       if (Object.keys(v.pop_conf).some((region) => !chosen.has(region))) {
-        ctx.addIssue({ code: 'custom', path: ['pop_conf'], message: M.ticketConfRegionInvalid });
+        ctx.addIssue({ code: 'custom', path: ['pop_conf'], message: networkTicketMessages.ticketConfRegionInvalid });
         return;
       }
       const twice = repeatedMember(v.pop_conf as Record<string, string[]>);
-      if (twice !== undefined) ctx.addIssue({ code: 'custom', path: ['pop_conf'], message: fmt(M.ticketConfMemberTwice, { name: twice }) });
+      if (twice !== undefined) ctx.addIssue({ code: 'custom', path: ['pop_conf'], message: fmt(networkTicketMessages.ticketConfMemberTwice, { name: twice }) });
     }),
   response: z.object({ network_ticket_number: z.string() }),
 });

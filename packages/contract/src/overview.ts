@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { M } from './messages';
+import { overviewMessages } from './messages';
 
 /*
  * The live overview under the dashboard's user card and tiles (issue 18, "A live overview"): the
@@ -14,7 +14,7 @@ import { M } from './messages';
  */
 export const MEMBER_STATE = { online: 'online', behind: 'behind', offlineDay: 'offline_day' } as const;
 export type MemberState = (typeof MEMBER_STATE)[keyof typeof MEMBER_STATE];
-export const memberStateField = z.enum([MEMBER_STATE.online, MEMBER_STATE.behind, MEMBER_STATE.offlineDay], { error: M.memberStateInvalid });
+export const memberStateField = z.enum([MEMBER_STATE.online, MEMBER_STATE.behind, MEMBER_STATE.offlineDay], { error: overviewMessages.memberStateInvalid });
 
 /** Members of each kind. */
 export const byMemberType = z.object({ hardware: z.number(), software: z.number() });

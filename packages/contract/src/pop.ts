@@ -3,7 +3,7 @@ import { ipToNumber, isNetworkAddress, overlaps, parseCidr } from './segments';
 import { defineEndpoint, noData } from './endpoint';
 import { idField, integerField, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { fmt, networkMessages, popMessages, routerMessages } from './messages';
 import { networkNumberField } from './network';
 import { DIAL_MODE } from './networkSettings';
 
@@ -39,7 +39,7 @@ export const renameNetworkOnPop = defineEndpoint({
   networkScoped: true,
   body: z.object({
     ...onNetwork,
-    network_name: requiredString(M.networkNameRequired).max(POP_EDIT_NAME_MAX, fmt(M.popEditNameTooLong, { n: POP_EDIT_NAME_MAX })),
+    network_name: requiredString(networkMessages.networkNameRequired).max(POP_EDIT_NAME_MAX, fmt(popMessages.popEditNameTooLong, { n: POP_EDIT_NAME_MAX })),
   }),
   response: noData,
 });
@@ -106,8 +106,8 @@ export const setNetworkFr = defineEndpoint({
   networkScoped: true,
   body: z.object({
     ...onNetwork,
-    network_fr_id: idField(M.popFrRequired),
-    mode: integerField(M.popModeInvalid, LINE_MODE.default, LINE_MODE.popFirst),
+    network_fr_id: idField(popMessages.popFrRequired),
+    mode: integerField(popMessages.popModeInvalid, LINE_MODE.default, LINE_MODE.popFirst),
   }),
   response: noData,
 });
@@ -124,12 +124,12 @@ export const setMemberOv = defineEndpoint({
   body: z
     .object({
       ...onNetwork,
-      router_name: plainText(M.memberNotFound).min(1, M.memberNotFound).max(64, M.memberNotFound),
-      ov_id_main: integerField(M.popAreaMainRequired, 0, LIMITS.maxId),
-      ov_id_backup: integerField(M.popAreaNotOfFr, 0, LIMITS.maxId).default(0),
+      router_name: plainText(routerMessages.memberNotFound).min(1, routerMessages.memberNotFound).max(64, routerMessages.memberNotFound),
+      ov_id_main: integerField(popMessages.popAreaMainRequired, 0, LIMITS.maxId),
+      ov_id_backup: integerField(popMessages.popAreaNotOfFr, 0, LIMITS.maxId).default(0),
     })
-    .refine((v) => v.ov_id_backup === 0 || v.ov_id_main !== 0, { path: ['ov_id_main'], message: M.popAreaMainRequired })
-    .refine((v) => v.ov_id_backup === 0 || v.ov_id_backup !== v.ov_id_main, { path: ['ov_id_backup'], message: M.popAreaSame }),
+    .refine((v) => v.ov_id_backup === 0 || v.ov_id_main !== 0, { path: ['ov_id_main'], message: popMessages.popAreaMainRequired })
+    .refine((v) => v.ov_id_backup === 0 || v.ov_id_backup !== v.ov_id_main, { path: ['ov_id_backup'], message: popMessages.popAreaSame }),
   response: noData,
 });
 
@@ -138,11 +138,11 @@ export const setMemberOv = defineEndpoint({
 export const POOL_KEYS = ['pop', 'center_link_network', 'center_network', 'pop_software', 'other'] as const;
 export type PoolKey = (typeof POOL_KEYS)[number];
 export const POOL_LABELS: Record<PoolKey, string> = {
-  pop: M.popPoolPop,
-  center_link_network: M.popPoolCenterLink,
-  center_network: M.popPoolCenter,
-  pop_software: M.popPoolPopSoftware,
-  other: M.popPoolOther,
+  pop: popMessages.popPoolPop,
+  center_link_network: popMessages.popPoolCenterLink,
+  center_network: popMessages.popPoolCenter,
+  pop_software: popMessages.popPoolPopSoftware,
+  other: popMessages.popPoolOther,
 };
 
 /** The first rule a pool's text breaks ('' is no pool), or null. */
@@ -150,16 +150,16 @@ export function poolProblem(text: string): string | null {
   const v = text.trim();
   if (v === '') return null;
   const c = parseCidr(v);
-  if (!c) return M.popPoolInvalid;
-  if (ipToNumber(c.ip)! < 2 ** 24) return M.popPoolInvalid;
-  if (c.mask < POOL_MASK.min || c.mask > POOL_MASK.max) return M.popPoolMaskRange;
-  if (!isNetworkAddress(c.ip, c.mask)) return M.popPoolNotNetwork;
+  if (!c) return popMessages.popPoolInvalid;
+  if (ipToNumber(c.ip)! < 2 ** 24) return popMessages.popPoolInvalid;
+  if (c.mask < POOL_MASK.min || c.mask > POOL_MASK.max) return popMessages.popPoolMaskRange;
+  if (!isNetworkAddress(c.ip, c.mask)) return popMessages.popPoolNotNetwork;
   return null;
 }
 
 /** One pool: '' for none, else a segment 'a.b.c.0/m' (first octet not 0, mask 16–24, the network address). */
-export const poolField = plainText(M.popPoolInvalid)
-  .max(18, M.popPoolInvalid)
+export const poolField = plainText(popMessages.popPoolInvalid)
+  .max(18, popMessages.popPoolInvalid)
   .superRefine((v, ctx) => {
     const problem = poolProblem(v);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -185,7 +185,7 @@ export function poolOverlap(pools: Partial<Record<PoolKey, string>>): string | n
     for (let j = i + 1; j < set.length; j++) {
       const [a, ca] = set[i]!;
       const [b, cb] = set[j]!;
-      if (overlaps(ca!, cb!)) return fmt(M.popPoolOverlap, { a: POOL_LABELS[a], b: POOL_LABELS[b] });
+      if (overlaps(ca!, cb!)) return fmt(popMessages.popPoolOverlap, { a: POOL_LABELS[a], b: POOL_LABELS[b] });
     }
   }
   return null;
@@ -208,10 +208,10 @@ export const editIpPool = defineEndpoint({
       center_network: poolField,
       pop_software: poolField,
       other: poolField,
-      fr_id: idField(M.popFrNotFound).optional(),
+      fr_id: idField(popMessages.popFrNotFound).optional(),
     })
     .superRefine((v, ctx) => {
-      if (v.fr_id !== undefined && v.pop === '') ctx.addIssue({ code: 'custom', path: ['pop'], message: M.popPoolPopRequired });
+      if (v.fr_id !== undefined && v.pop === '') ctx.addIssue({ code: 'custom', path: ['pop'], message: popMessages.popPoolPopRequired });
       const overlap = poolOverlap(v);
       if (overlap) ctx.addIssue({ code: 'custom', path: ['pop'], message: overlap });
     }),

@@ -3,33 +3,33 @@ import { areaCodeField, BIND_TYPE, bindTypeField, checkBindCode, isUnbind } from
 import { defineEndpoint, noData, xlsxFile } from './endpoint';
 import { codeField, idField, integerField, pageQuery, plainText, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { accountMessages, fmt, routerMessages } from './messages';
 import { memberStateField } from './overview';
 
 /** router_type of spec 3 §3. */
 export const ROUTER_TYPE = { hardware: 1, software: 2 } as const;
 export type RouterType = (typeof ROUTER_TYPE)[keyof typeof ROUTER_TYPE];
-export const routerTypeField = integerField(M.memberTypeInvalid, ROUTER_TYPE.hardware, ROUTER_TYPE.software).pipe(
-  z.union([z.literal(ROUTER_TYPE.hardware), z.literal(ROUTER_TYPE.software)], { error: M.memberTypeInvalid }),
+export const routerTypeField = integerField(routerMessages.memberTypeInvalid, ROUTER_TYPE.hardware, ROUTER_TYPE.software).pipe(
+  z.union([z.literal(ROUTER_TYPE.hardware), z.literal(ROUTER_TYPE.software)], { error: routerMessages.memberTypeInvalid }),
 );
 
 /** A member's account (software) or router_name (hardware): letters, digits, '_' and '.', at most 18. */
 export const MEMBER_NAME_PATTERN = /^[A-Za-z0-9_.]+$/;
-export const memberNameField = requiredString(M.memberAccountRequired)
-  .max(LIMITS.memberNameMax, M.memberAccountTooLong)
-  .regex(MEMBER_NAME_PATTERN, M.memberAccountChars);
+export const memberNameField = requiredString(routerMessages.memberAccountRequired)
+  .max(LIMITS.memberNameMax, routerMessages.memberAccountTooLong)
+  .regex(MEMBER_NAME_PATTERN, routerMessages.memberAccountChars);
 
 /** Names a member in a query or body (any existing member's name; lookup decides). */
-export const routerNameField = requiredString(M.memberNotFound).max(64, M.memberNotFound);
+export const routerNameField = requiredString(routerMessages.memberNotFound).max(64, routerMessages.memberNotFound);
 
 export const memberPasswordField = z
-  .string({ error: M.memberPasswordRequired })
-  .min(1, M.memberPasswordRequired)
-  .min(LIMITS.memberPasswordMin, M.memberPasswordLength)
-  .max(LIMITS.memberPasswordMax, M.memberPasswordLength);
+  .string({ error: routerMessages.memberPasswordRequired })
+  .min(1, routerMessages.memberPasswordRequired)
+  .min(LIMITS.memberPasswordMin, routerMessages.memberPasswordLength)
+  .max(LIMITS.memberPasswordMax, routerMessages.memberPasswordLength);
 
-export const memberNoteField = plainText(M.memberNoteTooLong)
-  .max(LIMITS.memberNoteMax, M.memberNoteTooLong)
+export const memberNoteField = plainText(routerMessages.memberNoteTooLong)
+  .max(LIMITS.memberNoteMax, routerMessages.memberNoteTooLong)
   .default('');
 
 /** Mainland member phones (spec 3 §5): 11 digits, 1 then 3, 4, 5, 7 or 8. */
@@ -37,12 +37,12 @@ export const MEMBER_MOBILE_PATTERN = /^1[34578]\d{9}$/;
 const OTHER_MOBILE = /^\d{4,15}$/;
 
 /** The first rule a member's phone breaks, or null. */
-export function memberPhoneError(area: string, phone: string, required: string = M.bindPhoneRequired): string | null {
+export function memberPhoneError(area: string, phone: string, required: string = accountMessages.bindPhoneRequired): string | null {
   const a = area.trim().replace(/^\+/, '');
   const p = phone.trim();
   if (!p) return required;
-  if (!/^\d{1,4}$/.test(a)) return M.areaCodeInvalid;
-  return (a === LIMITS.defaultAreaCode ? MEMBER_MOBILE_PATTERN : OTHER_MOBILE).test(p) ? null : M.mobileInvalid;
+  if (!/^\d{1,4}$/.test(a)) return accountMessages.areaCodeInvalid;
+  return (a === LIMITS.defaultAreaCode ? MEMBER_MOBILE_PATTERN : OTHER_MOBILE).test(p) ? null : accountMessages.mobileInvalid;
 }
 
 /** A member as the list gives it (spec 3 §3); the phone is '+86 13800000000' or ''. */
@@ -200,7 +200,7 @@ export const addRouterBody = z
   .superRefine((v, ctx) => {
     if (!v.phone) return;
     if (v.router_type === ROUTER_TYPE.hardware) {
-      ctx.addIssue({ code: 'custom', path: ['phone'], message: M.memberHardwarePhone });
+      ctx.addIssue({ code: 'custom', path: ['phone'], message: routerMessages.memberHardwarePhone });
       return;
     }
     const msg = memberPhoneError(v.area_code, v.phone);
@@ -318,9 +318,9 @@ export const batchDeleteRouters = defineEndpoint({
   access: 'easylink.router.delete',
   body: z.object({
     router_name: z
-      .array(routerNameField, { error: M.selectSoftwareMember })
-      .min(1, M.selectSoftwareMember)
-      .max(LIMITS.batchDeleteMax, fmt(M.fileTooManyRows, { n: LIMITS.batchDeleteMax })),
+      .array(routerNameField, { error: routerMessages.selectSoftwareMember })
+      .min(1, routerMessages.selectSoftwareMember)
+      .max(LIMITS.batchDeleteMax, fmt(routerMessages.fileTooManyRows, { n: LIMITS.batchDeleteMax })),
   }),
   response: batchResult,
 });
@@ -377,7 +377,7 @@ export const MEMBER_FILES = { export: '成员列表', importTemplate: '软件成
  * empty: the member gets no password, docs/decisions.md issue 31), note ≤ 20 without special characters.
  */
 export const IMPORT_ACCOUNT_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.importAccountMin},${LIMITS.memberNameMax}}$`);
-export const importAccountField = requiredString(M.memberAccountRequired).regex(IMPORT_ACCOUNT_PATTERN, M.importAccountRule);
+export const importAccountField = requiredString(routerMessages.memberAccountRequired).regex(IMPORT_ACCOUNT_PATTERN, routerMessages.importAccountRule);
 export const IMPORT_PASSWORD_PATTERN = new RegExp(`^[A-Za-z0-9]{${LIMITS.memberPasswordMin},${LIMITS.memberPasswordMax}}$`);
 /** Chinese characters, letters, digits, '_', '.', '-' and spaces (length checked against LIMITS.importNoteMax). */
 export const IMPORT_NOTE_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9_.\- ]*$/;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { isCalendarDate, pageQuery, requiredString, searchField } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { fmt, saasMessages } from './messages';
 
 // SaaS devices (spec 3 §2 "SaaS devices", §3, §4, §5, §7): hardware members the operator put on the
 // tenant with a category, an edition (share), bandwidths and addresses.
@@ -11,7 +11,7 @@ import { fmt, M } from './messages';
 export const SAAS_SHARED = 1;
 
 /** Names a device (any text without control characters; the lookup decides). */
-const saasNameField = requiredString(M.saasDeviceNotFound).max(64, M.saasDeviceNotFound);
+const saasNameField = requiredString(saasMessages.saasDeviceNotFound).max(64, saasMessages.saasDeviceNotFound);
 
 /** A device as the list shows it. */
 export const saasItem = z.object({
@@ -103,11 +103,11 @@ export const isDateTime = (v: string) => {
   return !!m && isCalendarDate(m[1]!);
 };
 
-const dateTimeField = z.string({ error: M.saasDateTimeInvalid }).trim().refine(isDateTime, M.saasDateTimeInvalid);
+const dateTimeField = z.string({ error: saasMessages.saasDateTimeInvalid }).trim().refine(isDateTime, saasMessages.saasDateTimeInvalid);
 
 export const analysisQuery = byName
   .extend({ start_date: dateTimeField, end_date: dateTimeField })
-  .refine((q) => q.start_date <= q.end_date, { path: ['end_date'], message: M.saasRangeOrder });
+  .refine((q) => q.start_date <= q.end_date, { path: ['end_date'], message: saasMessages.saasRangeOrder });
 
 export const analysisRow = z.object({ name: z.string(), download_flow_sum: z.number(), upload_flow_sum: z.number() });
 export type AnalysisRow = z.infer<typeof analysisRow>;
@@ -130,9 +130,9 @@ export const saasOrigLogTop = analysis('/saas/orig_scr_log_top');
 
 /** The first rule a new bandwidth breaks (spec 3 §5), or null: shared by the dialog and the server. */
 export function saasBandwidthError(value: number | null | undefined, max: number): string | null {
-  if (value === null || value === undefined || Number.isNaN(value)) return M.saasBandwidthRequired;
-  if (value <= 0) return M.saasBandwidthPositive;
-  if (value > max) return fmt(M.saasBandwidthOverMax, { n: max });
+  if (value === null || value === undefined || Number.isNaN(value)) return saasMessages.saasBandwidthRequired;
+  if (value <= 0) return saasMessages.saasBandwidthPositive;
+  if (value > max) return fmt(saasMessages.saasBandwidthOverMax, { n: max });
   return null;
 }
 
@@ -144,10 +144,10 @@ export const saasBandwidth = defineEndpoint({
   body: z.object({
     router_name: saasNameField,
     bandwidth: z
-      .number({ error: M.saasBandwidthRequired })
-      .int(M.saasBandwidthRequired)
-      .gt(0, M.saasBandwidthPositive)
-      .max(LIMITS.saasBandwidthMax, fmt(M.saasBandwidthOverMax, { n: LIMITS.saasBandwidthMax })),
+      .number({ error: saasMessages.saasBandwidthRequired })
+      .int(saasMessages.saasBandwidthRequired)
+      .gt(0, saasMessages.saasBandwidthPositive)
+      .max(LIMITS.saasBandwidthMax, fmt(saasMessages.saasBandwidthOverMax, { n: LIMITS.saasBandwidthMax })),
   }),
   response: noData,
 });

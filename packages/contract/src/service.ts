@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { fmt, serviceMessages } from './messages';
 
 /** One service of the tenant (spec 1 §3); times as 'yyyy-MM-dd HH:mm:ss'. */
 export const serviceItem = z.object({
@@ -27,15 +27,15 @@ export const listServices = defineEndpoint({
   paged: true,
 });
 
-const epochMs = z.number({ error: M.serviceTimeInvalid }).int(M.serviceTimeInvalid).nonnegative(M.serviceTimeInvalid);
+const epochMs = z.number({ error: serviceMessages.serviceTimeInvalid }).int(serviceMessages.serviceTimeInvalid).nonnegative(serviceMessages.serviceTimeInvalid);
 
 /** What the operator grants a tenant (`hublink ops`); times are epoch milliseconds. */
 export const grantServiceInput = z
   .object({
-    service_name: requiredString(M.serviceNameRequired).max(LIMITS.serviceNameMax, fmt(M.serviceNameTooLong, { n: LIMITS.serviceNameMax })),
-    quantity: z.number({ error: M.serviceQuantityInvalid }).int(M.serviceQuantityInvalid).positive(M.serviceQuantityInvalid).max(LIMITS.maxId, M.serviceQuantityInvalid),
+    service_name: requiredString(serviceMessages.serviceNameRequired).max(LIMITS.serviceNameMax, fmt(serviceMessages.serviceNameTooLong, { n: LIMITS.serviceNameMax })),
+    quantity: z.number({ error: serviceMessages.serviceQuantityInvalid }).int(serviceMessages.serviceQuantityInvalid).positive(serviceMessages.serviceQuantityInvalid).max(LIMITS.maxId, serviceMessages.serviceQuantityInvalid),
     start_time: epochMs,
     expired_time: epochMs,
   })
-  .refine((v) => v.expired_time > v.start_time, { path: ['expired_time'], message: M.serviceExpiryBeforeStart });
+  .refine((v) => v.expired_time > v.start_time, { path: ['expired_time'], message: serviceMessages.serviceExpiryBeforeStart });
 export type GrantServiceInput = z.input<typeof grantServiceInput>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint, noData, type FileResponse } from './endpoint';
 import { integerField, multilineText, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, ticketMessages } from './messages';
 
 /*
  * Support tickets (spec 3 §2–§9): a tenant raises a ticket with up to three images, the service's
@@ -13,15 +13,15 @@ import { fmt, M } from './messages';
 
 /** Problem types of spec 3 §3 with their labels, in the order the create form offers them. */
 export const SUPPORT_TYPES = [
-  { value: 1, label: M.supportTypePlatform },
-  { value: 2, label: M.supportTypeNetworking },
-  { value: 3, label: M.supportTypeDevice },
-  { value: 4, label: M.supportTypeAccount },
-  { value: 6, label: M.supportTypeOther },
+  { value: 1, label: ticketMessages.supportTypePlatform },
+  { value: 2, label: ticketMessages.supportTypeNetworking },
+  { value: 3, label: ticketMessages.supportTypeDevice },
+  { value: 4, label: ticketMessages.supportTypeAccount },
+  { value: 6, label: ticketMessages.supportTypeOther },
 ] as const;
 export type SupportType = (typeof SUPPORT_TYPES)[number]['value'];
 
-export const supportTypeLabel = (type: number): string => SUPPORT_TYPES.find((t) => t.value === type)?.label ?? M.supportTypeOther;
+export const supportTypeLabel = (type: number): string => SUPPORT_TYPES.find((t) => t.value === type)?.label ?? ticketMessages.supportTypeOther;
 
 /**
  * Statuses (ours, docs/decisions.md "Support tickets"): pending while the service owes an answer (new,
@@ -32,9 +32,9 @@ export const SUPPORT_STATUS = { pending: 1, replied: 2, closed: 3 } as const;
 export type SupportStatus = (typeof SUPPORT_STATUS)[keyof typeof SUPPORT_STATUS];
 
 export const SUPPORT_STATUS_LABELS: Record<SupportStatus, string> = {
-  [SUPPORT_STATUS.pending]: M.supportStatusPending,
-  [SUPPORT_STATUS.replied]: M.supportStatusReplied,
-  [SUPPORT_STATUS.closed]: M.supportStatusClosed,
+  [SUPPORT_STATUS.pending]: ticketMessages.supportStatusPending,
+  [SUPPORT_STATUS.replied]: ticketMessages.supportStatusReplied,
+  [SUPPORT_STATUS.closed]: ticketMessages.supportStatusClosed,
 };
 
 export const supportStatusLabel = (status: number): string => SUPPORT_STATUS_LABELS[status as SupportStatus] ?? String(status);
@@ -61,16 +61,16 @@ export const SUPPORT_IMAGE_ACCEPT = SUPPORT_IMAGE_FORMATS.flatMap((f) => f.exten
 /** An uploaded image's id: 32 hex digits, as /ticket/upload_file answers it. */
 export const SUPPORT_FILE_ID = /^[0-9a-f]{32}$/;
 
-const fileIdField = plainText(M.supportImageInvalid).regex(SUPPORT_FILE_ID, M.supportImageInvalid);
+const fileIdField = plainText(ticketMessages.supportImageInvalid).regex(SUPPORT_FILE_ID, ticketMessages.supportImageInvalid);
 
 /** Images a ticket or a reply carries: ids of uploads not used yet, at most three, each once. */
 const fileIdsField = z
-  .array(fileIdField, { error: M.supportImageInvalid })
-  .max(LIMITS.supportImagesMax, fmt(M.supportImagesTooMany, { n: LIMITS.supportImagesMax }))
-  .refine((ids) => new Set(ids).size === ids.length, M.supportImageInvalid)
+  .array(fileIdField, { error: ticketMessages.supportImageInvalid })
+  .max(LIMITS.supportImagesMax, fmt(ticketMessages.supportImagesTooMany, { n: LIMITS.supportImagesMax }))
+  .refine((ids) => new Set(ids).size === ids.length, ticketMessages.supportImageInvalid)
   .default([]);
 
-export const supportTicketNumberField = requiredString(M.supportNotFound).max(32, M.supportNotFound);
+export const supportTicketNumberField = requiredString(ticketMessages.supportNotFound).max(32, ticketMessages.supportNotFound);
 
 const onTicket = z.object({ ticket_number: supportTicketNumberField });
 
@@ -133,20 +133,20 @@ export const supportTicketInfo = defineEndpoint({
   response: supportTicketDetail,
 });
 
-export const supportTitleField = requiredString(M.supportTitleRequired)
-  .min(LIMITS.supportTitleMin, fmt(M.supportTitleMin, { n: LIMITS.supportTitleMin }))
-  .max(LIMITS.supportTitleMax, fmt(M.supportTitleMax, { n: LIMITS.supportTitleMax }));
+export const supportTitleField = requiredString(ticketMessages.supportTitleRequired)
+  .min(LIMITS.supportTitleMin, fmt(ticketMessages.supportTitleMin, { n: LIMITS.supportTitleMin }))
+  .max(LIMITS.supportTitleMax, fmt(ticketMessages.supportTitleMax, { n: LIMITS.supportTitleMax }));
 
 /** Text of several lines (an overview, a reply, a comment): trimmed, no control characters but line breaks and tabs. */
 const paragraphs = (required: string) => multilineText(required).min(1, required);
 
-export const supportContentField = paragraphs(M.supportContentRequired)
-  .min(LIMITS.supportContentMin, fmt(M.supportContentMin, { n: LIMITS.supportContentMin }))
-  .max(LIMITS.supportContentMax, fmt(M.supportContentMax, { n: LIMITS.supportContentMax }));
+export const supportContentField = paragraphs(ticketMessages.supportContentRequired)
+  .min(LIMITS.supportContentMin, fmt(ticketMessages.supportContentMin, { n: LIMITS.supportContentMin }))
+  .max(LIMITS.supportContentMax, fmt(ticketMessages.supportContentMax, { n: LIMITS.supportContentMax }));
 
-export const supportReplyField = paragraphs(M.supportReplyRequired).max(LIMITS.supportContentMax, fmt(M.supportReplyMax, { n: LIMITS.supportContentMax }));
+export const supportReplyField = paragraphs(ticketMessages.supportReplyRequired).max(LIMITS.supportContentMax, fmt(ticketMessages.supportReplyMax, { n: LIMITS.supportContentMax }));
 
-export const supportTypeField = integerField(M.supportTypeRequired, 1, 99).refine((v) => SUPPORT_TYPES.some((t) => t.value === v), M.supportTypeRequired);
+export const supportTypeField = integerField(ticketMessages.supportTypeRequired, 1, 99).refine((v) => SUPPORT_TYPES.some((t) => t.value === v), ticketMessages.supportTypeRequired);
 
 /** POST /ticket/create (title, content, type, file_ids): a pending ticket; answers its number. */
 export const createSupportTicket = defineEndpoint({
@@ -186,9 +186,9 @@ export const appraiseSupportTicket = defineEndpoint({
   method: 'POST',
   access: 'user',
   body: onTicket.extend({
-    grade: integerField(M.supportGradeRequired, 1, LIMITS.supportGradeMax),
-    content: multilineText(M.validationFailed)
-      .max(LIMITS.supportAppraiseMax, fmt(M.supportAppraiseMax, { n: LIMITS.supportAppraiseMax }))
+    grade: integerField(ticketMessages.supportGradeRequired, 1, LIMITS.supportGradeMax),
+    content: multilineText(BM.validationFailed)
+      .max(LIMITS.supportAppraiseMax, fmt(ticketMessages.supportAppraiseMax, { n: LIMITS.supportAppraiseMax }))
       .default(''),
   }),
   response: noData,
@@ -212,7 +212,7 @@ export const supportImage = defineEndpoint({
   path: '/ticket/file',
   method: 'GET',
   access: 'user',
-  query: z.object({ file_id: plainText(M.supportImageNotFound).regex(SUPPORT_FILE_ID, M.supportImageNotFound) }),
+  query: z.object({ file_id: plainText(ticketMessages.supportImageNotFound).regex(SUPPORT_FILE_ID, ticketMessages.supportImageNotFound) }),
   response: SUPPORT_IMAGE_FILE,
 });
 

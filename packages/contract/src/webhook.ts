@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
 import { plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, M } from './messages';
+import { BM, fmt, monitorMessages } from './messages';
 
 /** The webhook types of spec 3 §3 with their labels; DingTalk is the default. */
 export const WEBHOOK_TYPES = {
-  dingtalk: M.webhookTypeDingtalk,
-  feishu: M.webhookTypeFeishu,
-  wecom: M.webhookTypeWecom,
-  other: M.webhookTypeOther,
+  dingtalk: monitorMessages.webhookTypeDingtalk,
+  feishu: monitorMessages.webhookTypeFeishu,
+  wecom: monitorMessages.webhookTypeWecom,
+  other: monitorMessages.webhookTypeOther,
 } as const;
 export type WebhookType = keyof typeof WEBHOOK_TYPES;
 export const DEFAULT_WEBHOOK_TYPE: WebhookType = 'dingtalk';
@@ -31,12 +31,12 @@ export function isWebhookUrl(value: string): boolean {
 }
 
 const webhookFields = z.object({
-  type: z.enum(Object.keys(WEBHOOK_TYPES) as [WebhookType, ...WebhookType[]], { error: M.webhookTypeRequired }),
-  url: requiredString(M.webhookUrlRequired)
-    .max(LIMITS.webhookUrlMax, fmt(M.webhookUrlTooLong, { n: LIMITS.webhookUrlMax }))
-    .refine(isWebhookUrl, M.webhookUrlInvalid),
-  secret: plainText(M.validationFailed)
-    .max(LIMITS.webhookSecretMax, fmt(M.webhookSecretTooLong, { n: LIMITS.webhookSecretMax }))
+  type: z.enum(Object.keys(WEBHOOK_TYPES) as [WebhookType, ...WebhookType[]], { error: monitorMessages.webhookTypeRequired }),
+  url: requiredString(monitorMessages.webhookUrlRequired)
+    .max(LIMITS.webhookUrlMax, fmt(monitorMessages.webhookUrlTooLong, { n: LIMITS.webhookUrlMax }))
+    .refine(isWebhookUrl, monitorMessages.webhookUrlInvalid),
+  secret: plainText(BM.validationFailed)
+    .max(LIMITS.webhookSecretMax, fmt(monitorMessages.webhookSecretTooLong, { n: LIMITS.webhookSecretMax }))
     .default(''),
 });
 

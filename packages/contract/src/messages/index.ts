@@ -3,7 +3,7 @@
  * silent; one file per area, each an object of its own (`networkMessages`, ...). BM is the texts every
  * route may show (common, the console's frame, signing in); a module imports BM and its area's object,
  * so a route carries only the texts it shows. M (all.ts) is every area in one namespace, for the
- * server and for the pages not yet moved to their areas' objects.
+ * server only (packages/web/src/messagesByArea.test.ts keeps it out of the console).
  *
  * Only re-exports here: the package has no side effects, so a bundle takes only the files whose
  * texts it uses.

@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, type DataOf, type Endpoint, type Envelope, type QueryOf } from '@hublink/contract';
+import { BM, CODE, type DataOf, type Endpoint, type Envelope, LIMITS, type QueryOf } from '@hublink/contract';
 import { API_BASE, applyCatalogue, authHeaders, freshSession, NETWORK_FAILURE, urlOf, type CallOptions } from './client';
 import { toast } from './notify';
 import { session } from './session';
@@ -50,7 +50,7 @@ export async function download<E extends Endpoint>(endpoint: E, query: QueryOf<E
   try {
     res = await fetch(urlOf(endpoint, query), { method: 'GET', headers: authHeaders(), signal: AbortSignal.timeout(timeoutMs) });
   } catch {
-    toast.error(M.timeout);
+    toast.error(BM.timeout);
     return false;
   }
   if ((res.headers.get('Content-Type') ?? '').includes(JSON_TYPE)) {
@@ -58,21 +58,21 @@ export async function download<E extends Endpoint>(endpoint: E, query: QueryOf<E
     try {
       env = (await res.json()) as Envelope;
     } catch {
-      toast.error(M.internalError);
+      toast.error(BM.internalError);
       return false;
     }
     if (env.code >= 2000 || env.code === CODE.notFound) applyCatalogue(endpoint, env, {}, sentWith);
-    else toast.warning(env.msg || M.dataError);
+    else toast.warning(env.msg || BM.dataError);
     return false;
   }
   if (!res.ok) {
-    toast.error(M.internalError);
+    toast.error(BM.internalError);
     return false;
   }
   try {
     saver.save(await res.blob(), fileNameOf(res.headers.get('Content-Disposition')) ?? fallbackName);
   } catch {
-    toast.error(M.internalError);
+    toast.error(BM.internalError);
     return false;
   }
   return true;
@@ -99,8 +99,8 @@ export async function upload<E extends Endpoint>(endpoint: E, file: File, opts: 
     });
     env = (await res.json()) as Envelope<DataOf<E>>;
   } catch {
-    toast.error(M.uploadError);
-    return { code: NETWORK_FAILURE, msg: M.uploadError };
+    toast.error(BM.uploadError);
+    return { code: NETWORK_FAILURE, msg: BM.uploadError };
   }
   return applyCatalogue(endpoint, env, opts, sentWith);
 }

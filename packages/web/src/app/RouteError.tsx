@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Button, Result } from 'antd';
 import { useRouteError } from 'react-router';
 
@@ -9,10 +9,10 @@ export default function RouteError() {
   return (
     <Result
       status="error"
-      title={M.pageLoadFailed}
+      title={BM.pageLoadFailed}
       extra={
         <Button type="primary" onClick={() => window.location.reload()}>
-          {M.reload}
+          {BM.reload}
         </Button>
       }
     />

@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M } from '@hublink/contract';
+import { BM, fmt, LIMITS } from '@hublink/contract';
 import { Button, type ButtonProps } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 
@@ -52,7 +52,7 @@ export function CodeButton({ onSend, seconds = LIMITS.codeCooldownSeconds, disab
   const counting = left > 0;
   return (
     <Button {...rest} disabled={disabled || counting} onClick={() => void send()}>
-      {counting ? fmt(M.codeRetryIn, { n: left }) : M.getCode}
+      {counting ? fmt(BM.codeRetryIn, { n: left }) : BM.getCode}
     </Button>
   );
 }

@@ -1,4 +1,4 @@
-import { LIMITS, M } from '@hublink/contract';
+import { BM, LIMITS } from '@hublink/contract';
 import { Flex, Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
 import CodeButton from './CodeButton';
@@ -6,10 +6,10 @@ import CodeButton from './CodeButton';
 /** The code input and its "get code" button; field `code`. */
 export function CodeInput({ rules, onSend, extra, sendKey }: { rules: Rule[]; onSend: () => Promise<boolean>; extra?: string; sendKey?: string }) {
   return (
-    <Form.Item label={M.codeLabel} required extra={extra}>
+    <Form.Item label={BM.codeLabel} required extra={extra}>
       <Flex gap={8}>
         <Form.Item name="code" noStyle rules={rules}>
-          <Input placeholder={M.codeMin} aria-label={M.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
+          <Input placeholder={BM.codeMin} aria-label={BM.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
         </Form.Item>
         <CodeButton key={sendKey} onSend={onSend} style={{ flex: 'none' }} />
       </Flex>

@@ -1,5 +1,5 @@
 import { ToolOutlined } from '@ant-design/icons';
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { DEFAULT_PATH } from '../app/paths';
@@ -13,10 +13,10 @@ export default function ComingSoon({ title }: { title: string }) {
       <Result
         icon={<ToolOutlined />}
         title={title}
-        subTitle={M.comingSoon}
+        subTitle={BM.comingSoon}
         extra={
           <Button type="primary" onClick={() => void navigate(DEFAULT_PATH)}>
-            {M.backToOverview}
+            {BM.backToOverview}
           </Button>
         }
       />

@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M } from '@hublink/contract';
+import { BM, fmt, LIMITS } from '@hublink/contract';
 import { Input, Modal, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useGuardedBusy } from './useGuardedBusy';
@@ -38,7 +38,7 @@ export function ConfirmByTyping({ open, title, phrase, description, okText, onCo
     });
   };
 
-  const placeholder = fmt(M.typeToConfirm, { phrase });
+  const placeholder = fmt(BM.typeToConfirm, { phrase });
   return (
     <Modal
       title={title}
@@ -46,7 +46,7 @@ export function ConfirmByTyping({ open, title, phrase, description, okText, onCo
       onCancel={onClose}
       onOk={confirm}
       okText={okText}
-      cancelText={M.cancel}
+      cancelText={BM.cancel}
       okButtonProps={{ danger: true, disabled: !matches }}
       confirmLoading={busy}
       destroyOnHidden

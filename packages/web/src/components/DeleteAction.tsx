@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Button, Popconfirm } from 'antd';
 
 export interface DeleteActionProps {
@@ -11,7 +11,7 @@ export interface DeleteActionProps {
 /** The row action of a list: a danger link button that asks '是否确定删除?' before it deletes. */
 export function DeleteAction({ onConfirm, label }: DeleteActionProps) {
   return (
-    <Popconfirm title={M.confirmDelete} onConfirm={onConfirm}>
+    <Popconfirm title={BM.confirmDelete} onConfirm={onConfirm}>
       <Button type="link" size="small" danger>
         {label}
       </Button>

@@ -1,4 +1,4 @@
-import { LIMITS, M } from '@hublink/contract';
+import { BM, LIMITS } from '@hublink/contract';
 import { Form, Modal, type FormInstance } from 'antd';
 import { useLayoutEffect, type ReactNode } from 'react';
 import { useGuardedBusy } from './useGuardedBusy';
@@ -20,7 +20,7 @@ export interface FormDialogProps<V> {
 
 /**
  * antd Modal + Form with the submit guard and loading state every dialog of the console needs. Its
- * second button says 取消: leaving discards what was typed (read-only dialogs say 关闭, M.close).
+ * second button says 取消: leaving discards what was typed (read-only dialogs say 关闭, BM.close).
  */
 export function FormDialog<V extends object>({
   title,
@@ -56,7 +56,7 @@ export function FormDialog<V extends object>({
     });
 
   return (
-    <Modal title={title} open={open} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} destroyOnHidden width={width} okText={okText} cancelText={M.cancel}>
+    <Modal title={title} open={open} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} destroyOnHidden width={width} okText={okText} cancelText={BM.cancel}>
       <Form<V> form={form} layout="vertical" initialValues={initialValues} onFinish={(v) => void submit(v)} preserve={false} requiredMark={false}>
         {children}
       </Form>

@@ -1,4 +1,4 @@
-import { changeRamPassword, CODE, LIMITS, M, type BodyOf } from '@hublink/contract';
+import { BM, type BodyOf, changeRamPassword, CODE, LIMITS } from '@hublink/contract';
 import { Form, Input, Modal } from 'antd';
 import { useApiMutation } from '../../api/hooks';
 import { rulesOf, sameAs } from '../../api/rules';
@@ -22,7 +22,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
 
   return (
     <Modal
-      title={M.changePassword}
+      title={BM.changePassword}
       open={open}
       onCancel={onClose}
       onOk={() => form.submit()}
@@ -30,17 +30,17 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       destroyOnHidden
     >
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} preserve={false}>
-        <Form.Item name="old_password" label={M.oldPassword} rules={rulesOf(body, 'old_password')}>
+        <Form.Item name="old_password" label={BM.oldPassword} rules={rulesOf(body, 'old_password')}>
           <Input.Password maxLength={LIMITS.passwordMax} autoComplete="current-password" autoFocus />
         </Form.Item>
-        <Form.Item name="password" label={M.newPassword} rules={rulesOf(body, 'password')}>
+        <Form.Item name="password" label={BM.newPassword} rules={rulesOf(body, 'password')}>
           <Input.Password maxLength={LIMITS.passwordMax} autoComplete="new-password" />
         </Form.Item>
         <Form.Item
           name="reset_password"
-          label={M.repeatPassword}
+          label={BM.repeatPassword}
           dependencies={['password']}
-          rules={[...rulesOf(body, 'reset_password'), sameAs('password', M.passwordMismatch)]}
+          rules={[...rulesOf(body, 'reset_password'), sameAs('password', BM.passwordMismatch)]}
         >
           <Input.Password maxLength={LIMITS.passwordMax} autoComplete="new-password" onPressEnter={() => form.submit()} />
         </Form.Item>

@@ -1,5 +1,5 @@
 import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Button, Flex, Layout, Tooltip } from 'antd';
 import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
@@ -27,9 +27,9 @@ export default function MainLayout() {
   };
   const phone = usePhone();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const toggleLabel = opened ? M.collapseSidebar : M.expandSidebar;
+  const toggleLabel = opened ? BM.collapseSidebar : BM.expandSidebar;
   const menuButton = phone ? (
-    <Button type="text" aria-label={M.openMenu} aria-expanded={drawerOpen} icon={<MenuOutlined />} onClick={() => setDrawerOpen(true)} />
+    <Button type="text" aria-label={BM.openMenu} aria-expanded={drawerOpen} icon={<MenuOutlined />} onClick={() => setDrawerOpen(true)} />
   ) : (
     <Tooltip title={toggleLabel}>
       <Button
@@ -56,8 +56,8 @@ export default function MainLayout() {
             {menuButton}
             <Flex align="center" gap={4}>
               <TopBarActions />
-              <Tooltip title={M.settingsTitle}>
-                <Button type="text" aria-label={M.settingsTitle} icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)} />
+              <Tooltip title={BM.settingsTitle}>
+                <Button type="text" aria-label={BM.settingsTitle} icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)} />
               </Tooltip>
             </Flex>
           </Flex>

@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Drawer } from 'antd';
 import { FRAME } from './dimensions';
 import { SidebarContent } from './SidebarContent';
@@ -12,7 +12,7 @@ export function MenuDrawer({ open, onClose }: { open: boolean; onClose: () => vo
       onClose={onClose}
       size={FRAME.siderWidth}
       closable={false}
-      aria-label={M.sideMenu}
+      aria-label={BM.sideMenu}
       classNames={{ body: 'hl-menu-drawer-body' }}
     >
       <SidebarContent collapsed={false} onNavigate={onClose} />

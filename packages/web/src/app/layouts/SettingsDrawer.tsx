@@ -1,12 +1,12 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Drawer, Flex, Radio, Switch, Typography } from 'antd';
 import { usePrefs, type ComponentSize } from '../prefs';
 import { FRAME } from './dimensions';
 
 const SIZES: { value: ComponentSize; label: string }[] = [
-  { value: 'small', label: M.sizeSmall },
-  { value: 'middle', label: M.sizeMiddle },
-  { value: 'large', label: M.sizeLarge },
+  { value: 'small', label: BM.sizeSmall },
+  { value: 'middle', label: BM.sizeMiddle },
+  { value: 'large', label: BM.sizeLarge },
 ];
 
 interface SettingsDrawerProps {
@@ -20,11 +20,11 @@ interface SettingsDrawerProps {
 export function SettingsDrawer({ open, onClose, sidebarOpened, onSidebarOpened }: SettingsDrawerProps) {
   const { size, setSize } = usePrefs();
   return (
-    <Drawer title={M.settingsTitle} open={open} onClose={onClose} size={FRAME.settingsWidth}>
+    <Drawer title={BM.settingsTitle} open={open} onClose={onClose} size={FRAME.settingsWidth}>
       <Flex vertical gap={24}>
         <Flex vertical gap={8}>
           <Typography.Text strong id="settings-size">
-            {M.componentSize}
+            {BM.componentSize}
           </Typography.Text>
           <Radio.Group
             aria-labelledby="settings-size"
@@ -37,7 +37,7 @@ export function SettingsDrawer({ open, onClose, sidebarOpened, onSidebarOpened }
         </Flex>
         <Flex justify="space-between" align="center">
           <Typography.Text strong id="settings-sidebar">
-            {M.sidebarOpened}
+            {BM.sidebarOpened}
           </Typography.Text>
           <Switch aria-labelledby="settings-sidebar" checked={sidebarOpened} onChange={onSidebarOpened} />
         </Flex>

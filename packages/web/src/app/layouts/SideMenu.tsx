@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -52,7 +52,7 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
 
   return (
     <Menu
-      aria-label={M.sideMenu}
+      aria-label={BM.sideMenu}
       mode="inline"
       theme="light"
       items={items}

@@ -1,5 +1,5 @@
 import { DownOutlined, KeyOutlined, LogoutOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { App, Avatar, Badge, Button, Dropdown, Flex, theme, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -24,7 +24,7 @@ export default function UserMenu() {
 
   const confirmLogout = () =>
     modal.confirm({
-      title: M.confirmLogout,
+      title: BM.confirmLogout,
       icon: <LogoutOutlined />,
       onOk: () => signOut(),
     });
@@ -35,14 +35,14 @@ export default function UserMenu() {
       icon: <MailOutlined />,
       label: (
         <Flex justify="space-between" align="center" gap={16}>
-          {M.myMessages}
+          {BM.myMessages}
           <Badge count={unread} size="small" />
         </Flex>
       ),
     },
-    ...(user?.ram === 1 ? [{ key: 'password', icon: <KeyOutlined />, label: M.changePassword }] : []),
+    ...(user?.ram === 1 ? [{ key: 'password', icon: <KeyOutlined />, label: BM.changePassword }] : []),
     { type: 'divider' as const },
-    { key: 'logout', icon: <LogoutOutlined />, label: M.logoutAction },
+    { key: 'logout', icon: <LogoutOutlined />, label: BM.logoutAction },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {

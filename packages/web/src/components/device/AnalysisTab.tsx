@@ -1,4 +1,4 @@
-import { ANALYSIS_VIEWS, M, saasAppLog, saasAppLogTop, saasOrigLog, saasOrigLogTop, type AnalysisRow, type AnalysisView } from '@hublink/contract';
+import { ANALYSIS_VIEWS, type AnalysisRow, type AnalysisView, BM, saasAppLog, saasAppLogTop, saasMessages, saasOrigLog, saasOrigLogTop } from '@hublink/contract';
 import { DatePicker, Empty, Flex, Grid, Segmented, Spin, Table, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -9,16 +9,16 @@ import { bytes } from './format';
 
 const ENDPOINTS = { app_log: saasAppLog, app_log_top: saasAppLogTop, orig_scr_log: saasOrigLog, orig_scr_log_top: saasOrigLogTop } as const;
 const LABELS: Record<AnalysisView, string> = {
-  app_log: M.saasAppLog,
-  app_log_top: M.saasAppLogTop,
-  orig_scr_log: M.saasOrigLog,
-  orig_scr_log_top: M.saasOrigLogTop,
+  app_log: saasMessages.saasAppLog,
+  app_log_top: saasMessages.saasAppLogTop,
+  orig_scr_log: saasMessages.saasOrigLog,
+  orig_scr_log_top: saasMessages.saasOrigLogTop,
 };
 
 const columnsOf = (view: AnalysisView): TableColumnsType<AnalysisRow> => [
-  { title: view.startsWith('app') ? M.saasAppName : M.saasOrigName, dataIndex: 'name', key: 'name' },
-  { title: M.saasDownload, dataIndex: 'download_flow_sum', key: 'download', render: (v: number) => bytes(v) },
-  { title: M.saasUpload, dataIndex: 'upload_flow_sum', key: 'upload', render: (v: number) => bytes(v) },
+  { title: view.startsWith('app') ? saasMessages.saasAppName : saasMessages.saasOrigName, dataIndex: 'name', key: 'name' },
+  { title: saasMessages.saasDownload, dataIndex: 'download_flow_sum', key: 'download', render: (v: number) => bytes(v) },
+  { title: saasMessages.saasUpload, dataIndex: 'upload_flow_sum', key: 'upload', render: (v: number) => bytes(v) },
 ];
 
 const tooltipBytes = (v: unknown) => bytes(Number(v));
@@ -26,13 +26,13 @@ const tooltipBytes = (v: unknown) => bytes(Number(v));
 function barOption(rows: AnalysisRow[]): ChartOption {
   return {
     tooltip: { trigger: 'axis', valueFormatter: tooltipBytes },
-    legend: { data: [M.saasDownload, M.saasUpload], top: 0, right: 0 },
+    legend: { data: [saasMessages.saasDownload, saasMessages.saasUpload], top: 0, right: 0 },
     grid: { left: 72, right: 16, top: 40, bottom: 64 },
     xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: { rotate: rows.length > 6 ? 30 : 0, interval: 0 } },
     yAxis: { type: 'value', axisLabel: { formatter: tooltipBytes } },
     series: [
-      { name: M.saasDownload, type: 'bar', data: rows.map((r) => r.download_flow_sum) },
-      { name: M.saasUpload, type: 'bar', data: rows.map((r) => r.upload_flow_sum) },
+      { name: saasMessages.saasDownload, type: 'bar', data: rows.map((r) => r.download_flow_sum) },
+      { name: saasMessages.saasUpload, type: 'bar', data: rows.map((r) => r.upload_flow_sum) },
     ],
   };
 }
@@ -43,8 +43,8 @@ function pieOption(rows: AnalysisRow[], narrow: boolean): ChartOption {
     ? [{ center: ['50%', '32%'], title: { left: '50%', top: 32 } }, { center: ['50%', '78%'], title: { left: '50%', top: '55%' } }]
     : [{ center: ['27%', '58%'], title: { left: '27%', top: 36 } }, { center: ['73%', '58%'], title: { left: '73%', top: 36 } }];
   const series = [
-    { name: M.saasDownload, pick: (r: AnalysisRow) => r.download_flow_sum },
-    { name: M.saasUpload, pick: (r: AnalysisRow) => r.upload_flow_sum },
+    { name: saasMessages.saasDownload, pick: (r: AnalysisRow) => r.download_flow_sum },
+    { name: saasMessages.saasUpload, pick: (r: AnalysisRow) => r.upload_flow_sum },
   ];
   return {
     tooltip: { trigger: 'item', valueFormatter: tooltipBytes },
@@ -71,8 +71,8 @@ function ViewResult({ routerName, view, range }: { routerName: string; view: Ana
   const rows = result.data?.data;
   const narrow = !(Grid.useBreakpoint().md ?? true);
   const option = useMemo(() => (rows ? (isTopView(view) ? pieOption(rows, narrow) : barOption(rows)) : null), [rows, view, narrow]);
-  if (!rows) return result.isError ? <Empty description={M.saasNoData} /> : <Spin style={{ display: 'block', margin: '48px auto' }} />;
-  if (rows.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} />;
+  if (!rows) return result.isError ? <Empty description={saasMessages.saasNoData} /> : <Spin style={{ display: 'block', margin: '48px auto' }} />;
+  if (rows.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} />;
   return (
     <Flex vertical gap={16}>
       <Chart option={option!} label={LABELS[view]} height={isTopView(view) ? (narrow ? 600 : 360) : 320} />

@@ -1,4 +1,4 @@
-import { LIMITS, M, saasConnect, saasTraffic, type SaasConnectItem } from '@hublink/contract';
+import { LIMITS, routerMessages, saasConnect, type SaasConnectItem, saasMessages, saasTraffic } from '@hublink/contract';
 import { Empty, Spin, Typography, type TableColumnsType } from 'antd';
 import { useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -9,13 +9,13 @@ import { Chart, type ChartOption } from './Chart';
 import { bytes, duration } from './format';
 
 const columns: TableColumnsType<SaasConnectItem> = [
-  { title: M.saasDialIp, dataIndex: 'ip', key: 'ip' },
-  { title: M.saasDialOrigin, dataIndex: 'origin', key: 'origin' },
-  { title: M.saasInput, dataIndex: 'input', key: 'input', render: (v: number) => bytes(v) },
-  { title: M.saasOut, dataIndex: 'out', key: 'out', render: (v: number) => bytes(v) },
-  { title: M.saasDialSessionDate, dataIndex: 'session_date', key: 'session_date', width: 170 },
-  { title: M.saasDialOnlineTime, dataIndex: 'online_time', key: 'online_time', render: (v: number) => duration(v) },
-  { title: M.saasDialStopTime, dataIndex: 'stop_time', key: 'stop_time', width: 170, render: (v: string) => v || M.memberDialOngoing },
+  { title: saasMessages.saasDialIp, dataIndex: 'ip', key: 'ip' },
+  { title: saasMessages.saasDialOrigin, dataIndex: 'origin', key: 'origin' },
+  { title: saasMessages.saasInput, dataIndex: 'input', key: 'input', render: (v: number) => bytes(v) },
+  { title: saasMessages.saasOut, dataIndex: 'out', key: 'out', render: (v: number) => bytes(v) },
+  { title: saasMessages.saasDialSessionDate, dataIndex: 'session_date', key: 'session_date', width: 170 },
+  { title: saasMessages.saasDialOnlineTime, dataIndex: 'online_time', key: 'online_time', render: (v: number) => duration(v) },
+  { title: saasMessages.saasDialStopTime, dataIndex: 'stop_time', key: 'stop_time', width: 170, render: (v: string) => v || routerMessages.memberDialOngoing },
 ];
 
 /** The traffic tab: the per-minute traffic chart of the last hours and the dial-in records. */
@@ -25,13 +25,13 @@ export function TrafficTab({ routerName }: { routerName: string }) {
   const option = useMemo<ChartOption>(
     () => ({
       tooltip: { trigger: 'axis' },
-      legend: { data: [M.saasTrafficDown, M.saasTrafficUpload], top: 0, right: 0 },
+      legend: { data: [saasMessages.saasTrafficDown, saasMessages.saasTrafficUpload], top: 0, right: 0 },
       grid: { left: 48, right: 16, top: 40, bottom: 28 },
       xAxis: { type: 'category', boundaryGap: false, data: (points ?? []).map((p) => p.time.slice(11, 16)) },
       yAxis: { type: 'value', name: 'Mbps' },
       series: [
-        { name: M.saasTrafficDown, type: 'line', showSymbol: false, areaStyle: { opacity: 0.15 }, data: (points ?? []).map((p) => p.down) },
-        { name: M.saasTrafficUpload, type: 'line', showSymbol: false, areaStyle: { opacity: 0.15 }, data: (points ?? []).map((p) => p.upload) },
+        { name: saasMessages.saasTrafficDown, type: 'line', showSymbol: false, areaStyle: { opacity: 0.15 }, data: (points ?? []).map((p) => p.down) },
+        { name: saasMessages.saasTrafficUpload, type: 'line', showSymbol: false, areaStyle: { opacity: 0.15 }, data: (points ?? []).map((p) => p.upload) },
       ],
     }),
     [points],
@@ -44,12 +44,12 @@ export function TrafficTab({ routerName }: { routerName: string }) {
       {!points ? (
         <Spin style={{ display: 'block', margin: '48px auto' }} />
       ) : points.length === 0 ? (
-        <Empty description={M.saasNoData} />
+        <Empty description={saasMessages.saasNoData} />
       ) : (
-        <Chart option={option} label={M.saasTabTraffic} />
+        <Chart option={option} label={saasMessages.saasTabTraffic} />
       )}
       <Typography.Title level={5} style={{ marginTop: 16 }}>
-        {M.saasDialTitle}
+        {saasMessages.saasDialTitle}
       </Typography.Title>
       <PagedTable<SaasConnectItem>
         rowKey={(r) => `${r.session_date}-${r.ip}-${r.origin}`}
@@ -57,7 +57,7 @@ export function TrafficTab({ routerName }: { routerName: string }) {
         columns={columns}
         list={list}
         searchable
-        searchPlaceholder={M.saasDialSearch}
+        searchPlaceholder={saasMessages.saasDialSearch}
         scroll={{ x: 'max-content' }}
       />
     </>

@@ -1,4 +1,4 @@
-import { fmt, M } from '@hublink/contract';
+import { fmt, routerMessages } from '@hublink/contract';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
@@ -19,7 +19,7 @@ export function duration(seconds: number): string {
   const h = Math.floor(t / 3600);
   const m = Math.floor((t % 3600) / 60);
   const s = t % 60;
-  if (h > 0) return fmt(M.memberDurationHms, { h, m, s });
-  if (m > 0) return fmt(M.memberDurationMs, { m, s });
-  return fmt(M.memberDurationS, { s });
+  if (h > 0) return fmt(routerMessages.memberDurationHms, { h, m, s });
+  if (m > 0) return fmt(routerMessages.memberDurationMs, { m, s });
+  return fmt(routerMessages.memberDurationS, { s });
 }

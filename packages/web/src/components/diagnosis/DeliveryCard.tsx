@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M, networkDelivery } from '@hublink/contract';
+import { diagnosisMessages, fmt, LIMITS, networkDelivery, routerMessages } from '@hublink/contract';
 import { Badge, Button, Card, Descriptions, Flex, Modal, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -6,17 +6,17 @@ import { useApiQuery } from '../../api/hooks';
 type Behind = { router_name: string; online: number; config_version: number; applied_version: number; applied_error: string };
 
 const columns: TableColumnsType<Behind> = [
-  { title: M.memberColAccount, dataIndex: 'router_name', key: 'router_name' },
-  { title: M.memberColOnline, dataIndex: 'online', key: 'online', render: (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? M.memberOnline : M.memberOffline} /> },
-  { title: M.diagnosisConfigCompiled, dataIndex: 'config_version', key: 'config_version', render: (v: number) => `v${v}` },
+  { title: routerMessages.memberColAccount, dataIndex: 'router_name', key: 'router_name' },
+  { title: routerMessages.memberColOnline, dataIndex: 'online', key: 'online', render: (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? routerMessages.memberOnline : routerMessages.memberOffline} /> },
+  { title: diagnosisMessages.diagnosisConfigCompiled, dataIndex: 'config_version', key: 'config_version', render: (v: number) => `v${v}` },
   {
-    title: M.diagnosisConfigAcked,
+    title: diagnosisMessages.diagnosisConfigAcked,
     key: 'applied_version',
     render: (_: unknown, r: Behind) => (r.applied_error ? <Typography.Text type="danger">{r.applied_error}</Typography.Text> : r.applied_version > 0 ? `v${r.applied_version}` : '-'),
   },
 ];
 
-const secondsText = (n: number | null) => (n === null ? '-' : fmt(M.deliverySeconds, { n }));
+const secondsText = (n: number | null) => (n === null ? '-' : fmt(diagnosisMessages.deliverySeconds, { n }));
 
 /**
  * 配置下发 of a network (issue 18): the last change's acknowledgement times and how many members have
@@ -31,27 +31,27 @@ export function DeliveryCard({ networkNumber }: { networkNumber: string }) {
   const behind = d?.behind ?? [];
   const items = last
     ? [
-        { key: 'time', label: M.deliveryLastChange, children: fmt(M.deliveryLastChangeLine, { time: last.time, acknowledged: last.acknowledged, members: last.members }) },
-        { key: 'p50', label: M.deliveryP50, children: secondsText(last.p50_seconds) },
-        { key: 'p95', label: M.deliveryP95, children: secondsText(last.p95_seconds) },
+        { key: 'time', label: diagnosisMessages.deliveryLastChange, children: fmt(diagnosisMessages.deliveryLastChangeLine, { time: last.time, acknowledged: last.acknowledged, members: last.members }) },
+        { key: 'p50', label: diagnosisMessages.deliveryP50, children: secondsText(last.p50_seconds) },
+        { key: 'p95', label: diagnosisMessages.deliveryP95, children: secondsText(last.p95_seconds) },
       ]
     : [];
   return (
-    <Card variant="borderless" title={M.deliveryTitle} loading={q.isLoading} data-testid="delivery">
+    <Card variant="borderless" title={diagnosisMessages.deliveryTitle} loading={q.isLoading} data-testid="delivery">
       <Flex vertical gap={12}>
         {items.length > 0 && <Descriptions size="small" column={{ xs: 1, sm: 3 }} items={items} />}
         {d && behind.length === 0 ? (
-          <Typography.Text type="success">{M.deliveryNoneBehind}</Typography.Text>
+          <Typography.Text type="success">{diagnosisMessages.deliveryNoneBehind}</Typography.Text>
         ) : (
           <Flex gap={8} align="center" wrap>
-            <Typography.Text type="warning">{fmt(M.deliveryBehindCount, { n: behind.length })}</Typography.Text>
+            <Typography.Text type="warning">{fmt(diagnosisMessages.deliveryBehindCount, { n: behind.length })}</Typography.Text>
             <Button size="small" onClick={() => setListing(true)}>
-              {M.deliveryBehindView}
+              {diagnosisMessages.deliveryBehindView}
             </Button>
           </Flex>
         )}
       </Flex>
-      <Modal title={M.deliveryBehind} open={listing} onCancel={() => setListing(false)} footer={null} width={720} destroyOnHidden>
+      <Modal title={diagnosisMessages.deliveryBehind} open={listing} onCancel={() => setListing(false)} footer={null} width={720} destroyOnHidden>
         <Table<Behind> size="small" rowKey="router_name" columns={columns} dataSource={behind} pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true }} scroll={{ x: 'max-content' }} />
       </Modal>
     </Card>

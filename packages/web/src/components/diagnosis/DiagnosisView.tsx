@@ -1,5 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { DIAGNOSIS_TITLE, fmt, M, routerDiagnosis, type Diagnosis, type DiagnosisCause } from '@hublink/contract';
+import { type Diagnosis, DIAGNOSIS_TITLE, type DiagnosisCause, diagnosisMessages, fmt, routerDiagnosis, routerMessages } from '@hublink/contract';
 import { Alert, Badge, Button, Descriptions, Empty, Flex, Spin, Table, type TableColumnsType } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 
@@ -21,10 +21,10 @@ const orDash = (v: string) => v || '-';
 type Row = Diagnosis['networks'][number];
 
 const columns: TableColumnsType<Row> = [
-  { title: M.routerStatusNetworks, dataIndex: 'network_name', key: 'network_name' },
-  { title: M.diagnosisConfigCompiled, dataIndex: 'config_version', key: 'config_version', render: (v: number) => (v > 0 ? `v${v}` : '-') },
+  { title: routerMessages.routerStatusNetworks, dataIndex: 'network_name', key: 'network_name' },
+  { title: diagnosisMessages.diagnosisConfigCompiled, dataIndex: 'config_version', key: 'config_version', render: (v: number) => (v > 0 ? `v${v}` : '-') },
   {
-    title: M.diagnosisConfigAcked,
+    title: diagnosisMessages.diagnosisConfigAcked,
     key: 'applied_version',
     render: (_: unknown, r: Row) =>
       r.applied_version === 0 ? (
@@ -33,9 +33,9 @@ const columns: TableColumnsType<Row> = [
         <Badge status={r.applied_error ? 'error' : r.applied_version >= r.config_version ? 'success' : 'processing'} text={`v${r.applied_version}`} />
       ),
   },
-  { title: M.diagnosisAckTime, dataIndex: 'applied_time', key: 'applied_time', render: orDash },
+  { title: diagnosisMessages.diagnosisAckTime, dataIndex: 'applied_time', key: 'applied_time', render: orDash },
   {
-    title: M.diagnosisTunnel,
+    title: diagnosisMessages.diagnosisTunnel,
     key: 'links',
     render: (_: unknown, r: Row) =>
       r.links.length === 0 ? (
@@ -43,7 +43,7 @@ const columns: TableColumnsType<Row> = [
       ) : (
         <Flex vertical gap={2}>
           {r.links.map((l) => (
-            <Badge key={l.center} status={l.vpn_online === 1 ? 'success' : 'error'} text={`${l.center} ${l.vpn_online === 1 ? M.routerStatusLinkUp : M.routerStatusLinkDown}`} />
+            <Badge key={l.center} status={l.vpn_online === 1 ? 'success' : 'error'} text={`${l.center} ${l.vpn_online === 1 ? routerMessages.routerStatusLinkUp : routerMessages.routerStatusLinkDown}`} />
           ))}
         </Flex>
       ),
@@ -57,19 +57,19 @@ export function DiagnosisView({ routerName }: { routerName: string }) {
   if (q.isLoading) return <Spin />;
   if (!d) return <Empty />;
   const items = [
-    { key: 'online', label: M.routerInfoOnline, children: <Badge status={d.online === 1 ? 'success' : 'default'} text={d.online === 1 ? M.routerConnected : M.routerDisconnected} /> },
-    { key: 'seen', label: M.diagnosisLastSeen, children: orDash(d.last_seen) },
-    { key: 'ip', label: M.diagnosisRemoteIp, children: orDash(d.remote_ip) },
-    { key: 'fail', label: M.diagnosisLastFailure, children: d.failure_time ? `${d.failure_time} ${d.failure_ip}` : '-' },
+    { key: 'online', label: routerMessages.routerInfoOnline, children: <Badge status={d.online === 1 ? 'success' : 'default'} text={d.online === 1 ? routerMessages.routerConnected : routerMessages.routerDisconnected} /> },
+    { key: 'seen', label: diagnosisMessages.diagnosisLastSeen, children: orDash(d.last_seen) },
+    { key: 'ip', label: diagnosisMessages.diagnosisRemoteIp, children: orDash(d.remote_ip) },
+    { key: 'fail', label: diagnosisMessages.diagnosisLastFailure, children: d.failure_time ? `${d.failure_time} ${d.failure_ip}` : '-' },
   ];
   return (
     <Flex vertical gap={12} data-testid="diagnosis">
-      <Alert type={ALERT_TYPE[d.cause]} showIcon title={fmt(M.diagnosisCauseLine, { cause: DIAGNOSIS_TITLE[d.cause] })} description={d.message} />
+      <Alert type={ALERT_TYPE[d.cause]} showIcon title={fmt(diagnosisMessages.diagnosisCauseLine, { cause: DIAGNOSIS_TITLE[d.cause] })} description={d.message} />
       <Descriptions size="small" column={{ xs: 1, sm: 2 }} items={items} />
       <Table<Row> size="small" rowKey="network_number" columns={columns} dataSource={d.networks} pagination={false} scroll={{ x: 'max-content' }} />
       <div>
         <Button icon={<ReloadOutlined />} loading={q.isFetching} onClick={() => void q.refetch()}>
-          {M.diagnosisRefresh}
+          {diagnosisMessages.diagnosisRefresh}
         </Button>
       </div>
     </Flex>

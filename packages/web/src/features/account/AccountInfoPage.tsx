@@ -1,4 +1,4 @@
-import { getAccountData, M } from '@hublink/contract';
+import { accountMessages, getAccountData } from '@hublink/contract';
 import { Card, Flex, Skeleton } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
@@ -12,7 +12,7 @@ export default function AccountInfoPage() {
   return (
     <PageContainer card={false}>
       <Flex vertical gap={16}>
-        <Card variant="borderless" title={M.accountProfile}>
+        <Card variant="borderless" title={accountMessages.accountProfile}>
           {account ? <ProfileForm key={account.username} account={account} /> : <Skeleton active paragraph={{ rows: 6 }} />}
         </Card>
         <SecurityCards withProfile={false} />

@@ -1,4 +1,4 @@
-import { BIND_TYPE, bindCodeField, bindEmailField, defaultEmail, defaultPhone, fmt, LIMITS, M, phoneValue } from '@hublink/contract';
+import { accountMessages, BIND_TYPE, bindCodeField, bindEmailField, BM, defaultEmail, defaultPhone, fmt, LIMITS, phoneValue } from '@hublink/contract';
 import { Button, Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { z } from 'zod';
@@ -26,14 +26,14 @@ type BindBody = { type: number; code: string; area_code?: string; phone?: string
 const bindFields = z.object({ email: bindEmailField, code: bindCodeField });
 
 const rules = {
-  phone: [mobileRule(M.bindPhoneRequired)],
+  phone: [mobileRule(accountMessages.bindPhoneRequired)],
   email: rulesOf(bindFields, 'email'),
   code: rulesOf(bindFields, 'code'),
 };
 
 const TEXT = {
-  phone: { title: M.bindPhoneTitle, verifyTitle: M.verifyOldPhone, current: M.oldPhone, endpoint: defaultPhone, bindCode: 'bind_phone', verifyCode: 'verify_phone' },
-  email: { title: M.bindEmailTitle, verifyTitle: M.verifyOldEmail, current: M.oldEmail, endpoint: defaultEmail, bindCode: 'bind_email', verifyCode: 'verify_email' },
+  phone: { title: accountMessages.bindPhoneTitle, verifyTitle: accountMessages.verifyOldPhone, current: accountMessages.oldPhone, endpoint: defaultPhone, bindCode: 'bind_phone', verifyCode: 'verify_phone' },
+  email: { title: accountMessages.bindEmailTitle, verifyTitle: accountMessages.verifyOldEmail, current: accountMessages.oldEmail, endpoint: defaultEmail, bindCode: 'bind_email', verifyCode: 'verify_email' },
 } as const;
 
 export interface BindDialogProps {
@@ -99,17 +99,17 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
     ...(current && !verifying
       ? [
           <Button key="unbind" danger onClick={unbind} disabled={busy}>
-            {M.unbindAction}
+            {accountMessages.unbindAction}
           </Button>,
         ]
       : []),
     <Button key="cancel" onClick={close}>
-      {M.cancel}
+      {BM.cancel}
     </Button>,
     // Keyed by mode: a fresh button when the dialog switches to verify mode, so antd's own loading
     // state cannot outlive the request that switched it (seen stuck in Chromium otherwise).
     <Button key={verifying ? 'verify' : 'bind'} type="primary" loading={busy} onClick={() => form.submit()}>
-      {verifying ? M.verifyAction : M.bindAction}
+      {verifying ? accountMessages.verifyAction : accountMessages.bindAction}
     </Button>,
   ];
 
@@ -125,7 +125,7 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
       >
         {verifying ? (
           <>
-            <Typography.Paragraph type="secondary">{fmt(M.verifyOldFirst, { target: text.current })}</Typography.Paragraph>
+            <Typography.Paragraph type="secondary">{fmt(accountMessages.verifyOldFirst, { target: text.current })}</Typography.Paragraph>
             <Form.Item label={text.current}>
               <Input value={current} disabled aria-label={text.current} />
             </Form.Item>
@@ -133,17 +133,17 @@ export function BindDialog({ kind, open, current, onClose }: BindDialogProps) {
               key="verify"
               rules={rules.code}
               sendKey="verify"
-              extra={M.codeArrivalHint}
+              extra={accountMessages.codeArrivalHint}
               onSend={() => sendCodeTo(kind, text.verifyCode, async () => current)}
             />
           </>
         ) : (
           <>
             {kind === 'phone' ? (
-              <MobileInput label={M.accountPhone} rules={rules.phone} />
+              <MobileInput label={accountMessages.accountPhone} rules={rules.phone} />
             ) : (
-              <Form.Item name="email" label={M.accountEmail} rules={rules.email}>
-                <Input placeholder={M.bindEmailRequired} aria-label={M.accountEmail} maxLength={LIMITS.emailMax} autoComplete="email" />
+              <Form.Item name="email" label={accountMessages.accountEmail} rules={rules.email}>
+                <Input placeholder={accountMessages.bindEmailRequired} aria-label={accountMessages.accountEmail} maxLength={LIMITS.emailMax} autoComplete="email" />
               </Form.Item>
             )}
             <CodeInput key="bind" rules={rules.code} sendKey="bind" onSend={() => sendCodeTo(kind, text.bindCode, newTarget)} />

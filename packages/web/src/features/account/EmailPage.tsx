@@ -1,4 +1,4 @@
-import { editEmail, editEmailBody, LIMITS, M } from '@hublink/contract';
+import { accountMessages, BM, editEmail, editEmailBody, LIMITS } from '@hublink/contract';
 import { Button, Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
@@ -32,12 +32,12 @@ export default function EmailPage() {
   };
 
   return (
-    <Wizard step={step} titles={[M.wizardIdentity, M.wizardNewEmail, M.wizardDone]}>
+    <Wizard step={step} titles={[accountMessages.wizardIdentity, accountMessages.wizardNewEmail, accountMessages.wizardDone]}>
       {step === 0 && <VerifyStep onVerified={() => setStep(1)} />}
       {step === 1 && (
         <Form<Values> form={form} name="account-email" layout="vertical" requiredMark={false} style={{ maxWidth: 480 }} onFinish={(v) => void submit(v)}>
-          <Form.Item name="email" label={M.wizardNewEmail} rules={rules.email}>
-            <Input placeholder={M.newEmailPrompt} aria-label={M.wizardNewEmail} maxLength={LIMITS.emailMax} autoComplete="email" />
+          <Form.Item name="email" label={accountMessages.wizardNewEmail} rules={rules.email}>
+            <Input placeholder={accountMessages.newEmailPrompt} aria-label={accountMessages.wizardNewEmail} maxLength={LIMITS.emailMax} autoComplete="email" />
           </Form.Item>
           <CodeInput rules={rules.code} onSend={() => sendCodeTo('email', 'edit_email', target)} />
           <WizardActions busy={busy} onBack={toAccount} />
@@ -45,11 +45,11 @@ export default function EmailPage() {
       )}
       {step === 2 && (
         <DoneStep
-          title={M.emailChanged}
+          title={accountMessages.emailChanged}
           onBack={() => setStep(1)}
           extra={
             <Button key="done" type="primary" onClick={toAccount}>
-              {M.done}
+              {BM.done}
             </Button>
           }
         />

@@ -1,4 +1,4 @@
-import { editPassword, editPasswordBody, LIMITS, M } from '@hublink/contract';
+import { accountMessages, BM, editPassword, editPasswordBody, LIMITS } from '@hublink/contract';
 import { Form, Input } from 'antd';
 import { rulesOf, sameAs } from '../../api/rules';
 import { VerifyStep } from './VerifyStep';
@@ -6,7 +6,7 @@ import { DoneStep, useWizard, Wizard, WizardActions } from './Wizard';
 
 const rules = {
   new_password: rulesOf(editPasswordBody, 'new_password'),
-  reset_password: [...rulesOf(editPasswordBody, 'reset_password'), sameAs('new_password', M.passwordMismatch)],
+  reset_password: [...rulesOf(editPasswordBody, 'reset_password'), sameAs('new_password', BM.passwordMismatch)],
 };
 
 interface Values {
@@ -19,20 +19,20 @@ export default function PasswordPage() {
   const { step, setStep, busy, submit, toAccount } = useWizard(editPassword);
 
   return (
-    <Wizard step={step} titles={[M.wizardIdentity, M.wizardNewPassword, M.wizardDone]}>
-      {step === 0 && <VerifyStep noContact={M.bindContactFirst} onVerified={() => setStep(1)} />}
+    <Wizard step={step} titles={[accountMessages.wizardIdentity, accountMessages.wizardNewPassword, accountMessages.wizardDone]}>
+      {step === 0 && <VerifyStep noContact={accountMessages.bindContactFirst} onVerified={() => setStep(1)} />}
       {step === 1 && (
         <Form<Values> name="account-password" layout="vertical" requiredMark={false} style={{ maxWidth: 480 }} onFinish={(v) => void submit(v)}>
-          <Form.Item name="new_password" label={M.newPassword} rules={rules.new_password}>
-            <Input.Password aria-label={M.newPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+          <Form.Item name="new_password" label={BM.newPassword} rules={rules.new_password}>
+            <Input.Password aria-label={BM.newPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
           </Form.Item>
-          <Form.Item name="reset_password" label={M.repeatPassword} rules={rules.reset_password} dependencies={['new_password']}>
-            <Input.Password aria-label={M.repeatPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+          <Form.Item name="reset_password" label={BM.repeatPassword} rules={rules.reset_password} dependencies={['new_password']}>
+            <Input.Password aria-label={BM.repeatPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
           </Form.Item>
           <WizardActions busy={busy} onBack={toAccount} />
         </Form>
       )}
-      {step === 2 && <DoneStep title={M.passwordChanged} onBack={toAccount} />}
+      {step === 2 && <DoneStep title={accountMessages.passwordChanged} onBack={toAccount} />}
     </Wizard>
   );
 }

@@ -1,4 +1,4 @@
-import { editPhone, editPhoneBody, LIMITS, M, phoneValue } from '@hublink/contract';
+import { accountMessages, BM, editPhone, editPhoneBody, LIMITS, phoneValue } from '@hublink/contract';
 import { Button, Form } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { reloadUser } from '../../app/user';
@@ -8,7 +8,7 @@ import { MobileInput, mobileRule } from './fields';
 import { VerifyStep } from './VerifyStep';
 import { DoneStep, useWizard, Wizard, WizardActions } from './Wizard';
 
-const rules = { phone: [mobileRule(M.phoneRequired)], code: rulesOf(editPhoneBody, 'code') };
+const rules = { phone: [mobileRule(BM.phoneRequired)], code: rulesOf(editPhoneBody, 'code') };
 
 interface Values {
   area_code: string;
@@ -42,7 +42,7 @@ export default function PhonePage() {
   };
 
   return (
-    <Wizard step={step} titles={[M.wizardIdentity, M.wizardNewPhone, M.wizardDone]}>
+    <Wizard step={step} titles={[accountMessages.wizardIdentity, accountMessages.wizardNewPhone, accountMessages.wizardDone]}>
       {step === 0 && <VerifyStep onVerified={() => setStep(1)} />}
       {step === 1 && (
         <Form<Values>
@@ -54,18 +54,18 @@ export default function PhonePage() {
           initialValues={EMPTY}
           onFinish={(v) => void submit(v)}
         >
-          <MobileInput label={M.wizardNewPhone} rules={rules.phone} />
+          <MobileInput label={accountMessages.wizardNewPhone} rules={rules.phone} />
           <CodeInput rules={rules.code} onSend={() => sendCodeTo('phone', 'edit_phone', target)} />
           <WizardActions busy={busy} onBack={toAccount} />
         </Form>
       )}
       {step === 2 && (
         <DoneStep
-          title={M.phoneChanged}
+          title={accountMessages.phoneChanged}
           onBack={restart}
           extra={
             <Button key="done" type="primary" onClick={toAccount}>
-              {M.done}
+              {BM.done}
             </Button>
           }
         />

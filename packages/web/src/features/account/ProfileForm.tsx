@@ -1,4 +1,4 @@
-import { CODE, editData, editDataBody, editSign, getAccountData, INDUSTRIES, latestBirthday, LIMITS, M, type AccountData } from '@hublink/contract';
+import { type AccountData, accountMessages, BM, CODE, editData, editDataBody, editSign, getAccountData, INDUSTRIES, latestBirthday, LIMITS } from '@hublink/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from '../../components/dayjs';
@@ -73,37 +73,37 @@ export function ProfileForm({ account }: { account: AccountData }) {
       }}
       onFinish={(v) => void submit(v)}
     >
-      <Form.Item label={M.profileUsername}>
-        <Input value={account.username} disabled aria-label={M.profileUsername} />
+      <Form.Item label={accountMessages.profileUsername}>
+        <Input value={account.username} disabled aria-label={accountMessages.profileUsername} />
       </Form.Item>
-      <Form.Item name="nickname" label={M.profileNickname} rules={rules.nickname}>
-        <Input aria-label={M.profileNickname} maxLength={LIMITS.nicknameMax} />
+      <Form.Item name="nickname" label={accountMessages.profileNickname} rules={rules.nickname}>
+        <Input aria-label={accountMessages.profileNickname} maxLength={LIMITS.nicknameMax} />
       </Form.Item>
       <Form.Item
         name="birthday"
-        label={M.profileBirthday}
+        label={accountMessages.profileBirthday}
         rules={rules.birthday}
         getValueProps={(v: string) => ({ value: v ? dayjs(v, DATE_FORMAT) : undefined })}
         normalize={(d: Dayjs | null) => (d ? d.format(DATE_FORMAT) : '')}
       >
         <DatePicker
-          aria-label={M.profileBirthday}
+          aria-label={accountMessages.profileBirthday}
           format={DATE_FORMAT}
           style={{ width: '100%' }}
           disabledDate={(d) => d.format(DATE_FORMAT) > latestBirthday()}
         />
       </Form.Item>
-      <Form.Item name="industry" label={M.profileIndustry} rules={rules.industry}>
-        <Select aria-label={M.profileIndustry} placeholder={M.industryPlaceholder} options={INDUSTRY_OPTIONS} showSearch={{ optionFilterProp: 'label' }} />
+      <Form.Item name="industry" label={accountMessages.profileIndustry} rules={rules.industry}>
+        <Select aria-label={accountMessages.profileIndustry} placeholder={accountMessages.industryPlaceholder} options={INDUSTRY_OPTIONS} showSearch={{ optionFilterProp: 'label' }} />
       </Form.Item>
-      <Form.Item name="occupation" label={M.profileOccupation} rules={rules.occupation}>
-        <Input aria-label={M.profileOccupation} maxLength={LIMITS.occupationMax} />
+      <Form.Item name="occupation" label={accountMessages.profileOccupation} rules={rules.occupation}>
+        <Input aria-label={accountMessages.profileOccupation} maxLength={LIMITS.occupationMax} />
       </Form.Item>
-      <Form.Item name="sign" label={M.profileSign} rules={rules.sign} extra={M.profileSignHint}>
-        <Input aria-label={M.profileSign} maxLength={LIMITS.signMax} />
+      <Form.Item name="sign" label={accountMessages.profileSign} rules={rules.sign} extra={accountMessages.profileSignHint}>
+        <Input aria-label={accountMessages.profileSign} maxLength={LIMITS.signMax} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={busy}>
-        {M.save}
+        {BM.save}
       </Button>
     </Form>
   );

@@ -1,5 +1,5 @@
 import { CheckCircleFilled, ExclamationCircleFilled, IdcardOutlined, LockOutlined, MailOutlined, MobileOutlined } from '@ant-design/icons';
-import { getAccountData, INDUSTRIES, M, type AccountData } from '@hublink/contract';
+import { type AccountData, accountMessages, BM, getAccountData, INDUSTRIES } from '@hublink/contract';
 import { Button, Card, Col, Flex, Row, Skeleton, Typography, theme } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
@@ -20,7 +20,7 @@ function StatusRow({ label, value }: { label: string; value: string }) {
       ) : (
         <Typography.Text type="warning">
           <ExclamationCircleFilled style={{ marginRight: token.marginXXS }} />
-          {M.notSet}
+          {accountMessages.notSet}
         </Typography.Text>
       )}
     </Flex>
@@ -66,11 +66,11 @@ export function SecurityCards({ withProfile = true }: { withProfile?: boolean })
     <>
       {value && (
         <Button type="link" onClick={() => void navigate(kind === 'phone' ? '/account/phone' : '/account/email')}>
-          {M.changeAction}
+          {accountMessages.changeAction}
         </Button>
       )}
       <Button type="link" onClick={() => setDialog(kind)}>
-        {value ? M.bindOrUnbind : M.bindNow}
+        {value ? accountMessages.bindOrUnbind : accountMessages.bindNow}
       </Button>
     </>
   );
@@ -82,11 +82,11 @@ export function SecurityCards({ withProfile = true }: { withProfile?: boolean })
         <Col xs={24} md={12} xl={xl}>
           <InfoCard
             icon={<LockOutlined />}
-            title={M.loginPasswordTitle}
-            rows={<StatusRow label={M.accountPassword} value={M.isSet} />}
+            title={accountMessages.loginPasswordTitle}
+            rows={<StatusRow label={accountMessages.accountPassword} value={accountMessages.isSet} />}
             actions={
               <Button type="link" onClick={() => void navigate('/account/password')}>
-                {M.changeAction}
+                {accountMessages.changeAction}
               </Button>
             }
           />
@@ -95,18 +95,18 @@ export function SecurityCards({ withProfile = true }: { withProfile?: boolean })
           <Col xs={24} md={12} xl={6}>
             <InfoCard
               icon={<IdcardOutlined />}
-              title={M.accountProfile}
+              title={accountMessages.accountProfile}
               rows={
                 <>
-                  <StatusRow label={M.profileNickname} value={account.nickname} />
-                  <StatusRow label={M.profileBirthday} value={account.birthday} />
-                  <StatusRow label={M.profileIndustry} value={industryLabel(account.industry)} />
-                  <StatusRow label={M.profileOccupation} value={account.occupation} />
+                  <StatusRow label={accountMessages.profileNickname} value={account.nickname} />
+                  <StatusRow label={accountMessages.profileBirthday} value={account.birthday} />
+                  <StatusRow label={accountMessages.profileIndustry} value={industryLabel(account.industry)} />
+                  <StatusRow label={accountMessages.profileOccupation} value={account.occupation} />
                 </>
               }
               actions={
                 <Button type="link" onClick={() => void navigate('/account/info')}>
-                  {M.edit}
+                  {BM.edit}
                 </Button>
               }
             />
@@ -115,16 +115,16 @@ export function SecurityCards({ withProfile = true }: { withProfile?: boolean })
         <Col xs={24} md={12} xl={xl}>
           <InfoCard
             icon={<MobileOutlined />}
-            title={M.accountPhone}
-            rows={<StatusRow label={M.accountPhoneShort} value={account.phone} />}
+            title={accountMessages.accountPhone}
+            rows={<StatusRow label={accountMessages.accountPhoneShort} value={account.phone} />}
             actions={contact('phone', account.phone)}
           />
         </Col>
         <Col xs={24} md={12} xl={xl}>
           <InfoCard
             icon={<MailOutlined />}
-            title={M.accountEmail}
-            rows={<StatusRow label={M.accountEmail} value={account.email} />}
+            title={accountMessages.accountEmail}
+            rows={<StatusRow label={accountMessages.accountEmail} value={account.email} />}
             actions={contact('email', account.email)}
           />
         </Col>

@@ -1,4 +1,4 @@
-import { CODE, M, validateEmail } from '@hublink/contract';
+import { accountMessages, CODE, validateEmail } from '@hublink/contract';
 import { Button, Card, Result } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -14,7 +14,7 @@ const NOT_YET = 404;
 export default function ValidateEmailPage() {
   const [params] = useSearchParams();
   const s = params.get('s') ?? '';
-  const [answer, setAnswer] = useState<{ code: number; msg: string }>({ code: NOT_YET, msg: s ? M.validating : M.validateLinkInvalid });
+  const [answer, setAnswer] = useState<{ code: number; msg: string }>({ code: NOT_YET, msg: s ? accountMessages.validating : accountMessages.validateLinkInvalid });
   const posted = useRef<string | null>(null);
 
   useEffect(() => {
@@ -28,11 +28,11 @@ export default function ValidateEmailPage() {
     <Card variant="borderless" style={{ maxWidth: 640, margin: '48px auto' }}>
       <Result
         status={status}
-        title={<PageHeading>{M.validateResultTitle}</PageHeading>}
+        title={<PageHeading>{accountMessages.validateResultTitle}</PageHeading>}
         subTitle={answer.msg}
         extra={
           <Link to="/">
-            <Button type="primary">{M.backHome}</Button>
+            <Button type="primary">{accountMessages.backHome}</Button>
           </Link>
         }
       />

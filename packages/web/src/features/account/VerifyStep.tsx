@@ -1,4 +1,4 @@
-import { CODE, fmt, M, verifyCode, type SendType } from '@hublink/contract';
+import { accountMessages, BM, CODE, fmt, type SendType, verifyCode } from '@hublink/contract';
 import { Alert, Button, Flex, Form, Radio, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -16,7 +16,7 @@ const PROOF = { phone: 'verify_phone', email: 'verify_email' } as const;
  * bound), get a code, next. Return leaves for /account; a link leads to support tickets. Without a
  * bound phone or email it shows `noContact` instead.
  */
-export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: { onVerified: () => void; noContact?: string }) {
+export function VerifyStep({ onVerified, noContact = accountMessages.bindContactFirstShort }: { onVerified: () => void; noContact?: string }) {
   const user = useUser();
   const navigate = useNavigate();
   const [form] = Form.useForm<{ send_type: SendType; code: string }>();
@@ -31,9 +31,9 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
       <Flex vertical gap={16} align="flex-start">
         <Alert type="warning" showIcon title={noContact} />
         <Flex gap={8}>
-          <Button onClick={() => void navigate('/account')}>{M.back}</Button>
+          <Button onClick={() => void navigate('/account')}>{BM.back}</Button>
           <Button type="primary" onClick={() => void navigate('/account')}>
-            {M.goBind}
+            {accountMessages.goBind}
           </Button>
         </Flex>
       </Flex>
@@ -41,8 +41,8 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
   }
 
   const options = [
-    { value: 'phone' as const, label: phone ? fmt(M.channelPhone, { phone }) : fmt(M.channelPhoneState, { state: M.notBound }), disabled: !phone },
-    ...(email ? [{ value: 'email' as const, label: fmt(M.channelEmail, { email }) }] : []),
+    { value: 'phone' as const, label: phone ? fmt(BM.channelPhone, { phone }) : fmt(BM.channelPhoneState, { state: BM.notBound }), disabled: !phone },
+    ...(email ? [{ value: 'email' as const, label: fmt(BM.channelEmail, { email }) }] : []),
   ];
 
   const submit = async (v: { send_type: SendType; code: string }) => {
@@ -63,13 +63,13 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
       initialValues={{ send_type: phone ? 'phone' : 'email' }}
       onFinish={(v) => void submit(v)}
     >
-      <Form.Item name="send_type" label={M.resetChannel}>
+      <Form.Item name="send_type" label={BM.resetChannel}>
         <Radio.Group options={options} />
       </Form.Item>
       <CodeInput
         rules={codeRules}
         sendKey={sendType}
-        extra={M.codeArrivalHint}
+        extra={accountMessages.codeArrivalHint}
         onSend={() => {
           // The form's own value: the watched one reaches this render a moment after a click on the other channel.
           const current = (form.getFieldValue('send_type') as SendType | undefined) ?? sendType;
@@ -77,12 +77,12 @@ export function VerifyStep({ onVerified, noContact = M.bindContactFirstShort }: 
         }}
       />
       <Flex gap={8} align="center" wrap>
-        <Button onClick={() => void navigate('/account')}>{M.back}</Button>
+        <Button onClick={() => void navigate('/account')}>{BM.back}</Button>
         <Button type="primary" htmlType="submit" loading={busy}>
-          {M.nextStep}
+          {BM.nextStep}
         </Button>
         <Typography.Text type="secondary">
-          {M.cannotReceiveCode}<Link to="/ticket/lists">{M.submitTicket}</Link>
+          {accountMessages.cannotReceiveCode}<Link to="/ticket/lists">{BM.submitTicket}</Link>
         </Typography.Text>
       </Flex>
     </Form>

@@ -1,4 +1,4 @@
-import { CODE, M, type BodyOf, type Endpoint } from '@hublink/contract';
+import { BM, type BodyOf, CODE, type Endpoint } from '@hublink/contract';
 import { Button, Flex, Result, Steps } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
@@ -21,7 +21,7 @@ export function useWizard<E extends Endpoint>(endpoint: E, onDone?: () => void) 
     if (env.code === CODE.ok) {
       onDone?.();
       setStep(2);
-    } else if (env.msg === M.recoveryNotVerified) setStep(0);
+    } else if (env.msg === BM.recoveryNotVerified) setStep(0);
   };
   return { step, setStep, busy, submit, toAccount: () => void navigate('/account') };
 }
@@ -30,9 +30,9 @@ export function useWizard<E extends Endpoint>(endpoint: E, onDone?: () => void) 
 export function WizardActions({ busy, onBack }: { busy: boolean; onBack: () => void }) {
   return (
     <Flex gap={8}>
-      <Button onClick={onBack}>{M.back}</Button>
+      <Button onClick={onBack}>{BM.back}</Button>
       <Button type="primary" htmlType="submit" loading={busy}>
-        {M.confirmChange}
+        {BM.confirmChange}
       </Button>
     </Flex>
   );
@@ -56,7 +56,7 @@ export function DoneStep({ title, onBack, extra }: { title: string; onBack: () =
       title={title}
       extra={[
         <Button key="back" onClick={onBack}>
-          {M.back}
+          {BM.back}
         </Button>,
         extra,
       ]}

@@ -1,4 +1,4 @@
-import { LIMITS, M, mobileError } from '@hublink/contract';
+import { accountMessages, LIMITS, mobileError } from '@hublink/contract';
 import { Form, Input, Space } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { AreaCodeSelect } from '../../components/AreaCodeSelect';
@@ -23,8 +23,8 @@ export function MobileInput({ label, rules, disabled }: { label: string; rules: 
         </Form.Item>
         <Form.Item name="phone" noStyle rules={rules} dependencies={['area_code']}>
           <Input
-            placeholder={M.bindPhoneRequired}
-            aria-label={M.accountPhone}
+            placeholder={accountMessages.bindPhoneRequired}
+            aria-label={accountMessages.accountPhone}
             inputMode="tel"
             autoComplete="tel-national"
             maxLength={LIMITS.mobileMax}

@@ -1,4 +1,4 @@
-import { announcementInfo, fmt, M } from '@hublink/contract';
+import { announcementInfo, announcementMessages, BM, fmt } from '@hublink/contract';
 import { Button, Divider, Flex, Result, Tag, Typography } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
@@ -22,13 +22,13 @@ export default function AnnouncementDetailPage() {
   if (!valid) {
     return (
       <PageContainer>
-        <Result status="404" title={M.notFound} extra={<Link to={LIST_PATH}>{M.backToList}</Link>} />
+        <Result status="404" title={BM.notFound} extra={<Link to={LIST_PATH}>{BM.backToList}</Link>} />
       </PageContainer>
     );
   }
 
   return (
-    <PageContainer loading={isLoading} extra={<Button onClick={() => void navigate(LIST_PATH)}>{M.backToList}</Button>}>
+    <PageContainer loading={isLoading} extra={<Button onClick={() => void navigate(LIST_PATH)}>{BM.backToList}</Button>}>
       {item && (
         <article>
           <Typography.Title level={3} style={{ marginTop: 0 }}>
@@ -36,7 +36,7 @@ export default function AnnouncementDetailPage() {
           </Typography.Title>
           <Flex align="center" gap={8} wrap>
             {item.tag && <Tag color="blue">{item.tag}</Tag>}
-            <Typography.Text type="secondary">{fmt(M.announcementReleasedAt, { time: item.release_time })}</Typography.Text>
+            <Typography.Text type="secondary">{fmt(announcementMessages.announcementReleasedAt, { time: item.release_time })}</Typography.Text>
           </Flex>
           <Divider />
           <RichHtml html={item.content} previewImages />

@@ -1,4 +1,4 @@
-import { listAnnouncements, M, type AnnouncementItem } from '@hublink/contract';
+import { type AnnouncementItem, announcementMessages, listAnnouncements } from '@hublink/contract';
 import { Tag, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { usePagedList } from '../../api/usePagedList';
@@ -10,9 +10,9 @@ import { PagedTable } from '../../components/PagedTable';
 export default function AnnouncementsPage() {
   const list = usePagedList(listAnnouncements);
   const columns: TableColumnsType<AnnouncementItem> = [
-    { title: M.announcementColTitle, dataIndex: 'title', render: (title: string, row) => <Link to={announcementDetailPath(row.id)}>{title}</Link> },
-    { title: M.announcementColTag, dataIndex: 'tag', width: 160, render: (tag: string) => (tag ? <Tag color="blue">{tag}</Tag> : null) },
-    { title: M.announcementColRelease, dataIndex: 'release_time', width: 200 },
+    { title: announcementMessages.announcementColTitle, dataIndex: 'title', render: (title: string, row) => <Link to={announcementDetailPath(row.id)}>{title}</Link> },
+    { title: announcementMessages.announcementColTag, dataIndex: 'tag', width: 160, render: (tag: string) => (tag ? <Tag color="blue">{tag}</Tag> : null) },
+    { title: announcementMessages.announcementColRelease, dataIndex: 'release_time', width: 200 },
   ];
   return (
     <PageContainer>

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { fmt, listApiTokens, M, revokeApiToken, type ApiTokenItem, type ApiTokenState } from '@hublink/contract';
+import { type ApiTokenItem, apiTokenMessages, type ApiTokenState, fmt, listApiTokens, revokeApiToken } from '@hublink/contract';
 import { Button, Popconfirm, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
@@ -11,9 +11,9 @@ import { CreateTokenDialog } from './CreateTokenDialog';
 import { ShownTokenDialog } from './ShownTokenDialog';
 
 const STATE: Record<ApiTokenState, { color: string; label: string }> = {
-  active: { color: 'green', label: M.apiTokenStateActive },
-  expired: { color: 'default', label: M.apiTokenStateExpired },
-  role_deleted: { color: 'red', label: M.apiTokenStateRoleDeleted },
+  active: { color: 'green', label: apiTokenMessages.apiTokenStateActive },
+  expired: { color: 'default', label: apiTokenMessages.apiTokenStateExpired },
+  role_deleted: { color: 'red', label: apiTokenMessages.apiTokenStateRoleDeleted },
 };
 
 /** /account/api_token: the main account's personal API tokens (issue 18). */
@@ -25,26 +25,26 @@ export default function ApiTokenPage() {
   const [shown, setShown] = useState<string | null>(null);
 
   const columns = [
-    { title: M.apiTokenName, dataIndex: 'name', key: 'name' },
+    { title: apiTokenMessages.apiTokenName, dataIndex: 'name', key: 'name' },
     {
-      title: M.apiTokenPrefix,
+      title: apiTokenMessages.apiTokenPrefix,
       key: 'prefix',
       render: (_: unknown, r: ApiTokenItem) => <Typography.Text code>{`${r.prefix}…`}</Typography.Text>,
     },
     {
-      title: M.apiTokenScope,
+      title: apiTokenMessages.apiTokenScope,
       key: 'scope',
-      render: (_: unknown, r: ApiTokenItem) => (r.scope === 'read' ? M.apiTokenScopeRead : fmt(M.apiTokenRoleOf, { name: r.role_name || '—' })),
+      render: (_: unknown, r: ApiTokenItem) => (r.scope === 'read' ? apiTokenMessages.apiTokenScopeRead : fmt(apiTokenMessages.apiTokenRoleOf, { name: r.role_name || '—' })),
     },
-    { title: M.apiTokenState, key: 'state', render: (_: unknown, r: ApiTokenItem) => <Tag color={STATE[r.state].color}>{STATE[r.state].label}</Tag> },
-    { title: M.apiTokenCreateTime, dataIndex: 'create_time', key: 'create_time' },
-    { title: M.apiTokenExpireTime, dataIndex: 'expire_time', key: 'expire_time' },
+    { title: apiTokenMessages.apiTokenState, key: 'state', render: (_: unknown, r: ApiTokenItem) => <Tag color={STATE[r.state].color}>{STATE[r.state].label}</Tag> },
+    { title: apiTokenMessages.apiTokenCreateTime, dataIndex: 'create_time', key: 'create_time' },
+    { title: apiTokenMessages.apiTokenExpireTime, dataIndex: 'expire_time', key: 'expire_time' },
     {
-      title: M.apiTokenLastUsed,
+      title: apiTokenMessages.apiTokenLastUsed,
       key: 'last_used',
       render: (_: unknown, r: ApiTokenItem) =>
         r.last_used_time === '' ? (
-          <Typography.Text type="secondary">{M.apiTokenNeverUsed}</Typography.Text>
+          <Typography.Text type="secondary">{apiTokenMessages.apiTokenNeverUsed}</Typography.Text>
         ) : (
           <span>
             {r.last_used_time}
@@ -54,13 +54,13 @@ export default function ApiTokenPage() {
         ),
     },
     {
-      title: M.apiTokenActions,
+      title: apiTokenMessages.apiTokenActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, r: ApiTokenItem) => (
-        <Popconfirm title={M.apiTokenRevokeConfirm} onConfirm={() => revoke.mutateAsync({ id: r.id })}>
+        <Popconfirm title={apiTokenMessages.apiTokenRevokeConfirm} onConfirm={() => revoke.mutateAsync({ id: r.id })}>
           <Button type="link" size="small" danger>
-            {M.apiTokenRevoke}
+            {apiTokenMessages.apiTokenRevoke}
           </Button>
         </Popconfirm>
       ),
@@ -71,17 +71,17 @@ export default function ApiTokenPage() {
     <PageContainer
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-          {M.apiTokenCreate}
+          {apiTokenMessages.apiTokenCreate}
         </Button>
       }
     >
-      <Typography.Paragraph type="secondary">{M.apiTokenIntro}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{apiTokenMessages.apiTokenIntro}</Typography.Paragraph>
       <PagedTable<ApiTokenItem>
         rowKey="id"
         columns={columns}
         list={list}
         searchable
-        searchPlaceholder={M.apiTokenSearch}
+        searchPlaceholder={apiTokenMessages.apiTokenSearch}
         scroll={{ x: 'max-content' }}
       />
       <CreateTokenDialog open={creating} onClose={() => setCreating(false)} onCreated={(made) => setShown(made.token)} />

@@ -1,4 +1,4 @@
-import { CODE, createApiToken, fmt, LIMITS, M, selectRoles, type ApiTokenItem, type ApiTokenScope } from '@hublink/contract';
+import { type ApiTokenItem, apiTokenMessages, type ApiTokenScope, CODE, createApiToken, fmt, LIMITS, selectRoles } from '@hublink/contract';
 import { Form, Input, Radio, Select } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
@@ -28,8 +28,8 @@ function RoleSelect({ value, onChange }: { value?: number; onChange?: (v: number
       loading={roles.isLoading}
       options={(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
       showSearch={{ optionFilterProp: 'label' }}
-      placeholder={M.apiTokenRoleRequired}
-      aria-label={M.apiTokenRole}
+      placeholder={apiTokenMessages.apiTokenRoleRequired}
+      aria-label={apiTokenMessages.apiTokenRole}
     />
   );
 }
@@ -49,35 +49,35 @@ export function CreateTokenDialog({ open, onClose, onCreated }: CreateTokenDialo
   return (
     <FormDialog<Values>
       form={form}
-      title={M.apiTokenCreate}
+      title={apiTokenMessages.apiTokenCreate}
       open={open}
       onClose={onClose}
       onSubmit={submit}
       initialValues={{ name: '', scope: 'read', expires_days: 90 }}
     >
-      <Form.Item name="name" label={M.apiTokenName} rules={rulesOf(createApiToken.body, 'name')}>
-        <Input maxLength={LIMITS.apiTokenNameMax} placeholder={M.apiTokenNameRequired} />
+      <Form.Item name="name" label={apiTokenMessages.apiTokenName} rules={rulesOf(createApiToken.body, 'name')}>
+        <Input maxLength={LIMITS.apiTokenNameMax} placeholder={apiTokenMessages.apiTokenNameRequired} />
       </Form.Item>
       <Form.Item
         name="scope"
-        label={M.apiTokenScope}
+        label={apiTokenMessages.apiTokenScope}
         rules={rulesOf(createApiToken.body, 'scope')}
-        extra={scope === 'role' ? M.apiTokenScopeRoleHint : M.apiTokenScopeReadHint}
+        extra={scope === 'role' ? apiTokenMessages.apiTokenScopeRoleHint : apiTokenMessages.apiTokenScopeReadHint}
       >
         <Radio.Group
           options={[
-            { value: 'read', label: M.apiTokenScopeRead },
-            { value: 'role', label: M.apiTokenScopeRole },
+            { value: 'read', label: apiTokenMessages.apiTokenScopeRead },
+            { value: 'role', label: apiTokenMessages.apiTokenScopeRole },
           ]}
         />
       </Form.Item>
       {scope === 'role' && (
-        <Form.Item name="role_id" label={M.apiTokenRole} rules={[{ required: true, message: M.apiTokenRoleRequired }]}>
+        <Form.Item name="role_id" label={apiTokenMessages.apiTokenRole} rules={[{ required: true, message: apiTokenMessages.apiTokenRoleRequired }]}>
           <RoleSelect />
         </Form.Item>
       )}
-      <Form.Item name="expires_days" label={M.apiTokenExpiry} rules={rulesOf(createApiToken.body, 'expires_days')}>
-        <Select<number> aria-label={M.apiTokenExpiry} options={LIMITS.apiTokenExpiryDays.map((n) => ({ value: n, label: fmt(M.apiTokenDays, { n }) }))} />
+      <Form.Item name="expires_days" label={apiTokenMessages.apiTokenExpiry} rules={rulesOf(createApiToken.body, 'expires_days')}>
+        <Select<number> aria-label={apiTokenMessages.apiTokenExpiry} options={LIMITS.apiTokenExpiryDays.map((n) => ({ value: n, label: fmt(apiTokenMessages.apiTokenDays, { n }) }))} />
       </Form.Item>
     </FormDialog>
   );

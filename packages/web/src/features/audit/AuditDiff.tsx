@@ -1,4 +1,4 @@
-import { fmt, M, type AuditEntry, type AuditField, type AuditRowChange } from '@hublink/contract';
+import { type AuditEntry, type AuditField, auditMessages, type AuditRowChange, fmt } from '@hublink/contract';
 import { Descriptions, Drawer, Empty, Table, Tag, Typography } from 'antd';
 import { fieldLabel, KIND_TEXT, OP_TEXT, SOURCE_TEXT, tableName, valueText, whoText } from './labels';
 
@@ -6,7 +6,7 @@ const none = (text: string) => text || '-';
 
 /** A value cell: a secret only as 已修改; a value that is not there (an insert's before) stays empty. */
 function Value({ change, field, value }: { change: AuditRowChange; field: AuditField; value: AuditField['before'] }) {
-  if (field.secret) return <Tag color="orange">{M.auditSecretChanged}</Tag>;
+  if (field.secret) return <Tag color="orange">{auditMessages.auditSecretChanged}</Tag>;
   return <span style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>{valueText(change.table, field.field, value)}</span>;
 }
 
@@ -16,20 +16,20 @@ function Value({ change, field, value }: { change: AuditRowChange; field: AuditF
  */
 export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClose: () => void }) {
   return (
-    <Drawer open={entry !== null} onClose={onClose} title={M.auditDetail} size="large" destroyOnHidden>
+    <Drawer open={entry !== null} onClose={onClose} title={auditMessages.auditDetail} size="large" destroyOnHidden>
       {entry && (
         <>
           <Descriptions size="small" column={1} bordered>
-            <Descriptions.Item label={M.auditTime}>{entry.create_time}</Descriptions.Item>
-            <Descriptions.Item label={M.auditWho}>{whoText(entry)}</Descriptions.Item>
-            <Descriptions.Item label={M.auditCall}>{entry.action}</Descriptions.Item>
-            <Descriptions.Item label={M.auditSource}>{SOURCE_TEXT[entry.source]}</Descriptions.Item>
-            <Descriptions.Item label={M.auditIp}>{none(entry.ip)}</Descriptions.Item>
-            <Descriptions.Item label={M.auditUserAgent}>{entry.source === 'cli' ? '-' : none(entry.user_agent)}</Descriptions.Item>
-            <Descriptions.Item label={M.auditPath}>{`${entry.method} ${entry.path}`}</Descriptions.Item>
-            <Descriptions.Item label={M.auditKind}>{KIND_TEXT[entry.kind]}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditTime}>{entry.create_time}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditWho}>{whoText(entry)}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditCall}>{entry.action}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditSource}>{SOURCE_TEXT[entry.source]}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditIp}>{none(entry.ip)}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditUserAgent}>{entry.source === 'cli' ? '-' : none(entry.user_agent)}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditPath}>{`${entry.method} ${entry.path}`}</Descriptions.Item>
+            <Descriptions.Item label={auditMessages.auditKind}>{KIND_TEXT[entry.kind]}</Descriptions.Item>
           </Descriptions>
-          {entry.changes.length === 0 && <Empty style={{ marginTop: 24 }} description={M.auditNoChanges} />}
+          {entry.changes.length === 0 && <Empty style={{ marginTop: 24 }} description={auditMessages.auditNoChanges} />}
           {entry.changes.map((c, i) => (
             <div key={i} style={{ marginTop: 24 }} data-testid="audit-change">
               <Typography.Title level={5}>
@@ -44,14 +44,14 @@ export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClos
                 dataSource={c.fields}
                 tableLayout="fixed"
                 columns={[
-                  { title: M.auditField, width: '28%', render: (_, f) => <span title={f.field}>{fieldLabel(c.table, f.field)}</span> },
-                  ...(c.op === 'insert' ? [] : [{ title: M.auditBefore, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.before} /> }]),
-                  ...(c.op === 'delete' ? [] : [{ title: M.auditAfter, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.after} /> }]),
+                  { title: auditMessages.auditField, width: '28%', render: (_, f) => <span title={f.field}>{fieldLabel(c.table, f.field)}</span> },
+                  ...(c.op === 'insert' ? [] : [{ title: auditMessages.auditBefore, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.before} /> }]),
+                  ...(c.op === 'delete' ? [] : [{ title: auditMessages.auditAfter, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.after} /> }]),
                 ]}
               />
             </div>
           ))}
-          {entry.more > 0 && <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>{fmt(M.auditMore, { n: entry.more })}</Typography.Paragraph>}
+          {entry.more > 0 && <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>{fmt(auditMessages.auditMore, { n: entry.more })}</Typography.Paragraph>}
         </>
       )}
     </Drawer>

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { AUDIT_KINDS, auditList, auditSettingGet, auditSettingSave, LIMITS, M, type AuditEntry, type AuditKind } from '@hublink/contract';
+import { AUDIT_KINDS, type AuditEntry, type AuditKind, auditList, auditMessages, auditSettingGet, auditSettingSave, BM, LIMITS, logsMessages } from '@hublink/contract';
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
@@ -27,12 +27,12 @@ function RetentionSetting() {
       onFinish={(v: { retention_days: number }) => void save.mutateAsync(v)}
       disabled={days === undefined}
     >
-      <Form.Item name="retention_days" label={M.auditRetention} tooltip={M.auditRetentionHint} rules={rulesOf(auditSettingSave.body, 'retention_days')}>
-        <InputNumber min={LIMITS.auditRetentionDaysMin} max={LIMITS.auditRetentionDaysMax} precision={0} aria-label={M.auditRetention} />
+      <Form.Item name="retention_days" label={auditMessages.auditRetention} tooltip={auditMessages.auditRetentionHint} rules={rulesOf(auditSettingSave.body, 'retention_days')}>
+        <InputNumber min={LIMITS.auditRetentionDaysMin} max={LIMITS.auditRetentionDaysMax} precision={0} aria-label={auditMessages.auditRetention} />
       </Form.Item>
       <Form.Item>
         <Button htmlType="submit" loading={save.isPending}>
-          {M.save}
+          {BM.save}
         </Button>
       </Form.Item>
     </Form>
@@ -62,19 +62,19 @@ export default function AuditPage() {
 
   // What was done, by whom and to what first; where from after. No column is fixed: each wraps to fit.
   const columns: TableColumnsType<AuditEntry> = [
-    { key: 'create_time', title: M.auditTime, dataIndex: 'create_time', width: 170 },
-    { key: 'who', title: M.auditWho, render: (_, e) => whoText(e) },
-    { key: 'call', title: M.auditCall, render: (_, e) => <span title={`${e.method} ${e.path}`}>{e.action}</span> },
-    { key: 'object', title: M.auditObject, render: (_, e) => objectText(e) },
-    { key: 'kind', title: M.auditKind, render: (_, e) => <Tag>{KIND_TEXT[e.kind]}</Tag> },
-    { key: 'source', title: M.auditSource, render: (_, e) => SOURCE_TEXT[e.source] },
-    { key: 'ip', title: M.auditIp, render: (_, e) => e.ip || '-' },
+    { key: 'create_time', title: auditMessages.auditTime, dataIndex: 'create_time', width: 170 },
+    { key: 'who', title: auditMessages.auditWho, render: (_, e) => whoText(e) },
+    { key: 'call', title: auditMessages.auditCall, render: (_, e) => <span title={`${e.method} ${e.path}`}>{e.action}</span> },
+    { key: 'object', title: auditMessages.auditObject, render: (_, e) => objectText(e) },
+    { key: 'kind', title: auditMessages.auditKind, render: (_, e) => <Tag>{KIND_TEXT[e.kind]}</Tag> },
+    { key: 'source', title: auditMessages.auditSource, render: (_, e) => SOURCE_TEXT[e.source] },
+    { key: 'ip', title: auditMessages.auditIp, render: (_, e) => e.ip || '-' },
     {
       key: 'actions',
-      title: M.auditChanges,
+      title: auditMessages.auditChanges,
       render: (_, e) => (
         <Button type="link" size="small" onClick={() => setOpen(e)}>
-          {M.auditDetail}
+          {auditMessages.auditDetail}
         </Button>
       ),
     },
@@ -82,12 +82,12 @@ export default function AuditPage() {
 
   const toolbar = (
     <Space wrap>
-      <Input.Search allowClear placeholder={M.auditWhoSearch} aria-label={M.auditWhoSearch} onSearch={refilter(setWho)} style={{ width: 160 }} />
-      <Input.Search allowClear placeholder={M.auditObjectSearch} aria-label={M.auditObjectSearch} onSearch={refilter(setObject)} style={{ width: 180 }} />
+      <Input.Search allowClear placeholder={auditMessages.auditWhoSearch} aria-label={auditMessages.auditWhoSearch} onSearch={refilter(setWho)} style={{ width: 160 }} />
+      <Input.Search allowClear placeholder={auditMessages.auditObjectSearch} aria-label={auditMessages.auditObjectSearch} onSearch={refilter(setObject)} style={{ width: 180 }} />
       <Select<AuditKind>
         allowClear
-        placeholder={M.auditKind}
-        aria-label={M.auditKind}
+        placeholder={auditMessages.auditKind}
+        aria-label={auditMessages.auditKind}
         style={{ width: 110 }}
         value={kind}
         onChange={refilter(setKind)}
@@ -96,11 +96,11 @@ export default function AuditPage() {
       <DatePicker.RangePicker
         value={range}
         format={DAY_FORMAT}
-        aria-label={M.logRange}
+        aria-label={logsMessages.logRange}
         onChange={(v) => refilter(setRange)(v?.[0] && v[1] ? [v[0], v[1]] : null)}
       />
       <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportRows()}>
-        {M.logExport}
+        {logsMessages.logExport}
       </Button>
     </Space>
   );

@@ -1,4 +1,4 @@
-import { auditExport, CODE, M, XLSX_TYPE, type QueryOf } from '@hublink/contract';
+import { auditExport, BM, CODE, type QueryOf, XLSX_TYPE } from '@hublink/contract';
 import { call, NETWORK_FAILURE } from '../../api/client';
 import { saver } from '../../api/files';
 import { toast } from '../../api/notify';
@@ -14,13 +14,13 @@ export async function exportAudit(query: QueryOf<typeof auditExport>): Promise<b
       const bytes = Uint8Array.from(atob(env.data!.data), (c) => c.charCodeAt(0));
       saver.save(new Blob([bytes], { type: XLSX_TYPE }), env.data!.file_name);
     } catch {
-      toast.error(M.internalError);
+      toast.error(BM.internalError);
       return false;
     }
     return true;
   }
   if (env.code === NETWORK_FAILURE || env.code === CODE.notFound || env.code === CODE.furtherAction || env.code >= 2000) return false;
-  if (env.code === CODE.invalid) toast.warning(env.msg || M.dataError);
-  else toast.error(env.msg || M.dataError);
+  if (env.code === CODE.invalid) toast.warning(env.msg || BM.dataError);
+  else toast.error(env.msg || BM.dataError);
   return false;
 }

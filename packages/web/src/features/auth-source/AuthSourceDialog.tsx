@@ -1,16 +1,4 @@
-import {
-  authSourceFields,
-  authSourceInfo,
-  CODE,
-  createAuthSource,
-  editAuthSource,
-  LIMITS,
-  M,
-  type AuthSourceDefaults,
-  type AuthSourceItem,
-  type AuthSourceType,
-  type BodyOf,
-} from '@hublink/contract';
+import { type AuthSourceDefaults, authSourceFields, authSourceInfo, type AuthSourceItem, authSourceMessages, type AuthSourceType, type BodyOf, CODE, createAuthSource, editAuthSource, LIMITS } from '@hublink/contract';
 import { Form, Input, Select } from 'antd';
 import { useEffect } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -58,7 +46,7 @@ export function AuthSourceDialog({ open, record, config, onClose }: AuthSourceDi
   return (
     <FormDialog<Values>
       key={record?.id ?? 'new'}
-      title={editing ? M.authSourceEdit : M.authSourceCreate}
+      title={editing ? authSourceMessages.authSourceEdit : authSourceMessages.authSourceCreate}
       open={open}
       onClose={onClose}
       onSubmit={submit}
@@ -88,11 +76,11 @@ function SourceFields({ editing, fixedType, mask, config }: { editing: boolean; 
 
   return (
     <>
-      <Form.Item name="type" label={M.authSourceFieldType} rules={rulesOf(authSourceFields, 'type')}>
-        <Select placeholder={M.authSourceTypeRequired} options={config?.types ?? []} disabled={editing} aria-label={M.authSourceFieldType} />
+      <Form.Item name="type" label={authSourceMessages.authSourceFieldType} rules={rulesOf(authSourceFields, 'type')}>
+        <Select placeholder={authSourceMessages.authSourceTypeRequired} options={config?.types ?? []} disabled={editing} aria-label={authSourceMessages.authSourceFieldType} />
       </Form.Item>
-      <Form.Item name="name" label={M.authSourceFieldName} rules={rulesOf(authSourceFields, 'name')}>
-        <Input maxLength={LIMITS.authSourceNameMax} placeholder={M.authSourceNameRequired} />
+      <Form.Item name="name" label={authSourceMessages.authSourceFieldName} rules={rulesOf(authSourceFields, 'name')}>
+        <Input maxLength={LIMITS.authSourceNameMax} placeholder={authSourceMessages.authSourceNameRequired} />
       </Form.Item>
       {labels && (
         <>
@@ -100,28 +88,28 @@ function SourceFields({ editing, fixedType, mask, config }: { editing: boolean; 
             <Input maxLength={LIMITS.authSourceAppIdMax} placeholder={labels.appId} autoComplete="off" />
           </Form.Item>
           {type === 'wechat' && (
-            <Form.Item name="agent_id" label={M.authSourceFieldAgentId} rules={rulesOf(authSourceFields, 'agent_id')}>
-              <Input maxLength={LIMITS.authSourceAgentIdMax} placeholder={M.authSourceAgentIdRequired} inputMode="numeric" autoComplete="off" />
+            <Form.Item name="agent_id" label={authSourceMessages.authSourceFieldAgentId} rules={rulesOf(authSourceFields, 'agent_id')}>
+              <Input maxLength={LIMITS.authSourceAgentIdMax} placeholder={authSourceMessages.authSourceAgentIdRequired} inputMode="numeric" autoComplete="off" />
             </Form.Item>
           )}
           {type === 'dingtalk' && (
-            <Form.Item name="corp_id" label={M.authSourceFieldCorpId} rules={rulesOf(authSourceFields, 'corp_id')}>
-              <Input maxLength={LIMITS.authSourceCorpIdMax} placeholder={M.authSourceFieldCorpId} autoComplete="off" />
+            <Form.Item name="corp_id" label={authSourceMessages.authSourceFieldCorpId} rules={rulesOf(authSourceFields, 'corp_id')}>
+              <Input maxLength={LIMITS.authSourceCorpIdMax} placeholder={authSourceMessages.authSourceFieldCorpId} autoComplete="off" />
             </Form.Item>
           )}
-          <Form.Item name="app_secret" label={labels.secret} rules={rulesOf(authSourceFields, 'app_secret')} extra={editing ? M.authSourceSecretKeep : undefined}>
-            <Input.Password maxLength={LIMITS.authSourceAppSecretMax} placeholder={M.authSourceAppSecretRequired} autoComplete="new-password" />
+          <Form.Item name="app_secret" label={labels.secret} rules={rulesOf(authSourceFields, 'app_secret')} extra={editing ? authSourceMessages.authSourceSecretKeep : undefined}>
+            <Input.Password maxLength={LIMITS.authSourceAppSecretMax} placeholder={authSourceMessages.authSourceAppSecretRequired} autoComplete="new-password" />
           </Form.Item>
-          <Form.Item label={M.authSourceFieldWhiteIp} extra={M.authSourceFieldWhiteIpHint}>
-            <CopyField label={M.authSourceFieldWhiteIp} value={defaults?.white_ip ?? ''} empty={M.authSourceWhiteIpUnset} />
+          <Form.Item label={authSourceMessages.authSourceFieldWhiteIp} extra={authSourceMessages.authSourceFieldWhiteIpHint}>
+            <CopyField label={authSourceMessages.authSourceFieldWhiteIp} value={defaults?.white_ip ?? ''} empty={authSourceMessages.authSourceWhiteIpUnset} />
           </Form.Item>
           <Form.Item label={labels.authDomain} extra={labels.authDomainHint}>
             <CopyField label={labels.authDomain} value={defaults?.auth_domain ?? ''} />
           </Form.Item>
         </>
       )}
-      <Form.Item label={M.authSourceCodeLabel} extra={M.authSourceCodeHint}>
-        <CopyField label={M.authSourceCodeLabel} value={config?.code ?? ''} />
+      <Form.Item label={authSourceMessages.authSourceCodeLabel} extra={authSourceMessages.authSourceCodeHint}>
+        <CopyField label={authSourceMessages.authSourceCodeLabel} value={config?.code ?? ''} />
       </Form.Item>
     </>
   );

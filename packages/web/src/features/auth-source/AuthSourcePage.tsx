@@ -1,5 +1,5 @@
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
-import { AUTH_SOURCE_STATUS, authSourceCode, deleteAuthSource, disableAuthSource, enableAuthSource, fmt, listAuthSources, M, type AuthSourceItem, SM } from '@hublink/contract';
+import { AUTH_SOURCE_STATUS, authSourceCode, type AuthSourceItem, authSourceMessages, deleteAuthSource, disableAuthSource, enableAuthSource, fmt, listAuthSources, SM } from '@hublink/contract';
 import { Button, Empty, Flex, Popconfirm, Result, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -15,7 +15,7 @@ import { copyText } from './copy';
 import { typeLabel } from './labels';
 
 /** What a member needs to sign in with a source: the ID code and which source to choose. */
-const signInText = (code: string, r: AuthSourceItem) => fmt(M.authSourceCopyText, { code, name: r.name, type: typeLabel(r.type) });
+const signInText = (code: string, r: AuthSourceItem) => fmt(authSourceMessages.authSourceCopyText, { code, name: r.name, type: typeLabel(r.type) });
 
 /** The row actions: every one asks first but edit and copy; a sub-account may only copy. */
 function RowActions({ record, main, code, onEdit }: { record: AuthSourceItem; main: boolean; code: string; onEdit: () => void }) {
@@ -28,30 +28,30 @@ function RowActions({ record, main, code, onEdit }: { record: AuthSourceItem; ma
       {main && (
         <>
           <Button type="link" size="small" onClick={onEdit}>
-            {M.authSourceActionEdit}
+            {authSourceMessages.authSourceActionEdit}
           </Button>
           {enabled ? (
-            <Popconfirm title={M.authSourceConfirmDisable} onConfirm={() => disable.mutateAsync({ id: record.id })}>
+            <Popconfirm title={authSourceMessages.authSourceConfirmDisable} onConfirm={() => disable.mutateAsync({ id: record.id })}>
               <Button type="link" size="small">
-                {M.authSourceActionDisable}
+                {authSourceMessages.authSourceActionDisable}
               </Button>
             </Popconfirm>
           ) : (
-            <Popconfirm title={M.authSourceConfirmEnable} onConfirm={() => enable.mutateAsync({ id: record.id })}>
+            <Popconfirm title={authSourceMessages.authSourceConfirmEnable} onConfirm={() => enable.mutateAsync({ id: record.id })}>
               <Button type="link" size="small">
-                {M.authSourceActionEnable}
+                {authSourceMessages.authSourceActionEnable}
               </Button>
             </Popconfirm>
           )}
-          <Popconfirm title={M.authSourceConfirmDelete} onConfirm={() => remove.mutateAsync({ id: record.id })}>
+          <Popconfirm title={authSourceMessages.authSourceConfirmDelete} onConfirm={() => remove.mutateAsync({ id: record.id })}>
             <Button type="link" size="small" danger>
-              {M.authSourceActionDelete}
+              {authSourceMessages.authSourceActionDelete}
             </Button>
           </Popconfirm>
         </>
       )}
       <Button type="link" size="small" disabled={!code} onClick={() => void copyText(signInText(code, record))}>
-        {M.authSourceActionCopy}
+        {authSourceMessages.authSourceActionCopy}
       </Button>
     </Space>
   );
@@ -66,7 +66,7 @@ export default function AuthSourcePage() {
   if (user && user.config.software_auth_source !== 1) {
     return (
       <PageContainer>
-        <Result status="info" title={M.authSourceNotEnabled} />
+        <Result status="info" title={authSourceMessages.authSourceNotEnabled} />
       </PageContainer>
     );
   }
@@ -86,23 +86,23 @@ function Sources({ main }: { main: boolean }) {
   const empty = list.rows !== undefined && list.total === 0 && !list.searchText;
   const create = main && (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
-      {M.authSourceCreate}
+      {authSourceMessages.authSourceCreate}
     </Button>
   );
 
   const columns = [
-    { title: M.authSourceColName, dataIndex: 'name', key: 'name' },
-    { title: M.authSourceColType, key: 'type', render: (_: unknown, r: AuthSourceItem) => typeLabel(r.type) },
-    { title: M.authSourceColAppId, dataIndex: 'app_id', key: 'app_id' },
+    { title: authSourceMessages.authSourceColName, dataIndex: 'name', key: 'name' },
+    { title: authSourceMessages.authSourceColType, key: 'type', render: (_: unknown, r: AuthSourceItem) => typeLabel(r.type) },
+    { title: authSourceMessages.authSourceColAppId, dataIndex: 'app_id', key: 'app_id' },
     {
-      title: M.authSourceColStatus,
+      title: authSourceMessages.authSourceColStatus,
       key: 'status',
       render: (_: unknown, r: AuthSourceItem) =>
-        r.status === AUTH_SOURCE_STATUS.disabled ? <Tag>{M.authSourceStatusOff}</Tag> : <Tag color="green">{M.authSourceStatusOn}</Tag>,
+        r.status === AUTH_SOURCE_STATUS.disabled ? <Tag>{authSourceMessages.authSourceStatusOff}</Tag> : <Tag color="green">{authSourceMessages.authSourceStatusOn}</Tag>,
     },
-    { title: M.authSourceColCreateTime, dataIndex: 'create_time', key: 'create_time' },
+    { title: authSourceMessages.authSourceColCreateTime, dataIndex: 'create_time', key: 'create_time' },
     {
-      title: M.authSourceColActions,
+      title: authSourceMessages.authSourceColActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, r: AuthSourceItem) => <RowActions record={r} main={main} code={code} onEdit={() => setEditing({ record: r })} />,
@@ -115,12 +115,12 @@ function Sources({ main }: { main: boolean }) {
       description={
         code && (
           <Flex align="center" gap={8} wrap component="span">
-            <span>{M.authSourceCodeLabel}</span>
+            <span>{authSourceMessages.authSourceCodeLabel}</span>
             <Typography.Text strong code>
               {code}
             </Typography.Text>
-            <Button size="small" type="text" icon={<CopyOutlined />} onClick={() => void copyText(code)} aria-label={`${M.authSourceActionCopy}${M.authSourceCodeLabel}`} />
-            <Typography.Text type="secondary">{M.authSourceCodeHint}</Typography.Text>
+            <Button size="small" type="text" icon={<CopyOutlined />} onClick={() => void copyText(code)} aria-label={`${authSourceMessages.authSourceActionCopy}${authSourceMessages.authSourceCodeLabel}`} />
+            <Typography.Text type="secondary">{authSourceMessages.authSourceCodeHint}</Typography.Text>
             <Flex align="center" gap={4} wrap component="span" style={{ flexBasis: '100%' }}>
               <Typography.Text type="secondary">{SM.selfPageWithSources}</Typography.Text>
               <Typography.Text copyable>{selfPageUrl(code)}</Typography.Text>
@@ -131,9 +131,9 @@ function Sources({ main }: { main: boolean }) {
       loading={list.rows === undefined && list.loading}
     >
       {empty ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<Typography.Text strong>{M.authSourceEmptyTitle}</Typography.Text>} style={{ padding: '24px 0' }}>
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<Typography.Text strong>{authSourceMessages.authSourceEmptyTitle}</Typography.Text>} style={{ padding: '24px 0' }}>
           <Typography.Paragraph type="secondary" style={{ maxWidth: 560, margin: '0 auto 16px' }}>
-            {M.authSourceEmptyText}
+            {authSourceMessages.authSourceEmptyText}
           </Typography.Paragraph>
           {create}
         </Empty>

@@ -1,5 +1,5 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { M } from '@hublink/contract';
+import { authSourceMessages } from '@hublink/contract';
 import { Button, Input, Space } from 'antd';
 import { copyText } from './copy';
 
@@ -16,7 +16,7 @@ export function CopyField({ label, value, empty }: CopyFieldProps) {
   return (
     <Space.Compact style={{ width: '100%' }}>
       <Input readOnly value={value} placeholder={empty} aria-label={label} />
-      <Button icon={<CopyOutlined />} disabled={!value} onClick={() => void copyText(value)} aria-label={`${M.authSourceActionCopy}${label}`} />
+      <Button icon={<CopyOutlined />} disabled={!value} onClick={() => void copyText(value)} aria-label={`${authSourceMessages.authSourceActionCopy}${label}`} />
     </Space.Compact>
   );
 }

@@ -1,19 +1,19 @@
-import { AUTH_SOURCE_TYPE_LABELS, M, type AuthSourceType } from '@hublink/contract';
+import { AUTH_SOURCE_TYPE_LABELS, authSourceMessages, type AuthSourceType } from '@hublink/contract';
 
 /** How each open platform names the app id, the secret and the way back (spec 3 §3 fields, per type). */
 export const FIELD_LABELS: Record<AuthSourceType, { appId: string; secret: string; authDomain: string; authDomainHint: string }> = {
   wechat: {
-    appId: M.authSourceFieldAppIdWechat,
-    secret: M.authSourceFieldSecretWechat,
-    authDomain: M.authSourceFieldAuthDomainWechat,
-    authDomainHint: M.authSourceFieldAuthDomainHintWechat,
+    appId: authSourceMessages.authSourceFieldAppIdWechat,
+    secret: authSourceMessages.authSourceFieldSecretWechat,
+    authDomain: authSourceMessages.authSourceFieldAuthDomainWechat,
+    authDomainHint: authSourceMessages.authSourceFieldAuthDomainHintWechat,
   },
-  feishu: { appId: M.authSourceFieldAppIdFeishu, secret: M.authSourceFieldSecretFeishu, authDomain: M.authSourceFieldAuthDomain, authDomainHint: M.authSourceFieldAuthDomainHint },
+  feishu: { appId: authSourceMessages.authSourceFieldAppIdFeishu, secret: authSourceMessages.authSourceFieldSecretFeishu, authDomain: authSourceMessages.authSourceFieldAuthDomain, authDomainHint: authSourceMessages.authSourceFieldAuthDomainHint },
   dingtalk: {
-    appId: M.authSourceFieldAppIdDingtalk,
-    secret: M.authSourceFieldSecretDingtalk,
-    authDomain: M.authSourceFieldAuthDomain,
-    authDomainHint: M.authSourceFieldAuthDomainHint,
+    appId: authSourceMessages.authSourceFieldAppIdDingtalk,
+    secret: authSourceMessages.authSourceFieldSecretDingtalk,
+    authDomain: authSourceMessages.authSourceFieldAuthDomain,
+    authDomainHint: authSourceMessages.authSourceFieldAuthDomainHint,
   },
 };
 

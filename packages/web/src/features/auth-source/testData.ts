@@ -1,4 +1,4 @@
-import { M, type AuthSourceDefaults, type AuthSourceItem } from '@hublink/contract';
+import { type AuthSourceDefaults, type AuthSourceItem, authSourceMessages } from '@hublink/contract';
 import type { SourceConfig } from './AuthSourceDialog';
 
 const defaults = (white_ip: string, auth_domain: string): AuthSourceDefaults => ({ white_ip, auth_domain });
@@ -8,9 +8,9 @@ export const codeAnswer = {
   code: 'K7M2QX9P',
   config: {
     type: [
-      { value: 'wechat' as const, label: M.authSourceTypeWechat },
-      { value: 'feishu' as const, label: M.authSourceTypeFeishu },
-      { value: 'dingtalk' as const, label: M.authSourceTypeDingtalk },
+      { value: 'wechat' as const, label: authSourceMessages.authSourceTypeWechat },
+      { value: 'feishu' as const, label: authSourceMessages.authSourceTypeFeishu },
+      { value: 'dingtalk' as const, label: authSourceMessages.authSourceTypeDingtalk },
     ],
     default: {
       wechat: defaults('203.0.113.7;203.0.113.8', 'console.example.com'),

@@ -1,4 +1,4 @@
-import { CODE, fmt, LIMITS, M, phoneValue, register, registerBody, sendRegisterCode, type SendType } from '@hublink/contract';
+import { accountMessages, BM, CODE, fmt, LIMITS, phoneValue, register, registerBody, sendRegisterCode, type SendType } from '@hublink/contract';
 import { Button, Checkbox, Flex, Form, Input, Space, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -26,22 +26,22 @@ const rules = {
   nickname: rulesOf(registerBody, 'nickname'),
   username: rulesOf(registerBody, 'username'),
   password: rulesOf(registerBody, 'password'),
-  newPassword: [...rulesOf(registerBody, 'newPassword'), sameAs('password', M.passwordMismatch)],
+  newPassword: [...rulesOf(registerBody, 'newPassword'), sameAs('password', BM.passwordMismatch)],
   code: rulesOf(registerBody, 'code'),
   phone: [phoneRule('area')],
   email: [emailRule],
   terms: [
     {
       validator: async (_rule: unknown, checked: unknown) => {
-        if (!checked) throw new Error(M.termsRequired);
+        if (!checked) throw new Error(BM.termsRequired);
       },
     },
   ],
 };
 
 const TABS: { key: SendType; label: string }[] = [
-  { key: 'phone', label: M.registerByPhone },
-  { key: 'email', label: M.registerByEmail },
+  { key: 'phone', label: BM.registerByPhone },
+  { key: 'email', label: BM.registerByEmail },
 ];
 
 const CARD_WIDTH = 480;
@@ -88,19 +88,19 @@ export default function RegisterPage() {
 
   if (done) {
     return (
-      <AuthCard title={M.registerTitle} width={CARD_WIDTH}>
-        <ToLoginResult title={M.registerSuccess} />
+      <AuthCard title={BM.registerTitle} width={CARD_WIDTH}>
+        <ToLoginResult title={BM.registerSuccess} />
       </AuthCard>
     );
   }
 
   return (
     <AuthCard
-      title={M.registerTitle}
+      title={BM.registerTitle}
       width={CARD_WIDTH}
       extra={
         <Typography.Text type="secondary">
-          {M.haveAccount}<Link to="/login">{M.loginNow}</Link>
+          {BM.haveAccount}<Link to="/login">{BM.loginNow}</Link>
         </Typography.Text>
       }
     >
@@ -113,57 +113,57 @@ export default function RegisterPage() {
         initialValues={{ area: LIMITS.defaultAreaCode, terms: false }}
         onFinish={(v) => void submit(v)}
       >
-        <Form.Item name="nickname" label={M.nicknameLabel} rules={rules.nickname}>
-          <Input placeholder={fmt(M.nicknamePlaceholder, { min: LIMITS.nicknameMin, max: LIMITS.nicknameMax })} maxLength={LIMITS.nicknameMax} />
+        <Form.Item name="nickname" label={BM.nicknameLabel} rules={rules.nickname}>
+          <Input placeholder={fmt(BM.nicknamePlaceholder, { min: LIMITS.nicknameMin, max: LIMITS.nicknameMax })} maxLength={LIMITS.nicknameMax} />
         </Form.Item>
-        <Form.Item name="username" label={M.usernameLabel} rules={rules.username}>
-          <Input placeholder={fmt(M.usernamePlaceholder, { min: LIMITS.usernameMin, max: LIMITS.usernameMax })} maxLength={LIMITS.usernameMax} autoComplete="username" />
+        <Form.Item name="username" label={BM.usernameLabel} rules={rules.username}>
+          <Input placeholder={fmt(BM.usernamePlaceholder, { min: LIMITS.usernameMin, max: LIMITS.usernameMax })} maxLength={LIMITS.usernameMax} autoComplete="username" />
         </Form.Item>
-        <Form.Item name="password" label={M.passwordLabel} rules={rules.password}>
-          <Input.Password placeholder={fmt(M.passwordPlaceholder, { min: LIMITS.passwordMin, max: LIMITS.passwordMax })} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        <Form.Item name="password" label={BM.passwordLabel} rules={rules.password}>
+          <Input.Password placeholder={fmt(BM.passwordPlaceholder, { min: LIMITS.passwordMin, max: LIMITS.passwordMax })} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
         </Form.Item>
-        <Form.Item name="newPassword" label={M.confirmPasswordLabel} rules={rules.newPassword} dependencies={['password']}>
-          <Input.Password placeholder={M.confirmPasswordPlaceholder} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        <Form.Item name="newPassword" label={BM.confirmPasswordLabel} rules={rules.newPassword} dependencies={['password']}>
+          <Input.Password placeholder={BM.confirmPasswordPlaceholder} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
         </Form.Item>
         {type === 'phone' ? (
-          <Form.Item label={M.phoneLabel} required>
+          <Form.Item label={BM.phoneLabel} required>
             <Space.Compact block>
               <Form.Item name="area" noStyle>
                 <AreaCodeSelect />
               </Form.Item>
               <Form.Item name="phone" noStyle rules={rules.phone} dependencies={['area']}>
-                <Input placeholder={M.bindPhoneRequired} aria-label={M.phoneLabel} inputMode="tel" autoComplete="tel-national" />
+                <Input placeholder={accountMessages.bindPhoneRequired} aria-label={BM.phoneLabel} inputMode="tel" autoComplete="tel-national" />
               </Form.Item>
             </Space.Compact>
           </Form.Item>
         ) : (
-          <Form.Item name="email" label={M.emailLabel} rules={rules.email}>
-            <Input placeholder={M.bindEmailRequired} maxLength={LIMITS.emailMax} inputMode="email" autoComplete="email" />
+          <Form.Item name="email" label={BM.emailLabel} rules={rules.email}>
+            <Input placeholder={accountMessages.bindEmailRequired} maxLength={LIMITS.emailMax} inputMode="email" autoComplete="email" />
           </Form.Item>
         )}
-        <Form.Item label={M.codeLabel} required>
+        <Form.Item label={BM.codeLabel} required>
           <Flex gap={8}>
             <Form.Item name="code" noStyle rules={rules.code}>
-              <Input placeholder={M.codeMin} aria-label={M.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
+              <Input placeholder={BM.codeMin} aria-label={BM.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
             </Form.Item>
             <CodeButton key={type} onSend={sendCode} style={{ flex: 'none' }} />
           </Flex>
         </Form.Item>
         <Form.Item name="terms" valuePropName="checked" rules={rules.terms}>
           <Checkbox>
-            {M.termsAgree}
+            {BM.termsAgree}
             <Link to="/clause" target="_blank">
-              {M.termsClause}
+              {BM.termsClause}
             </Link>
-            {M.termsAnd}
+            {BM.termsAnd}
             <Link to="/privacy" target="_blank">
-              {M.termsPrivacy}
+              {BM.termsPrivacy}
             </Link>
           </Checkbox>
         </Form.Item>
         <Form.Item style={{ marginBottom: 0 }}>
           <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
-            {M.registerButton}
+            {BM.registerButton}
           </Button>
         </Form.Item>
       </Form>

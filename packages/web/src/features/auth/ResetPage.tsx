@@ -1,5 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { authenticate, CODE, findPassword, findPasswordCode, fmt, LIMITS, M, resetPassword, resetPasswordBody, type SendType } from '@hublink/contract';
+import { authenticate, BM, CODE, findPassword, findPasswordCode, fmt, LIMITS, resetPassword, resetPasswordBody, type SendType } from '@hublink/contract';
 import { Button, Flex, Form, Input, Radio, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -19,7 +19,7 @@ interface Recovery {
   email?: string;
 }
 
-const STEPS = [{ title: M.resetStepAccount }, { title: M.resetStepIdentity }, { title: M.resetStepPassword }];
+const STEPS = [{ title: BM.resetStepAccount }, { title: BM.resetStepIdentity }, { title: BM.resetStepPassword }];
 const DONE = STEPS.length;
 const CARD_WIDTH = 560;
 
@@ -28,7 +28,7 @@ const rules = {
   img_code: rulesOf(findPassword.body, 'img_code'),
   code: rulesOf(authenticate.body, 'code'),
   password: rulesOf(resetPasswordBody, 'password'),
-  reset_password: [...rulesOf(resetPasswordBody, 'reset_password'), sameAs('password', M.passwordMismatch)],
+  reset_password: [...rulesOf(resetPasswordBody, 'reset_password'), sameAs('password', BM.passwordMismatch)],
 };
 
 /** Step 1: username and image code; the answer says which channels can receive a code. */
@@ -47,7 +47,7 @@ function AccountStep({ onFound }: { onFound: (r: Recovery) => void }) {
       onFound({ uniqid, phone: env.data.phone, email: env.data.email });
       return;
     }
-    if (env.code === CODE.ok) toast.warning(M.noRecoveryChannel);
+    if (env.code === CODE.ok) toast.warning(BM.noRecoveryChannel);
     form.setFieldValue('img_code', '');
     void captcha.refresh();
   };
@@ -55,12 +55,12 @@ function AccountStep({ onFound }: { onFound: (r: Recovery) => void }) {
   return (
     <Form form={form} name="reset-account" size="large" requiredMark={false} onFinish={(v) => void submit(v)}>
       <Form.Item name="username" rules={rules.username}>
-        <Input prefix={<UserOutlined />} placeholder={M.usernamePrompt} aria-label={M.usernameLabel} autoComplete="username" />
+        <Input prefix={<UserOutlined />} placeholder={BM.usernamePrompt} aria-label={BM.usernameLabel} autoComplete="username" />
       </Form.Item>
       <CaptchaField name="img_code" rules={rules.img_code} captcha={captcha} />
       <Form.Item style={{ marginBottom: 0 }}>
         <Button type="primary" htmlType="submit" block loading={submitting}>
-          {M.nextStep}
+          {BM.nextStep}
         </Button>
       </Form.Item>
     </Form>
@@ -73,8 +73,8 @@ function IdentityStep({ recovery, onVerified, onRestart }: { recovery: Recovery;
   const [submitting, setSubmitting] = useState(false);
   const sendType = Form.useWatch('send_type', form) ?? (recovery.phone ? 'phone' : 'email');
   const channels = [
-    ...(recovery.phone ? [{ value: 'phone' as const, label: fmt(M.channelPhone, { phone: recovery.phone }) }] : []),
-    ...(recovery.email ? [{ value: 'email' as const, label: fmt(M.channelEmail, { email: recovery.email }) }] : []),
+    ...(recovery.phone ? [{ value: 'phone' as const, label: fmt(BM.channelPhone, { phone: recovery.phone }) }] : []),
+    ...(recovery.email ? [{ value: 'email' as const, label: fmt(BM.channelEmail, { email: recovery.email }) }] : []),
   ];
 
   const sendCode = async () => {
@@ -102,27 +102,27 @@ function IdentityStep({ recovery, onVerified, onRestart }: { recovery: Recovery;
       initialValues={{ send_type: channels[0]?.value }}
       onFinish={(v) => void submit(v)}
     >
-      <Form.Item name="send_type" label={M.resetChannel}>
+      <Form.Item name="send_type" label={BM.resetChannel}>
         <Radio.Group options={channels} />
       </Form.Item>
       <Form.Item
-        label={M.codeLabel}
+        label={BM.codeLabel}
         required
-        extra={M.resetCodeHint}
+        extra={BM.resetCodeHint}
       >
         <Flex gap={8}>
           <Form.Item name="code" noStyle rules={rules.code}>
-            <Input placeholder={M.codeMin} aria-label={M.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
+            <Input placeholder={BM.codeMin} aria-label={BM.codeLabel} maxLength={LIMITS.codeLength} autoComplete="one-time-code" />
           </Form.Item>
           <CodeButton key={sendType} onSend={sendCode} size="large" style={{ flex: 'none' }} />
         </Flex>
       </Form.Item>
       <Flex gap={12}>
         <Button onClick={onRestart} style={{ flex: 1 }}>
-          {M.previousStep}
+          {BM.previousStep}
         </Button>
         <Button type="primary" htmlType="submit" loading={submitting} style={{ flex: 1 }}>
-          {M.nextStep}
+          {BM.nextStep}
         </Button>
       </Flex>
     </Form>
@@ -147,18 +147,18 @@ function PasswordStep({ recovery, onReset }: { recovery: Recovery; onReset: () =
       <Form.Item name="password" rules={rules.password}>
         <Input.Password
           prefix={<LockOutlined />}
-          placeholder={fmt(M.newPasswordPlaceholder, { min: LIMITS.passwordMin, max: LIMITS.passwordMax })}
-          aria-label={M.newPassword}
+          placeholder={fmt(BM.newPasswordPlaceholder, { min: LIMITS.passwordMin, max: LIMITS.passwordMax })}
+          aria-label={BM.newPassword}
           maxLength={LIMITS.passwordMax}
           autoComplete="new-password"
         />
       </Form.Item>
       <Form.Item name="reset_password" rules={rules.reset_password} dependencies={['password']}>
-        <Input.Password prefix={<LockOutlined />} placeholder={M.repeatNewPassword} aria-label={M.repeatPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
+        <Input.Password prefix={<LockOutlined />} placeholder={BM.repeatNewPassword} aria-label={BM.repeatPassword} maxLength={LIMITS.passwordMax} autoComplete="new-password" />
       </Form.Item>
       <Form.Item style={{ marginBottom: 0 }}>
         <Button type="primary" htmlType="submit" block loading={submitting}>
-          {M.confirmChange}
+          {BM.confirmChange}
         </Button>
       </Form.Item>
     </Form>
@@ -177,11 +177,11 @@ export default function ResetPage() {
 
   return (
     <AuthCard
-      title={M.resetTitle}
+      title={BM.resetTitle}
       width={CARD_WIDTH}
       extra={
         <Typography.Text type="secondary">
-          {M.rememberPassword}<Link to="/login">{M.goLogin}</Link>
+          {BM.rememberPassword}<Link to="/login">{BM.goLogin}</Link>
         </Typography.Text>
       }
     >
@@ -196,7 +196,7 @@ export default function ResetPage() {
       )}
       {step === 1 && recovery && <IdentityStep recovery={recovery} onVerified={() => setStep(2)} onRestart={restart} />}
       {step === 2 && recovery && <PasswordStep recovery={recovery} onReset={() => setStep(DONE)} />}
-      {step === DONE && <ToLoginResult title={M.resetSuccess} />}
+      {step === DONE && <ToLoginResult title={BM.resetSuccess} />}
     </AuthCard>
   );
 }

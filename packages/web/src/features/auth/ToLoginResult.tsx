@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M } from '@hublink/contract';
+import { BM, fmt, LIMITS } from '@hublink/contract';
 import { Button, Result } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
@@ -17,10 +17,10 @@ export function ToLoginResult({ title }: { title: string }) {
     <Result
       status="success"
       title={title}
-      subTitle={fmt(M.redirectingToLogin, { n: LIMITS.registerRedirectMs / SECOND_MS })}
+      subTitle={fmt(BM.redirectingToLogin, { n: LIMITS.registerRedirectMs / SECOND_MS })}
       extra={
         <Button type="primary" onClick={() => navigate(LOGIN_PATH)}>
-          {M.loginNow}
+          {BM.loginNow}
         </Button>
       }
     />

@@ -1,4 +1,4 @@
-import { emailValueField, phoneValue, phoneValueField, M, type SendType } from '@hublink/contract';
+import { BM, emailValueField, phoneValue, phoneValueField, type SendType } from '@hublink/contract';
 import type { Rule } from 'antd/es/form';
 
 /**
@@ -9,12 +9,12 @@ import type { Rule } from 'antd/es/form';
 export function contactError(type: SendType, value: unknown, area: string): string | null {
   const text = typeof value === 'string' ? value : '';
   if (type === 'phone') {
-    if (!text.trim()) return M.phoneRequired;
+    if (!text.trim()) return BM.phoneRequired;
     const r = phoneValueField.safeParse(phoneValue(area, text));
-    return r.success ? null : (r.error.issues[0]?.message ?? M.phoneMin);
+    return r.success ? null : (r.error.issues[0]?.message ?? BM.phoneMin);
   }
   const r = emailValueField.safeParse(text);
-  return r.success ? null : (r.error.issues[0]?.message ?? M.emailInvalid);
+  return r.success ? null : (r.error.issues[0]?.message ?? BM.emailInvalid);
 }
 
 /** Form rule for a phone field whose dial code is in the field `areaField`. */

@@ -1,5 +1,5 @@
 import { NotificationOutlined } from '@ant-design/icons';
-import { LIMITS, listAnnouncements, M } from '@hublink/contract';
+import { BM, LIMITS, listAnnouncements } from '@hublink/contract';
 import { Card, Flex, Tag, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -27,7 +27,7 @@ export function AnnouncementTicker({ intervalMs = LIMITS.tickerDefaultMs }: { in
   if (!current) return null;
 
   return (
-    <Card size="small" variant="borderless" role="region" aria-label={M.tickerLabel}>
+    <Card size="small" variant="borderless" role="region" aria-label={BM.tickerLabel}>
       <Flex align="center" gap={token.marginSM}>
         <NotificationOutlined style={{ color: token.colorPrimary, fontSize: token.fontSizeLG }} />
         <Flex flex={1} align="center" gap={token.marginXS} style={{ minWidth: 0 }} aria-live="polite">
@@ -42,7 +42,7 @@ export function AnnouncementTicker({ intervalMs = LIMITS.tickerDefaultMs }: { in
           </Typography.Text>
         </Flex>
         <Link to="/account/announcements" style={{ flex: 'none' }}>
-          {M.tickerMore}
+          {BM.tickerMore}
         </Link>
       </Flex>
     </Card>

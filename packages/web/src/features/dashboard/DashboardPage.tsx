@@ -6,7 +6,7 @@ import {
   MobileOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
-import { accountInfo, LIMITS, M } from '@hublink/contract';
+import { accountInfo, BM, LIMITS } from '@hublink/contract';
 import { Avatar, Badge, Card, Col, Descriptions, Flex, Row, Skeleton, Tag, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -25,10 +25,10 @@ interface Tile {
 
 /** Shortcut tiles of spec 1 §2.7. */
 const TILES: Tile[] = [
-  { path: '/network/lists', title: M.dashboardNetworks, text: M.dashboardNetworksText, icon: <ApartmentOutlined />, color: '#1677ff' },
-  { path: '/router/lists', title: M.dashboardMembers, text: M.dashboardMembersText, icon: <TeamOutlined />, color: '#13a8a8' },
-  { path: '/account/message', title: M.dashboardMessages, text: M.dashboardMessagesText, icon: <MessageOutlined />, color: '#fa8c16' },
-  { path: '/ticket/lists', title: M.dashboardTickets, text: M.dashboardTicketsText, icon: <CustomerServiceOutlined />, color: '#722ed1' },
+  { path: '/network/lists', title: BM.dashboardNetworks, text: BM.dashboardNetworksText, icon: <ApartmentOutlined />, color: '#1677ff' },
+  { path: '/router/lists', title: BM.dashboardMembers, text: BM.dashboardMembersText, icon: <TeamOutlined />, color: '#13a8a8' },
+  { path: '/account/message', title: BM.dashboardMessages, text: BM.dashboardMessagesText, icon: <MessageOutlined />, color: '#fa8c16' },
+  { path: '/ticket/lists', title: BM.dashboardTickets, text: BM.dashboardTicketsText, icon: <CustomerServiceOutlined />, color: '#722ed1' },
 ];
 
 const AVATAR_SIZE = 64;
@@ -57,7 +57,7 @@ function UserCard() {
             <Typography.Title level={4} style={{ margin: 0 }}>
               {user.nickname}
             </Typography.Title>
-            {isRam && <Tag color="orange">{M.ramTag}</Tag>}
+            {isRam && <Tag color="orange">{BM.ramTag}</Tag>}
           </Flex>
           <Typography.Text type="secondary">{user.username}</Typography.Text>
         </Flex>
@@ -70,19 +70,19 @@ function UserCard() {
               key: 'phone',
               label: (
                 <span>
-                  <MobileOutlined /> {M.dashboardPhone}
+                  <MobileOutlined /> {BM.dashboardPhone}
                 </span>
               ),
-              children: user.user_phone || <Typography.Text type="secondary">{M.notBound}</Typography.Text>,
+              children: user.user_phone || <Typography.Text type="secondary">{BM.notBound}</Typography.Text>,
             },
             {
               key: 'email',
               label: (
                 <span>
-                  <MailOutlined /> {M.dashboardEmail}
+                  <MailOutlined /> {BM.dashboardEmail}
                 </span>
               ),
-              children: user.user_email || <Typography.Text type="secondary">{M.notBound}</Typography.Text>,
+              children: user.user_email || <Typography.Text type="secondary">{BM.notBound}</Typography.Text>,
             },
           ]}
         />

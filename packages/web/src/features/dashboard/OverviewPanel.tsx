@@ -1,5 +1,5 @@
 import { AlertOutlined, ApartmentOutlined, ClockCircleOutlined, DesktopOutlined, HddOutlined, SyncOutlined } from '@ant-design/icons';
-import { dashboardOverview, fmt, LIMITS, M, MEMBER_STATE, ROUTER_TYPE, type ByMemberType, type Overview } from '@hublink/contract';
+import { type ByMemberType, dashboardOverview, fmt, LIMITS, MEMBER_STATE, type Overview, overviewMessages, ROUTER_TYPE } from '@hublink/contract';
 import { Alert, Button, Card, Col, Flex, Progress, Row, Skeleton, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -49,11 +49,11 @@ function SplitLinks({ split, state, label }: { split: ByMemberType; state: strin
   const { token } = theme.useToken();
   return (
     <Flex gap={token.marginSM} wrap>
-      <Link to={memberListPath(ROUTER_TYPE.hardware, state)} aria-label={`${label} ${fmt(M.overviewOfHardware, { n: split.hardware })}`}>
-        {fmt(M.overviewOfHardware, { n: split.hardware })}
+      <Link to={memberListPath(ROUTER_TYPE.hardware, state)} aria-label={`${label} ${fmt(overviewMessages.overviewOfHardware, { n: split.hardware })}`}>
+        {fmt(overviewMessages.overviewOfHardware, { n: split.hardware })}
       </Link>
-      <Link to={memberListPath(ROUTER_TYPE.software, state)} aria-label={`${label} ${fmt(M.overviewOfSoftware, { n: split.software })}`}>
-        {fmt(M.overviewOfSoftware, { n: split.software })}
+      <Link to={memberListPath(ROUTER_TYPE.software, state)} aria-label={`${label} ${fmt(overviewMessages.overviewOfSoftware, { n: split.software })}`}>
+        {fmt(overviewMessages.overviewOfSoftware, { n: split.software })}
       </Link>
     </Flex>
   );
@@ -79,10 +79,10 @@ function Figures({ o }: { o: Overview }) {
         ariaLabel={`${label} ${o.online[kind]}`}
         foot={
           total === 0 ? (
-            none(M.overviewNoMembers)
+            none(overviewMessages.overviewNoMembers)
           ) : (
-            <Link to={memberListPath(type)} aria-label={`${label} ${fmt(M.overviewOnlineOf, { n: total })}`}>
-              {fmt(M.overviewOnlineOf, { n: total })}
+            <Link to={memberListPath(type)} aria-label={`${label} ${fmt(overviewMessages.overviewOnlineOf, { n: total })}`}>
+              {fmt(overviewMessages.overviewOnlineOf, { n: total })}
             </Link>
           )
         }
@@ -108,28 +108,28 @@ function Figures({ o }: { o: Overview }) {
   const figures = [
     <Figure
       key="networks"
-      label={M.overviewNetworks}
+      label={overviewMessages.overviewNetworks}
       icon={<ApartmentOutlined />}
       color={FIGURE_COLORS.networks}
       value={o.networks}
       to="/network/lists"
-      ariaLabel={`${M.overviewNetworks} ${o.networks}`}
-      foot={o.networks === 0 ? none(M.overviewNoNetworks) : null}
+      ariaLabel={`${overviewMessages.overviewNetworks} ${o.networks}`}
+      foot={o.networks === 0 ? none(overviewMessages.overviewNoNetworks) : null}
     />,
-    online(ROUTER_TYPE.hardware, M.overviewHardware, FIGURE_COLORS.hardware, <HddOutlined />),
-    online(ROUTER_TYPE.software, M.overviewSoftware, FIGURE_COLORS.software, <DesktopOutlined />),
-    inState('behind', M.overviewBehind, <SyncOutlined />, FIGURE_COLORS.behind, o.behind, MEMBER_STATE.behind, M.overviewAllCurrent),
-    inState('offline', M.overviewOfflineDay, <ClockCircleOutlined />, FIGURE_COLORS.offline, o.offline_day, MEMBER_STATE.offlineDay, M.overviewNoneOffline),
+    online(ROUTER_TYPE.hardware, overviewMessages.overviewHardware, FIGURE_COLORS.hardware, <HddOutlined />),
+    online(ROUTER_TYPE.software, overviewMessages.overviewSoftware, FIGURE_COLORS.software, <DesktopOutlined />),
+    inState('behind', overviewMessages.overviewBehind, <SyncOutlined />, FIGURE_COLORS.behind, o.behind, MEMBER_STATE.behind, overviewMessages.overviewAllCurrent),
+    inState('offline', overviewMessages.overviewOfflineDay, <ClockCircleOutlined />, FIGURE_COLORS.offline, o.offline_day, MEMBER_STATE.offlineDay, overviewMessages.overviewNoneOffline),
     <Figure
       key="alerts"
-      label={M.overviewAlerts}
+      label={overviewMessages.overviewAlerts}
       icon={<AlertOutlined />}
       // Red calls for attention: only when there are alerts; none is the ordinary state.
       color={o.alerts > 0 ? FIGURE_COLORS.alerts : token.colorText}
       value={o.alerts}
       to={messagesOfTypePath('alert')}
-      ariaLabel={`${M.overviewAlerts} ${o.alerts}`}
-      foot={o.alerts === 0 ? none(M.overviewNoAlerts) : null}
+      ariaLabel={`${overviewMessages.overviewAlerts} ${o.alerts}`}
+      foot={o.alerts === 0 ? none(overviewMessages.overviewNoAlerts) : null}
     />,
   ];
   return (
@@ -164,19 +164,19 @@ function Quota({ q }: { q: Overview['quota'] }) {
   return (
     <Row gutter={[token.marginLG, token.marginXS]}>
       <Col xs={24} md={12} xl={6}>
-        <QuotaLine label={M.overviewQuotaMembers} used={q.members.used} max={q.members.max} to="/router/lists" />
+        <QuotaLine label={overviewMessages.overviewQuotaMembers} used={q.members.used} max={q.members.max} to="/router/lists" />
       </Col>
       <Col xs={24} md={12} xl={6}>
-        <QuotaLine label={M.overviewQuotaNetworked} used={q.networked.used} max={q.networked.max} to="/network/lists" />
+        <QuotaLine label={overviewMessages.overviewQuotaNetworked} used={q.networked.used} max={q.networked.max} to="/network/lists" />
       </Col>
       {q.ram && (
         <Col xs={24} md={12} xl={6}>
-          <QuotaLine label={M.overviewQuotaRam} used={q.ram.used} max={q.ram.max} to="/ram/index" />
+          <QuotaLine label={overviewMessages.overviewQuotaRam} used={q.ram.used} max={q.ram.max} to="/ram/index" />
         </Col>
       )}
       <Col xs={24} md={12} xl={6}>
         <Flex justify="space-between" gap={token.marginXS}>
-          <Typography.Text type="secondary">{M.overviewQuotaCenters}</Typography.Text>
+          <Typography.Text type="secondary">{overviewMessages.overviewQuotaCenters}</Typography.Text>
           <Typography.Text>{q.centers}</Typography.Text>
         </Flex>
       </Col>
@@ -201,7 +201,7 @@ export function OverviewPanel() {
         <Figures o={o} />
         <div>
           <Typography.Title level={5} style={{ marginTop: 0 }}>
-            {M.overviewQuota}
+            {overviewMessages.overviewQuota}
           </Typography.Title>
           <Quota q={o.quota} />
         </div>
@@ -212,10 +212,10 @@ export function OverviewPanel() {
       <Alert
         type="error"
         showIcon
-        title={q.error.message || M.overviewLoadFailed}
+        title={q.error.message || overviewMessages.overviewLoadFailed}
         action={
           <Button size="small" onClick={() => void q.refetch()}>
-            {M.overviewRetry}
+            {overviewMessages.overviewRetry}
           </Button>
         }
       />
@@ -227,9 +227,9 @@ export function OverviewPanel() {
     <Card
       variant="borderless"
       role="region"
-      aria-label={M.overviewTitle}
-      title={M.overviewTitle}
-      extra={<Typography.Text type="secondary">{fmt(M.overviewRefresh, { n: LIMITS.statusPollMs / MS_PER_SECOND })}</Typography.Text>}
+      aria-label={overviewMessages.overviewTitle}
+      title={overviewMessages.overviewTitle}
+      extra={<Typography.Text type="secondary">{fmt(overviewMessages.overviewRefresh, { n: LIMITS.statusPollMs / MS_PER_SECOND })}</Typography.Text>}
       aria-busy={q.isFetching}
     >
       {body}

@@ -1,14 +1,4 @@
-import {
-  approveDevice,
-  DEVICE_APPROVAL_FILTERS,
-  getDeviceApprovalSetting,
-  listDeviceApprovals,
-  M,
-  refuseDevice,
-  saveDeviceApprovalSetting,
-  type DeviceApprovalItem,
-  type DeviceApprovalState,
-} from '@hublink/contract';
+import { approveDevice, DEVICE_APPROVAL_FILTERS, type DeviceApprovalItem, deviceApprovalMessages, type DeviceApprovalState, getDeviceApprovalSetting, listDeviceApprovals, refuseDevice, saveDeviceApprovalSetting } from '@hublink/contract';
 import { Button, Card, Flex, Grid, Popconfirm, Segmented, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -23,15 +13,15 @@ import { useDeviceApprovalMutation } from './api';
 type Filter = (typeof DEVICE_APPROVAL_FILTERS)[number];
 
 const STATE: Record<DeviceApprovalState, { color: string; label: string }> = {
-  waiting: { color: 'orange', label: M.deviceApprovalWaiting },
-  approved: { color: 'green', label: M.deviceApprovalApproved },
-  refused: { color: 'red', label: M.deviceApprovalRefused },
+  waiting: { color: 'orange', label: deviceApprovalMessages.deviceApprovalWaiting },
+  approved: { color: 'green', label: deviceApprovalMessages.deviceApprovalApproved },
+  refused: { color: 'red', label: deviceApprovalMessages.deviceApprovalRefused },
 };
 
 const FILTER_LABEL: Record<Filter, string> = {
-  waiting: M.deviceApprovalFilterWaiting,
-  decided: M.deviceApprovalFilterDecided,
-  all: M.deviceApprovalFilterAll,
+  waiting: deviceApprovalMessages.deviceApprovalFilterWaiting,
+  decided: deviceApprovalMessages.deviceApprovalFilterDecided,
+  all: deviceApprovalMessages.deviceApprovalFilterAll,
 };
 
 const modelOf = (r: DeviceApprovalItem) => [r.brand, r.model].filter(Boolean).join(' ') || '—';
@@ -46,14 +36,14 @@ function ApprovalSwitch({ mayChange }: { mayChange: boolean }) {
       checked={on}
       loading={setting.isLoading || save.isPending}
       disabled={!mayChange || setting.isLoading}
-      aria-label={M.deviceApprovalSwitch}
+      aria-label={deviceApprovalMessages.deviceApprovalSwitch}
     />
   );
   return (
     <Space>
-      <Typography.Text strong>{M.deviceApprovalSwitch}</Typography.Text>
+      <Typography.Text strong>{deviceApprovalMessages.deviceApprovalSwitch}</Typography.Text>
       {mayChange ? (
-        <Popconfirm title={on ? M.deviceApprovalDisableConfirm : M.deviceApprovalEnableConfirm} onConfirm={() => save.mutateAsync({ enabled: on ? 0 : 1 })}>
+        <Popconfirm title={on ? deviceApprovalMessages.deviceApprovalDisableConfirm : deviceApprovalMessages.deviceApprovalEnableConfirm} onConfirm={() => save.mutateAsync({ enabled: on ? 0 : 1 })}>
           {toggle}
         </Popconfirm>
       ) : (
@@ -79,12 +69,12 @@ export default function DeviceApprovalPage() {
   const memberCell = (r: DeviceApprovalItem) => (
     <Space size={4} wrap>
       <span>{r.router_name}</span>
-      <Tag>{r.router_type === 1 ? M.deviceApprovalHardware : M.deviceApprovalSoftware}</Tag>
+      <Tag>{r.router_type === 1 ? deviceApprovalMessages.deviceApprovalHardware : deviceApprovalMessages.deviceApprovalSoftware}</Tag>
     </Space>
   );
   const phoneColumns = [
     {
-      title: M.deviceApprovalMember,
+      title: deviceApprovalMessages.deviceApprovalMember,
       key: 'member',
       render: (_: unknown, r: DeviceApprovalItem) => (
         <Flex vertical gap={2}>
@@ -92,32 +82,32 @@ export default function DeviceApprovalPage() {
           <span>{stateTag(r)}</span>
           <Typography.Text type="secondary">{r.ip}</Typography.Text>
           <Typography.Text type="secondary">{[r.os, modelOf(r)].filter((v) => v && v !== '—').join(' · ') || '—'}</Typography.Text>
-          <Typography.Text type="secondary">{`${M.deviceApprovalFirstSeen} ${r.first_time}`}</Typography.Text>
-          {r.state !== 'waiting' && <Typography.Text type="secondary">{`${M.deviceApprovalDecidedBy} ${r.decided_by || M.deviceApprovalAuto}`}</Typography.Text>}
+          <Typography.Text type="secondary">{`${deviceApprovalMessages.deviceApprovalFirstSeen} ${r.first_time}`}</Typography.Text>
+          {r.state !== 'waiting' && <Typography.Text type="secondary">{`${deviceApprovalMessages.deviceApprovalDecidedBy} ${r.decided_by || deviceApprovalMessages.deviceApprovalAuto}`}</Typography.Text>}
         </Flex>
       ),
     },
   ];
   const wideColumns = [
-    { title: M.deviceApprovalMember, key: 'member', render: (_: unknown, r: DeviceApprovalItem) => memberCell(r) },
-    { title: M.deviceApprovalAddress, dataIndex: 'ip', key: 'ip' },
-    { title: M.deviceApprovalOs, dataIndex: 'os', key: 'os', render: (v: string) => v || '—' },
-    { title: M.deviceApprovalModel, key: 'model', render: (_: unknown, r: DeviceApprovalItem) => modelOf(r) },
+    { title: deviceApprovalMessages.deviceApprovalMember, key: 'member', render: (_: unknown, r: DeviceApprovalItem) => memberCell(r) },
+    { title: deviceApprovalMessages.deviceApprovalAddress, dataIndex: 'ip', key: 'ip' },
+    { title: deviceApprovalMessages.deviceApprovalOs, dataIndex: 'os', key: 'os', render: (v: string) => v || '—' },
+    { title: deviceApprovalMessages.deviceApprovalModel, key: 'model', render: (_: unknown, r: DeviceApprovalItem) => modelOf(r) },
     {
-      title: M.deviceApprovalFirstSeen,
+      title: deviceApprovalMessages.deviceApprovalFirstSeen,
       dataIndex: 'first_time',
       key: 'first_time',
     },
-    { title: M.deviceApprovalState, key: 'state', render: (_: unknown, r: DeviceApprovalItem) => stateTag(r) },
+    { title: deviceApprovalMessages.deviceApprovalState, key: 'state', render: (_: unknown, r: DeviceApprovalItem) => stateTag(r) },
     {
-      title: M.deviceApprovalDecidedBy,
+      title: deviceApprovalMessages.deviceApprovalDecidedBy,
       key: 'decided_by',
       render: (_: unknown, r: DeviceApprovalItem) =>
         r.state === 'waiting' ? (
           '—'
         ) : (
           <span>
-            {r.decided_by || M.deviceApprovalAuto}
+            {r.decided_by || deviceApprovalMessages.deviceApprovalAuto}
             <br />
             <Typography.Text type="secondary">{r.decided_time}</Typography.Text>
           </span>
@@ -129,22 +119,22 @@ export default function DeviceApprovalPage() {
     ...(mayDecide
       ? [
           {
-            title: M.deviceApprovalActions,
+            title: deviceApprovalMessages.deviceApprovalActions,
             key: 'actions',
             fixed: 'right' as const,
             render: (_: unknown, r: DeviceApprovalItem) => (
               <Space size={0}>
                 {r.state !== 'approved' && (
-                  <Popconfirm title={M.deviceApprovalApproveConfirm} onConfirm={() => approve.mutateAsync({ id: r.id })}>
+                  <Popconfirm title={deviceApprovalMessages.deviceApprovalApproveConfirm} onConfirm={() => approve.mutateAsync({ id: r.id })}>
                     <Button type="link" size="small">
-                      {M.deviceApprovalApprove}
+                      {deviceApprovalMessages.deviceApprovalApprove}
                     </Button>
                   </Popconfirm>
                 )}
                 {r.state !== 'refused' && (
-                  <Popconfirm title={M.deviceApprovalRefuseConfirm} onConfirm={() => refuse.mutateAsync({ id: r.id })}>
+                  <Popconfirm title={deviceApprovalMessages.deviceApprovalRefuseConfirm} onConfirm={() => refuse.mutateAsync({ id: r.id })}>
                     <Button type="link" size="small" danger>
-                      {M.deviceApprovalRefuse}
+                      {deviceApprovalMessages.deviceApprovalRefuse}
                     </Button>
                   </Popconfirm>
                 )}
@@ -161,7 +151,7 @@ export default function DeviceApprovalPage() {
         <Card size="small">
           <Flex vertical gap={8}>
             <ApprovalSwitch mayChange={mayVisit('main', user)} />
-            <Typography.Text type="secondary">{M.deviceApprovalIntro}</Typography.Text>
+            <Typography.Text type="secondary">{deviceApprovalMessages.deviceApprovalIntro}</Typography.Text>
           </Flex>
         </Card>
         <PagedTable<DeviceApprovalItem>
@@ -169,7 +159,7 @@ export default function DeviceApprovalPage() {
           columns={columns}
           list={list}
           searchable
-          searchPlaceholder={M.deviceApprovalSearch}
+          searchPlaceholder={deviceApprovalMessages.deviceApprovalSearch}
           toolbar={
             <Segmented<Filter>
               value={filter}
@@ -178,7 +168,7 @@ export default function DeviceApprovalPage() {
                 list.setPage(1);
               }}
               options={DEVICE_APPROVAL_FILTERS.map((f) => ({ value: f, label: FILTER_LABEL[f] }))}
-              aria-label={M.deviceApprovalState}
+              aria-label={deviceApprovalMessages.deviceApprovalState}
             />
           }
           scroll={{ x: 'max-content' }}

@@ -1,5 +1,5 @@
 import { AndroidFilled, AppleFilled, DownloadOutlined, ExportOutlined, LinuxOutlined, WindowsFilled } from '@ant-design/icons';
-import { CLIENT_PLATFORMS, DOWNLOADS, fmt, LINUX_PANELS, M, type ClientPlatform, type LinuxReleaseItem, type ReleaseItem } from '@hublink/contract';
+import { BM, CLIENT_PLATFORMS, type ClientPlatform, documentMessages, DOWNLOADS, fmt, LINUX_PANELS, type LinuxReleaseItem, type ReleaseItem } from '@hublink/contract';
 import { Button, Card, Empty, Flex, Skeleton, Tag, Typography, theme } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -32,7 +32,7 @@ function LinuxVersions({ releases }: { releases: LinuxReleaseItem[] }) {
     return (
       newest && (
         <Typography.Text key={panel} type="secondary">
-          {fmt(M.downloadPanelVersion, { panel: PANEL_NAMES[panel], version: newest.version })}
+          {fmt(documentMessages.downloadPanelVersion, { panel: PANEL_NAMES[panel], version: newest.version })}
         </Typography.Text>
       )
     );
@@ -58,22 +58,22 @@ export default function DownloadPage() {
   const none = data && !CLIENT_PLATFORMS.some((p) => offers(p, data));
 
   const action = (platform: ClientPlatform, release: ReleaseItem | null, available: boolean) => {
-    if (!available) return <Button disabled block>{M.downloadNoRelease}</Button>;
+    if (!available) return <Button disabled block>{documentMessages.downloadNoRelease}</Button>;
     if (platform === 'linux') {
       return (
         <Button type="primary" block icon={<DownloadOutlined />} onClick={() => setLinuxOpen(true)}>
-          {M.downloadChoose}
+          {documentMessages.downloadChoose}
         </Button>
       );
     }
     const href = urlOf(DOWNLOADS[platform]);
     return release?.source === 'url' ? (
       <Button type="primary" block icon={<ExportOutlined />} href={href} target="_blank" rel="noopener noreferrer">
-        {M.downloadExternal}
+        {documentMessages.downloadExternal}
       </Button>
     ) : (
       <Button type="primary" block icon={<DownloadOutlined />} href={href}>
-        {M.downloadButton}
+        {documentMessages.downloadButton}
       </Button>
     );
   };
@@ -81,8 +81,8 @@ export default function DownloadPage() {
   return (
     <PageContainer
       card={false}
-      description={M.downloadIntro}
-      extra={brand.own && <Link to="/handbook">{M.downloadHelp}</Link>}
+      description={documentMessages.downloadIntro}
+      extra={brand.own && <Link to="/handbook">{documentMessages.downloadHelp}</Link>}
     >
       {releases.isLoading ? (
         <Card variant="borderless">
@@ -90,7 +90,7 @@ export default function DownloadPage() {
         </Card>
       ) : !data ? (
         <Card variant="borderless">
-          <Empty description={M.dataError} />
+          <Empty description={BM.dataError} />
         </Card>
       ) : none ? (
         <StandardClients only />
@@ -115,7 +115,7 @@ export default function DownloadPage() {
                       <Typography.Title level={5} style={{ margin: 0 }}>
                         {PLATFORM_NAMES[platform]}
                       </Typography.Title>
-                      {mine && <Tag color="blue">{M.downloadThisDevice}</Tag>}
+                      {mine && <Tag color="blue">{documentMessages.downloadThisDevice}</Tag>}
                     </Flex>
                     <div style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 4 }}>
                       {platform === 'linux' ? <LinuxVersions releases={data.linux} /> : release && <ReleaseFacts release={release} notesRows={3} />}

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { downloadLinux, LINUX_ARCHS, LINUX_PANELS, M, type LinuxArch, type LinuxPanel, type LinuxReleaseItem } from '@hublink/contract';
+import { BM, documentMessages, downloadLinux, LINUX_ARCHS, LINUX_PANELS, type LinuxArch, type LinuxPanel, type LinuxReleaseItem } from '@hublink/contract';
 import { Button, Flex, Form, Modal, Radio, Typography } from 'antd';
 import { useState } from 'react';
 import { urlOf } from '../../api/client';
@@ -34,11 +34,11 @@ export function LinuxDialog({ releases, arch: preferred, onClose }: LinuxDialogP
   return (
     <Modal
       open
-      title={M.downloadLinuxTitle}
+      title={documentMessages.downloadLinuxTitle}
       onCancel={onClose}
       footer={
         <Flex justify="end" gap={8}>
-          <Button onClick={onClose}>{M.cancel}</Button>
+          <Button onClick={onClose}>{BM.cancel}</Button>
           <Button
             type="primary"
             icon={<DownloadOutlined />}
@@ -46,13 +46,13 @@ export function LinuxDialog({ releases, arch: preferred, onClose }: LinuxDialogP
             href={chosen && panel && arch ? urlOf(downloadLinux, { panel, platform: arch }) : undefined}
             onClick={onClose}
           >
-            {M.downloadButton}
+            {documentMessages.downloadButton}
           </Button>
         </Flex>
       }
     >
       <Form layout="vertical" requiredMark={false}>
-        <Form.Item label={M.downloadPanel}>
+        <Form.Item label={documentMessages.downloadPanel}>
           <Radio.Group
             name="panel"
             optionType="button"
@@ -61,7 +61,7 @@ export function LinuxDialog({ releases, arch: preferred, onClose }: LinuxDialogP
             options={LINUX_PANELS.map((p) => ({ value: p, label: PANEL_NAMES[p], disabled: !releases.some((r) => r.panel === p) }))}
           />
         </Form.Item>
-        <Form.Item label={M.downloadPlatform} help={panel && !arch ? M.downloadPlatformMissing : undefined}>
+        <Form.Item label={documentMessages.downloadPlatform} help={panel && !arch ? documentMessages.downloadPlatformMissing : undefined}>
           <Radio.Group
             name="platform"
             value={arch}

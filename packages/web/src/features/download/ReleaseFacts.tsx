@@ -1,10 +1,10 @@
-import { fmt, M, type ReleaseItem } from '@hublink/contract';
+import { documentMessages, fmt, type ReleaseItem } from '@hublink/contract';
 import { Flex, Typography } from 'antd';
 import { sizeText } from './platform';
 
 /** Version, size and day of a release (each kept on one line), then its notes as written (line breaks kept). */
 export function ReleaseFacts({ release, notesRows }: { release: ReleaseItem; notesRows?: number }) {
-  const facts = [fmt(M.downloadVersion, { version: release.version }), release.size !== null ? sizeText(release.size) : null, fmt(M.downloadReleasedAt, { time: release.create_time.slice(0, 10) })];
+  const facts = [fmt(documentMessages.downloadVersion, { version: release.version }), release.size !== null ? sizeText(release.size) : null, fmt(documentMessages.downloadReleasedAt, { time: release.create_time.slice(0, 10) })];
   return (
     <>
       <Flex wrap gap="0 12px">

@@ -1,4 +1,4 @@
-import { M, type ClientPlatform, type LinuxArch, type LinuxPanel } from '@hublink/contract';
+import { type ClientPlatform, documentMessages, type LinuxArch, type LinuxPanel } from '@hublink/contract';
 
 /**
  * The visitor's platform from the browser's user agent, or null when it names none of ours. An iPad
@@ -23,16 +23,16 @@ export function detectArch(userAgent: string): LinuxArch | null {
 }
 
 export const PLATFORM_NAMES: Record<ClientPlatform, string> = {
-  windows: M.platformWindows,
-  macos: M.platformMacos,
-  android: M.platformAndroid,
-  ios: M.platformIos,
-  linux: M.platformLinux,
+  windows: documentMessages.platformWindows,
+  macos: documentMessages.platformMacos,
+  android: documentMessages.platformAndroid,
+  ios: documentMessages.platformIos,
+  linux: documentMessages.platformLinux,
 };
 
-export const PANEL_NAMES: Record<LinuxPanel, string> = { cli: M.panelCli, gui: M.panelGui };
+export const PANEL_NAMES: Record<LinuxPanel, string> = { cli: documentMessages.panelCli, gui: documentMessages.panelGui };
 
-export const ARCH_NAMES: Record<LinuxArch, string> = { amd64: M.archAmd64, arm64: M.archArm64, armv7: M.archArmv7, loong64: M.archLoong64 };
+export const ARCH_NAMES: Record<LinuxArch, string> = { amd64: documentMessages.archAmd64, arm64: documentMessages.archArm64, armv7: documentMessages.archArmv7, loong64: documentMessages.archLoong64 };
 
 /** A package's size as people read it. */
 export function sizeText(bytes: number): string {

@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { BM } from '@hublink/contract';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { DEFAULT_PATH } from '../../app/paths';
@@ -14,7 +14,7 @@ export function ErrorResult({ status, text }: { status: '403' | '404'; text: str
       subTitle={text}
       extra={
         <Button type="primary" onClick={() => void navigate(DEFAULT_PATH)}>
-          {M.backToOverview}
+          {BM.backToOverview}
         </Button>
       }
     />

@@ -1,5 +1,5 @@
 import { LeftOutlined, RightOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { fmt, handbookHref, M, type DocumentLink } from '@hublink/contract';
+import { BM, type DocumentLink, documentMessages, fmt, handbookHref } from '@hublink/contract';
 import { Button, Card, Divider, Drawer, Empty, Flex, Result, Skeleton, theme } from 'antd';
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -55,7 +55,7 @@ export default function HandbookPage() {
   }
 
   useEffect(() => {
-    if (content) document.title = `${content.title} - ${M.routeHandbook} - ${brand.name}`;
+    if (content) document.title = `${content.title} - ${BM.routeHandbook} - ${brand.name}`;
   }, [content, brand.name]);
 
   /** Shows another document from its top (the browser's back returns to this one). */
@@ -79,7 +79,7 @@ export default function HandbookPage() {
   );
   const contentsButton = phone && (
     <Button icon={<UnorderedListOutlined />} onClick={() => setDrawer(true)}>
-      {M.handbookContents}
+      {documentMessages.handbookContents}
     </Button>
   );
 
@@ -93,7 +93,7 @@ export default function HandbookPage() {
   if (!documents.length) {
     return (
       <PageContainer>
-        <Empty description={M.handbookNone} />
+        <Empty description={documentMessages.handbookNone} />
       </PageContainer>
     );
   }
@@ -114,15 +114,15 @@ export default function HandbookPage() {
   return (
     <Flex gap={token.marginLG} align="flex-start">
       {phone ? (
-        <Drawer placement="left" open={drawer} onClose={() => setDrawer(false)} title={M.handbookContents} size={MENU_WIDTH + 48}>
+        <Drawer placement="left" open={drawer} onClose={() => setDrawer(false)} title={documentMessages.handbookContents} size={MENU_WIDTH + 48}>
           {tree}
         </Drawer>
       ) : (
         <nav
-          aria-label={M.handbookContents}
+          aria-label={documentMessages.handbookContents}
           style={{ width: MENU_WIDTH, flex: 'none', position: 'sticky', top: FRAME.headerHeight + token.margin, maxHeight: `calc(100vh - ${FRAME.headerHeight + 2 * token.margin}px)`, overflowY: 'auto' }}
         >
-          <Card variant="borderless" size="small" title={M.handbookContents}>
+          <Card variant="borderless" size="small" title={documentMessages.handbookContents}>
             {tree}
           </Card>
         </nav>
@@ -131,7 +131,7 @@ export default function HandbookPage() {
         {chosen ? (
           <PageContainer
             title={chosen.title}
-            breadcrumb={[{ title: M.routeHandbook, path: HANDBOOK_PATH }, ...sections.map((s) => ({ title: s.title })), { title: chosen.title }]}
+            breadcrumb={[{ title: BM.routeHandbook, path: HANDBOOK_PATH }, ...sections.map((s) => ({ title: s.title })), { title: chosen.title }]}
             extra={contentsButton}
             loading={doc.isLoading}
           >
@@ -142,19 +142,19 @@ export default function HandbookPage() {
                   <>
                     <Divider />
                     <Flex justify="space-between" gap={token.margin} vertical={phone}>
-                      <div>{neighbour(content.before_doc, M.handbookPrevious, 'before')}</div>
-                      <div style={{ textAlign: phone ? 'start' : 'end' }}>{neighbour(content.after_doc, M.handbookNext, 'after')}</div>
+                      <div>{neighbour(content.before_doc, documentMessages.handbookPrevious, 'before')}</div>
+                      <div style={{ textAlign: phone ? 'start' : 'end' }}>{neighbour(content.after_doc, documentMessages.handbookNext, 'after')}</div>
                     </Flex>
                   </>
                 )}
               </article>
             ) : (
-              <Result status="warning" title={M.documentNotFound} />
+              <Result status="warning" title={documentMessages.documentNotFound} />
             )}
           </PageContainer>
         ) : (
           <PageContainer extra={contentsButton}>
-            <Result status="404" title={params.has('id') ? M.documentNotFound : M.handbookChoose} extra={<Link to={HANDBOOK_PATH}>{M.handbookHome}</Link>} />
+            <Result status="404" title={params.has('id') ? documentMessages.documentNotFound : documentMessages.handbookChoose} extra={<Link to={HANDBOOK_PATH}>{documentMessages.handbookHome}</Link>} />
           </PageContainer>
         )}
       </div>

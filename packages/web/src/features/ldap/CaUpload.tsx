@@ -1,5 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { CODE, LDAP_CA_EXTENSIONS, LIMITS, M, uploadLdapCa } from '@hublink/contract';
+import { CODE, LDAP_CA_EXTENSIONS, ldapMessages, LIMITS, uploadLdapCa } from '@hublink/contract';
 import { Button, Flex, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { upload } from '../../api/files';
@@ -9,8 +9,8 @@ import { LDAP_CALL } from './api';
 /** Why a CA file cannot be uploaded (spec 3 §5: cert, crt, cer, pem; under 2 MB), or null. */
 export function caRefusal(file: { name: string; size: number }): string | null {
   const ext = /\.([^.]+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
-  if (!(LDAP_CA_EXTENSIONS as readonly string[]).includes(ext)) return M.ldapCaFormat;
-  if (file.size > LIMITS.uploadMaxBytes) return M.ldapCaTooLarge;
+  if (!(LDAP_CA_EXTENSIONS as readonly string[]).includes(ext)) return ldapMessages.ldapCaFormat;
+  if (file.size > LIMITS.uploadMaxBytes) return ldapMessages.ldapCaTooLarge;
   return null;
 }
 
@@ -55,12 +55,12 @@ export function CaUpload({ value, onChange, fileName, onFileName }: CaUploadProp
           }}
         >
           <Button icon={<UploadOutlined />} loading={uploading}>
-            {M.ldapCaUpload}
+            {ldapMessages.ldapCaUpload}
           </Button>
         </Upload>
         {value != null && fileName && <Typography.Text>{fileName}</Typography.Text>}
       </Flex>
-      <Typography.Text type="secondary">{M.ldapCaHint}</Typography.Text>
+      <Typography.Text type="secondary">{ldapMessages.ldapCaHint}</Typography.Text>
     </Flex>
   );
 }

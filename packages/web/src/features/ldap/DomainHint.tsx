@@ -1,4 +1,4 @@
-import { CODE, downloadLdapVerifyFile, fmt, M, verifyLdapDomain } from '@hublink/contract';
+import { CODE, downloadLdapVerifyFile, fmt, ldapMessages, verifyLdapDomain } from '@hublink/contract';
 import { Alert, Button, Flex } from 'antd';
 import { download } from '../../api/files';
 import { LDAP_CALL, useLdapMutation } from './api';
@@ -30,7 +30,7 @@ export function DomainHint({ pending, onVerified, onRefused }: { pending: Pendin
       type="warning"
       showIcon
       title={pending.message}
-      description={fmt(M.ldapVerifyFile, { name: pending.file_name })}
+      description={fmt(ldapMessages.ldapVerifyFile, { name: pending.file_name })}
       action={
         <Flex vertical gap={8}>
           <Button
@@ -41,10 +41,10 @@ export function DomainHint({ pending, onVerified, onRefused }: { pending: Pendin
               void download(downloadLdapVerifyFile, { domain: pending.domain }, pending.file_name, LDAP_CALL.timeoutMs).finally(() => setDownloading(false));
             }}
           >
-            {M.ldapDownloadFile}
+            {ldapMessages.ldapDownloadFile}
           </Button>
           <Button size="small" type="primary" loading={verify.isPending} onClick={() => void check()}>
-            {verify.isPending ? M.ldapVerifying : M.ldapVerify}
+            {verify.isPending ? ldapMessages.ldapVerifying : ldapMessages.ldapVerify}
           </Button>
         </Flex>
       }

@@ -1,4 +1,4 @@
-import { getLdapConfig, M } from '@hublink/contract';
+import { getLdapConfig, ldapMessages } from '@hublink/contract';
 import { useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
@@ -15,7 +15,7 @@ export default function LdapEditPage() {
   const route = usePageRoute();
   const answer = useApiQuery(getLdapConfig, undefined, LDAP_CALL).data?.data;
   const saved = params.get('ldapType') === 'edit' && answer?.enable === 1 ? (answer.data ?? undefined) : undefined;
-  const title = saved ? M.ldapEditCrumb : M.ldapCreateCrumb;
+  const title = saved ? ldapMessages.ldapEditCrumb : ldapMessages.ldapCreateCrumb;
   const breadcrumb = route ? [...route.breadcrumb.slice(0, -1), { title }] : undefined;
   return (
     <PageContainer title={title} breadcrumb={breadcrumb} loading={!answer}>

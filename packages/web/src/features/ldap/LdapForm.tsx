@@ -1,21 +1,4 @@
-import {
-  checkLdap,
-  CODE,
-  fmt,
-  LDAP_PASSWORD_MASK,
-  LDAP_SYNC_MODE,
-  LDAP_TYPE,
-  ldapConfigBody,
-  ldapDomainPending,
-  LIMITS,
-  M,
-  routerHardware,
-  saveLdap,
-  selectNetworks,
-  type BodyOf,
-  type LdapConfig,
-  type LdapMode,
-} from '@hublink/contract';
+import { BM, type BodyOf, checkLdap, CODE, fmt, LDAP_PASSWORD_MASK, LDAP_SYNC_MODE, LDAP_TYPE, type LdapConfig, ldapConfigBody, ldapDomainPending, ldapMessages, type LdapMode, LIMITS, routerHardware, saveLdap, selectNetworks } from '@hublink/contract';
 import { Button, Col, Divider, Flex, Form, Input, Radio, Row, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
@@ -124,8 +107,8 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
   const unchanged = saved !== undefined && values !== undefined && same({ ...valuesOf(saved), ...values }, valuesOf(saved));
   const savesNow = checked || unchanged;
   // 检测配置 first; 保存配置 after a passed check; 直接保存 while the saved configuration is unchanged (spec 3 §4).
-  const idle = checked ? M.ldapSave : unchanged ? M.ldapSaveDirect : M.ldapCheck;
-  const label = busy ? (phase === 'save' ? M.ldapSaving : M.ldapChecking) : idle;
+  const idle = checked ? ldapMessages.ldapSave : unchanged ? ldapMessages.ldapSaveDirect : ldapMessages.ldapCheck;
+  const label = busy ? (phase === 'save' ? ldapMessages.ldapSaving : ldapMessages.ldapChecking) : idle;
 
   const submit = () =>
     run(async () => {
@@ -161,28 +144,28 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       }}
       onFinish={() => void submit()}
     >
-      <Divider titlePlacement="start">{M.ldapGroupConnection}</Divider>
+      <Divider titlePlacement="start">{ldapMessages.ldapGroupConnection}</Divider>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="mode" required label={M.ldapMode} rules={rules('mode')}>
+          <Form.Item name="mode" required label={ldapMessages.ldapMode} rules={rules('mode')}>
             <Radio.Group
-              aria-label={M.ldapMode}
+              aria-label={ldapMessages.ldapMode}
               optionType="button"
               options={[
-                { value: 'public', label: M.ldapModePublic },
-                { value: 'private', label: M.ldapModePrivate },
+                { value: 'public', label: ldapMessages.ldapModePublic },
+                { value: 'private', label: ldapMessages.ldapModePrivate },
               ]}
             />
           </Form.Item>
         </Col>
         {mode === 'private' && (
           <Col xs={24} md={12}>
-            <Form.Item name="router_name" required label={M.ldapRouter} extra={M.ldapRouterHint} rules={[requiredWhen((get) => get('mode') === 'private', M.ldapRouterRequired)]}>
+            <Form.Item name="router_name" required label={ldapMessages.ldapRouter} extra={ldapMessages.ldapRouterHint} rules={[requiredWhen((get) => get('mode') === 'private', ldapMessages.ldapRouterRequired)]}>
               <Select
-                aria-label={M.ldapRouter}
-                placeholder={M.ldapRouterRequired}
+                aria-label={ldapMessages.ldapRouter}
+                placeholder={ldapMessages.ldapRouterRequired}
                 showSearch={{ optionFilterProp: 'label' }}
-                options={routers.map((r) => ({ value: r.router_name, label: r.note ? fmt(M.ldapRouterOption, { name: r.router_name, note: r.note }) : r.router_name }))}
+                options={routers.map((r) => ({ value: r.router_name, label: r.note ? fmt(ldapMessages.ldapRouterOption, { name: r.router_name, note: r.note }) : r.router_name }))}
               />
             </Form.Item>
           </Col>
@@ -190,56 +173,56 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       </Row>
       <Row gutter={24}>
         <Col xs={24} md={16}>
-          <Form.Item name="host" required label={M.ldapHost} rules={rules('host')}>
-            <Input placeholder={M.ldapHostPlaceholder} maxLength={LIMITS.ldapHostMax} autoComplete="off" />
+          <Form.Item name="host" required label={ldapMessages.ldapHost} rules={rules('host')}>
+            <Input placeholder={ldapMessages.ldapHostPlaceholder} maxLength={LIMITS.ldapHostMax} autoComplete="off" />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item name="port" required label={M.ldapPort} rules={rules('port')} extra={M.ldapPortHint}>
+          <Form.Item name="port" required label={ldapMessages.ldapPort} rules={rules('port')} extra={ldapMessages.ldapPortHint}>
             <Input inputMode="numeric" maxLength={LIMITS.ldapPortDigits} autoComplete="off" />
           </Form.Item>
         </Col>
       </Row>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="security" label={M.ldapSecurity}>
+          <Form.Item name="security" label={ldapMessages.ldapSecurity}>
             <Radio.Group
-              aria-label={M.ldapSecurity}
+              aria-label={ldapMessages.ldapSecurity}
               optionType="button"
               options={[
-                { value: 'none', label: M.ldapSecurityNone },
-                { value: 'ssl', label: M.ldapSsl },
-                { value: 'tls', label: M.ldapTls },
+                { value: 'none', label: ldapMessages.ldapSecurityNone },
+                { value: 'ssl', label: ldapMessages.ldapSsl },
+                { value: 'tls', label: ldapMessages.ldapTls },
               ]}
             />
           </Form.Item>
         </Col>
         {security && security !== 'none' && (
           <Col xs={24} md={12}>
-            <Form.Item name="ca_id" label={M.ldapCa} required={security === 'ssl'} dependencies={['security']} rules={[requiredWhen((get) => get('security') === 'ssl', M.ldapCaRequired)]}>
+            <Form.Item name="ca_id" label={ldapMessages.ldapCa} required={security === 'ssl'} dependencies={['security']} rules={[requiredWhen((get) => get('security') === 'ssl', ldapMessages.ldapCaRequired)]}>
               <CaUpload fileName={caName} onFileName={setCaName} />
             </Form.Item>
           </Col>
         )}
       </Row>
 
-      <Divider titlePlacement="start">{M.ldapGroupAccount}</Divider>
+      <Divider titlePlacement="start">{ldapMessages.ldapGroupAccount}</Divider>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="type" required label={M.ldapType} rules={rules('type')}>
+          <Form.Item name="type" required label={ldapMessages.ldapType} rules={rules('type')}>
             <Radio.Group
-              aria-label={M.ldapType}
+              aria-label={ldapMessages.ldapType}
               optionType="button"
               options={[
-                { value: LDAP_TYPE.openldap, label: M.ldapTypeOpenLdap },
-                { value: LDAP_TYPE.ad, label: M.ldapTypeAd },
+                { value: LDAP_TYPE.openldap, label: ldapMessages.ldapTypeOpenLdap },
+                { value: LDAP_TYPE.ad, label: ldapMessages.ldapTypeAd },
               ]}
             />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="domain" required label={M.ldapDomain} rules={rules('domain')} normalize={(v: string) => v.toLowerCase()}>
-            <Input placeholder={M.ldapDomainPlaceholder} maxLength={LIMITS.ldapDomainMax} autoComplete="off" />
+          <Form.Item name="domain" required label={ldapMessages.ldapDomain} rules={rules('domain')} normalize={(v: string) => v.toLowerCase()}>
+            <Input placeholder={ldapMessages.ldapDomainPlaceholder} maxLength={LIMITS.ldapDomainMax} autoComplete="off" />
           </Form.Item>
         </Col>
       </Row>
@@ -252,19 +235,19 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
           />
         </div>
       )}
-      <Form.Item name="base_dn" required label={M.ldapBaseDn} rules={rules('base_dn')}>
-        <Input placeholder={M.ldapBaseDnPlaceholder} maxLength={LIMITS.ldapBaseDnMax} disabled={saved !== undefined} autoComplete="off" />
+      <Form.Item name="base_dn" required label={ldapMessages.ldapBaseDn} rules={rules('base_dn')}>
+        <Input placeholder={ldapMessages.ldapBaseDnPlaceholder} maxLength={LIMITS.ldapBaseDnMax} disabled={saved !== undefined} autoComplete="off" />
       </Form.Item>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="username" required label={M.ldapUsername} rules={rules('username')}>
-            <Input placeholder={M.ldapUsernamePlaceholder} maxLength={LIMITS.ldapUsernameMax} autoComplete="off" />
+          <Form.Item name="username" required label={ldapMessages.ldapUsername} rules={rules('username')}>
+            <Input placeholder={ldapMessages.ldapUsernamePlaceholder} maxLength={LIMITS.ldapUsernameMax} autoComplete="off" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="password" required label={M.ldapPassword} rules={rules('password')}>
+          <Form.Item name="password" required label={ldapMessages.ldapPassword} rules={rules('password')}>
             <Input.Password
-              placeholder={M.ldapPasswordRequired}
+              placeholder={ldapMessages.ldapPasswordRequired}
               maxLength={LIMITS.ldapPasswordMax}
               autoComplete="new-password"
               // The mask stands for the saved password: typing replaces it whole.
@@ -274,27 +257,27 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
         </Col>
       </Row>
 
-      <Divider titlePlacement="start">{M.ldapGroupAssociation}</Divider>
+      <Divider titlePlacement="start">{ldapMessages.ldapGroupAssociation}</Divider>
       <Row gutter={24}>
         <Col xs={24} md={12}>
-          <Form.Item name="network_number" label={M.ldapNetwork} extra={M.ldapNetworkHint}>
+          <Form.Item name="network_number" label={ldapMessages.ldapNetwork} extra={ldapMessages.ldapNetworkHint}>
             <Select
-              aria-label={M.ldapNetwork}
+              aria-label={ldapMessages.ldapNetwork}
               allowClear
-              placeholder={M.ldapNetworkNone}
+              placeholder={ldapMessages.ldapNetworkNone}
               showSearch={{ optionFilterProp: 'label' }}
               options={networks.map((n) => ({ value: n.network_number, label: n.network_name }))}
             />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="sync_mode" required label={M.ldapSyncMode} rules={rules('sync_mode')}>
+          <Form.Item name="sync_mode" required label={ldapMessages.ldapSyncMode} rules={rules('sync_mode')}>
             <Radio.Group
-              aria-label={M.ldapSyncMode}
+              aria-label={ldapMessages.ldapSyncMode}
               optionType="button"
               options={[
-                { value: LDAP_SYNC_MODE.manual, label: M.ldapSyncManual },
-                { value: LDAP_SYNC_MODE.automatic, label: M.ldapSyncAuto },
+                { value: LDAP_SYNC_MODE.manual, label: ldapMessages.ldapSyncManual },
+                { value: LDAP_SYNC_MODE.automatic, label: ldapMessages.ldapSyncAuto },
               ]}
             />
           </Form.Item>
@@ -302,7 +285,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       </Row>
 
       <Flex gap={8} justify="end" wrap>
-        <Button onClick={() => void navigate('/router/ldap')}>{M.back}</Button>
+        <Button onClick={() => void navigate('/router/ldap')}>{BM.back}</Button>
         <Button type="primary" htmlType="submit" loading={busy}>
           {label}
         </Button>

@@ -1,4 +1,4 @@
-import { fmt, LDAP_SYNC_MODE, LDAP_TYPE, LIMITS, M, ldapSyncStatus, setLdapSyncMode, type LdapConfig } from '@hublink/contract';
+import { fmt, LDAP_SYNC_MODE, LDAP_TYPE, type LdapConfig, ldapMessages, ldapSyncStatus, LIMITS, setLdapSyncMode } from '@hublink/contract';
 import { Alert, Badge, Card, Col, Descriptions, Radio, Row, type DescriptionsProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -17,7 +17,7 @@ function Group({ title, items, children }: { title: string; items: Items; childr
   );
 }
 
-const securityOf = (c: LdapConfig) => (c.use_ssl === 1 ? `${M.ldapSsl} (LDAPS)` : c.use_tls === 1 ? `${M.ldapTls} (StartTLS)` : M.ldapSecurityNone);
+const securityOf = (c: LdapConfig) => (c.use_ssl === 1 ? `${ldapMessages.ldapSsl} (LDAPS)` : c.use_tls === 1 ? `${ldapMessages.ldapTls} (StartTLS)` : ldapMessages.ldapSecurityNone);
 
 /** The sync mode, switched in place by the main account; one switch per 3 s at most (spec 3 §9). */
 function SyncModeSwitch({ value, editable }: { value: number; editable: boolean }) {
@@ -30,11 +30,11 @@ function SyncModeSwitch({ value, editable }: { value: number; editable: boolean 
       size="small"
       value={value}
       disabled={!editable || busy}
-      aria-label={M.ldapSyncMode}
+      aria-label={ldapMessages.ldapSyncMode}
       onChange={(e) => void run(async () => void (await save.mutateAsync({ sync_mode: Number(e.target.value) })))}
       options={[
-        { value: LDAP_SYNC_MODE.manual, label: M.ldapSyncManual },
-        { value: LDAP_SYNC_MODE.automatic, label: M.ldapSyncAuto },
+        { value: LDAP_SYNC_MODE.manual, label: ldapMessages.ldapSyncManual },
+        { value: LDAP_SYNC_MODE.automatic, label: ldapMessages.ldapSyncAuto },
       ]}
     />
   );
@@ -48,35 +48,35 @@ export function LdapOverview({ config, rights }: { config: LdapConfig; rights: L
   const status = useApiQuery(ldapSyncStatus, undefined, LDAP_CALL).data?.data;
   const automatic = config.sync_mode === LDAP_SYNC_MODE.automatic;
   const connection: Items = [
-    { key: 'mode', label: M.ldapMode, children: config.mode === 'private' ? M.ldapModePrivate : M.ldapModePublic },
-    ...(config.mode === 'private' ? [{ key: 'router', label: M.ldapRouter, children: config.router_name }] : []),
-    { key: 'host', label: M.ldapHost, children: `${config.host}:${config.port}` },
-    { key: 'security', label: M.ldapSecurity, children: securityOf(config) },
-    ...(config.file_name ? [{ key: 'ca', label: M.ldapCa, children: config.file_name }] : []),
+    { key: 'mode', label: ldapMessages.ldapMode, children: config.mode === 'private' ? ldapMessages.ldapModePrivate : ldapMessages.ldapModePublic },
+    ...(config.mode === 'private' ? [{ key: 'router', label: ldapMessages.ldapRouter, children: config.router_name }] : []),
+    { key: 'host', label: ldapMessages.ldapHost, children: `${config.host}:${config.port}` },
+    { key: 'security', label: ldapMessages.ldapSecurity, children: securityOf(config) },
+    ...(config.file_name ? [{ key: 'ca', label: ldapMessages.ldapCa, children: config.file_name }] : []),
   ];
   const account: Items = [
-    { key: 'type', label: M.ldapType, children: config.type === LDAP_TYPE.ad ? M.ldapTypeAd : M.ldapTypeOpenLdap },
-    { key: 'username', label: M.ldapUsername, children: config.username },
-    { key: 'password', label: M.ldapPassword, children: config.password },
-    { key: 'base', label: M.ldapBaseDn, children: config.base_dn },
-    { key: 'domain', label: M.ldapDomain, children: config.domain },
+    { key: 'type', label: ldapMessages.ldapType, children: config.type === LDAP_TYPE.ad ? ldapMessages.ldapTypeAd : ldapMessages.ldapTypeOpenLdap },
+    { key: 'username', label: ldapMessages.ldapUsername, children: config.username },
+    { key: 'password', label: ldapMessages.ldapPassword, children: config.password },
+    { key: 'base', label: ldapMessages.ldapBaseDn, children: config.base_dn },
+    { key: 'domain', label: ldapMessages.ldapDomain, children: config.domain },
   ];
   const association: Items = [
-    { key: 'network', label: M.ldapNetwork, children: config.network_name || M.ldapNetworkNone },
-    { key: 'sync', label: M.ldapSyncMode, children: <SyncModeSwitch value={config.sync_mode} editable={rights.configure} /> },
-    { key: 'time', label: M.ldapConfigTime, children: config.update_time },
+    { key: 'network', label: ldapMessages.ldapNetwork, children: config.network_name || ldapMessages.ldapNetworkNone },
+    { key: 'sync', label: ldapMessages.ldapSyncMode, children: <SyncModeSwitch value={config.sync_mode} editable={rights.configure} /> },
+    { key: 'time', label: ldapMessages.ldapConfigTime, children: config.update_time },
   ];
   const service = status?.service;
   const running = service?.status === 1;
   const state: Items = service
     ? [
-        { key: 'status', label: M.ldapServiceStatus, children: <Badge status={running ? 'success' : 'error'} text={running ? M.ldapServiceRunning : M.ldapServiceAbnormal} /> },
-        { key: 'last', label: M.ldapLastSync, children: service.update_time || M.ldapNeverSynced },
-        { key: 'count', label: M.ldapUserCount, children: status.count },
+        { key: 'status', label: ldapMessages.ldapServiceStatus, children: <Badge status={running ? 'success' : 'error'} text={running ? ldapMessages.ldapServiceRunning : ldapMessages.ldapServiceAbnormal} /> },
+        { key: 'last', label: ldapMessages.ldapLastSync, children: service.update_time || ldapMessages.ldapNeverSynced },
+        { key: 'count', label: ldapMessages.ldapUserCount, children: status.count },
         ...(automatic
           ? [
-              { key: 'cycle', label: M.ldapCycle, children: fmt(M.ldapCycleValue, { n: service.cycle }) },
-              { key: 'duration', label: M.ldapDuration, children: fmt(M.ldapDurationValue, { n: service.operation_hours }) },
+              { key: 'cycle', label: ldapMessages.ldapCycle, children: fmt(ldapMessages.ldapCycleValue, { n: service.cycle }) },
+              { key: 'duration', label: ldapMessages.ldapDuration, children: fmt(ldapMessages.ldapDurationValue, { n: service.operation_hours }) },
             ]
           : []),
       ]
@@ -84,16 +84,16 @@ export function LdapOverview({ config, rights }: { config: LdapConfig; rights: L
   return (
     <Row gutter={[16, 16]}>
       {[
-        [M.ldapGroupConnection, connection],
-        [M.ldapGroupAccount, account],
-        [M.ldapGroupAssociation, association],
+        [ldapMessages.ldapGroupConnection, connection],
+        [ldapMessages.ldapGroupAccount, account],
+        [ldapMessages.ldapGroupAssociation, association],
       ].map(([title, items]) => (
         <Col key={title as string} xs={24} md={12} xxl={6}>
           <Group title={title as string} items={items as Items} />
         </Col>
       ))}
       <Col xs={24} md={12} xxl={6}>
-        <Group title={M.ldapGroupStatus} items={state}>
+        <Group title={ldapMessages.ldapGroupStatus} items={state}>
           {service && !running && service.message && <Alert type="error" showIcon title={service.message} style={{ marginTop: 8 }} />}
         </Group>
       </Col>

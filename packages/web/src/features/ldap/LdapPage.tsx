@@ -1,5 +1,5 @@
 import { ApiOutlined, EditOutlined } from '@ant-design/icons';
-import { deleteLdap, getLdapConfig, M } from '@hublink/contract';
+import { deleteLdap, getLdapConfig, ldapMessages } from '@hublink/contract';
 import { Alert, Button, Card, Flex, Popconfirm, Result, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
@@ -16,15 +16,15 @@ function EnableTile({ configure }: { configure: boolean }) {
   return (
     <Result
       icon={<ApiOutlined />}
-      title={M.ldapIntroTitle}
-      subTitle={<Typography.Paragraph style={{ maxWidth: 560, margin: '0 auto' }}>{M.ldapIntro}</Typography.Paragraph>}
+      title={ldapMessages.ldapIntroTitle}
+      subTitle={<Typography.Paragraph style={{ maxWidth: 560, margin: '0 auto' }}>{ldapMessages.ldapIntro}</Typography.Paragraph>}
       extra={
         configure ? (
           <Button type="primary" onClick={() => void navigate(`${LDAP_EDIT}?ldapType=create`)}>
-            {M.ldapEnable}
+            {ldapMessages.ldapEnable}
           </Button>
         ) : (
-          <Typography.Text type="secondary">{M.ldapEnableMainOnly}</Typography.Text>
+          <Typography.Text type="secondary">{ldapMessages.ldapEnableMainOnly}</Typography.Text>
         )
       }
     />
@@ -57,10 +57,10 @@ export default function LdapPage() {
         rights.configure && (
           <>
             <Button icon={<EditOutlined />} onClick={() => void navigate(`${LDAP_EDIT}?ldapType=edit`)}>
-              {M.ldapEdit}
+              {ldapMessages.ldapEdit}
             </Button>
-            <Popconfirm title={M.ldapCloseConfirm} onConfirm={() => close.mutateAsync(undefined)}>
-              <Button danger>{M.ldapClose}</Button>
+            <Popconfirm title={ldapMessages.ldapCloseConfirm} onConfirm={() => close.mutateAsync(undefined)}>
+              <Button danger>{ldapMessages.ldapClose}</Button>
             </Popconfirm>
           </>
         )

@@ -1,18 +1,4 @@
-import {
-  fmt,
-  importAllLdapUsers,
-  importLdapUser,
-  LDAP_SYNC_MODE,
-  LIMITS,
-  listLdapUsers,
-  M,
-  removeAllLdapUsers,
-  removeDisabledLdapUsers,
-  removeLdapUser,
-  restartLdapSync,
-  syncLdap,
-  type LdapUser,
-} from '@hublink/contract';
+import { fmt, importAllLdapUsers, importLdapUser, LDAP_SYNC_MODE, ldapMessages, type LdapUser, LIMITS, listLdapUsers, removeAllLdapUsers, removeDisabledLdapUsers, removeLdapUser, restartLdapSync, syncLdap } from '@hublink/contract';
 import { Button, Flex, Popconfirm, Select, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -78,9 +64,9 @@ export function LdapUsers({ syncMode, rights }: { syncMode: number; rights: Ldap
   };
 
   const columns = [
-    { title: M.ldapColUsername, dataIndex: 'username', key: 'username' },
+    { title: ldapMessages.ldapColUsername, dataIndex: 'username', key: 'username' },
     {
-      title: M.ldapColDescription,
+      title: ldapMessages.ldapColDescription,
       dataIndex: 'description',
       key: 'description',
       render: (v: string) => (
@@ -90,40 +76,40 @@ export function LdapUsers({ syncMode, rights }: { syncMode: number; rights: Ldap
       ),
     },
     {
-      title: M.ldapColStatus,
+      title: ldapMessages.ldapColStatus,
       dataIndex: 'disable',
       key: 'disable',
-      render: (v: number) => (v === 1 ? <Tag color="default">{M.ldapUserDisabled}</Tag> : <Tag color="green">{M.ldapUserEnabled}</Tag>),
+      render: (v: number) => (v === 1 ? <Tag color="default">{ldapMessages.ldapUserDisabled}</Tag> : <Tag color="green">{ldapMessages.ldapUserEnabled}</Tag>),
     },
     {
-      title: M.ldapColExist,
+      title: ldapMessages.ldapColExist,
       dataIndex: 'exist',
       key: 'exist',
-      render: (v: boolean) => (v ? <Tag color="blue">{M.ldapFilterImported}</Tag> : <Tag>{M.ldapFilterNotImported}</Tag>),
+      render: (v: boolean) => (v ? <Tag color="blue">{ldapMessages.ldapFilterImported}</Tag> : <Tag>{ldapMessages.ldapFilterNotImported}</Tag>),
     },
     {
-      title: M.ldapColVerify,
+      title: ldapMessages.ldapColVerify,
       dataIndex: 'verify',
       key: 'verify',
       render: (v: string) => (v ? <Typography.Text type="danger">{v}</Typography.Text> : null),
     },
     {
-      title: M.ldapColActions,
+      title: ldapMessages.ldapColActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, u: LdapUser) =>
         u.exist ? (
           rights.delete && (
-            <Popconfirm title={M.ldapConfirmRemove} onConfirm={() => rowAction(u.uuid, () => removeOne.mutateAsync({ hash, uuid: u.uuid }))}>
+            <Popconfirm title={ldapMessages.ldapConfirmRemove} onConfirm={() => rowAction(u.uuid, () => removeOne.mutateAsync({ hash, uuid: u.uuid }))}>
               <Button type="link" size="small" danger loading={acting === u.uuid}>
-                {M.ldapRemove}
+                {ldapMessages.ldapRemove}
               </Button>
             </Popconfirm>
           )
         ) : (
           rights.create && (
             <Button type="link" size="small" loading={acting === u.uuid} onClick={() => void rowAction(u.uuid, () => importOne.mutateAsync({ hash, uuid: u.uuid }))}>
-              {M.ldapImport}
+              {ldapMessages.ldapImport}
             </Button>
           )
         ),
@@ -138,34 +124,34 @@ export function LdapUsers({ syncMode, rights }: { syncMode: number; rights: Ldap
           setFilter(v);
           setPage(1);
         }}
-        aria-label={M.ldapColExist}
+        aria-label={ldapMessages.ldapColExist}
         style={{ width: 120 }}
         options={[
-          { value: 'all', label: M.ldapFilterAll },
-          { value: 'imported', label: M.ldapFilterImported },
-          { value: 'not', label: M.ldapFilterNotImported },
+          { value: 'all', label: ldapMessages.ldapFilterAll },
+          { value: 'imported', label: ldapMessages.ldapFilterImported },
+          { value: 'not', label: ldapMessages.ldapFilterNotImported },
         ]}
       />
       {syncMode === LDAP_SYNC_MODE.manual && rights.edit && (
         <Button type="primary" loading={sync.isPending} onClick={() => void sync.mutateAsync({ hash })}>
-          {M.ldapSyncNow}
+          {ldapMessages.ldapSyncNow}
         </Button>
       )}
       {rights.configure && (
         <Button loading={restart.isPending} onClick={() => void restart.mutateAsync(undefined)}>
-          {M.ldapRestartSync}
+          {ldapMessages.ldapRestartSync}
         </Button>
       )}
-      {rights.create && <ConfirmedButton label={M.ldapImportAll} confirm={M.ldapConfirmImportAll} onConfirm={() => importAll.mutateAsync({ hash })} />}
-      {rights.delete && <ConfirmedButton label={M.ldapRemoveDisabled} confirm={M.ldapConfirmRemoveDisabled} onConfirm={() => removeDisabled.mutateAsync({ hash })} danger />}
-      {rights.delete && <ConfirmedButton label={M.ldapRemoveAll} confirm={M.ldapConfirmRemoveAll} onConfirm={() => removeAll.mutateAsync({ hash })} danger />}
+      {rights.create && <ConfirmedButton label={ldapMessages.ldapImportAll} confirm={ldapMessages.ldapConfirmImportAll} onConfirm={() => importAll.mutateAsync({ hash })} />}
+      {rights.delete && <ConfirmedButton label={ldapMessages.ldapRemoveDisabled} confirm={ldapMessages.ldapConfirmRemoveDisabled} onConfirm={() => removeDisabled.mutateAsync({ hash })} danger />}
+      {rights.delete && <ConfirmedButton label={ldapMessages.ldapRemoveAll} confirm={ldapMessages.ldapConfirmRemoveAll} onConfirm={() => removeAll.mutateAsync({ hash })} danger />}
     </>
   );
 
   return (
     <Flex vertical gap={8}>
-      <PagedTable<LdapUser> rowKey="uuid" columns={columns} list={list} searchable searchPlaceholder={M.ldapUserSearch} toolbar={toolbar} />
-      {search && <Typography.Text type="secondary">{fmt(M.ldapSearchShown, { n: LIMITS.ldapSearchShown })}</Typography.Text>}
+      <PagedTable<LdapUser> rowKey="uuid" columns={columns} list={list} searchable searchPlaceholder={ldapMessages.ldapUserSearch} toolbar={toolbar} />
+      {search && <Typography.Text type="secondary">{fmt(ldapMessages.ldapSearchShown, { n: LIMITS.ldapSearchShown })}</Typography.Text>}
     </Flex>
   );
 }

@@ -1,93 +1,93 @@
-import { fmt, M } from '@hublink/contract';
+import { fmt, legalMessages } from '@hublink/contract';
 import { Space } from 'antd';
 import { Link } from 'react-router';
 import { withLinks } from '../../components/withLinks';
 import { LegalDocument, type LegalSection } from './LegalDocument';
 
 /** The date the policy was last updated and took effect (spec 1 §2.12). */
-export const PRIVACY_POLICY_DATE = M.privacyPolicyDate;
+export const PRIVACY_POLICY_DATE = legalMessages.privacyPolicyDate;
 
 const INTRO = [
-  M.privacyIntro1,
-  withLinks(M.privacyIntro2, { clause: <Link to="/clause">{M.legalClauseLink}</Link> }),
+  legalMessages.privacyIntro1,
+  withLinks(legalMessages.privacyIntro2, { clause: <Link to="/clause">{legalMessages.legalClauseLink}</Link> }),
 ];
 
 const SECTIONS: LegalSection[] = [
   {
-    title: M.privacySection1,
+    title: legalMessages.privacySection1,
     clauses: [
-      M.privacySection1Item1,
-      M.privacySection1Item2,
-      M.privacySection1Item3,
-      M.privacySection1Item4,
-      M.privacySection1Item5,
-      M.privacySection1Item6,
+      legalMessages.privacySection1Item1,
+      legalMessages.privacySection1Item2,
+      legalMessages.privacySection1Item3,
+      legalMessages.privacySection1Item4,
+      legalMessages.privacySection1Item5,
+      legalMessages.privacySection1Item6,
     ],
   },
   {
-    title: M.privacySection2,
+    title: legalMessages.privacySection2,
     clauses: [
-      M.privacySection2Item1,
-      M.privacySection2Item2,
-      M.privacySection2Item3,
-      M.privacySection2Item4,
-      M.privacySection2Item5,
-      M.privacySection2Item6,
+      legalMessages.privacySection2Item1,
+      legalMessages.privacySection2Item2,
+      legalMessages.privacySection2Item3,
+      legalMessages.privacySection2Item4,
+      legalMessages.privacySection2Item5,
+      legalMessages.privacySection2Item6,
     ],
   },
   {
-    title: M.privacySection3,
+    title: legalMessages.privacySection3,
     clauses: [
-      M.privacySection3Item1,
-      M.privacySection3Item2,
-      M.privacySection3Item3,
+      legalMessages.privacySection3Item1,
+      legalMessages.privacySection3Item2,
+      legalMessages.privacySection3Item3,
     ],
   },
   {
-    title: M.privacySection4,
+    title: legalMessages.privacySection4,
     clauses: [
-      M.privacySection4Item1,
-      M.privacySection4Item2,
-      M.privacySection4Item3,
+      legalMessages.privacySection4Item1,
+      legalMessages.privacySection4Item2,
+      legalMessages.privacySection4Item3,
     ],
   },
   {
-    title: M.privacySection5,
+    title: legalMessages.privacySection5,
     clauses: [
-      M.privacySection5Item1,
-      M.privacySection5Item2,
-      M.privacySection5Item3,
+      legalMessages.privacySection5Item1,
+      legalMessages.privacySection5Item2,
+      legalMessages.privacySection5Item3,
     ],
   },
   {
-    title: M.privacySection6,
+    title: legalMessages.privacySection6,
     clauses: [
-      M.privacySection6Item1,
-      M.privacySection6Item2,
+      legalMessages.privacySection6Item1,
+      legalMessages.privacySection6Item2,
     ],
   },
   {
-    title: M.privacySection7,
+    title: legalMessages.privacySection7,
     clauses: [
-      M.privacySection7Item1,
-      M.privacySection7Item2,
-      M.privacySection7Item3,
-      M.privacySection7Item4,
-      M.privacySection7Item5,
-      M.privacySection7Item6,
+      legalMessages.privacySection7Item1,
+      legalMessages.privacySection7Item2,
+      legalMessages.privacySection7Item3,
+      legalMessages.privacySection7Item4,
+      legalMessages.privacySection7Item5,
+      legalMessages.privacySection7Item6,
     ],
   },
   {
-    title: M.privacySection8,
+    title: legalMessages.privacySection8,
     clauses: [
-      M.privacySection8Item1,
-      M.privacySection8Item2,
+      legalMessages.privacySection8Item1,
+      legalMessages.privacySection8Item2,
     ],
   },
   {
-    title: M.privacySection9,
+    title: legalMessages.privacySection9,
     clauses: [
-      M.privacySection9Item1,
+      legalMessages.privacySection9Item1,
     ],
   },
 ];
@@ -96,11 +96,11 @@ const SECTIONS: LegalSection[] = [
 export default function PrivacyPage() {
   return (
     <LegalDocument
-      title={M.privacyTitle}
+      title={legalMessages.privacyTitle}
       meta={
         <Space size="large" wrap>
-          <span>{fmt(M.privacyUpdated, { date: PRIVACY_POLICY_DATE })}</span>
-          <span>{fmt(M.privacyEffective, { date: PRIVACY_POLICY_DATE })}</span>
+          <span>{fmt(legalMessages.privacyUpdated, { date: PRIVACY_POLICY_DATE })}</span>
+          <span>{fmt(legalMessages.privacyEffective, { date: PRIVACY_POLICY_DATE })}</span>
         </Space>
       }
       intro={INTRO}

@@ -1,4 +1,4 @@
-import { connectLog, M, type ConnectLogItem, type ConnectSessionItem } from '@hublink/contract';
+import { connectLog, type ConnectLogItem, type ConnectSessionItem, logsMessages } from '@hublink/contract';
 import { Tabs } from 'antd';
 import { PageContainer } from '../../components/PageContainer';
 import { CONNECT_COLUMNS, CONNECT_SESSION_COLUMNS } from './columns';
@@ -17,21 +17,21 @@ export default function ConnectLogPage() {
         items={[
           {
             key: 'all',
-            label: M.logConnectAll,
-            children: <LogTable<ConnectLogItem> endpoint={connectLog} columns={CONNECT_COLUMNS} exportType="connect" searchPlaceholder={M.logSearchMember} />,
+            label: logsMessages.logConnectAll,
+            children: <LogTable<ConnectLogItem> endpoint={connectLog} columns={CONNECT_COLUMNS} exportType="connect" searchPlaceholder={logsMessages.logSearchMember} />,
           },
           {
             key: 'p2p',
-            label: M.logModeP2p,
+            label: logsMessages.logModeP2p,
             children: (
-              <LogTable<ConnectSessionItem> endpoint={connectLog} extra={{ mode: 'p2p' }} columns={CONNECT_SESSION_COLUMNS.p2p} exportType="connect_p2p" searchPlaceholder={M.logSearchMember} />
+              <LogTable<ConnectSessionItem> endpoint={connectLog} extra={{ mode: 'p2p' }} columns={CONNECT_SESSION_COLUMNS.p2p} exportType="connect_p2p" searchPlaceholder={logsMessages.logSearchMember} />
             ),
           },
           {
             key: 'pop',
-            label: M.logModePop,
+            label: logsMessages.logModePop,
             children: (
-              <LogTable<ConnectSessionItem> endpoint={connectLog} extra={{ mode: 'pop' }} columns={CONNECT_SESSION_COLUMNS.pop} exportType="connect_pop" searchPlaceholder={M.logSearchMember} />
+              <LogTable<ConnectSessionItem> endpoint={connectLog} extra={{ mode: 'pop' }} columns={CONNECT_SESSION_COLUMNS.pop} exportType="connect_pop" searchPlaceholder={logsMessages.logSearchMember} />
             ),
           },
         ]}

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { LIMITS, M, type connectLog, type LogExportType, type onlineLog, type softwareLoginLog } from '@hublink/contract';
+import { type connectLog, LIMITS, type LogExportType, logsMessages, type onlineLog, type softwareLoginLog } from '@hublink/contract';
 import { Button, DatePicker, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
@@ -42,7 +42,7 @@ export function LogTable<T extends object>({ endpoint, extra, columns, exportTyp
         value={range}
         format={DAY_FORMAT}
         allowClear={false}
-        aria-label={M.logRange}
+        aria-label={logsMessages.logRange}
         onChange={(v) => {
           if (v?.[0] && v[1]) {
             setRange([v[0], v[1]]);
@@ -51,7 +51,7 @@ export function LogTable<T extends object>({ endpoint, extra, columns, exportTyp
         }}
       />
       <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportRows()}>
-        {M.logExport}
+        {logsMessages.logExport}
       </Button>
     </>
   );

@@ -1,4 +1,4 @@
-import { M, onlineLog, type OnlineLogItem } from '@hublink/contract';
+import { logsMessages, onlineLog, type OnlineLogItem } from '@hublink/contract';
 import { Tabs } from 'antd';
 import { PageContainer } from '../../components/PageContainer';
 import { ONLINE_COLUMNS } from './columns';
@@ -13,13 +13,13 @@ export default function OnlineLogPage() {
         items={[
           {
             key: 'p2p',
-            label: M.logModeP2p,
-            children: <LogTable<OnlineLogItem> endpoint={onlineLog} extra={{ mode: 'p2p' }} columns={ONLINE_COLUMNS.p2p} exportType="online" searchPlaceholder={M.logSearchOnline} />,
+            label: logsMessages.logModeP2p,
+            children: <LogTable<OnlineLogItem> endpoint={onlineLog} extra={{ mode: 'p2p' }} columns={ONLINE_COLUMNS.p2p} exportType="online" searchPlaceholder={logsMessages.logSearchOnline} />,
           },
           {
             key: 'pop',
-            label: M.logModePop,
-            children: <LogTable<OnlineLogItem> endpoint={onlineLog} extra={{ mode: 'pop' }} columns={ONLINE_COLUMNS.pop} exportType="pop_online" searchPlaceholder={M.logSearchOnline} />,
+            label: logsMessages.logModePop,
+            children: <LogTable<OnlineLogItem> endpoint={onlineLog} extra={{ mode: 'pop' }} columns={ONLINE_COLUMNS.pop} exportType="pop_online" searchPlaceholder={logsMessages.logSearchOnline} />,
           },
         ]}
       />

@@ -1,4 +1,4 @@
-import { M, softwareLoginLog, type SoftwareLoginItem } from '@hublink/contract';
+import { logsMessages, type SoftwareLoginItem, softwareLoginLog } from '@hublink/contract';
 import { PageContainer } from '../../components/PageContainer';
 import { SOFTWARE_LOGIN_COLUMNS } from './columns';
 import { LogTable } from './LogTable';
@@ -7,7 +7,7 @@ import { LogTable } from './LogTable';
 export default function SoftwareLoginPage() {
   return (
     <PageContainer>
-      <LogTable<SoftwareLoginItem> endpoint={softwareLoginLog} columns={SOFTWARE_LOGIN_COLUMNS} exportType="software_login" searchPlaceholder={M.logSearchSoftwareLogin} />
+      <LogTable<SoftwareLoginItem> endpoint={softwareLoginLog} columns={SOFTWARE_LOGIN_COLUMNS} exportType="software_login" searchPlaceholder={logsMessages.logSearchSoftwareLogin} />
     </PageContainer>
   );
 }

@@ -1,4 +1,4 @@
-import { CODE, exportLogs, M, XLSX_TYPE, type LogExportFile, type QueryOf } from '@hublink/contract';
+import { BM, CODE, exportLogs, type LogExportFile, type QueryOf, XLSX_TYPE } from '@hublink/contract';
 import { call, NETWORK_FAILURE } from '../../api/client';
 import { saver } from '../../api/files';
 import { toast } from '../../api/notify';
@@ -20,7 +20,7 @@ export async function exportLog(query: QueryOf<typeof exportLogs>): Promise<bool
     try {
       saver.save(workbookOf(env.data!), env.data!.file_name);
     } catch {
-      toast.error(M.internalError);
+      toast.error(BM.internalError);
       return false;
     }
     return true;
@@ -29,7 +29,7 @@ export async function exportLog(query: QueryOf<typeof exportLogs>): Promise<bool
   // already shown its timeout message for a transport failure.
   const handled = env.code === NETWORK_FAILURE || env.code === CODE.notFound || env.code === CODE.furtherAction || env.code >= 2000;
   if (handled) return false;
-  if (env.code === CODE.invalid) toast.warning(env.msg || M.dataError);
-  else toast.error(env.msg || M.dataError);
+  if (env.code === CODE.invalid) toast.warning(env.msg || BM.dataError);
+  else toast.error(env.msg || BM.dataError);
   return false;
 }

@@ -1,4 +1,4 @@
-import { CODE, M, messageInfo, messageTypeLabel, type DataOf } from '@hublink/contract';
+import { BM, CODE, type DataOf, messageInfo, messageTypeLabel } from '@hublink/contract';
 import { Button, Flex, Modal, Skeleton, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../api/client';
@@ -44,7 +44,7 @@ export function MessageDialog({ message, onClose, onOpened }: MessageDialogProps
       open={message !== null}
       title={opened?.title ?? message?.title}
       onCancel={onClose}
-      footer={<Button onClick={onClose}>{M.close}</Button>}
+      footer={<Button onClick={onClose}>{BM.close}</Button>}
       width={720}
       destroyOnHidden
     >
@@ -56,7 +56,7 @@ export function MessageDialog({ message, onClose, onOpened }: MessageDialogProps
           <RichHtml html={opened.content} />
         </Flex>
       ) : (
-        <Skeleton active paragraph={{ rows: 4 }} title={false} aria-label={M.pageLoading} />
+        <Skeleton active paragraph={{ rows: 4 }} title={false} aria-label={BM.pageLoading} />
       )}
     </Modal>
   );

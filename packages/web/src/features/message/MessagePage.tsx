@@ -1,16 +1,5 @@
 import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
-import {
-  CODE,
-  deleteMessages,
-  LIMITS,
-  listMessages,
-  M,
-  markMessagesRead,
-  messageTypeField,
-  messageTypeLabel,
-  type MessageItem,
-  type MessageSelection,
-} from '@hublink/contract';
+import { BM, CODE, deleteMessages, LIMITS, listMessages, markMessagesRead, type MessageItem, messageMessages, type MessageSelection, messageTypeField, messageTypeLabel, overviewMessages } from '@hublink/contract';
 import { App, Button, Flex, Typography, theme, type TableColumnsType } from 'antd';
 import { useEffect, useState, type Key } from 'react';
 import { useSearchParams } from 'react-router';
@@ -31,8 +20,8 @@ function UnreadDot() {
   return (
     <span
       role="img"
-      aria-label={M.messageUnread}
-      title={M.messageUnread}
+      aria-label={messageMessages.messageUnread}
+      title={messageMessages.messageUnread}
       style={{ display: 'inline-block', flex: 'none', width: 6, height: 6, borderRadius: '50%', background: token.colorError }}
     />
   );
@@ -85,7 +74,7 @@ export default function MessagePage() {
 
   const onSelected = (title: string, run: (sel: MessageSelection) => Promise<{ code: number }>) => {
     if (selected.length === 0) {
-      toast.warning(M.selectMessage);
+      toast.warning(BM.selectMessage);
       return;
     }
     act(title, run, { message_id: selected });
@@ -93,7 +82,7 @@ export default function MessagePage() {
 
   const columns: TableColumnsType<MessageItem> = [
     {
-      title: M.messageColTitle,
+      title: messageMessages.messageColTitle,
       dataIndex: 'title',
       render: (title: string, row) => (
         <Flex align="center" gap={8}>
@@ -104,26 +93,26 @@ export default function MessagePage() {
         </Flex>
       ),
     },
-    { title: M.messageColDate, dataIndex: 'create_time', width: 200 },
-    { title: M.messageColType, dataIndex: 'type', width: 140, render: (type: string) => messageTypeLabel(type) },
+    { title: messageMessages.messageColDate, dataIndex: 'create_time', width: 200 },
+    { title: messageMessages.messageColType, dataIndex: 'type', width: 140, render: (type: string) => messageTypeLabel(type) },
   ];
 
   const toolbar = (
     <>
       {canDelete && (
-        <Button icon={<DeleteOutlined />} onClick={() => onSelected(M.confirmDelete, remove.mutateAsync)}>
-          {M.messageDeleteSelected}
+        <Button icon={<DeleteOutlined />} onClick={() => onSelected(BM.confirmDelete, remove.mutateAsync)}>
+          {messageMessages.messageDeleteSelected}
         </Button>
       )}
-      <Button icon={<CheckOutlined />} onClick={() => onSelected(M.confirmMarkRead, markRead.mutateAsync)}>
-        {M.messageMarkSelectedRead}
+      <Button icon={<CheckOutlined />} onClick={() => onSelected(messageMessages.confirmMarkRead, markRead.mutateAsync)}>
+        {messageMessages.messageMarkSelectedRead}
       </Button>
-      <Button disabled={list.total === 0} onClick={() => act(M.confirmMarkAllRead, markRead.mutateAsync, { type: 'all' })}>
-        {M.messageMarkAllRead}
+      <Button disabled={list.total === 0} onClick={() => act(messageMessages.confirmMarkAllRead, markRead.mutateAsync, { type: 'all' })}>
+        {messageMessages.messageMarkAllRead}
       </Button>
       {canDelete && (
-        <Button danger disabled={list.total === 0} onClick={() => act(M.confirmDeleteAll, remove.mutateAsync, { type: 'all' })}>
-          {M.messageDeleteAll}
+        <Button danger disabled={list.total === 0} onClick={() => act(messageMessages.confirmDeleteAll, remove.mutateAsync, { type: 'all' })}>
+          {messageMessages.messageDeleteAll}
         </Button>
       )}
     </>
@@ -132,7 +121,7 @@ export default function MessagePage() {
   return (
     <PageContainer>
       {type === 'alert' && (
-        <FilterNotice text={M.messageFilterAlert} clearText={M.messageFilterClear} onClear={() => setParams({}, { replace: true })} />
+        <FilterNotice text={overviewMessages.messageFilterAlert} clearText={overviewMessages.messageFilterClear} onClear={() => setParams({}, { replace: true })} />
       )}
       <PagedTable<MessageItem>
         rowKey="message_id"

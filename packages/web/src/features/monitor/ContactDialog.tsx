@@ -1,4 +1,4 @@
-import { CODE, createContact, editContact, LIMITS, M, type BodyOf, type ContactItem } from '@hublink/contract';
+import { type BodyOf, CODE, type ContactItem, createContact, editContact, LIMITS, monitorMessages } from '@hublink/contract';
 import { Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -24,18 +24,18 @@ export function ContactDialog({ open, record, onClose }: ContactDialogProps) {
   return (
     <FormDialog<Values>
       key={record?.uuid ?? 'new'}
-      title={record ? M.contactEdit : M.contactCreate}
+      title={record ? monitorMessages.contactEdit : monitorMessages.contactCreate}
       open={open}
       onClose={onClose}
       onSubmit={submit}
       guardMs={LIMITS.submitGuardLongMs}
       initialValues={record ? { name: record.name, email: record.email } : {}}
     >
-      <Form.Item name="name" label={M.contactName} rules={rulesOf(createContact.body, 'name')}>
-        <Input maxLength={LIMITS.contactNameMax} placeholder={M.contactNameRequired} />
+      <Form.Item name="name" label={monitorMessages.contactName} rules={rulesOf(createContact.body, 'name')}>
+        <Input maxLength={LIMITS.contactNameMax} placeholder={monitorMessages.contactNameRequired} />
       </Form.Item>
-      <Form.Item name="email" label={M.contactEmail} rules={rulesOf(createContact.body, 'email')}>
-        <Input maxLength={LIMITS.emailMax} placeholder={M.contactEmailRequired} autoComplete="off" />
+      <Form.Item name="email" label={monitorMessages.contactEmail} rules={rulesOf(createContact.body, 'email')}>
+        <Input maxLength={LIMITS.emailMax} placeholder={monitorMessages.contactEmailRequired} autoComplete="off" />
       </Form.Item>
     </FormDialog>
   );

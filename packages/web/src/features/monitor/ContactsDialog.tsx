@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { deleteContact, listContacts, M, type ContactItem } from '@hublink/contract';
+import { BM, type ContactItem, deleteContact, listContacts, monitorMessages } from '@hublink/contract';
 import { Alert, Button, Modal, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
@@ -18,26 +18,26 @@ function ContactList({ onEdit }: { onEdit: (record?: ContactItem) => void }) {
   useStepBackWhenEmpty(list);
   const remove = useMonitorMutation(deleteContact);
   const columns = [
-    { title: M.contactName, dataIndex: 'name', key: 'name' },
-    { title: M.contactEmail, dataIndex: 'email', key: 'email' },
+    { title: monitorMessages.contactName, dataIndex: 'name', key: 'name' },
+    { title: monitorMessages.contactEmail, dataIndex: 'email', key: 'email' },
     {
-      title: M.contactStatus,
+      title: monitorMessages.contactStatus,
       key: 'email_verify',
-      render: (_: unknown, r: ContactItem) => (r.email_verify === 1 ? <Tag color="success">{M.contactVerified}</Tag> : <Tag>{M.contactUnverified}</Tag>),
+      render: (_: unknown, r: ContactItem) => (r.email_verify === 1 ? <Tag color="success">{monitorMessages.contactVerified}</Tag> : <Tag>{monitorMessages.contactUnverified}</Tag>),
     },
     ...(rights.edit
       ? [
           {
-            title: M.contactActions,
+            title: monitorMessages.contactActions,
             key: 'actions',
             fixed: 'right' as const,
             render: (_: unknown, r: ContactItem) => (
               <Space size={0} wrap={false}>
                 <Button type="link" size="small" onClick={() => onEdit(r)}>
-                  {M.edit}
+                  {BM.edit}
                 </Button>
                 {r.email_verify !== 1 && <VerifyButton uuid={r.uuid} />}
-                <DeleteAction label={M.contactDelete} onConfirm={() => remove.mutateAsync({ uuid: r.uuid })} />
+                <DeleteAction label={monitorMessages.contactDelete} onConfirm={() => remove.mutateAsync({ uuid: r.uuid })} />
               </Space>
             ),
           },
@@ -52,7 +52,7 @@ function ContactList({ onEdit }: { onEdit: (record?: ContactItem) => void }) {
       toolbar={
         rights.edit && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => onEdit()}>
-            {M.contactCreate}
+            {monitorMessages.contactCreate}
           </Button>
         )
       }
@@ -70,14 +70,14 @@ export function ContactsDialog({ open, onClose }: ContactsDialogProps) {
   const [editing, setEditing] = useState<{ record?: ContactItem } | null>(null);
   return (
     <Modal
-      title={M.monitorContacts}
+      title={monitorMessages.monitorContacts}
       open={open}
       onCancel={onClose}
       width={760}
       destroyOnHidden
-      footer={<Button onClick={onClose}>{M.close}</Button>}
+      footer={<Button onClick={onClose}>{BM.close}</Button>}
     >
-      <Alert type="info" showIcon title={M.contactsHint} style={{ marginBottom: 16 }} />
+      <Alert type="info" showIcon title={monitorMessages.contactsHint} style={{ marginBottom: 16 }} />
       {open && <ContactList onEdit={(record) => setEditing({ record })} />}
       <ContactDialog open={editing !== null} record={editing?.record} onClose={() => setEditing(null)} />
     </Modal>

@@ -1,5 +1,5 @@
 import { AlertOutlined, ApiOutlined, MailOutlined, MessageOutlined } from '@ant-design/icons';
-import { M, monitorEnable } from '@hublink/contract';
+import { BM, monitorEnable, monitorMessages } from '@hublink/contract';
 import { Button, Flex, List, Popconfirm, Tooltip, Typography, theme } from 'antd';
 import { useMonitorMutation } from './api';
 import { useMonitorRights } from './rights';
@@ -11,25 +11,25 @@ export function MonitorIntro() {
   const start = useMonitorMutation(monitorEnable);
   const button = (
     <Button type="primary" size="large" icon={<AlertOutlined />} disabled={!rights.enable} loading={start.isPending}>
-      {M.monitorStart}
+      {monitorMessages.monitorStart}
     </Button>
   );
   return (
     <Flex vertical align="center" gap={token.marginLG} style={{ padding: `${token.paddingLG}px 0`, textAlign: 'center' }}>
       <AlertOutlined style={{ fontSize: 56, color: token.colorPrimary }} aria-hidden />
       <div>
-        <Typography.Title level={4}>{M.monitorIntroTitle}</Typography.Title>
+        <Typography.Title level={4}>{monitorMessages.monitorIntroTitle}</Typography.Title>
         <Typography.Paragraph type="secondary" style={{ maxWidth: 560, margin: '0 auto' }}>
-          {M.monitorIntroText}
+          {monitorMessages.monitorIntroText}
         </Typography.Paragraph>
       </div>
       <List
         size="small"
         style={{ maxWidth: 560, width: '100%', textAlign: 'start' }}
         dataSource={[
-          { icon: <MessageOutlined />, text: M.monitorIntroPortal },
-          { icon: <MailOutlined />, text: M.monitorIntroEmail },
-          { icon: <ApiOutlined />, text: M.monitorIntroWebhook },
+          { icon: <MessageOutlined />, text: monitorMessages.monitorIntroPortal },
+          { icon: <MailOutlined />, text: monitorMessages.monitorIntroEmail },
+          { icon: <ApiOutlined />, text: monitorMessages.monitorIntroWebhook },
         ]}
         renderItem={(item) => (
           <List.Item>
@@ -41,11 +41,11 @@ export function MonitorIntro() {
         )}
       />
       {rights.enable ? (
-        <Popconfirm title={M.monitorStartConfirm} onConfirm={() => start.mutateAsync(undefined)}>
+        <Popconfirm title={monitorMessages.monitorStartConfirm} onConfirm={() => start.mutateAsync(undefined)}>
           {button}
         </Popconfirm>
       ) : (
-        <Tooltip title={M.deniedPermission}>{button}</Tooltip>
+        <Tooltip title={BM.deniedPermission}>{button}</Tooltip>
       )}
     </Flex>
   );

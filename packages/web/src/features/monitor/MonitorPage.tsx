@@ -1,4 +1,4 @@
-import { M, monitorConfig } from '@hublink/contract';
+import { BM, monitorConfig } from '@hublink/contract';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
 import { MonitorIntro } from './MonitorIntro';
@@ -11,7 +11,7 @@ import { MonitorSettings } from './MonitorSettings';
 export default function MonitorPage() {
   const config = useApiQuery(monitorConfig);
   const data = config.data?.data;
-  if (!data) return <PageContainer loading={config.isPending} title={M.routeMonitor} />;
+  if (!data) return <PageContainer loading={config.isPending} title={BM.routeMonitor} />;
   if (data.enable !== 1) {
     return (
       <PageContainer>

@@ -1,5 +1,5 @@
 import { ApiOutlined, TeamOutlined } from '@ant-design/icons';
-import { M, monitorClose, monitorSetting, webhookConfig, type AlertKind, type MonitorConfig, type MonitorFlag } from '@hublink/contract';
+import { type AlertKind, monitorClose, type MonitorConfig, type MonitorFlag, monitorMessages, monitorSetting, webhookConfig } from '@hublink/contract';
 import { Button, Card, Checkbox, Flex, Popconfirm, Switch, Typography, theme } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -35,10 +35,10 @@ const draftOf = (c: MonitorConfig): Draft => ({
 });
 
 const KINDS: { key: AlertKind; label: string }[] = [
-  { key: 'router_online', label: M.monitorRouterOnline },
-  { key: 'router_offline', label: M.monitorRouterOffline },
-  { key: 'service_expired', label: M.monitorServiceExpired },
-  { key: 'pop_connect', label: M.monitorPopConnect },
+  { key: 'router_online', label: monitorMessages.monitorRouterOnline },
+  { key: 'router_offline', label: monitorMessages.monitorRouterOffline },
+  { key: 'service_expired', label: monitorMessages.monitorServiceExpired },
+  { key: 'pop_connect', label: monitorMessages.monitorPopConnect },
 ];
 
 const flag = (on: boolean): MonitorFlag => (on ? 1 : 0);
@@ -79,14 +79,14 @@ export function MonitorSettings({ config }: { config: MonitorConfig }) {
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const switchEmail = (on: boolean) => {
     if (on && !user?.user_email) {
-      toast.warning(M.monitorBindEmailFirst);
+      toast.warning(monitorMessages.monitorBindEmailFirst);
       return set({ email_confirm: 0 });
     }
     set({ email_confirm: flag(on) });
   };
   const switchWebhook = (on: boolean) => {
     if (on && !webhook.data?.data) {
-      toast.warning(M.monitorWebhookFirst);
+      toast.warning(monitorMessages.monitorWebhookFirst);
       return set({ webhook_confirm: 0 });
     }
     set({ webhook_confirm: flag(on) });
@@ -94,7 +94,7 @@ export function MonitorSettings({ config }: { config: MonitorConfig }) {
   // The kinds are a checkbox group that keeps one ticked: unticking the last warns and leaves it (spec 3 §8).
   const tickKind = (kind: AlertKind, on: boolean) => {
     if (!on && KINDS.every((k) => k.key === kind || draft[k.key] !== 1)) {
-      toast.warning(M.monitorKindsRequired);
+      toast.warning(monitorMessages.monitorKindsRequired);
       return;
     }
     set({ [kind]: flag(on) });
@@ -108,43 +108,43 @@ export function MonitorSettings({ config }: { config: MonitorConfig }) {
       extra={
         <>
           <Button icon={<ApiOutlined />} onClick={() => setDialog('webhook')}>
-            {M.monitorWebhookConfig}
+            {monitorMessages.monitorWebhookConfig}
           </Button>
           <Button icon={<TeamOutlined />} onClick={() => setDialog('contacts')}>
-            {M.monitorContacts}
+            {monitorMessages.monitorContacts}
           </Button>
           {rights.edit && (
-            <Popconfirm title={M.monitorSaveConfirm} onConfirm={submit}>
+            <Popconfirm title={monitorMessages.monitorSaveConfirm} onConfirm={submit}>
               <Button type="primary" loading={saving.busy}>
-                {M.monitorSave}
+                {monitorMessages.monitorSave}
               </Button>
             </Popconfirm>
           )}
           {rights.disable && (
-            <Popconfirm title={M.monitorCloseConfirm} onConfirm={() => close.mutateAsync(undefined)}>
+            <Popconfirm title={monitorMessages.monitorCloseConfirm} onConfirm={() => close.mutateAsync(undefined)}>
               <Button danger loading={close.isPending}>
-                {M.monitorClose}
+                {monitorMessages.monitorClose}
               </Button>
             </Popconfirm>
           )}
         </>
       }
     >
-      <Card title={M.monitorChannels} variant="borderless">
+      <Card title={monitorMessages.monitorChannels} variant="borderless">
         <Flex gap={token.marginLG} wrap>
-          <ChannelRow label={M.monitorPortal} hint={M.monitorPortalHint}>
-            <Switch checked disabled aria-label={M.monitorPortal} />
+          <ChannelRow label={monitorMessages.monitorPortal} hint={monitorMessages.monitorPortalHint}>
+            <Switch checked disabled aria-label={monitorMessages.monitorPortal} />
           </ChannelRow>
-          <ChannelRow label={M.monitorEmail} hint={M.monitorEmailHint}>
-            <Switch checked={draft.email_confirm === 1} disabled={readOnly} onChange={switchEmail} aria-label={M.monitorEmail} />
+          <ChannelRow label={monitorMessages.monitorEmail} hint={monitorMessages.monitorEmailHint}>
+            <Switch checked={draft.email_confirm === 1} disabled={readOnly} onChange={switchEmail} aria-label={monitorMessages.monitorEmail} />
           </ChannelRow>
-          <ChannelRow label={M.monitorWebhook} hint={M.monitorWebhookHint}>
-            <Switch checked={draft.webhook_confirm === 1} disabled={readOnly || webhook.isPending} onChange={switchWebhook} aria-label={M.monitorWebhook} />
+          <ChannelRow label={monitorMessages.monitorWebhook} hint={monitorMessages.monitorWebhookHint}>
+            <Switch checked={draft.webhook_confirm === 1} disabled={readOnly || webhook.isPending} onChange={switchWebhook} aria-label={monitorMessages.monitorWebhook} />
           </ChannelRow>
         </Flex>
       </Card>
-      <Card title={M.monitorKinds} variant="borderless">
-        <Flex gap={token.marginLG} wrap role="group" aria-label={M.monitorKinds}>
+      <Card title={monitorMessages.monitorKinds} variant="borderless">
+        <Flex gap={token.marginLG} wrap role="group" aria-label={monitorMessages.monitorKinds}>
           {KINDS.map((k) => (
             <Checkbox key={k.key} checked={draft[k.key] === 1} disabled={readOnly} onChange={(e) => tickKind(k.key, e.target.checked)}>
               {k.label}
@@ -152,7 +152,7 @@ export function MonitorSettings({ config }: { config: MonitorConfig }) {
           ))}
         </Flex>
       </Card>
-      <Card title={M.monitorRouters} variant="borderless">
+      <Card title={monitorMessages.monitorRouters} variant="borderless">
         <RouterPicker selected={draft.router} onChange={(router) => set({ router })} disabled={readOnly} />
       </Card>
       <WebhookDialog open={dialog === 'webhook'} onClose={() => setDialog(null)} />

@@ -1,4 +1,4 @@
-import { fmt, getLdapConfig, LIMITS, M, monitorRouters, type MonitorRouter } from '@hublink/contract';
+import { BM, fmt, getLdapConfig, LIMITS, monitorMessages, type MonitorRouter, monitorRouters } from '@hublink/contract';
 import { Checkbox, Empty, Flex, Input, Table, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -54,12 +54,12 @@ export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps
       <Flex justify="space-between" align="center" gap={12} wrap>
         <Input.Search
           allowClear
-          placeholder={M.monitorRouterSearch}
+          placeholder={monitorMessages.monitorRouterSearch}
           maxLength={LIMITS.searchMax}
           onSearch={setSearch}
           onChange={(e) => setSearch(e.target.value)}
           style={{ maxWidth: 320 }}
-          aria-label={M.monitorRouterSearch}
+          aria-label={monitorMessages.monitorRouterSearch}
         />
         <Flex gap={12} align="center" wrap>
           <Checkbox
@@ -68,9 +68,9 @@ export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps
             disabled={disabled || shown.length === 0}
             onChange={(e) => selectShown(e.target.checked)}
           >
-            {M.monitorRoutersAll}
+            {monitorMessages.monitorRoutersAll}
           </Checkbox>
-          <Typography.Text type="secondary">{fmt(M.monitorRoutersSelected, { n: selected.length, total: all.length })}</Typography.Text>
+          <Typography.Text type="secondary">{fmt(monitorMessages.monitorRoutersSelected, { n: selected.length, total: all.length })}</Typography.Text>
         </Flex>
       </Flex>
       <Table<MonitorRouter>
@@ -80,7 +80,7 @@ export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps
         dataSource={shown}
         columns={[
           {
-            title: M.monitorRouterName,
+            title: monitorMessages.monitorRouterName,
             dataIndex: 'router_name',
             key: 'router_name',
             // The device a private LDAP syncs through: a tag, and the way to its configuration.
@@ -88,16 +88,16 @@ export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps
               name === ldapRouter ? (
                 <Flex gap={8} align="center" wrap>
                   {name}
-                  <Tooltip title={M.monitorLdapRouter}>
+                  <Tooltip title={monitorMessages.monitorLdapRouter}>
                     <Tag color="blue">LDAP</Tag>
                   </Tooltip>
-                  <Link to={LDAP_EDIT_FROM_MONITOR}>{M.monitorLdapEdit}</Link>
+                  <Link to={LDAP_EDIT_FROM_MONITOR}>{monitorMessages.monitorLdapEdit}</Link>
                 </Flex>
               ) : (
                 name
               ),
           },
-          { title: M.monitorRouterNote, dataIndex: 'note', key: 'note' },
+          { title: monitorMessages.monitorRouterNote, dataIndex: 'note', key: 'note' },
         ]}
         rowSelection={{
           selectedRowKeys: selected,
@@ -107,8 +107,8 @@ export function RouterPicker({ selected, onChange, disabled }: RouterPickerProps
           getCheckboxProps: () => ({ disabled }),
           onChange: (keys) => onChange(keys.map(String)),
         }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={all.length === 0 ? M.monitorNoRouters : M.empty} /> }}
-        pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, showLessItems: true, showTotal: (n) => fmt(M.tableTotal, { n }) }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={all.length === 0 ? monitorMessages.monitorNoRouters : BM.empty} /> }}
+        pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, showLessItems: true, showTotal: (n) => fmt(BM.tableTotal, { n }) }}
         scroll={{ x: 'max-content' }}
       />
     </Flex>

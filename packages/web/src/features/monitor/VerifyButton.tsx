@@ -1,4 +1,4 @@
-import { CODE, fmt, LIMITS, M, sendContactValidation } from '@hublink/contract';
+import { CODE, fmt, LIMITS, monitorMessages, sendContactValidation } from '@hublink/contract';
 import { Button, Popconfirm } from 'antd';
 import { useEffect, useState } from 'react';
 import { useMonitorMutation } from './api';
@@ -28,14 +28,14 @@ export function VerifyButton({ uuid }: { uuid: string }) {
   if (left > 0) {
     return (
       <Button type="link" size="small" disabled>
-        {fmt(M.contactResendIn, { n: left })}
+        {fmt(monitorMessages.contactResendIn, { n: left })}
       </Button>
     );
   }
   return (
-    <Popconfirm title={M.contactSendConfirm} onConfirm={confirm}>
+    <Popconfirm title={monitorMessages.contactSendConfirm} onConfirm={confirm}>
       <Button type="link" size="small" loading={send.isPending}>
-        {M.contactSendVerify}
+        {monitorMessages.contactSendVerify}
       </Button>
     </Popconfirm>
   );

@@ -1,17 +1,4 @@
-import {
-  CODE,
-  DEFAULT_WEBHOOK_TYPE,
-  LIMITS,
-  M,
-  WEBHOOK_TYPES,
-  webhookConfig,
-  webhookDelete,
-  webhookSetting,
-  webhookTest,
-  webhookUsesSecret,
-  type BodyOf,
-  type WebhookType,
-} from '@hublink/contract';
+import { BM, type BodyOf, CODE, DEFAULT_WEBHOOK_TYPE, LIMITS, monitorMessages, WEBHOOK_TYPES, webhookConfig, webhookDelete, webhookSetting, webhookTest, type WebhookType, webhookUsesSecret } from '@hublink/contract';
 import { Button, Flex, Form, Input, Modal, Popconfirm, Select, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
@@ -81,23 +68,23 @@ export function WebhookDialog({ open, onClose }: WebhookDialogProps) {
     <Flex justify="space-between" gap={8} wrap>
       <Flex gap={8}>
         {rights.edit && stored && (
-          <Popconfirm title={M.webhookDeleteConfirm} onConfirm={onDelete}>
+          <Popconfirm title={monitorMessages.webhookDeleteConfirm} onConfirm={onDelete}>
             <Button danger loading={deleting.busy}>
-              {M.webhookDelete}
+              {monitorMessages.webhookDelete}
             </Button>
           </Popconfirm>
         )}
         {rights.edit && (
-          <Popconfirm title={M.webhookTestConfirm} onConfirm={onTest}>
-            <Button loading={testing.busy}>{M.webhookTest}</Button>
+          <Popconfirm title={monitorMessages.webhookTestConfirm} onConfirm={onTest}>
+            <Button loading={testing.busy}>{monitorMessages.webhookTest}</Button>
           </Popconfirm>
         )}
       </Flex>
       <Flex gap={8}>
-        <Button onClick={onClose}>{rights.edit ? M.cancel : M.close}</Button>
+        <Button onClick={onClose}>{rights.edit ? BM.cancel : BM.close}</Button>
         {rights.edit && (
           <Button type="primary" loading={saving.busy} onClick={() => void onSave()}>
-            {M.save}
+            {BM.save}
           </Button>
         )}
       </Flex>
@@ -105,20 +92,20 @@ export function WebhookDialog({ open, onClose }: WebhookDialogProps) {
   );
 
   return (
-    <Modal title={M.monitorWebhookConfig} open={open} onCancel={onClose} footer={footer} forceRender width={560}>
+    <Modal title={monitorMessages.monitorWebhookConfig} open={open} onCancel={onClose} footer={footer} forceRender width={560}>
       <Form<Values> form={form} layout="vertical" requiredMark={false} disabled={!rights.edit || current.isPending} initialValues={{ type: DEFAULT_WEBHOOK_TYPE }}>
-        <Form.Item name="type" label={M.webhookType} rules={rulesOf(webhookSetting.body, 'type')}>
-          <Select options={TYPE_OPTIONS} aria-label={M.webhookType} />
+        <Form.Item name="type" label={monitorMessages.webhookType} rules={rulesOf(webhookSetting.body, 'type')}>
+          <Select options={TYPE_OPTIONS} aria-label={monitorMessages.webhookType} />
         </Form.Item>
-        <Form.Item name="url" label={M.webhookUrl} rules={rulesOf(webhookSetting.body, 'url')}>
-          <Input maxLength={LIMITS.webhookUrlMax} placeholder={M.webhookUrlPlaceholder} autoComplete="off" />
+        <Form.Item name="url" label={monitorMessages.webhookUrl} rules={rulesOf(webhookSetting.body, 'url')}>
+          <Input maxLength={LIMITS.webhookUrlMax} placeholder={monitorMessages.webhookUrlPlaceholder} autoComplete="off" />
         </Form.Item>
         {webhookUsesSecret(type) && (
-          <Form.Item name="secret" label={M.webhookSecret} rules={rulesOf(webhookSetting.body, 'secret')}>
-            <Input.Password maxLength={LIMITS.webhookSecretMax} placeholder={M.webhookSecretPlaceholder} autoComplete="new-password" />
+          <Form.Item name="secret" label={monitorMessages.webhookSecret} rules={rulesOf(webhookSetting.body, 'secret')}>
+            <Input.Password maxLength={LIMITS.webhookSecretMax} placeholder={monitorMessages.webhookSecretPlaceholder} autoComplete="new-password" />
           </Form.Item>
         )}
-        {type === 'other' && <Typography.Paragraph type="secondary">{M.webhookOtherHint}</Typography.Paragraph>}
+        {type === 'other' && <Typography.Paragraph type="secondary">{monitorMessages.webhookOtherHint}</Typography.Paragraph>}
       </Form>
     </Modal>
   );

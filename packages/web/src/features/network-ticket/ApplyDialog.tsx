@@ -1,4 +1,4 @@
-import { M, selectNetworks } from '@hublink/contract';
+import { networkTicketMessages, selectNetworks } from '@hublink/contract';
 import { Form, Modal, Select } from 'antd';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
@@ -11,17 +11,17 @@ export function ApplyDialog({ open, onClose }: { open: boolean; onClose: () => v
   const networks = useApiQuery(selectNetworks, undefined, { enabled: open });
   return (
     <Modal
-      title={M.ticketApplyTitle}
+      title={networkTicketMessages.ticketApplyTitle}
       open={open}
       onCancel={onClose}
       onOk={() => form.submit()}
       destroyOnHidden
     >
       <Form form={form} layout="vertical" preserve={false} onFinish={(v) => void navigate(ticketCreatePath(v.network_number))}>
-        <Form.Item name="network_number" label={M.ticketApplyNetwork} rules={[{ required: true, message: M.ticketApplyNetworkRequired }]}>
+        <Form.Item name="network_number" label={networkTicketMessages.ticketApplyNetwork} rules={[{ required: true, message: networkTicketMessages.ticketApplyNetworkRequired }]}>
           <Select
             showSearch={{ optionFilterProp: 'label' }}
-            placeholder={M.ticketApplyNetworkRequired}
+            placeholder={networkTicketMessages.ticketApplyNetworkRequired}
             loading={networks.isFetching}
             options={(networks.data?.data ?? []).map((n) => ({ value: n.network_number, label: `${n.network_name} (${n.network_number})` }))}
           />

@@ -1,4 +1,4 @@
-import { M, type TicketConfig } from '@hublink/contract';
+import { networkTicketMessages, type TicketConfig } from '@hublink/contract';
 import { Checkbox, Form, Radio, Slider } from 'antd';
 import { toast } from '../../api/notify';
 import { bandwidthLabel, yearsLabel } from './labels';
@@ -30,31 +30,31 @@ export function ConfigStep({
   const order = config.pop.map((p) => p.value);
   return (
     <Form layout="vertical" style={{ maxWidth: 640 }}>
-      <Form.Item label={M.ticketDetailPop} required>
+      <Form.Item label={networkTicketMessages.ticketDetailPop} required>
         <Checkbox.Group
-          aria-label={M.ticketDetailPop}
+          aria-label={networkTicketMessages.ticketDetailPop}
           value={values.regions}
           options={config.pop.map((p) => ({ value: p.value, label: p.name }))}
           onChange={(picked) => {
             if (picked.length === 0) {
-              toast.warning(M.ticketPopRequired);
+              toast.warning(networkTicketMessages.ticketPopRequired);
               return;
             }
             onChange({ ...values, regions: order.filter((r) => picked.includes(r)) });
           }}
         />
       </Form.Item>
-      <Form.Item label={M.ticketDetailExpired} required>
+      <Form.Item label={networkTicketMessages.ticketDetailExpired} required>
         <Radio.Group
-          aria-label={M.ticketDetailExpired}
+          aria-label={networkTicketMessages.ticketDetailExpired}
           value={values.years}
           onChange={(e) => onChange({ ...values, years: e.target.value as number })}
           options={config.expired_time.map((e) => ({ value: e.value, label: yearsLabel(e.value) }))}
         />
       </Form.Item>
-      <Form.Item label={`${M.ticketDetailBandwidth} ${bandwidthLabel(values.bandwidth)}`} required>
+      <Form.Item label={`${networkTicketMessages.ticketDetailBandwidth} ${bandwidthLabel(values.bandwidth)}`} required>
         <Slider
-          aria-label={M.ticketDetailBandwidth}
+          aria-label={networkTicketMessages.ticketDetailBandwidth}
           min={config.bandwidth.min}
           max={config.bandwidth.max}
           step={null}

@@ -1,4 +1,4 @@
-import { fmt, M, popRegionName } from '@hublink/contract';
+import { fmt, networkTicketMessages, popRegionName } from '@hublink/contract';
 import { Empty, Flex, Tabs, Transfer, Typography } from 'antd';
 import { offeredTo, usedCount, withRegion, type Assignment } from './assignment';
 
@@ -21,11 +21,11 @@ export function MembersStep({
   onActive: (region: string) => void;
   onChange: (a: Assignment) => void;
 }) {
-  if (members.length === 0) return <Empty description={M.ticketNoMembers} />;
+  if (members.length === 0) return <Empty description={networkTicketMessages.ticketNoMembers} />;
   return (
     <Flex vertical gap={8}>
       <Typography.Text type="secondary" aria-live="polite">
-        {fmt(M.ticketUsed, { used: usedCount(assignment), total: members.length })}
+        {fmt(networkTicketMessages.ticketUsed, { used: usedCount(assignment), total: members.length })}
       </Typography.Text>
       <Tabs
         activeKey={active}
@@ -39,7 +39,7 @@ export function MembersStep({
               targetKeys={assignment[region] ?? []}
               onChange={(keys) => onChange(withRegion(assignment, region, keys.map(String)))}
               render={(item) => item.title}
-              titles={[M.ticketPool, popRegionName(region)]}
+              titles={[networkTicketMessages.ticketPool, popRegionName(region)]}
               showSearch
               styles={{ section: { width: 'min(260px, calc(50vw - 90px))', height: 320 } }}
             />

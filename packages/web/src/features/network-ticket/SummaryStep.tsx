@@ -1,4 +1,4 @@
-import { M, popRegionName } from '@hublink/contract';
+import { networkTicketMessages, popRegionName } from '@hublink/contract';
 import { Descriptions } from 'antd';
 import type { Assignment } from './assignment';
 import { bandwidthLabel, namesLabel, regionsLabel, yearsLabel } from './labels';
@@ -7,14 +7,14 @@ import { bandwidthLabel, namesLabel, regionsLabel, yearsLabel } from './labels';
 export function SummaryStep({ networkNumber, regions, years, bandwidth, assignment }: { networkNumber: string; regions: readonly string[]; years: number; bandwidth: number; assignment: Assignment }) {
   return (
     <Descriptions bordered column={1} size="middle">
-      <Descriptions.Item label={M.ticketColNetwork}>{networkNumber}</Descriptions.Item>
-      <Descriptions.Item label={M.ticketColType}>{M.ticketTypeAccessPop}</Descriptions.Item>
-      <Descriptions.Item label={M.ticketDetailPop}>{regionsLabel(regions)}</Descriptions.Item>
-      <Descriptions.Item label={M.ticketDetailExpired}>{yearsLabel(years)}</Descriptions.Item>
-      <Descriptions.Item label={M.ticketDetailBandwidth}>{bandwidthLabel(bandwidth)}</Descriptions.Item>
+      <Descriptions.Item label={networkTicketMessages.ticketColNetwork}>{networkNumber}</Descriptions.Item>
+      <Descriptions.Item label={networkTicketMessages.ticketColType}>{networkTicketMessages.ticketTypeAccessPop}</Descriptions.Item>
+      <Descriptions.Item label={networkTicketMessages.ticketDetailPop}>{regionsLabel(regions)}</Descriptions.Item>
+      <Descriptions.Item label={networkTicketMessages.ticketDetailExpired}>{yearsLabel(years)}</Descriptions.Item>
+      <Descriptions.Item label={networkTicketMessages.ticketDetailBandwidth}>{bandwidthLabel(bandwidth)}</Descriptions.Item>
       {regions.map((region) => (
         <Descriptions.Item key={region} label={popRegionName(region)}>
-          {namesLabel(assignment[region] ?? []) || M.ticketDetailNoMembers}
+          {namesLabel(assignment[region] ?? []) || networkTicketMessages.ticketDetailNoMembers}
         </Descriptions.Item>
       ))}
     </Descriptions>

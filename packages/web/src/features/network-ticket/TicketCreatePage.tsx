@@ -1,4 +1,4 @@
-import { CODE, createTicket, fmt, M, TICKET_LIMITS, TICKET_TYPE_ACCESS_POP, ticketConfig, type PopRegion } from '@hublink/contract';
+import { CODE, createTicket, fmt, networkMessages, networkTicketMessages, type PopRegion, TICKET_LIMITS, TICKET_TYPE_ACCESS_POP, ticketConfig } from '@hublink/contract';
 import { Button, Card, Flex, Result, Steps } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -11,7 +11,7 @@ import { MembersStep } from './MembersStep';
 import { SummaryStep } from './SummaryStep';
 import { useGoBack } from './useGoBack';
 
-const STEPS = [{ title: M.ticketStepConfig }, { title: M.ticketStepMembers }, { title: M.ticketStepSubmit }];
+const STEPS = [{ title: networkTicketMessages.ticketStepConfig }, { title: networkTicketMessages.ticketStepMembers }, { title: networkTicketMessages.ticketStepSubmit }];
 
 /**
  * /network/ticket_create?network_number: the access-POP ticket wizard (spec 2 §2) in its own layout —
@@ -40,18 +40,18 @@ export default function TicketCreatePage() {
 
   const back = (
     <Button onClick={goBack} disabled={submit.isPending}>
-      {M.ticketBack}
+      {networkTicketMessages.ticketBack}
     </Button>
   );
   const header = (content: ReactNode, loading = false) => (
-    <PageContainer extra={back} loading={loading} description={networkNumber && fmt(M.ticketWizardNetwork, { n: networkNumber })}>
+    <PageContainer extra={back} loading={loading} description={networkNumber && fmt(networkTicketMessages.ticketWizardNetwork, { n: networkNumber })}>
       {content}
     </PageContainer>
   );
 
   if (config.isLoading) return header(null, true);
-  if (!data) return header(<Result status="warning" title={config.error?.message ?? M.networkNotFound} />);
-  if (data.ticket.pop.length === 0 || data.ticket.expired_time.length === 0 || !values) return header(<Result status="warning" title={M.ticketNotBuyable} />);
+  if (!data) return header(<Result status="warning" title={config.error?.message ?? networkMessages.networkNotFound} />);
+  if (data.ticket.pop.length === 0 || data.ticket.expired_time.length === 0 || !values) return header(<Result status="warning" title={networkTicketMessages.ticketNotBuyable} />);
 
   const members = data.member.map((m) => m.router_name);
   const toMembers = () => {
@@ -72,12 +72,12 @@ export default function TicketCreatePage() {
 
   const buttons = [
     <Button key="next" type="primary" onClick={toMembers}>
-      {M.ticketNext}
+      {networkTicketMessages.ticketNext}
     </Button>,
     <Flex key="members" gap={8}>
-      <Button onClick={() => setStep(0)}>{M.ticketPrev}</Button>
+      <Button onClick={() => setStep(0)}>{networkTicketMessages.ticketPrev}</Button>
       <Button type="primary" onClick={() => setStep(2)}>
-        {M.ticketNext}
+        {networkTicketMessages.ticketNext}
       </Button>
     </Flex>,
     <Flex key="submit" gap={8}>
@@ -89,10 +89,10 @@ export default function TicketCreatePage() {
           setStep(1);
         }}
       >
-        {M.ticketPrev}
+        {networkTicketMessages.ticketPrev}
       </Button>
       <Button type="primary" loading={submit.isPending} onClick={() => void send()}>
-        {M.ticketSubmit}
+        {networkTicketMessages.ticketSubmit}
       </Button>
     </Flex>,
   ];

@@ -1,4 +1,4 @@
-import { deleteTicket, fmt, M, popRegionName, ticketView, TICKET_STATUS, CODE, type TicketItem } from '@hublink/contract';
+import { BM, CODE, deleteTicket, fmt, networkTicketMessages, popRegionName, TICKET_STATUS, type TicketItem, ticketView } from '@hublink/contract';
 import { Button, Descriptions, Empty, Flex, Popconfirm, Tag } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
@@ -18,7 +18,7 @@ function PopConf({ ticket }: { ticket: TicketItem }) {
         const members = ticket.attributes.pop_conf[region] ?? [];
         return (
           <span key={region}>
-            {fmt(M.ticketRegionMembers, { region: popRegionName(region), members: members.length > 0 ? namesLabel(members) : M.ticketDetailNoMembers })}
+            {fmt(networkTicketMessages.ticketRegionMembers, { region: popRegionName(region), members: members.length > 0 ? namesLabel(members) : networkTicketMessages.ticketDetailNoMembers })}
           </span>
         );
       })}
@@ -45,32 +45,32 @@ export default function TicketDetailPage() {
   const extra = (
     <>
       {ticket && canEdit && mayDelete(ticket.network_ticket_status) && (
-        <Popconfirm title={M.confirmDelete} onConfirm={onDelete}>
-          <Button danger>{M.ticketActionDelete}</Button>
+        <Popconfirm title={BM.confirmDelete} onConfirm={onDelete}>
+          <Button danger>{networkTicketMessages.ticketActionDelete}</Button>
         </Popconfirm>
       )}
-      <Button onClick={goBack}>{M.ticketBack}</Button>
+      <Button onClick={goBack}>{networkTicketMessages.ticketBack}</Button>
     </>
   );
 
   return (
     <PageContainer extra={extra} loading={query.isLoading}>
       {!ticket ? (
-        <Empty description={query.error?.message ?? M.ticketNotFound} />
+        <Empty description={query.error?.message ?? networkTicketMessages.ticketNotFound} />
       ) : (
         <Descriptions bordered column={{ xs: 1, sm: 1, md: 2 }} size="middle">
-          <Descriptions.Item label={M.ticketColNumber}>{ticket.network_ticket_number}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketColNetwork}>{ticket.network_number}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketColType}>{ticketTypeLabel(ticket.network_ticket_type)}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketColStatus}>
+          <Descriptions.Item label={networkTicketMessages.ticketColNumber}>{ticket.network_ticket_number}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketColNetwork}>{ticket.network_number}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketColType}>{ticketTypeLabel(ticket.network_ticket_type)}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketColStatus}>
             <Tag color={ticketStatusColor(ticket.network_ticket_status)}>{ticketStatusLabel(ticket.network_ticket_status)}</Tag>
           </Descriptions.Item>
-          <Descriptions.Item label={M.ticketColCreate}>{ticket.create_time}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketColComplete}>{ticket.network_ticket_status === TICKET_STATUS.completed ? ticket.complete_time : '-'}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketDetailBandwidth}>{bandwidthLabel(ticket.attributes.bandwidth)}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketDetailPop}>{regionsLabel(ticket.attributes.pop) || '-'}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketDetailExpired}>{yearsLabel(ticket.attributes.expired_time)}</Descriptions.Item>
-          <Descriptions.Item label={M.ticketDetailPopConf}>
+          <Descriptions.Item label={networkTicketMessages.ticketColCreate}>{ticket.create_time}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketColComplete}>{ticket.network_ticket_status === TICKET_STATUS.completed ? ticket.complete_time : '-'}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketDetailBandwidth}>{bandwidthLabel(ticket.attributes.bandwidth)}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketDetailPop}>{regionsLabel(ticket.attributes.pop) || '-'}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketDetailExpired}>{yearsLabel(ticket.attributes.expired_time)}</Descriptions.Item>
+          <Descriptions.Item label={networkTicketMessages.ticketDetailPopConf}>
             <PopConf ticket={ticket} />
           </Descriptions.Item>
         </Descriptions>

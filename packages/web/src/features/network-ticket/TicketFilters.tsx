@@ -1,4 +1,4 @@
-import { LIMITS, M, selectNetworks } from '@hublink/contract';
+import { LIMITS, networkTicketMessages, selectNetworks } from '@hublink/contract';
 import { Button, DatePicker, Flex, Input, Select } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -41,8 +41,8 @@ export function TicketFilters({ onApply }: { onApply: (v: TicketFilterValues) =>
         value={number}
         onChange={(e) => setNumber(e.target.value)}
         onPressEnter={apply}
-        placeholder={M.ticketFilterNumber}
-        aria-label={M.ticketColNumber}
+        placeholder={networkTicketMessages.ticketFilterNumber}
+        aria-label={networkTicketMessages.ticketColNumber}
         maxLength={LIMITS.searchMax}
         style={{ width: 200 }}
       />
@@ -51,8 +51,8 @@ export function TicketFilters({ onApply }: { onApply: (v: TicketFilterValues) =>
         showSearch={{ optionFilterProp: 'label' }}
         value={network}
         onChange={setNetwork}
-        placeholder={M.ticketFilterNetwork}
-        aria-label={M.ticketColNetwork}
+        placeholder={networkTicketMessages.ticketFilterNetwork}
+        aria-label={networkTicketMessages.ticketColNetwork}
         loading={networks.isFetching}
         options={(networks.data?.data ?? []).map((n) => ({ value: n.network_number, label: `${n.network_name} (${n.network_number})` }))}
         style={{ width: 240 }}
@@ -60,14 +60,14 @@ export function TicketFilters({ onApply }: { onApply: (v: TicketFilterValues) =>
       <DatePicker.RangePicker
         value={range}
         onChange={(v) => setRange(v)}
-        placeholder={[M.ticketFilterStart, M.ticketFilterEnd]}
+        placeholder={[networkTicketMessages.ticketFilterStart, networkTicketMessages.ticketFilterEnd]}
         allowEmpty={[true, true]}
         style={{ width: 260 }}
       />
       <Button type="primary" onClick={apply}>
-        {M.ticketSearch}
+        {networkTicketMessages.ticketSearch}
       </Button>
-      <Button onClick={reset}>{M.ticketReset}</Button>
+      <Button onClick={reset}>{networkTicketMessages.ticketReset}</Button>
     </Flex>
   );
 }

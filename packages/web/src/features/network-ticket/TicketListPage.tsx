@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { cancelTicket, deleteTicket, listTickets, M, TICKET_STATUS, type TicketItem } from '@hublink/contract';
+import { cancelTicket, deleteTicket, listTickets, networkTicketMessages, TICKET_STATUS, type TicketItem } from '@hublink/contract';
 import { Button, Flex, Popconfirm, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -26,42 +26,42 @@ export default function TicketListPage() {
 
   const columns = [
     {
-      title: M.ticketColNumber,
+      title: networkTicketMessages.ticketColNumber,
       dataIndex: 'network_ticket_number',
       key: 'network_ticket_number',
       render: (n: string, r: TicketItem) => <Link to={ticketDetailPath(r.network_number, n)}>{n}</Link>,
     },
-    { title: M.ticketColNetwork, dataIndex: 'network_number', key: 'network_number' },
-    { title: M.ticketColType, dataIndex: 'network_ticket_type', key: 'network_ticket_type', render: ticketTypeLabel },
+    { title: networkTicketMessages.ticketColNetwork, dataIndex: 'network_number', key: 'network_number' },
+    { title: networkTicketMessages.ticketColType, dataIndex: 'network_ticket_type', key: 'network_ticket_type', render: ticketTypeLabel },
     {
-      title: M.ticketColStatus,
+      title: networkTicketMessages.ticketColStatus,
       dataIndex: 'network_ticket_status',
       key: 'network_ticket_status',
       render: (s: number) => <Tag color={ticketStatusColor(s)}>{ticketStatusLabel(s)}</Tag>,
     },
-    { title: M.ticketColCreate, dataIndex: 'create_time', key: 'create_time' },
+    { title: networkTicketMessages.ticketColCreate, dataIndex: 'create_time', key: 'create_time' },
     {
-      title: M.ticketColComplete,
+      title: networkTicketMessages.ticketColComplete,
       dataIndex: 'complete_time',
       key: 'complete_time',
       render: (t: string, r: TicketItem) => (r.network_ticket_status === TICKET_STATUS.completed ? t : ''),
     },
     {
-      title: M.ticketColActions,
+      title: networkTicketMessages.ticketColActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, r: TicketItem) => (
         <Space size={0} wrap={false}>
           <Link to={ticketDetailPath(r.network_number, r.network_ticket_number)} style={{ padding: '0 7px' }}>
-            {M.ticketActionDetail}
+            {networkTicketMessages.ticketActionDetail}
           </Link>
           {canEdit && mayDelete(r.network_ticket_status) && (
-            <DeleteAction label={M.ticketActionDelete} onConfirm={() => remove.mutateAsync({ network_ticket_number: r.network_ticket_number })} />
+            <DeleteAction label={networkTicketMessages.ticketActionDelete} onConfirm={() => remove.mutateAsync({ network_ticket_number: r.network_ticket_number })} />
           )}
           {canEdit && mayCancel(r.network_ticket_status) && (
-            <Popconfirm title={M.ticketConfirmCancel} onConfirm={() => cancel.mutateAsync({ network_ticket_number: r.network_ticket_number })}>
+            <Popconfirm title={networkTicketMessages.ticketConfirmCancel} onConfirm={() => cancel.mutateAsync({ network_ticket_number: r.network_ticket_number })}>
               <Button type="link" size="small" danger>
-                {M.ticketActionCancel}
+                {networkTicketMessages.ticketActionCancel}
               </Button>
             </Popconfirm>
           )}
@@ -72,11 +72,11 @@ export default function TicketListPage() {
 
   return (
     <PageContainer
-      title={M.ticketListTitle}
+      title={networkTicketMessages.ticketListTitle}
       extra={
         canEdit && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setApplying(true)}>
-            {M.ticketApply}
+            {networkTicketMessages.ticketApply}
           </Button>
         )
       }

@@ -1,13 +1,13 @@
-import { fmt, M, popRegionName, TICKET_STATUS, TICKET_TYPE_ACCESS_POP, type UserMessage } from '@hublink/contract';
+import { fmt, networkTicketMessages, popRegionName, TICKET_STATUS, TICKET_TYPE_ACCESS_POP, type UserMessage } from '@hublink/contract';
 
 /** Type 1001 is the access-POP ticket, anything else "other" (spec 2 §2). */
-export const ticketTypeLabel = (type: number) => (type === TICKET_TYPE_ACCESS_POP ? M.ticketTypeAccessPop : M.ticketTypeOther);
+export const ticketTypeLabel = (type: number) => (type === TICKET_TYPE_ACCESS_POP ? networkTicketMessages.ticketTypeAccessPop : networkTicketMessages.ticketTypeOther);
 
 const STATUS_LABELS: Record<number, string> = {
-  [TICKET_STATUS.pending]: M.ticketStatusPending,
-  [TICKET_STATUS.inProgress]: M.ticketStatusInProgress,
-  [TICKET_STATUS.completed]: M.ticketStatusCompleted,
-  [TICKET_STATUS.cancelled]: M.ticketStatusCancelled,
+  [TICKET_STATUS.pending]: networkTicketMessages.ticketStatusPending,
+  [TICKET_STATUS.inProgress]: networkTicketMessages.ticketStatusInProgress,
+  [TICKET_STATUS.completed]: networkTicketMessages.ticketStatusCompleted,
+  [TICKET_STATUS.cancelled]: networkTicketMessages.ticketStatusCancelled,
 };
 const STATUS_COLORS: Record<number, string> = {
   [TICKET_STATUS.pending]: 'default',
@@ -23,9 +23,9 @@ export const ticketStatusColor = (status: number) => STATUS_COLORS[status] ?? 'd
 export const mayDelete = (status: number) => status === TICKET_STATUS.pending || status === TICKET_STATUS.cancelled;
 export const mayCancel = (status: number) => status === TICKET_STATUS.inProgress || status === TICKET_STATUS.completed;
 
-export const bandwidthLabel = (mbps: number) => fmt(M.ticketBandwidthValue, { n: mbps });
-export const yearsLabel = (years: number) => fmt(M.ticketYears, { n: years });
-export const regionsLabel = (regions: readonly string[]) => regions.map(popRegionName).join(M.ticketListSeparator);
+export const bandwidthLabel = (mbps: number) => fmt(networkTicketMessages.ticketBandwidthValue, { n: mbps });
+export const yearsLabel = (years: number) => fmt(networkTicketMessages.ticketYears, { n: years });
+export const regionsLabel = (regions: readonly string[]) => regions.map(popRegionName).join(networkTicketMessages.ticketListSeparator);
 
 export const TICKET_LIST_PATH = '/network/ticket_lists';
 
@@ -44,4 +44,4 @@ export function mayEditTickets(user: UserMessage | null): boolean {
 }
 
 /** Names in one line. */
-export const namesLabel = (names: readonly string[]) => names.join(M.ticketListSeparator);
+export const namesLabel = (names: readonly string[]) => names.join(networkTicketMessages.ticketListSeparator);

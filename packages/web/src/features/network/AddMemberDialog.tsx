@@ -1,4 +1,4 @@
-import { CODE, M, addNetworkMember, fmt, routerMembers, type MemberType, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { addNetworkMember, CODE, fmt, LIMITS, type MemberType, type NetworkDetail, networkMessages, routerMembers } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -38,23 +38,23 @@ export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDeta
   };
 
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.networkAddMember} open={open} onClose={onClose} onSubmit={submit} initialValues={{ member_type: 'point' }}>
-      <Form.Item name="router_name" label={M.networkMemberName} rules={[{ required: true, message: M.networkMemberPick }]}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={networkMessages.networkAddMember} open={open} onClose={onClose} onSubmit={submit} initialValues={{ member_type: 'point' }}>
+      <Form.Item name="router_name" label={networkMessages.networkMemberName} rules={[{ required: true, message: networkMessages.networkMemberPick }]}>
         <Select
           showSearch={{ optionFilterProp: 'label' }}
-          placeholder={M.networkMemberPick}
+          placeholder={networkMessages.networkMemberPick}
           loading={all.isLoading}
-          options={candidates.map((m) => ({ value: m.router_name, label: m.note ? fmt(M.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
+          options={candidates.map((m) => ({ value: m.router_name, label: m.note ? fmt(networkMessages.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
         />
       </Form.Item>
       <Form.Item
         name="member_type"
-        label={M.networkPosition}
+        label={networkMessages.networkPosition}
         rules={[
           {
             validator: async (_, v: MemberType) => {
-              if (v === 'center' && software) throw new Error(M.networkSoftwareCenter);
-              if (v === 'center' && centers >= limit) throw new Error(fmt(M.networkCenterLimit, { n: limit }));
+              if (v === 'center' && software) throw new Error(networkMessages.networkSoftwareCenter);
+              if (v === 'center' && centers >= limit) throw new Error(fmt(networkMessages.networkCenterLimit, { n: limit }));
             },
           },
         ]}

@@ -1,4 +1,4 @@
-import { LIMITS, M, type MemberOption, type MemberType } from '@hublink/contract';
+import { LIMITS, type MemberOption, type MemberType, networkMessages } from '@hublink/contract';
 import { Button, Card, Empty, Input, List, Space } from 'antd';
 import { useState } from 'react';
 import { canBeCenter, matches } from './memberPicker';
@@ -18,22 +18,22 @@ export function CandidatePanel({ title, members, onAdd }: CandidatePanelProps) {
   const shown = members.filter((m) => matches(m, text));
   return (
     <Card size="small" title={title} role="region" aria-label={title}>
-      <Input.Search allowClear placeholder={M.networkMemberSearch} aria-label={`${title} ${M.networkMemberSearch}`} onChange={(e) => setText(e.target.value)} onSearch={setText} style={{ marginBottom: 8 }} />
+      <Input.Search allowClear placeholder={networkMessages.networkMemberSearch} aria-label={`${title} ${networkMessages.networkMemberSearch}`} onChange={(e) => setText(e.target.value)} onSearch={setText} style={{ marginBottom: 8 }} />
       <List<MemberOption>
         size="small"
         dataSource={shown}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.networkNoCandidates} /> }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={networkMessages.networkNoCandidates} /> }}
         pagination={shown.length > LIMITS.pageSize ? { pageSize: LIMITS.pageSize, size: 'small', showSizeChanger: false, simple: true } : false}
         renderItem={(m) => (
           <List.Item
             className="hl-member-candidate"
             actions={[
               <Space key="add" size={0}>
-                <Button size="small" type="link" aria-label={`${M.networkPositionCenter} ${m.router_name}`} disabled={!canBeCenter(m)} title={canBeCenter(m) ? undefined : M.networkSoftwareCenter} onClick={() => onAdd(m, 'center')}>
-                  {M.networkPositionCenter}
+                <Button size="small" type="link" aria-label={`${networkMessages.networkPositionCenter} ${m.router_name}`} disabled={!canBeCenter(m)} title={canBeCenter(m) ? undefined : networkMessages.networkSoftwareCenter} onClick={() => onAdd(m, 'center')}>
+                  {networkMessages.networkPositionCenter}
                 </Button>
-                <Button size="small" type="link" aria-label={`${M.networkPositionPoint} ${m.router_name}`} onClick={() => onAdd(m, 'point')}>
-                  {M.networkPositionPoint}
+                <Button size="small" type="link" aria-label={`${networkMessages.networkPositionPoint} ${m.router_name}`} onClick={() => onAdd(m, 'point')}>
+                  {networkMessages.networkPositionPoint}
                 </Button>
               </Space>,
             ]}

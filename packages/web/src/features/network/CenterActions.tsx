@@ -1,4 +1,4 @@
-import { M, type NetworkMember } from '@hublink/contract';
+import { type NetworkMember, networkSegmentsMessages } from '@hublink/contract';
 import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { CenterSegmentDialog } from './CenterSegmentDialog';
@@ -14,11 +14,11 @@ export function useCenterActions(networkNumber: string) {
   const actions = (m: NetworkMember) =>
     m.member_type !== 'center' ? null : (
       <Space size={0} wrap>
-        <Button type="link" size="small" aria-label={`${M.segUiFixedPort} ${m.router_name}`} onClick={() => setOpen({ kind: 'fixed_port', member: m })}>
-          {M.segUiFixedPort}
+        <Button type="link" size="small" aria-label={`${networkSegmentsMessages.segUiFixedPort} ${m.router_name}`} onClick={() => setOpen({ kind: 'fixed_port', member: m })}>
+          {networkSegmentsMessages.segUiFixedPort}
         </Button>
-        <Button type="link" size="small" aria-label={`${M.segUiCenterSegment} ${m.router_name}`} onClick={() => setOpen({ kind: 'segment', member: m })}>
-          {M.segUiCenterSegment}
+        <Button type="link" size="small" aria-label={`${networkSegmentsMessages.segUiCenterSegment} ${m.router_name}`} onClick={() => setOpen({ kind: 'segment', member: m })}>
+          {networkSegmentsMessages.segUiCenterSegment}
         </Button>
       </Space>
     );

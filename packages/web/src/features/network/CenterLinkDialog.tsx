@@ -1,4 +1,4 @@
-import { centerLinkIssues, CODE, fmt, isNetworkAddress, M, portField, publicIpField, ROUTING_TYPE, SEGMENT_LIMITS, segmentFields, setCenterLink, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { centerLinkIssues, CODE, fmt, isNetworkAddress, LIMITS, type NetworkDetail, networkSegmentsMessages, networkSettingsUiMessages, portField, publicIpField, ROUTING_TYPE, SEGMENT_LIMITS, segmentFields, setCenterLink } from '@hublink/contract';
 import { App, Button, Flex, Form, Input, Radio, Select, Tag, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -38,7 +38,7 @@ const linkRule =
 const GATEWAY_IP = segmentFields.gateway;
 const gatewayRule: Rule = {
   validator: async (_, v: unknown) => {
-    if (text(v) !== '' && !GATEWAY_IP.safeParse(text(v)).success) throw new Error(M.segGatewayInvalid);
+    if (text(v) !== '' && !GATEWAY_IP.safeParse(text(v)).success) throw new Error(networkSegmentsMessages.segGatewayInvalid);
   },
 };
 const ALL: (keyof Values)[] = ['center_router_name', 'public_ip', 'public_port', 'static_port', 'gateway', 'mask'];
@@ -79,8 +79,8 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
 
   const closeLink = () =>
     modal.confirm({
-      title: M.segUiCenterLinkClose,
-      content: M.segUiCenterLinkCloseConfirm,
+      title: networkSegmentsMessages.segUiCenterLinkClose,
+      content: networkSegmentsMessages.segUiCenterLinkCloseConfirm,
       onOk: async () => {
         const env = await set.mutateAsync({ network_number: detail.network_number, enable: 0 });
         if (env.code === CODE.ok) onClose();
@@ -96,61 +96,61 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
       form={form}
       title={
         <Flex gap={8} align="center">
-          {M.segUiCenterLinkTitle}
-          {on && <Tag color="green">{M.segUiCenterLinkOn}</Tag>}
+          {networkSegmentsMessages.segUiCenterLinkTitle}
+          {on && <Tag color="green">{networkSegmentsMessages.segUiCenterLinkOn}</Tag>}
         </Flex>
       }
       open={open}
       onClose={onClose}
       onSubmit={submit}
-      okText={on ? undefined : M.segUiCenterLinkEnable}
+      okText={on ? undefined : networkSegmentsMessages.segUiCenterLinkEnable}
       initialValues={initial}
     >
-      <Form.Item name="center_router_name" label={M.segUiCenterLinkServer} rules={[linkRule('center_router_name')]}>
-        <Select options={centers} placeholder={M.segServerRequired} aria-label={M.segUiCenterLinkServer} onChange={recheck} />
+      <Form.Item name="center_router_name" label={networkSegmentsMessages.segUiCenterLinkServer} rules={[linkRule('center_router_name')]}>
+        <Select options={centers} placeholder={networkSegmentsMessages.segServerRequired} aria-label={networkSegmentsMessages.segUiCenterLinkServer} onChange={recheck} />
       </Form.Item>
       <Form.Item
         name="line_mode"
-        label={M.netSetRoutingType}
+        label={networkSettingsUiMessages.netSetRoutingType}
         extra={
           lineMode === ROUTING_TYPE.mainBackup && server && backup ? (
-            <Typography.Text type="secondary">{fmt(M.segUiCenterLinkMainBackupHint, { name: server, other: backup })}</Typography.Text>
+            <Typography.Text type="secondary">{fmt(networkSegmentsMessages.segUiCenterLinkMainBackupHint, { name: server, other: backup })}</Typography.Text>
           ) : undefined
         }
       >
-        <Radio.Group aria-label={M.netSetRoutingType}>
-          <Radio value={ROUTING_TYPE.dual}>{M.netSetRoutingDual}</Radio>
-          <Radio value={ROUTING_TYPE.mainBackup}>{M.netSetRoutingMainBackup}</Radio>
+        <Radio.Group aria-label={networkSettingsUiMessages.netSetRoutingType}>
+          <Radio value={ROUTING_TYPE.dual}>{networkSettingsUiMessages.netSetRoutingDual}</Radio>
+          <Radio value={ROUTING_TYPE.mainBackup}>{networkSettingsUiMessages.netSetRoutingMainBackup}</Radio>
         </Radio.Group>
       </Form.Item>
-      <Form.Item name="public_ip" label={M.segUiPublicIpOptional} rules={[zodRule(publicIpField)]}>
-        <Input aria-label={M.segUiPublicIp} inputMode="decimal" onChange={recheck} />
+      <Form.Item name="public_ip" label={networkSegmentsMessages.segUiPublicIpOptional} rules={[zodRule(publicIpField)]}>
+        <Input aria-label={networkSegmentsMessages.segUiPublicIp} inputMode="decimal" onChange={recheck} />
       </Form.Item>
       <Flex gap={12} wrap>
-        <Form.Item name="public_port" label={M.segUiPublicPort} rules={[zodRule(portField), linkRule('public_port')]} dependencies={deps('public_port')} style={{ flex: '1 1 160px' }}>
-          <Input aria-label={M.segUiPublicPort} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+        <Form.Item name="public_port" label={networkSegmentsMessages.segUiPublicPort} rules={[zodRule(portField), linkRule('public_port')]} dependencies={deps('public_port')} style={{ flex: '1 1 160px' }}>
+          <Input aria-label={networkSegmentsMessages.segUiPublicPort} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
         </Form.Item>
-        <Form.Item name="static_port" label={M.segUiLocalPort} rules={[zodRule(portField), linkRule('static_port')]} dependencies={deps('static_port')} style={{ flex: '1 1 160px' }}>
-          <Input aria-label={M.segUiLocalPort} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+        <Form.Item name="static_port" label={networkSegmentsMessages.segUiLocalPort} rules={[zodRule(portField), linkRule('static_port')]} dependencies={deps('static_port')} style={{ flex: '1 1 160px' }}>
+          <Input aria-label={networkSegmentsMessages.segUiLocalPort} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
         </Form.Item>
       </Flex>
       <Flex gap={12} wrap>
         <Form.Item
           name="gateway"
-          label={M.segUiGateway}
+          label={networkSegmentsMessages.segUiGateway}
           rules={[gatewayRule, linkRule('gateway'), ({ getFieldValue }) => ({ validator: async (_, v: unknown) => formatCheck(text(v), getFieldValue('mask') as number | undefined) })]}
           dependencies={deps('gateway')}
           style={{ flex: '1 1 200px' }}
         >
-          <Input aria-label={M.segUiGateway} inputMode="decimal" placeholder="10.254.0.0" />
+          <Input aria-label={networkSegmentsMessages.segUiGateway} inputMode="decimal" placeholder="10.254.0.0" />
         </Form.Item>
-        <Form.Item name="mask" label={M.segUiMask} rules={[linkRule('mask')]} dependencies={['gateway']} style={{ flex: '0 0 120px' }}>
-          <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={M.segUiMask} placeholder={M.segUiMask} allowClear />
+        <Form.Item name="mask" label={networkSegmentsMessages.segUiMask} rules={[linkRule('mask')]} dependencies={['gateway']} style={{ flex: '0 0 120px' }}>
+          <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={networkSegmentsMessages.segUiMask} placeholder={networkSegmentsMessages.segUiMask} allowClear />
         </Form.Item>
       </Flex>
       {on && (
         <Button danger block onClick={closeLink}>
-          {M.segUiCenterLinkClose}
+          {networkSegmentsMessages.segUiCenterLinkClose}
         </Button>
       )}
     </FormDialog>
@@ -158,6 +158,6 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
 }
 
 function formatCheck(gateway: string, mask: number | undefined): Promise<void> {
-  if (gateway !== '' && mask !== undefined && GATEWAY_IP.safeParse(gateway).success && !isNetworkAddress(gateway, mask)) return Promise.reject(new Error(M.segGatewayFormat));
+  if (gateway !== '' && mask !== undefined && GATEWAY_IP.safeParse(gateway).success && !isNetworkAddress(gateway, mask)) return Promise.reject(new Error(networkSegmentsMessages.segGatewayFormat));
   return Promise.resolve();
 }

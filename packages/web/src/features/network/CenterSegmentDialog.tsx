@@ -1,4 +1,4 @@
-import { CODE, fmt, isNetworkAddress, M, segmentFields, segmentsOverlap, editCenterGateway, type NetworkMember, type SegmentValue, LIMITS } from '@hublink/contract';
+import { CODE, editCenterGateway, fmt, isNetworkAddress, LIMITS, type NetworkMember, networkMessages, networkSegmentsMessages, segmentFields, segmentsOverlap, type SegmentValue } from '@hublink/contract';
 import { Divider, Flex, Form, Input, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -13,14 +13,14 @@ interface Fields {
 type Values = Record<Key, Fields | undefined>;
 
 const PARTS: { key: Key; label: string }[] = [
-  { key: 'router_network', label: M.segUiRouterSegment },
-  { key: 'software_network', label: M.segUiSoftwareSegmentOptional },
+  { key: 'router_network', label: networkSegmentsMessages.segUiRouterSegment },
+  { key: 'software_network', label: networkSegmentsMessages.segUiSoftwareSegmentOptional },
 ];
 
 /** The center with its note, as the member carries it on its segments (center_router_name_note). */
 const nameWithNote = (m: NetworkMember) => {
   const note = m.gateway.router?.center_router_name_note ?? m.gateway.software?.center_router_name_note ?? m.note;
-  return note ? fmt(M.networkNameWithNote, { name: m.router_name, note }) : m.router_name;
+  return note ? fmt(networkMessages.networkNameWithNote, { name: m.router_name, note }) : m.router_name;
 };
 
 /** The network address of its mask (网段格式设置错误). */
@@ -29,7 +29,7 @@ const formatRule =
   ({ getFieldValue }) => ({
     validator: async (_, v: unknown) => {
       const mask = getFieldValue([key, 'mask']) as number | undefined;
-      if (mask !== undefined && segmentFields.gateway.safeParse(text(v)).success && !isNetworkAddress(text(v), mask)) throw new Error(M.segGatewayFormat);
+      if (mask !== undefined && segmentFields.gateway.safeParse(text(v)).success && !isNetworkAddress(text(v), mask)) throw new Error(networkSegmentsMessages.segGatewayFormat);
     },
   });
 
@@ -39,7 +39,7 @@ const apartRule: Rule = ({ getFieldValue }) => ({
     const r = getFieldValue('router_network') as Fields | undefined;
     const mask = getFieldValue(['software_network', 'mask']) as number | undefined;
     if (!r?.gateway || r.mask === undefined || mask === undefined) return;
-    if (segmentsOverlap({ gateway: text(r.gateway), mask: r.mask }, { gateway: text(v), mask })) throw new Error(M.segSoftwareSame);
+    if (segmentsOverlap({ gateway: text(r.gateway), mask: r.mask }, { gateway: text(v), mask })) throw new Error(networkSegmentsMessages.segSoftwareSame);
   },
 });
 
@@ -79,28 +79,28 @@ export function CenterSegmentDialog({ networkNumber, member, onClose }: { networ
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(M.segUiCenterSegmentTitle, { name: member ? nameWithNote(member) : '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(networkSegmentsMessages.segUiCenterSegmentTitle, { name: member ? nameWithNote(member) : '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
       {PARTS.map(({ key, label }) => (
         <div key={key} role="group" aria-label={label}>
           <Divider titlePlacement="start">{label}</Divider>
           <Flex gap={12} wrap>
             <Form.Item
               name={[key, 'gateway']}
-              label={M.segUiGateway}
+              label={networkSegmentsMessages.segUiGateway}
               rules={key === 'router_network' ? [zodRule(segmentFields.gateway), formatRule(key)] : [whenGiven(zodRule(segmentFields.gateway)), formatRule(key), apartRule]}
               dependencies={[[key, 'mask'], ...(key === 'software_network' ? [['router_network', 'gateway'], ['router_network', 'mask']] : [])]}
               style={{ flex: '1 1 200px' }}
             >
-              <Input aria-label={`${label} ${M.segUiGateway}`} inputMode="decimal" placeholder="10.8.0.0" />
+              <Input aria-label={`${label} ${networkSegmentsMessages.segUiGateway}`} inputMode="decimal" placeholder="10.8.0.0" />
             </Form.Item>
             <Form.Item
               name={[key, 'mask']}
-              label={M.segUiMask}
+              label={networkSegmentsMessages.segUiMask}
               rules={key === 'router_network' ? [zodRule(segmentFields.mask)] : [whenGiven(zodRule(segmentFields.mask))]}
               dependencies={key === 'software_network' ? [[key, 'gateway']] : undefined}
               style={{ flex: '0 0 120px' }}
             >
-              <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${label} ${M.segUiMask}`} placeholder={M.segUiMask} />
+              <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${label} ${networkSegmentsMessages.segUiMask}`} placeholder={networkSegmentsMessages.segUiMask} />
             </Form.Item>
           </Flex>
         </div>

@@ -1,4 +1,4 @@
-import { CODE, M, NCP_CIPHERS, setCiphers, type NcpCiphers, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { CODE, LIMITS, NCP_CIPHERS, type NcpCiphers, type NetworkDetail, networkMessages, networkSettingsUiMessages, setCiphers } from '@hublink/contract';
 import { Form, Radio } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -8,7 +8,7 @@ interface Values {
   ncp_ciphers: NcpCiphers;
 }
 
-const LABEL: Record<NcpCiphers, string> = { default: M.networkCiphersDefault, sm: M.netSetCiphersSm };
+const LABEL: Record<NcpCiphers, string> = { default: networkMessages.networkCiphersDefault, sm: networkSettingsUiMessages.netSetCiphersSm };
 
 /** 加密方式: default or sm, the national crypto standard (spec 2 §3). */
 export function CiphersDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
@@ -19,8 +19,8 @@ export function CiphersDialog({ detail, open, onClose }: { detail: NetworkDetail
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} title={M.networkMenuCiphers} open={open} onClose={onClose} onSubmit={submit} initialValues={{ ncp_ciphers: current }}>
-      <Form.Item name="ncp_ciphers" label={M.networkCiphers} rules={rulesOf(setCiphers.body, 'ncp_ciphers')}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} title={networkMessages.networkMenuCiphers} open={open} onClose={onClose} onSubmit={submit} initialValues={{ ncp_ciphers: current }}>
+      <Form.Item name="ncp_ciphers" label={networkMessages.networkCiphers} rules={rulesOf(setCiphers.body, 'ncp_ciphers')}>
         <Radio.Group options={NCP_CIPHERS.map((c) => ({ value: c, label: LABEL[c] }))} />
       </Form.Item>
     </FormDialog>

@@ -1,5 +1,5 @@
 import { DownOutlined } from '@ant-design/icons';
-import { M, POOL_DIALOG_DELAY_MS, resendConfig, type NetworkDetail } from '@hublink/contract';
+import { type NetworkDetail, networkMessages, networkSettingsUiMessages, POOL_DIALOG_DELAY_MS, resendConfig } from '@hublink/contract';
 import { App, Button, Dropdown } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -39,8 +39,8 @@ export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit
   const onClick = ({ key }: { key: string }) => {
     if (key === 'resend') {
       modal.confirm({
-        title: M.netSetResend,
-        content: M.netSetResendConfirm,
+        title: networkSettingsUiMessages.netSetResend,
+        content: networkSettingsUiMessages.netSetResendConfirm,
         onOk: () => resend.mutateAsync({ network_number: detail.network_number }),
       });
     } else if (key === 'access_pop') {
@@ -58,7 +58,7 @@ export function ConfigMenu({ detail, canEdit }: { detail: NetworkDetail; canEdit
     <>
       <Dropdown menu={{ items, onClick }} trigger={['click']}>
         <Button>
-          {M.networkConfig} <DownOutlined />
+          {networkMessages.networkConfig} <DownOutlined />
         </Button>
       </Dropdown>
       {canEdit && (

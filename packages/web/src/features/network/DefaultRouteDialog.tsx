@@ -1,4 +1,4 @@
-import { CODE, DEFAULT_ROUTE, LIMITS, M, fmt, metricOf, setDefaultRoute, type NetworkMember } from '@hublink/contract';
+import { CODE, DEFAULT_ROUTE, fmt, LIMITS, metricOf, type NetworkMember, networkMessages, networkSettingsUiMessages, setDefaultRoute } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -10,13 +10,13 @@ interface Values {
 }
 
 const MODELS = [
-  { value: DEFAULT_ROUTE.off, label: M.networkRouteOff },
-  { value: DEFAULT_ROUTE.advertise, label: M.networkRouteAdvertise },
-  { value: DEFAULT_ROUTE.receive, label: M.networkRouteReceive },
+  { value: DEFAULT_ROUTE.off, label: networkMessages.networkRouteOff },
+  { value: DEFAULT_ROUTE.advertise, label: networkMessages.networkRouteAdvertise },
+  { value: DEFAULT_ROUTE.receive, label: networkMessages.networkRouteReceive },
 ];
 
 /** Priority 1 to 5 is metric 30 to 150 (spec 2 §3, §9). */
-const PRIORITIES = LIMITS.defaultRouteMetrics.map((metric, i) => ({ value: metric, label: fmt(M.netSetRoutePriorityN, { n: i + 1 }) }));
+const PRIORITIES = LIMITS.defaultRouteMetrics.map((metric, i) => ({ value: metric, label: fmt(networkSettingsUiMessages.netSetRoutePriorityN, { n: i + 1 }) }));
 
 /**
  * A member's default route (spec 2 §4): off, advertise or receive; the priority choice only for
@@ -37,28 +37,28 @@ export function DefaultRouteDialog({ networkNumber, member, onClose }: { network
       guardMs={LIMITS.networkLoadingClearMs}
       key={member?.router_name ?? 'none'}
       form={form}
-      title={fmt(M.netSetRouteTitle, { name: member?.router_name ?? '' })}
+      title={fmt(networkSettingsUiMessages.netSetRouteTitle, { name: member?.router_name ?? '' })}
       open={member !== null}
       onClose={onClose}
       onSubmit={submit}
       initialValues={{ model: member?.default_route ?? DEFAULT_ROUTE.off, metric: member ? metricOf(member.metric) : undefined }}
     >
-      <Form.Item name="model" label={M.netSetRouteModel} rules={rulesOf(setDefaultRoute.body, 'model')}>
+      <Form.Item name="model" label={networkSettingsUiMessages.netSetRouteModel} rules={rulesOf(setDefaultRoute.body, 'model')}>
         <Radio.Group options={MODELS} />
       </Form.Item>
       {model === DEFAULT_ROUTE.advertise && (
         <Form.Item
           name="metric"
-          label={M.netSetRoutePriority}
+          label={networkSettingsUiMessages.netSetRoutePriority}
           rules={[
             {
               validator: async (_, v: unknown) => {
-                if (metricOf(v) === undefined) throw new Error(M.networkRouteMetricInvalid);
+                if (metricOf(v) === undefined) throw new Error(networkMessages.networkRouteMetricInvalid);
               },
             },
           ]}
         >
-          <Select options={PRIORITIES} placeholder={M.networkRouteMetricInvalid} />
+          <Select options={PRIORITIES} placeholder={networkMessages.networkRouteMetricInvalid} />
         </Form.Item>
       )}
     </FormDialog>

@@ -1,4 +1,4 @@
-import { CODE, DIAL_MODE, M, fmt, setSoftwareMode, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { CODE, DIAL_MODE, fmt, LIMITS, type NetworkDetail, networkMessages, networkSettingsUiMessages, setSoftwareMode } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -25,16 +25,16 @@ export function DialModeDialog({ detail, open, onClose }: { detail: NetworkDetai
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.netSetModeTitle} open={open} onClose={onClose} onSubmit={submit}>
-      <Form.Item name="router_name" label={M.netSetModeMember} rules={[{ required: true, message: M.netSetModeMemberPick }]}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={networkSettingsUiMessages.netSetModeTitle} open={open} onClose={onClose} onSubmit={submit}>
+      <Form.Item name="router_name" label={networkSettingsUiMessages.netSetModeMember} rules={[{ required: true, message: networkSettingsUiMessages.netSetModeMemberPick }]}>
         <Select
           showSearch={{ optionFilterProp: 'label' }}
-          placeholder={M.netSetModeMemberPick}
+          placeholder={networkSettingsUiMessages.netSetModeMemberPick}
           onChange={pick}
-          options={detail.member.map((m) => ({ value: m.router_name, label: m.note ? fmt(M.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
+          options={detail.member.map((m) => ({ value: m.router_name, label: m.note ? fmt(networkMessages.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
         />
       </Form.Item>
-      <Form.Item name="mode" label={M.netSetMode} rules={rulesOf(setSoftwareMode.body, 'mode')}>
+      <Form.Item name="mode" label={networkSettingsUiMessages.netSetMode} rules={rulesOf(setSoftwareMode.body, 'mode')}>
         <Radio.Group options={MODES.map((mode) => ({ value: mode, label: modeLabel(mode) }))} />
       </Form.Item>
     </FormDialog>

@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { CODE, M, dnsRowField, fmt, setDns, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { CODE, dnsRowField, fmt, LIMITS, type NetworkDetail, networkMessages, networkSettingsUiMessages, setDns } from '@hublink/contract';
 import { Button, Flex, Form, Input, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { toast } from '../../api/notify';
@@ -24,7 +24,7 @@ const rowRule: Rule = {
 const uniqueRule: Rule = ({ getFieldValue }) => ({
   validator: async (_, v: unknown) => {
     const value = typeof v === 'string' ? v.trim() : '';
-    if (value !== '' && clean(getFieldValue('dns') as string[]).filter((r) => r === value).length > 1) throw new Error(M.networkDnsRepeat);
+    if (value !== '' && clean(getFieldValue('dns') as string[]).filter((r) => r === value).length > 1) throw new Error(networkMessages.networkDnsRepeat);
   },
 });
 
@@ -43,18 +43,18 @@ export function DnsDialog({ detail, open, onClose }: { detail: NetworkDetail; op
     return env.code === CODE.ok;
   };
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.networkMenuDns} open={open} onClose={onClose} onSubmit={submit} initialValues={{ dns: detail.network_dns }}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={networkMessages.networkMenuDns} open={open} onClose={onClose} onSubmit={submit} initialValues={{ dns: detail.network_dns }}>
       <Form.List name="dns">
         {(fields, { add, remove }) => (
           <>
-            {fields.length === 0 && <Typography.Paragraph type="secondary">{M.netSetDnsEmpty}</Typography.Paragraph>}
+            {fields.length === 0 && <Typography.Paragraph type="secondary">{networkSettingsUiMessages.netSetDnsEmpty}</Typography.Paragraph>}
             {fields.map((field, i) => (
-              <Form.Item key={field.key} label={`${M.netSetDnsRow} ${i + 1}`} required={false}>
+              <Form.Item key={field.key} label={`${networkSettingsUiMessages.netSetDnsRow} ${i + 1}`} required={false}>
                 <Flex gap={8}>
                   <Form.Item name={field.name} noStyle rules={[rowRule, uniqueRule]} validateTrigger={['onChange', 'onBlur']}>
-                    <Input placeholder={M.networkDnsInvalid} inputMode="decimal" aria-label={`${M.netSetDnsRow} ${i + 1}`} />
+                    <Input placeholder={networkMessages.networkDnsInvalid} inputMode="decimal" aria-label={`${networkSettingsUiMessages.netSetDnsRow} ${i + 1}`} />
                   </Form.Item>
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${M.netSetDnsRemove} ${M.netSetDnsRow} ${i + 1}`} onClick={() => remove(field.name)} />
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${networkSettingsUiMessages.netSetDnsRemove} ${networkSettingsUiMessages.netSetDnsRow} ${i + 1}`} onClick={() => remove(field.name)} />
                 </Flex>
               </Form.Item>
             ))}
@@ -62,9 +62,9 @@ export function DnsDialog({ detail, open, onClose }: { detail: NetworkDetail; op
               type="dashed"
               block
               icon={<PlusOutlined />}
-              onClick={() => (fields.length >= max ? toast.warning(fmt(M.networkDnsLimit, { n: max })) : add(''))}
+              onClick={() => (fields.length >= max ? toast.warning(fmt(networkMessages.networkDnsLimit, { n: max })) : add(''))}
             >
-              {M.netSetDnsAdd}
+              {networkSettingsUiMessages.netSetDnsAdd}
             </Button>
           </>
         )}

@@ -1,4 +1,4 @@
-import { CODE, fmt, M, portField, publicIpField, SEGMENT_LIMITS, setFixedPort, type FixedPortService, type NetworkMember, LIMITS } from '@hublink/contract';
+import { CODE, type FixedPortService, fmt, LIMITS, type NetworkMember, networkSegmentsMessages, portField, publicIpField, SEGMENT_LIMITS, setFixedPort } from '@hublink/contract';
 import { Divider, Flex, Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -14,8 +14,8 @@ interface Fields {
 type Values = Record<Service, Fields | undefined>;
 
 const SERVICES: { key: Service; label: string; of: 'router' | 'software' }[] = [
-  { key: 'router_service', label: M.segUiRouterService, of: 'router' },
-  { key: 'software_service', label: M.segUiSoftwareService, of: 'software' },
+  { key: 'router_service', label: networkSegmentsMessages.segUiRouterService, of: 'router' },
+  { key: 'software_service', label: networkSegmentsMessages.segUiSoftwareService, of: 'software' },
 ];
 const OTHER: Record<Service, Service> = { router_service: 'software_service', software_service: 'router_service' };
 
@@ -31,7 +31,7 @@ const requiredWhenFilled =
   (service: Service, label: string): Rule =>
   ({ getFieldValue }) => ({
     validator: async (_, v: unknown) => {
-      if (text(v) === '' && filled(getFieldValue(service) as Fields | undefined)) throw new Error(fmt(M.segFieldRequired, { label }));
+      if (text(v) === '' && filled(getFieldValue(service) as Fields | undefined)) throw new Error(fmt(networkSegmentsMessages.segFieldRequired, { label }));
     },
   });
 
@@ -43,9 +43,9 @@ const apartRule =
       if (service !== 'software_service') return;
       const [r, s] = [getFieldValue('router_service') as Fields | undefined, getFieldValue('software_service') as Fields | undefined];
       if (!filled(r) || !filled(s) || !text(r!.static_port) || !text(s!.static_port) || !text(r!.public_port) || !text(s!.public_port)) return;
-      if (field === 'static_port' && text(r!.static_port) === text(s!.static_port)) throw new Error(M.segLocalPortSame);
+      if (field === 'static_port' && text(r!.static_port) === text(s!.static_port)) throw new Error(networkSegmentsMessages.segLocalPortSame);
       if (field === 'public_port' && text(r!.static_port) !== text(s!.static_port) && text(r!.public_ip) === text(s!.public_ip) && text(r!.public_port) === text(s!.public_port)) {
-        throw new Error(M.segPublicSame);
+        throw new Error(networkSegmentsMessages.segPublicSame);
       }
     },
   });
@@ -68,31 +68,31 @@ export function FixedPortDialog({ networkNumber, member, onClose }: { networkNum
   };
   const revalidate = () => void form.validateFields({ dirty: true }).catch(() => undefined);
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(M.segUiFixedPortTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(networkSegmentsMessages.segUiFixedPortTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
       {SERVICES.map(({ key, label }) => (
         <div key={key} role="group" aria-label={label}>
           <Divider titlePlacement="start">{label}</Divider>
-          <Form.Item name={[key, 'public_ip']} label={M.segUiPublicIpOptional} rules={[zodRule(publicIpField)]}>
-            <Input aria-label={`${label} ${M.segUiPublicIp}`} inputMode="decimal" onChange={revalidate} />
+          <Form.Item name={[key, 'public_ip']} label={networkSegmentsMessages.segUiPublicIpOptional} rules={[zodRule(publicIpField)]}>
+            <Input aria-label={`${label} ${networkSegmentsMessages.segUiPublicIp}`} inputMode="decimal" onChange={revalidate} />
           </Form.Item>
           <Flex gap={12} wrap>
             <Form.Item
               name={[key, 'public_port']}
-              label={M.segUiPublicPort}
-              rules={[requiredWhenFilled(key, M.segUiPublicPort), zodRule(portField), apartRule(key, 'public_port')]}
+              label={networkSegmentsMessages.segUiPublicPort}
+              rules={[requiredWhenFilled(key, networkSegmentsMessages.segUiPublicPort), zodRule(portField), apartRule(key, 'public_port')]}
               dependencies={[[OTHER[key], 'public_port'], [key, 'public_ip'], [key, 'static_port']]}
               style={{ flex: '1 1 160px' }}
             >
-              <Input aria-label={`${label} ${M.segUiPublicPort}`} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+              <Input aria-label={`${label} ${networkSegmentsMessages.segUiPublicPort}`} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
             </Form.Item>
             <Form.Item
               name={[key, 'static_port']}
-              label={M.segUiLocalPort}
-              rules={[requiredWhenFilled(key, M.segUiLocalPort), zodRule(portField), apartRule(key, 'static_port')]}
+              label={networkSegmentsMessages.segUiLocalPort}
+              rules={[requiredWhenFilled(key, networkSegmentsMessages.segUiLocalPort), zodRule(portField), apartRule(key, 'static_port')]}
               dependencies={[[OTHER[key], 'static_port'], [key, 'public_ip'], [key, 'public_port']]}
               style={{ flex: '1 1 160px' }}
             >
-              <Input aria-label={`${label} ${M.segUiLocalPort}`} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
+              <Input aria-label={`${label} ${networkSegmentsMessages.segUiLocalPort}`} inputMode="numeric" maxLength={SEGMENT_LIMITS.portInputMax} />
             </Form.Item>
           </Flex>
         </div>

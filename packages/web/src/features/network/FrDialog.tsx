@@ -1,4 +1,4 @@
-import { CODE, frConfig, LINE_MODE, M, setNetworkFr, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { CODE, frConfig, LIMITS, LINE_MODE, type NetworkDetail, networkMessages, popMessages, setNetworkFr } from '@hublink/contract';
 import { Empty, Form, Radio, Select } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
@@ -44,22 +44,22 @@ export function FrDialog({ detail, open, onClose, onNeedPool }: { detail: Networ
     <FormDialog<Values>
       guardMs={LIMITS.networkLoadingClearMs}
       form={form}
-      title={M.networkMenuFr}
+      title={networkMessages.networkMenuFr}
       open={open}
       onClose={onClose}
       onSubmit={submit}
       initialValues={{ network_fr_id: detail.network_fr?.network_fr_id, mode: MODES.includes(detail.mode as 1) ? detail.mode : LINE_MODE.default }}
     >
-      <Form.Item name="network_fr_id" label={M.popFr} rules={[{ required: true, message: M.popFrRequired }]}>
+      <Form.Item name="network_fr_id" label={popMessages.popFr} rules={[{ required: true, message: popMessages.popFrRequired }]}>
         <Select
           options={options}
           loading={choices.isLoading}
-          placeholder={M.popFrRequired}
-          aria-label={M.popFr}
-          notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.popFrNone} />}
+          placeholder={popMessages.popFrRequired}
+          aria-label={popMessages.popFr}
+          notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={popMessages.popFrNone} />}
         />
       </Form.Item>
-      <Form.Item name="mode" label={M.popMode} rules={rulesOf(setNetworkFr.body, 'mode')}>
+      <Form.Item name="mode" label={popMessages.popMode} rules={rulesOf(setNetworkFr.body, 'mode')}>
         <Radio.Group>
           {MODES.map((m) => (
             <Radio key={m} value={m}>

@@ -1,4 +1,4 @@
-import { CODE, compareNetworkVersions, CURRENT_VERSION, fmt, LIMITS, listNetworkVersions, M, rollbackNetwork, type NetworkVersionItem } from '@hublink/contract';
+import { CODE, compareNetworkVersions, CURRENT_VERSION, fmt, LIMITS, listNetworkVersions, networkHistoryMessages, type NetworkVersionItem, rollbackNetwork } from '@hublink/contract';
 import { Alert, App, Button, Card, Flex, Modal, Spin, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -36,12 +36,12 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
       const diff = await call(compareNetworkVersions, { query: { network_number: networkNumber, a: CURRENT_VERSION, b: version } });
       if (diff.code !== CODE.ok || !diff.data) return;
       modal.confirm({
-        title: fmt(M.histRollbackTo, { n: version }),
+        title: fmt(networkHistoryMessages.histRollbackTo, { n: version }),
         width: 720,
         content: (
           <Flex vertical gap={8}>
-            <Typography.Text>{fmt(M.histRollbackConfirm, { n: version })}</Typography.Text>
-            <VersionDiffTable rows={diff.data.rows.filter((r) => r.changed)} labelA={M.histCurrent} labelB={fmt(M.histRollbackTo, { n: version })} />
+            <Typography.Text>{fmt(networkHistoryMessages.histRollbackConfirm, { n: version })}</Typography.Text>
+            <VersionDiffTable rows={diff.data.rows.filter((r) => r.changed)} labelA={networkHistoryMessages.histCurrent} labelB={fmt(networkHistoryMessages.histRollbackTo, { n: version })} />
           </Flex>
         ),
         onOk: async () => {
@@ -58,10 +58,10 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
   };
 
   const columns: ColumnsType<NetworkVersionItem> = [
-    { title: M.histColVersion, dataIndex: 'version', key: 'version', width: 70 },
-    { title: M.histColTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
-    { title: M.histColWho, dataIndex: 'who', key: 'who', width: 160 },
-    { title: M.histColSummary, dataIndex: 'summary', key: 'summary' },
+    { title: networkHistoryMessages.histColVersion, dataIndex: 'version', key: 'version', width: 70 },
+    { title: networkHistoryMessages.histColTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
+    { title: networkHistoryMessages.histColWho, dataIndex: 'who', key: 'who', width: 160 },
+    { title: networkHistoryMessages.histColSummary, dataIndex: 'summary', key: 'summary' },
     ...(canRollback
       ? [
           {
@@ -71,10 +71,10 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
             // The newest version is what the network is now: nothing to roll back to.
             render: (_: unknown, r: NetworkVersionItem) =>
               r.version === latest ? (
-                <Tag color="blue">{M.histCurrentVersion}</Tag>
+                <Tag color="blue">{networkHistoryMessages.histCurrentVersion}</Tag>
               ) : (
                 <Button size="small" type="link" loading={preparing === r.version} onClick={() => void confirmRollback(r.version)}>
-                  {M.histRollback}
+                  {networkHistoryMessages.histRollback}
                 </Button>
               ),
           },
@@ -87,12 +87,12 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
   return (
     <Card
       variant="borderless"
-      title={M.histTab}
+      title={networkHistoryMessages.histTab}
       role="region"
-      aria-label={M.histTab}
+      aria-label={networkHistoryMessages.histTab}
       extra={
-        <Button size="small" autoInsertSpace={false} aria-label={M.histCompare} disabled={pair.length !== 2} onClick={() => setComparing([pair[0]!, pair[1]!])}>
-          {M.histCompare}
+        <Button size="small" autoInsertSpace={false} aria-label={networkHistoryMessages.histCompare} disabled={pair.length !== 2} onClick={() => setComparing([pair[0]!, pair[1]!])}>
+          {networkHistoryMessages.histCompare}
         </Button>
       }
     >
@@ -100,16 +100,16 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
         <Alert
           type="error"
           showIcon
-          title={M.histLoadFailed}
+          title={networkHistoryMessages.histLoadFailed}
           action={
-            <Button size="small" aria-label={M.histRetry} onClick={() => void list.refetch()}>
-              {M.histRetry}
+            <Button size="small" aria-label={networkHistoryMessages.histRetry} onClick={() => void list.refetch()}>
+              {networkHistoryMessages.histRetry}
             </Button>
           }
         />
       ) : (
         <>
-          <Typography.Text type="secondary">{M.histComparePick}</Typography.Text>
+          <Typography.Text type="secondary">{networkHistoryMessages.histComparePick}</Typography.Text>
           <WideTable<NetworkVersionItem>
             size="small"
             rowKey="version"
@@ -121,7 +121,7 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
               selectedRowKeys: selected,
               hideSelectAll: true,
               onChange: (keys) => setSelected(keys.map(Number).slice(-2)),
-              getCheckboxProps: (r) => ({ 'aria-label': `${M.histColVersion} ${r.version}` }),
+              getCheckboxProps: (r) => ({ 'aria-label': `${networkHistoryMessages.histColVersion} ${r.version}` }),
             }}
             pagination={{ current: page, pageSize: LIMITS.pageSize, total: list.data?.count ?? 0, hideOnSinglePage: true, showSizeChanger: false, onChange: setPage }}
           />
@@ -129,7 +129,7 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
       )}
       <Modal
         open={comparing !== null}
-        title={comparing ? fmt(M.histCompareTitle, { a: comparing[0], b: comparing[1] }) : ''}
+        title={comparing ? fmt(networkHistoryMessages.histCompareTitle, { a: comparing[0], b: comparing[1] }) : ''}
         onCancel={() => setComparing(null)}
         footer={null}
         width={820}
@@ -137,19 +137,19 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
       >
         <Flex vertical gap={12}>
           <Flex gap={8} align="center">
-            <Switch size="small" checked={onlyChanged} onChange={setOnlyChanged} aria-label={M.histOnlyChanged} />
-            <Typography.Text>{M.histOnlyChanged}</Typography.Text>
+            <Switch size="small" checked={onlyChanged} onChange={setOnlyChanged} aria-label={networkHistoryMessages.histOnlyChanged} />
+            <Typography.Text>{networkHistoryMessages.histOnlyChanged}</Typography.Text>
           </Flex>
           {compared.isError ? (
-            <Alert type="error" showIcon title={M.histLoadFailed} />
+            <Alert type="error" showIcon title={networkHistoryMessages.histLoadFailed} />
           ) : (
             compared.isLoading && <Spin />
           )}
           {comparing && compared.data?.data && (
             <VersionDiffTable
               rows={onlyChanged ? rows.filter((r) => r.changed) : rows}
-              labelA={fmt(M.histVersionNumbered, { label: M.histVersionA, n: comparing[0] })}
-              labelB={fmt(M.histVersionNumbered, { label: M.histVersionB, n: comparing[1] })}
+              labelA={fmt(networkHistoryMessages.histVersionNumbered, { label: networkHistoryMessages.histVersionA, n: comparing[0] })}
+              labelB={fmt(networkHistoryMessages.histVersionNumbered, { label: networkHistoryMessages.histVersionB, n: comparing[1] })}
             />
           )}
         </Flex>

@@ -1,4 +1,4 @@
-import { CODE, editCenterLinkGateway, enableCenterLink, isNetworkAddress, M, segmentFields, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { CODE, editCenterLinkGateway, enableCenterLink, isNetworkAddress, LIMITS, type NetworkDetail, networkSegmentsMessages, segmentFields } from '@hublink/contract';
 import { App, Button, Descriptions, Flex, Form, Input, Select, Tag } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
@@ -13,7 +13,7 @@ interface Values {
 const formatRule: Rule = ({ getFieldValue }) => ({
   validator: async (_, v: unknown) => {
     const mask = getFieldValue('mask') as number | undefined;
-    if (mask !== undefined && segmentFields.gateway.safeParse(text(v)).success && !isNetworkAddress(text(v), mask)) throw new Error(M.segGatewayFormat);
+    if (mask !== undefined && segmentFields.gateway.safeParse(text(v)).success && !isNetworkAddress(text(v), mask)) throw new Error(networkSegmentsMessages.segGatewayFormat);
   },
 });
 
@@ -31,8 +31,8 @@ export function InterconnectDialog({ detail, open, onClose }: { detail: NetworkD
 
   const confirmToggle = () =>
     modal.confirm({
-      title: on ? M.segUiInterconnectDisable : M.segUiInterconnectEnable,
-      content: on ? M.segUiInterconnectDisableConfirm : M.segUiInterconnectEnableConfirm,
+      title: on ? networkSegmentsMessages.segUiInterconnectDisable : networkSegmentsMessages.segUiInterconnectEnable,
+      content: on ? networkSegmentsMessages.segUiInterconnectDisableConfirm : networkSegmentsMessages.segUiInterconnectEnableConfirm,
       onOk: () => toggle.mutateAsync({ network_number: detail.network_number, enable: on ? 0 : 1 }),
     });
 
@@ -47,11 +47,11 @@ export function InterconnectDialog({ detail, open, onClose }: { detail: NetworkD
     <FormDialog<Values>
       guardMs={LIMITS.networkLoadingClearMs}
       form={form}
-      title={M.segUiInterconnectTitle}
+      title={networkSegmentsMessages.segUiInterconnectTitle}
       open={open}
       onClose={onClose}
       onSubmit={submit}
-      okText={M.segUiSaveSegment}
+      okText={networkSegmentsMessages.segUiSaveSegment}
       initialValues={{ gateway: segment?.gateway ?? '', mask: segment?.mask }}
     >
       <Descriptions
@@ -61,24 +61,24 @@ export function InterconnectDialog({ detail, open, onClose }: { detail: NetworkD
         items={[
           {
             key: 'state',
-            label: M.segUiInterconnectState,
+            label: networkSegmentsMessages.segUiInterconnectState,
             children: (
               <Flex gap={8} align="center" wrap>
-                <Tag color={on ? 'green' : 'default'}>{on ? M.segUiInterconnectOn : M.segUiInterconnectOff}</Tag>
+                <Tag color={on ? 'green' : 'default'}>{on ? networkSegmentsMessages.segUiInterconnectOn : networkSegmentsMessages.segUiInterconnectOff}</Tag>
                 <Button size="small" danger={on} onClick={confirmToggle} loading={toggle.isPending}>
-                  {on ? M.segUiInterconnectDisable : M.segUiInterconnectEnable}
+                  {on ? networkSegmentsMessages.segUiInterconnectDisable : networkSegmentsMessages.segUiInterconnectEnable}
                 </Button>
               </Flex>
             ),
           },
         ]}
       />
-      <Flex gap={12} wrap role="group" aria-label={M.segUiInterconnectSegment}>
-        <Form.Item name="gateway" label={M.segUiInterconnectSegment} rules={[zodRule(segmentFields.gateway), formatRule]} dependencies={['mask']} style={{ flex: '1 1 200px' }}>
-          <Input aria-label={`${M.segUiInterconnectSegment} ${M.segUiGateway}`} inputMode="decimal" placeholder="10.255.0.0" />
+      <Flex gap={12} wrap role="group" aria-label={networkSegmentsMessages.segUiInterconnectSegment}>
+        <Form.Item name="gateway" label={networkSegmentsMessages.segUiInterconnectSegment} rules={[zodRule(segmentFields.gateway), formatRule]} dependencies={['mask']} style={{ flex: '1 1 200px' }}>
+          <Input aria-label={`${networkSegmentsMessages.segUiInterconnectSegment} ${networkSegmentsMessages.segUiGateway}`} inputMode="decimal" placeholder="10.255.0.0" />
         </Form.Item>
-        <Form.Item name="mask" label={M.segUiMask} rules={[zodRule(segmentFields.mask)]} style={{ flex: '0 0 120px' }}>
-          <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${M.segUiInterconnectSegment} ${M.segUiMask}`} placeholder={M.segUiMask} />
+        <Form.Item name="mask" label={networkSegmentsMessages.segUiMask} rules={[zodRule(segmentFields.mask)]} style={{ flex: '0 0 120px' }}>
+          <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${networkSegmentsMessages.segUiInterconnectSegment} ${networkSegmentsMessages.segUiMask}`} placeholder={networkSegmentsMessages.segUiMask} />
         </Form.Item>
       </Flex>
     </FormDialog>

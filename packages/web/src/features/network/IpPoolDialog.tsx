@@ -1,4 +1,4 @@
-import { CODE, getIpPool, M, POOL_KEYS, POOL_LABELS, editIpPool, poolOverlap, poolProblem, setNetworkFr, type IpPool, LIMITS } from '@hublink/contract';
+import { CODE, editIpPool, getIpPool, type IpPool, LIMITS, networkMessages, POOL_KEYS, POOL_LABELS, poolOverlap, poolProblem, popMessages, setNetworkFr } from '@hublink/contract';
 import { Alert, Form, Input, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useApiQuery } from '../../api/hooks';
@@ -57,15 +57,15 @@ export function IpPoolDialog({
   };
 
   return (
-    <FormDialog<IpPool> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.networkMenuSegment} open={open && saved !== undefined} onClose={onClose} onSubmit={submit} initialValues={saved}>
-      {pending && <Alert type="info" showIcon title={M.popPoolForFr} style={{ marginBottom: 16 }} />}
-      <Typography.Paragraph type="secondary">{M.popPoolHint}</Typography.Paragraph>
+    <FormDialog<IpPool> guardMs={LIMITS.networkLoadingClearMs} form={form} title={networkMessages.networkMenuSegment} open={open && saved !== undefined} onClose={onClose} onSubmit={submit} initialValues={saved}>
+      {pending && <Alert type="info" showIcon title={popMessages.popPoolForFr} style={{ marginBottom: 16 }} />}
+      <Typography.Paragraph type="secondary">{popMessages.popPoolHint}</Typography.Paragraph>
       {POOL_KEYS.map((k) => (
         <Form.Item
           key={k}
           name={k}
           label={POOL_LABELS[k]}
-          rules={[...(k === 'pop' && popRequired ? [{ required: true, whitespace: true, message: M.popPoolPopRequired }] : []), poolRule, ...(k === 'pop' ? [overlapRule] : [])]}
+          rules={[...(k === 'pop' && popRequired ? [{ required: true, whitespace: true, message: popMessages.popPoolPopRequired }] : []), poolRule, ...(k === 'pop' ? [overlapRule] : [])]}
           validateTrigger={['onBlur', 'onSubmit']}
         >
           <Input placeholder="10.8.0.0/16" maxLength={18} aria-label={POOL_LABELS[k]} />

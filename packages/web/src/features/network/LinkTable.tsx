@@ -1,12 +1,12 @@
-import { fmt, LIMITS, M, type NetworkLink, type NetworkMember } from '@hublink/contract';
+import { BM, fmt, LIMITS, type NetworkLink, type NetworkMember, networkMessages } from '@hublink/contract';
 import { Badge, Empty, Flex, Grid, Tag } from 'antd';
 import { WideTable } from '../../components/WideTable';
 import { LINES_FROM_CENTERS, orDash } from './labels';
 
-const nameWithNote = (name: string, note: string) => (note ? fmt(M.networkNameWithNote, { name, note }) : name);
+const nameWithNote = (name: string, note: string) => (note ? fmt(networkMessages.networkNameWithNote, { name, note }) : name);
 
 /** Which way an up link runs, as its point's device said (issue 30): 直连, 经POP(area), or a dash when it did not say. */
-const pathText = (l: NetworkLink) => (l.path === 'pop' ? fmt(M.networkLinkViaPop, { area: l.pop_area ?? '' }) : l.path === 'center' ? M.networkLinkDirect : orDash(''));
+const pathText = (l: NetworkLink) => (l.path === 'pop' ? fmt(networkMessages.networkLinkViaPop, { area: l.pop_area ?? '' }) : l.path === 'center' ? networkMessages.networkLinkDirect : orDash(''));
 
 /**
  * The links of the network as a list: point, center (with its line, main or backup, as the member table
@@ -20,29 +20,29 @@ export function LinkTable({ links, members = [], loading }: { links: readonly Ne
   const routing = new Map(centers.length >= LINES_FROM_CENTERS ? centers.map((c) => [c.router_name, c.routing]) : []);
   const narrow = Grid.useBreakpoint().sm === false;
   const columns = [
-    { title: M.networkLinkPoint, key: 'point', render: (_: unknown, l: NetworkLink) => nameWithNote(l.router_name, l.router_name_note) },
+    { title: networkMessages.networkLinkPoint, key: 'point', render: (_: unknown, l: NetworkLink) => nameWithNote(l.router_name, l.router_name_note) },
     {
-      title: M.networkLinkCenter,
+      title: networkMessages.networkLinkCenter,
       key: 'center',
       render: (_: unknown, l: NetworkLink) => {
         const line = routing.get(l.center_router_name);
         return (
           <Flex gap={4} vertical={narrow} align={narrow ? 'flex-start' : 'center'}>
             {nameWithNote(l.center_router_name, l.center_router_name_note)}
-            {line !== undefined && <Tag color={line === 1 ? 'blue' : 'default'}>{line === 1 ? M.networkLineMain : M.networkLineBackup}</Tag>}
+            {line !== undefined && <Tag color={line === 1 ? 'blue' : 'default'}>{line === 1 ? networkMessages.networkLineMain : networkMessages.networkLineBackup}</Tag>}
           </Flex>
         );
       },
     },
     {
-      title: M.networkLinkStatus,
+      title: networkMessages.networkLinkStatus,
       dataIndex: 'vpn_online',
       key: 'vpn_online',
-      render: (v: number) => (v !== 0 ? <Badge status="success" text={M.networkOnline} /> : <Badge status="error" text={M.networkOffline} />),
+      render: (v: number) => (v !== 0 ? <Badge status="success" text={networkMessages.networkOnline} /> : <Badge status="error" text={networkMessages.networkOffline} />),
     },
-    { title: M.networkLinkPath, key: 'path', render: (_: unknown, l: NetworkLink) => pathText(l) },
-    { title: M.networkLinkIp, dataIndex: 'vpn_ip', key: 'vpn_ip', render: orDash },
-    { title: M.networkLinkSince, dataIndex: 'vpn_online_time', key: 'vpn_online_time', render: orDash },
+    { title: networkMessages.networkLinkPath, key: 'path', render: (_: unknown, l: NetworkLink) => pathText(l) },
+    { title: networkMessages.networkLinkIp, dataIndex: 'vpn_ip', key: 'vpn_ip', render: orDash },
+    { title: networkMessages.networkLinkSince, dataIndex: 'vpn_online_time', key: 'vpn_online_time', render: orDash },
   ];
   return (
     <WideTable<NetworkLink>
@@ -51,7 +51,7 @@ export function LinkTable({ links, members = [], loading }: { links: readonly Ne
       columns={columns}
       dataSource={links as NetworkLink[]}
       loading={loading}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> }}
       pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false }}
     />
   );

@@ -1,4 +1,4 @@
-import { M, type NetworkLink, type NetworkMember } from '@hublink/contract';
+import { type NetworkLink, type NetworkMember, networkMessages } from '@hublink/contract';
 import { Card, Segmented } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { PageLoading } from '../../components/PageLoading';
@@ -15,17 +15,17 @@ export function LinksCard({ members, links }: { members: readonly NetworkMember[
   return (
     <Card
       variant="borderless"
-      title={M.networkLinks}
+      title={networkMessages.networkLinks}
       role="region"
-      aria-label={M.networkLinks}
+      aria-label={networkMessages.networkLinks}
       extra={
         <Segmented<View>
-          aria-label={M.networkLinkView}
+          aria-label={networkMessages.networkLinkView}
           value={view}
           onChange={setView}
           options={[
-            { value: 'list', label: M.networkLinkList },
-            { value: 'topology', label: M.networkLinkTopology },
+            { value: 'list', label: networkMessages.networkLinkList },
+            { value: 'topology', label: networkMessages.networkLinkTopology },
           ]}
         />
       }

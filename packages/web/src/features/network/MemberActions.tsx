@@ -1,4 +1,4 @@
-import { M, fmt, killUser, removeNetworkMember, resetRespawn, type NetworkMember } from '@hublink/contract';
+import { fmt, killUser, type NetworkMember, networkMessages, networkSettingsUiMessages, removeNetworkMember, resetRespawn } from '@hublink/contract';
 import { Button, Popconfirm, Space } from 'antd';
 import { useNetworkMutation } from './api';
 import { routerDetailPath } from '../../components/pageLinks';
@@ -28,27 +28,27 @@ export function MemberActions({ networkNumber, member, canEdit, canSet }: Member
     <Space size={0} wrap>
       {online && (
         <Button type="link" size="small" href={routerDetailPath(member.router_name)} target="_blank" rel="noopener noreferrer">
-          {M.networkMemberDetail}
+          {networkMessages.networkMemberDetail}
         </Button>
       )}
       {online && canSet && (
-        <Popconfirm title={fmt(M.netSetKickConfirm, { name: member.router_name })} onConfirm={() => kick.mutateAsync(target)}>
-          <Button type="link" size="small" aria-label={`${M.networkKick} ${member.router_name}`}>
-            {M.networkKick}
+        <Popconfirm title={fmt(networkSettingsUiMessages.netSetKickConfirm, { name: member.router_name })} onConfirm={() => kick.mutateAsync(target)}>
+          <Button type="link" size="small" aria-label={`${networkMessages.networkKick} ${member.router_name}`}>
+            {networkMessages.networkKick}
           </Button>
         </Popconfirm>
       )}
       {online && canSet && (
-        <Popconfirm title={fmt(M.netSetRespawnConfirm, { name: member.router_name })} onConfirm={() => respawn.mutateAsync(target)}>
-          <Button type="link" size="small" aria-label={`${M.networkRespawn} ${member.router_name}`}>
-            {M.networkRespawn}
+        <Popconfirm title={fmt(networkSettingsUiMessages.netSetRespawnConfirm, { name: member.router_name })} onConfirm={() => respawn.mutateAsync(target)}>
+          <Button type="link" size="small" aria-label={`${networkMessages.networkRespawn} ${member.router_name}`}>
+            {networkMessages.networkRespawn}
           </Button>
         </Popconfirm>
       )}
       {canEdit && (
-        <Popconfirm title={M.networkConfirmRemove} onConfirm={() => remove.mutateAsync(target)}>
-          <Button type="link" size="small" danger aria-label={`${M.networkRemove} ${member.router_name}`}>
-            {M.networkRemove}
+        <Popconfirm title={networkMessages.networkConfirmRemove} onConfirm={() => remove.mutateAsync(target)}>
+          <Button type="link" size="small" danger aria-label={`${networkMessages.networkRemove} ${member.router_name}`}>
+            {networkMessages.networkRemove}
           </Button>
         </Popconfirm>
       )}

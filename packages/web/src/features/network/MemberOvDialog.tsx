@@ -1,4 +1,4 @@
-import { BACKUP_AREA_FROM, CODE, M, setMemberOv, type FrArea, type NetworkMember, LIMITS } from '@hublink/contract';
+import { BACKUP_AREA_FROM, BM, CODE, type FrArea, LIMITS, type NetworkMember, popMessages, setMemberOv } from '@hublink/contract';
 import { Form, Select } from 'antd';
 import { toast } from '../../api/notify';
 import { FormDialog } from '../../components/FormDialog';
@@ -26,7 +26,7 @@ export function MemberOvDialog({ networkNumber, member, areas, onClose }: { netw
     if (!member || v.main === undefined) return false;
     const backup = backupOffered ? (v.backup ?? 0) : 0;
     if (v.main === member.ov_id.main && backup === member.ov_id.backup) {
-      toast.success(M.saved);
+      toast.success(BM.saved);
       return true;
     }
     const env = await set.mutateAsync({ network_number: networkNumber, router_name: member.router_name, ov_id_main: v.main, ov_id_backup: backup });
@@ -37,7 +37,7 @@ export function MemberOvDialog({ networkNumber, member, areas, onClose }: { netw
     <FormDialog<Values>
       guardMs={LIMITS.networkLoadingClearMs}
       form={form}
-      title={member ? `${M.popOvTitle} - ${member.router_name}` : M.popOvTitle}
+      title={member ? `${popMessages.popOvTitle} - ${member.router_name}` : popMessages.popOvTitle}
       open={member !== null}
       onClose={onClose}
       onSubmit={submit}
@@ -46,23 +46,23 @@ export function MemberOvDialog({ networkNumber, member, areas, onClose }: { netw
         backup: member && ids.has(member.ov_id.backup) ? member.ov_id.backup : undefined,
       }}
     >
-      <Form.Item name="main" label={M.popOvMain} rules={[{ required: true, message: M.popAreaMainRequired }]}>
-        <Select options={options} placeholder={M.popAreaMainRequired} aria-label={M.popOvMain} />
+      <Form.Item name="main" label={popMessages.popOvMain} rules={[{ required: true, message: popMessages.popAreaMainRequired }]}>
+        <Select options={options} placeholder={popMessages.popAreaMainRequired} aria-label={popMessages.popOvMain} />
       </Form.Item>
       {backupOffered && (
         <Form.Item
           name="backup"
-          label={M.popOvBackup}
+          label={popMessages.popOvBackup}
           dependencies={['main']}
           rules={[
             ({ getFieldValue }) => ({
               validator: async (_, v: number | undefined) => {
-                if (v !== undefined && v === getFieldValue('main')) throw new Error(M.popAreaSame);
+                if (v !== undefined && v === getFieldValue('main')) throw new Error(popMessages.popAreaSame);
               },
             }),
           ]}
         >
-          <Select options={options} allowClear placeholder={M.popOvBackupPick} aria-label={M.popOvBackup} />
+          <Select options={options} allowClear placeholder={popMessages.popOvBackupPick} aria-label={popMessages.popOvBackup} />
         </Form.Item>
       )}
     </FormDialog>

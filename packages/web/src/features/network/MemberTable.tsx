@@ -1,4 +1,4 @@
-import { frOv, LIMITS, M, type MemberDeviceState, type NetworkMember } from '@hublink/contract';
+import { BM, frOv, LIMITS, type MemberDeviceState, type NetworkMember, networkMessages, networkSegmentsMessages, networkSettingsUiMessages, popMessages } from '@hublink/contract';
 import { EditOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Empty, Flex, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -44,7 +44,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
   const lines = members.filter((m) => m.member_type === 'center').length >= LINES_FROM_CENTERS;
   const columns = [
     {
-      title: M.networkMemberName,
+      title: networkMessages.networkMemberName,
       key: 'name',
       render: (_: unknown, m: NetworkMember) => (
         <Flex gap={6} align="center">
@@ -54,36 +54,37 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
         </Flex>
       ),
     },
-    { title: M.networkMemberNote, dataIndex: 'note', key: 'note', render: (_: string, m: NetworkMember) => <MemberNoteCell member={m} /> },
+    { title: networkMessages.networkMemberNote, dataIndex: 'note', key: 'note', render: (_: string, m: NetworkMember) => <MemberNoteCell member={m} /> },
     {
-      title: M.networkPosition,
+      title: networkMessages.networkPosition,
       key: 'position',
       render: (_: unknown, m: NetworkMember) => (
-        <Flex gap={4} align="center">
-          {positionLabel(m.member_type)}
+        // A narrow column puts the line's tag under the position rather than breaking 中心点 a character a line.
+        <Flex gap={4} align="center" wrap>
+          <span style={{ whiteSpace: 'nowrap' }}>{positionLabel(m.member_type)}</span>
           {lines && m.member_type === 'center' && (
-            <Tag color={m.routing === 1 ? 'blue' : 'default'}>{m.routing === 1 ? M.networkLineMain : M.networkLineBackup}</Tag>
+            <Tag color={m.routing === 1 ? 'blue' : 'default'}>{m.routing === 1 ? networkMessages.networkLineMain : networkMessages.networkLineBackup}</Tag>
           )}
         </Flex>
       ),
     },
     {
-      title: M.networkPopMain,
+      title: networkMessages.networkPopMain,
       key: 'pop_main',
       render: (_: unknown, m: NetworkMember) => (
         <Flex gap={4} align="center" wrap={false}>
           {orDash(m.ov_id.main_name)}
           {canSet && areas.length > 0 && (
-            <Button type="link" size="small" icon={<EditOutlined />} aria-label={`${M.popOvEdit} ${m.router_name}`} onClick={() => setOvOf(m)} />
+            <Button type="link" size="small" icon={<EditOutlined />} aria-label={`${popMessages.popOvEdit} ${m.router_name}`} onClick={() => setOvOf(m)} />
           )}
         </Flex>
       ),
     },
-    { title: M.networkPopBackup, key: 'pop_backup', render: (_: unknown, m: NetworkMember) => orDash(m.ov_id.backup_name) },
+    { title: networkMessages.networkPopBackup, key: 'pop_backup', render: (_: unknown, m: NetworkMember) => orDash(m.ov_id.backup_name) },
     ...(auth?.default_route === 1
       ? [
           {
-            title: M.networkDefaultRoute,
+            title: networkMessages.networkDefaultRoute,
             key: 'default_route',
             render: (_: unknown, m: NetworkMember) => (
               <Flex gap={4} align="center" wrap={false}>
@@ -93,7 +94,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
                     type="link"
                     size="small"
                     icon={<EditOutlined />}
-                    aria-label={`${M.netSetRouteEdit} ${M.networkDefaultRoute} ${m.router_name}`}
+                    aria-label={`${networkSettingsUiMessages.netSetRouteEdit} ${networkMessages.networkDefaultRoute} ${m.router_name}`}
                     onClick={() => setRouteOf(m)}
                   />
                 )}
@@ -105,7 +106,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
     ...(quagga
       ? [
           {
-            title: M.networkQuagga,
+            title: networkMessages.networkQuagga,
             key: 'quagga',
             render: (_: unknown, m: NetworkMember) => (canSet ? <QuaggaSwitch networkNumber={networkNumber} member={m} /> : onOffLabel(m.quagga)),
           },
@@ -113,11 +114,11 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
       : []),
     // A center's segment settings sit in their own column: the fixed actions column must stay narrow on a phone.
     ...(canSet && members.some((m) => m.member_type === 'center')
-      ? [{ title: M.segUiCenterSettings, key: 'center_settings', render: (_: unknown, m: NetworkMember) => center.actions(m) ?? orDash('') }]
+      ? [{ title: networkSegmentsMessages.segUiCenterSettings, key: 'center_settings', render: (_: unknown, m: NetworkMember) => center.actions(m) ?? orDash('') }]
       : []),
-    { title: M.networkDeviceColumn, key: 'device', render: (_: unknown, m: NetworkMember) => <DeviceStateCell state={device[m.router_name]} /> },
+    { title: networkMessages.networkDeviceColumn, key: 'device', render: (_: unknown, m: NetworkMember) => <DeviceStateCell state={device[m.router_name]} /> },
     {
-      title: M.networkColActions,
+      title: networkMessages.networkColActions,
       key: 'actions',
       // WideTable lets it scroll with the rest on a phone, where it would cover most of the table.
       fixed: 'right' as const,
@@ -125,7 +126,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
     },
   ];
   return (
-    <Card variant="borderless" title={M.networkMembers} extra={extra} role="region" aria-label={M.networkMembers}>
+    <Card variant="borderless" title={networkMessages.networkMembers} extra={extra} role="region" aria-label={networkMessages.networkMembers}>
       {quagga && canSet && (
         <Flex justify="end" wrap style={{ marginBottom: 8 }}>
           <QuaggaAllButtons networkNumber={networkNumber} />
@@ -137,7 +138,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
         rowKey="router_name"
         columns={columns}
         dataSource={members}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} /> }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> }}
         pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false }}
       />
       {canSet && <DefaultRouteDialog networkNumber={networkNumber} member={routeOf} onClose={() => setRouteOf(null)} />}

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { M, NETWORK_STATUS, networkInfo } from '@hublink/contract';
+import { NETWORK_STATUS, networkInfo, networkMessages } from '@hublink/contract';
 import { Alert, Button } from 'antd';
 import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
@@ -37,7 +37,7 @@ export default function NetworkDetailPage() {
   const usable = live.network_status !== NETWORK_STATUS.disabled;
   return (
     <PageContainer title={detail.network_name} card={false} extra={usable && <ConfigMenu detail={detail} canEdit={rights.edit} />}>
-      {!usable && <Alert type="warning" showIcon title={M.networkDisabledBanner} />}
+      {!usable && <Alert type="warning" showIcon title={networkMessages.networkDisabledBanner} />}
       <NetworkSummary detail={detail} />
       <MemberTable
         networkNumber={detail.network_number}
@@ -49,7 +49,7 @@ export default function NetworkDetailPage() {
           usable &&
           rights.edit && (
             <Button type="primary" size="small" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
-              {M.networkAddMember}
+              {networkMessages.networkAddMember}
             </Button>
           )
         }

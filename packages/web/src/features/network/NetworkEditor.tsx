@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, createNetwork, editNetwork, fmt, renameNetwork, type MemberOption, type MemberType, type NetworkDetail, type NetworkQuota } from '@hublink/contract';
+import { CODE, createNetwork, editNetwork, fmt, LIMITS, type MemberOption, type MemberType, type NetworkDetail, networkMessages, type NetworkQuota, renameNetwork } from '@hublink/contract';
 import { Alert, Button, Col, Flex, Form, Input, Row, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -57,7 +57,7 @@ export function NetworkEditor({ quota, candidates, network }: NetworkEditorProps
   const remove = (name: string) => setPicked(picked.filter((p) => p.router_name !== name));
 
   const submit = async ({ network_name }: Values) => {
-    if (picked.length === 0) return toast.warning(M.networkMembersRequired);
+    if (picked.length === 0) return toast.warning(networkMessages.networkMembersRequired);
     const body = { network_name: network_name.trim(), ...bodyOf(picked) };
     if (network) {
       const env = await edit.mutateAsync({ network_number: network.network_number, ...body });
@@ -70,21 +70,21 @@ export function NetworkEditor({ quota, candidates, network }: NetworkEditorProps
 
   return (
     <Form<Values> form={form} layout="vertical" requiredMark={false} initialValues={{ network_name: network?.network_name ?? '' }} onFinish={(v) => void submit(v)}>
-      <Form.Item name="network_name" label={M.networkColName} rules={rulesOf(renameNetwork.body, 'network_name')} style={{ maxWidth: 420 }}>
-        <Input maxLength={LIMITS.networkNameMax} placeholder={M.networkNameRequired} showCount />
+      <Form.Item name="network_name" label={networkMessages.networkColName} rules={rulesOf(renameNetwork.body, 'network_name')} style={{ maxWidth: 420 }}>
+        <Input maxLength={LIMITS.networkNameMax} placeholder={networkMessages.networkNameRequired} showCount />
       </Form.Item>
       <Flex gap={12} align="center" wrap style={{ marginBottom: 12 }}>
-        <Tag color="blue" aria-label={M.networkUsage}>
-          {fmt(M.networkUsed, { use: usedCount(base, picked), count: base.count })}
+        <Tag color="blue" aria-label={networkMessages.networkUsage}>
+          {fmt(networkMessages.networkUsed, { use: usedCount(base, picked), count: base.count })}
         </Tag>
-        <Alert type="info" showIcon title={M.networkOverlapHint} style={{ flex: 1 }} />
+        <Alert type="info" showIcon title={networkMessages.networkOverlapHint} style={{ flex: 1 }} />
       </Flex>
       <Row gutter={[12, 12]}>
         <Col xs={24} md={12} xl={7}>
-          <CandidatePanel title={M.networkHardware} members={free(candidates.router)} onAdd={add} />
+          <CandidatePanel title={networkMessages.networkHardware} members={free(candidates.router)} onAdd={add} />
         </Col>
         <Col xs={24} md={12} xl={7}>
-          <CandidatePanel title={M.networkSoftware} members={free(candidates.app)} onAdd={add} />
+          <CandidatePanel title={networkMessages.networkSoftware} members={free(candidates.app)} onAdd={add} />
         </Col>
         <Col xs={24} xl={10}>
           <SelectedMembers picked={picked} onRemove={remove} onPosition={reposition} />
@@ -92,9 +92,9 @@ export function NetworkEditor({ quota, candidates, network }: NetworkEditorProps
       </Row>
       <Flex gap={8} style={{ marginTop: 16 }}>
         <Button type="primary" htmlType="submit" loading={create.isPending || edit.isPending}>
-          {M.networkSave}
+          {networkMessages.networkSave}
         </Button>
-        <Button onClick={() => void navigate(-1)}>{M.networkBack}</Button>
+        <Button onClick={() => void navigate(-1)}>{networkMessages.networkBack}</Button>
       </Flex>
     </Form>
   );

@@ -1,5 +1,5 @@
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { M, deleteNetwork, listNetworks, type NetworkItem } from '@hublink/contract';
+import { deleteNetwork, listNetworks, type NetworkItem, networkMessages } from '@hublink/contract';
 import { Button, Card, Flex, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -26,49 +26,49 @@ export default function NetworkListPage() {
 
   const columns = [
     {
-      title: M.networkColName,
+      title: networkMessages.networkColName,
       dataIndex: 'network_name',
       key: 'network_name',
       render: (name: string, r: NetworkItem) => (
         <Flex gap={4} align="center">
           <Link to={networkDetailPath(r.network_number)}>{name}</Link>
           {rights.edit && (
-            <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${M.networkRename} ${name}`} onClick={() => setRenaming(r)} />
+            <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${networkMessages.networkRename} ${name}`} onClick={() => setRenaming(r)} />
           )}
         </Flex>
       ),
     },
-    { title: M.networkColType, dataIndex: 'network_type', key: 'network_type', render: networkTypeLabel },
-    { title: M.networkColMembers, dataIndex: 'member_count', key: 'member_count' },
-    { title: M.networkColFr, dataIndex: 'fr_name', key: 'fr_name', render: orDash },
+    { title: networkMessages.networkColType, dataIndex: 'network_type', key: 'network_type', render: networkTypeLabel },
+    { title: networkMessages.networkColMembers, dataIndex: 'member_count', key: 'member_count' },
+    { title: networkMessages.networkColFr, dataIndex: 'fr_name', key: 'fr_name', render: orDash },
     {
-      title: M.networkColStatus,
+      title: networkMessages.networkColStatus,
       dataIndex: 'network_status',
       key: 'network_status',
-      render: (s: number) => (s === 1 ? M.networkStatusOk : <Typography.Text type="danger">{M.networkStatusDisabled}</Typography.Text>),
+      render: (s: number) => (s === 1 ? networkMessages.networkStatusOk : <Typography.Text type="danger">{networkMessages.networkStatusDisabled}</Typography.Text>),
     },
     {
-      title: M.networkColActions,
+      title: networkMessages.networkColActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, r: NetworkItem) => (
         <Space size={0} wrap={false}>
           <Button type="link" size="small" onClick={() => void navigate(networkDetailPath(r.network_number))}>
-            {M.networkActionDetail}
+            {networkMessages.networkActionDetail}
           </Button>
           {rights.edit && (
             <Button type="link" size="small" onClick={() => void navigate(networkEditPath(r.network_number))}>
-              {M.networkActionMembers}
+              {networkMessages.networkActionMembers}
             </Button>
           )}
-          {rights.delete && <DeleteAction label={M.networkActionDelete} onConfirm={() => remove.mutateAsync({ network_number: r.network_number })} />}
+          {rights.delete && <DeleteAction label={networkMessages.networkActionDelete} onConfirm={() => remove.mutateAsync({ network_number: r.network_number })} />}
         </Space>
       ),
     },
   ];
 
   return (
-    <PageContainer title={M.networkListTitle} card={false}>
+    <PageContainer title={networkMessages.networkListTitle} card={false}>
       <QuotaCards />
       <Card variant="borderless">
         <PagedTable<NetworkItem>
@@ -76,12 +76,12 @@ export default function NetworkListPage() {
           columns={columns}
           list={list}
           searchable
-          searchPlaceholder={M.networkSearch}
+          searchPlaceholder={networkMessages.networkSearch}
           scroll={{ x: 'max-content' }}
           toolbar={
             rights.create && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate('/network/create')}>
-                {M.networkCreate}
+                {networkMessages.networkCreate}
               </Button>
             )
           }

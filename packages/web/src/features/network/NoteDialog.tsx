@@ -1,5 +1,5 @@
 import { EditOutlined } from '@ant-design/icons';
-import { CODE, fmt, LIMITS, M, noteRouter, type NetworkMember } from '@hublink/contract';
+import { CODE, fmt, LIMITS, type NetworkMember, networkMessages, noteRouter, routerMessages } from '@hublink/contract';
 import { Button, Flex, Form, Input } from 'antd';
 import { useState } from 'react';
 import { rulesOf } from '../../api/rules';
@@ -17,7 +17,7 @@ export function NoteDialog({ member, onClose }: { member: NetworkMember | null; 
   const save = useNetworkMutation(noteRouter);
   return (
     <FormDialog<{ note: string }>
-      title={fmt(M.networkNoteTitle, { name: member?.router_name ?? '' })}
+      title={fmt(networkMessages.networkNoteTitle, { name: member?.router_name ?? '' })}
       open={member !== null}
       onClose={onClose}
       initialValues={{ note: member?.note ?? '' }}
@@ -30,8 +30,8 @@ export function NoteDialog({ member, onClose }: { member: NetworkMember | null; 
         return (await save.mutateAsync({ router_name: member.router_name, note })).code === CODE.ok;
       }}
     >
-      <Form.Item name="note" label={M.memberNoteLabel} rules={rules}>
-        <Input placeholder={M.memberNotePlaceholder} aria-label={M.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount autoFocus />
+      <Form.Item name="note" label={routerMessages.memberNoteLabel} rules={rules}>
+        <Input placeholder={routerMessages.memberNotePlaceholder} aria-label={routerMessages.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount autoFocus />
       </Form.Item>
     </FormDialog>
   );
@@ -48,7 +48,7 @@ export function MemberNoteCell({ member }: { member: NetworkMember }) {
     <Flex gap={4} align="center" wrap={false}>
       <span title={member.note}>{orDash(shortNote(member.note))}</span>
       {mayEdit && (
-        <Button type="link" size="small" icon={<EditOutlined />} aria-label={fmt(M.networkNoteEdit, { name: member.router_name })} onClick={() => setOpen(true)} />
+        <Button type="link" size="small" icon={<EditOutlined />} aria-label={fmt(networkMessages.networkNoteEdit, { name: member.router_name })} onClick={() => setOpen(true)} />
       )}
       {mayEdit && <NoteDialog member={open ? member : null} onClose={() => setOpen(false)} />}
     </Flex>

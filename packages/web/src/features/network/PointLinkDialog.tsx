@@ -1,4 +1,4 @@
-import { CODE, getPointLink, M, setPointLink, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { CODE, getPointLink, LIMITS, type NetworkDetail, networkSegmentsMessages, setPointLink } from '@hublink/contract';
 import { Empty, Form, Select, Typography } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { FormDialog } from '../../components/FormDialog';
@@ -28,14 +28,14 @@ export function PointLinkDialog({ detail, open, onClose }: { detail: NetworkDeta
   };
 
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.segUiPointLinkTitle} open={open && config !== undefined} onClose={onClose} onSubmit={submit} initialValues={initial}>
-      <Typography.Paragraph type="secondary">{M.segUiPointLinkHint}</Typography.Paragraph>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={networkSegmentsMessages.segUiPointLinkTitle} open={open && config !== undefined} onClose={onClose} onSubmit={submit} initialValues={initial}>
+      <Typography.Paragraph type="secondary">{networkSegmentsMessages.segUiPointLinkHint}</Typography.Paragraph>
       {points.length === 0 || centers.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.segUiPointLinkNone} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={networkSegmentsMessages.segUiPointLinkNone} />
       ) : (
         points.map((p, i) => (
-          <Form.Item key={p} name={`p${i}`} label={p} rules={[{ required: true, type: 'array', min: 1, message: M.segPointLinkCentersRequired }]}>
-            <Select mode="multiple" options={centers} aria-label={`${p} ${M.segUiPointLinkCenters}`} placeholder={M.segUiPointLinkCenters} />
+          <Form.Item key={p} name={`p${i}`} label={p} rules={[{ required: true, type: 'array', min: 1, message: networkSegmentsMessages.segPointLinkCentersRequired }]}>
+            <Select mode="multiple" options={centers} aria-label={`${p} ${networkSegmentsMessages.segUiPointLinkCenters}`} placeholder={networkSegmentsMessages.segUiPointLinkCenters} />
           </Form.Item>
         ))
       )}

@@ -1,21 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  CODE,
-  editPrefix,
-  fmt,
-  getPrefix,
-  isIpv4,
-  LIMITS,
-  M,
-  networkAddress,
-  PREFIX_PERMISSIONS,
-  prefixKey,
-  prefixMatchValid,
-  prefixRowFields,
-  SEGMENT_LIMITS,
-  type NetworkDetail,
-  type NetworkPrefix,
-} from '@hublink/contract';
+import { CODE, editPrefix, fmt, getPrefix, isIpv4, LIMITS, networkAddress, type NetworkDetail, type NetworkPrefix, networkSegmentsMessages, PREFIX_PERMISSIONS, prefixKey, prefixMatchValid, prefixRowFields, SEGMENT_LIMITS } from '@hublink/contract';
 import { Button, Divider, Flex, Form, Grid, Input, Select, Typography, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useApiQuery } from '../../api/hooks';
@@ -37,7 +21,7 @@ interface Values {
   prefix?: Row[];
 }
 
-const PERMISSION_LABEL: Record<string, string> = { permit: M.segUiPrefixPermit, deny: M.segUiPrefixDeny };
+const PERMISSION_LABEL: Record<string, string> = { permit: networkSegmentsMessages.segUiPrefixPermit, deny: networkSegmentsMessages.segUiPrefixDeny };
 const permissionOptions = PREFIX_PERMISSIONS.map((p) => ({ value: p, label: PERMISSION_LABEL[p] }));
 
 /** A row as the server would store it: the comparison for "unchanged" and the body sent. */
@@ -65,7 +49,7 @@ const uniqueRule =
       const r = rows[index];
       if (!r || !isIpv4(text(r.ip)) || r.mask === undefined) return;
       const key = prefixKey({ ip: text(r.ip), mask: r.mask });
-      if (rows.filter((o) => o.mask !== undefined && isIpv4(text(o.ip)) && prefixKey({ ip: text(o.ip), mask: o.mask }) === key).length > 1) throw new Error(M.segPrefixRepeat);
+      if (rows.filter((o) => o.mask !== undefined && isIpv4(text(o.ip)) && prefixKey({ ip: text(o.ip), mask: o.mask }) === key).length > 1) throw new Error(networkSegmentsMessages.segPrefixRepeat);
     },
   });
 
@@ -75,7 +59,7 @@ const matchRule =
   ({ getFieldValue }) => ({
     validator: async () => {
       const r = ((getFieldValue('prefix') as Row[] | undefined) ?? [])[index];
-      if (r?.mask !== undefined && !prefixMatchValid({ mask: r.mask, ge: r.ge ?? undefined, le: r.le ?? undefined })) throw new Error(M.segPrefixMatchRange);
+      if (r?.mask !== undefined && !prefixMatchValid({ mask: r.mask, ge: r.ge ?? undefined, le: r.le ?? undefined })) throw new Error(networkSegmentsMessages.segPrefixMatchRange);
     },
   });
 
@@ -102,7 +86,7 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
     const to = networkAddress(ip, r.mask);
     if (to && to !== ip) {
       form.setFieldValue(['prefix', i, 'ip'], to);
-      toast.warning(fmt(M.segPrefixCorrected, { from: ip, to }));
+      toast.warning(fmt(networkSegmentsMessages.segPrefixCorrected, { from: ip, to }));
     }
   };
 
@@ -117,14 +101,14 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
 
   const initial: Row[] = (rows ?? []).map((r) => ({ ip: r.ip, mask: r.mask, name: r.name || undefined, permission: r.permission, ge: r.ge ?? undefined, le: r.le ?? undefined }));
   return (
-    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={M.segUiPrefixTitle} open={open && rows !== undefined} onClose={onClose} onSubmit={submit} initialValues={{ prefix: initial }} width={advanced ? 960 : 680}>
+    <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={networkSegmentsMessages.segUiPrefixTitle} open={open && rows !== undefined} onClose={onClose} onSubmit={submit} initialValues={{ prefix: initial }} width={advanced ? 960 : 680}>
       <Form.List name="prefix">
         {(fields, { add, remove }) => (
           <>
-            {fields.length === 0 && <Typography.Paragraph type="secondary">{M.segUiPrefixEmpty}</Typography.Paragraph>}
+            {fields.length === 0 && <Typography.Paragraph type="secondary">{networkSegmentsMessages.segUiPrefixEmpty}</Typography.Paragraph>}
             {fields.map((field, i) => {
-              const label = `${M.segUiPrefixRow} ${i + 1}`;
-              const removeButton = <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${M.segUiPrefixRemove} ${label}`} onClick={() => remove(field.name)} />;
+              const label = `${networkSegmentsMessages.segUiPrefixRow} ${i + 1}`;
+              const removeButton = <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${networkSegmentsMessages.segUiPrefixRemove} ${label}`} onClick={() => remove(field.name)} />;
               // Each field says what it is once its placeholder is gone: the first row's labels head the columns
               // on a wide dialog; on a phone, where the fields wrap, every row carries its own.
               const labelled = narrow || i === 0;
@@ -139,25 +123,25 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
                       {removeButton}
                     </Flex>
                   )}
-                  <Form.Item name={[field.name, 'ip']} rules={[zodRule(prefixRowFields.ip), uniqueRule(i)]} validateTrigger={['onChange', 'onBlur']} label={title(M.segUiPrefixIp)} style={{ flex: '1 1 150px' }}>
-                    <Input placeholder={M.segUiPrefixIp} aria-label={`${label} ${M.segUiPrefixIp}`} inputMode="decimal" onBlur={() => correct(i)} />
+                  <Form.Item name={[field.name, 'ip']} rules={[zodRule(prefixRowFields.ip), uniqueRule(i)]} validateTrigger={['onChange', 'onBlur']} label={title(networkSegmentsMessages.segUiPrefixIp)} style={{ flex: '1 1 150px' }}>
+                    <Input placeholder={networkSegmentsMessages.segUiPrefixIp} aria-label={`${label} ${networkSegmentsMessages.segUiPrefixIp}`} inputMode="decimal" onBlur={() => correct(i)} />
                   </Form.Item>
-                  <Form.Item name={[field.name, 'mask']} rules={[zodRule(prefixRowFields.mask)]} label={title(M.segUiPrefixMask)} style={{ flex: '0 0 96px' }}>
-                    <Select options={PREFIX_MASK_OPTIONS} virtual={false} placeholder={M.segUiPrefixMask} aria-label={`${label} ${M.segUiPrefixMask}`} onChange={() => correct(i)} />
+                  <Form.Item name={[field.name, 'mask']} rules={[zodRule(prefixRowFields.mask)]} label={title(networkSegmentsMessages.segUiPrefixMask)} style={{ flex: '0 0 96px' }}>
+                    <Select options={PREFIX_MASK_OPTIONS} virtual={false} placeholder={networkSegmentsMessages.segUiPrefixMask} aria-label={`${label} ${networkSegmentsMessages.segUiPrefixMask}`} onChange={() => correct(i)} />
                   </Form.Item>
-                  <Form.Item name={[field.name, 'name']} label={title(M.segUiPrefixName)} style={{ flex: '1 1 140px' }}>
-                    <Select options={members} allowClear placeholder={M.segUiPrefixName} aria-label={`${label} ${M.segUiPrefixName}`} />
+                  <Form.Item name={[field.name, 'name']} label={title(networkSegmentsMessages.segUiPrefixName)} style={{ flex: '1 1 140px' }}>
+                    <Select options={members} allowClear placeholder={networkSegmentsMessages.segUiPrefixName} aria-label={`${label} ${networkSegmentsMessages.segUiPrefixName}`} />
                   </Form.Item>
                   {advanced && (
                     <>
-                      <Form.Item name={[field.name, 'permission']} initialValue="permit" label={title(M.segUiPrefixPermission)} style={{ flex: '0 0 90px' }}>
-                        <Select options={permissionOptions} aria-label={`${label} ${M.segUiPrefixPermission}`} />
+                      <Form.Item name={[field.name, 'permission']} initialValue="permit" label={title(networkSegmentsMessages.segUiPrefixPermission)} style={{ flex: '0 0 90px' }}>
+                        <Select options={permissionOptions} aria-label={`${label} ${networkSegmentsMessages.segUiPrefixPermission}`} />
                       </Form.Item>
-                      <Form.Item name={[field.name, 'ge']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'le']]} label={title(M.segUiPrefixGe)} style={{ flex: '0 0 140px' }}>
-                        <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={M.segUiPrefixGe} aria-label={`${label} ${M.segUiPrefixGe}`} />
+                      <Form.Item name={[field.name, 'ge']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'le']]} label={title(networkSegmentsMessages.segUiPrefixGe)} style={{ flex: '0 0 140px' }}>
+                        <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={networkSegmentsMessages.segUiPrefixGe} aria-label={`${label} ${networkSegmentsMessages.segUiPrefixGe}`} />
                       </Form.Item>
-                      <Form.Item name={[field.name, 'le']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'ge']]} label={title(M.segUiPrefixLe)} style={{ flex: '0 0 140px' }}>
-                        <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={M.segUiPrefixLe} aria-label={`${label} ${M.segUiPrefixLe}`} />
+                      <Form.Item name={[field.name, 'le']} rules={[matchRule(i)]} dependencies={[['prefix', field.name, 'mask'], ['prefix', field.name, 'ge']]} label={title(networkSegmentsMessages.segUiPrefixLe)} style={{ flex: '0 0 140px' }}>
+                        <Select options={MATCH_OPTIONS} virtual={false} allowClear placeholder={networkSegmentsMessages.segUiPrefixLe} aria-label={`${label} ${networkSegmentsMessages.segUiPrefixLe}`} />
                       </Form.Item>
                     </>
                   )}
@@ -170,10 +154,10 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
               block
               icon={<PlusOutlined />}
               onClick={() =>
-                fields.length >= SEGMENT_LIMITS.prefixRowsMax ? toast.warning(fmt(M.segPrefixTooMany, { n: SEGMENT_LIMITS.prefixRowsMax })) : add({ ip: '', permission: 'permit' })
+                fields.length >= SEGMENT_LIMITS.prefixRowsMax ? toast.warning(fmt(networkSegmentsMessages.segPrefixTooMany, { n: SEGMENT_LIMITS.prefixRowsMax })) : add({ ip: '', permission: 'permit' })
               }
             >
-              {M.segUiPrefixAdd}
+              {networkSegmentsMessages.segUiPrefixAdd}
             </Button>
           </>
         )}

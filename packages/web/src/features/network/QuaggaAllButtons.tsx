@@ -1,4 +1,4 @@
-import { M, disableQuagga, enableQuagga } from '@hublink/contract';
+import { disableQuagga, enableQuagga, networkSettingsUiMessages } from '@hublink/contract';
 import { Button, Popconfirm, Space } from 'antd';
 import { useNetworkMutation } from './api';
 
@@ -8,11 +8,11 @@ export function QuaggaAllButtons({ networkNumber }: { networkNumber: string }) {
   const disable = useNetworkMutation(disableQuagga);
   return (
     <Space size={4}>
-      <Popconfirm title={M.netSetQuaggaAllOnConfirm} onConfirm={() => enable.mutateAsync({ network_number: networkNumber })}>
-        <Button size="small">{M.netSetQuaggaAllOn}</Button>
+      <Popconfirm title={networkSettingsUiMessages.netSetQuaggaAllOnConfirm} onConfirm={() => enable.mutateAsync({ network_number: networkNumber })}>
+        <Button size="small">{networkSettingsUiMessages.netSetQuaggaAllOn}</Button>
       </Popconfirm>
-      <Popconfirm title={M.netSetQuaggaAllOffConfirm} onConfirm={() => disable.mutateAsync({ network_number: networkNumber })}>
-        <Button size="small">{M.netSetQuaggaAllOff}</Button>
+      <Popconfirm title={networkSettingsUiMessages.netSetQuaggaAllOffConfirm} onConfirm={() => disable.mutateAsync({ network_number: networkNumber })}>
+        <Button size="small">{networkSettingsUiMessages.netSetQuaggaAllOff}</Button>
       </Popconfirm>
     </Space>
   );

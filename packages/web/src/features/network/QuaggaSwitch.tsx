@@ -1,4 +1,4 @@
-import { M, fmt, setQuagga, type NetworkMember } from '@hublink/contract';
+import { fmt, type NetworkMember, networkMessages, networkSettingsUiMessages, setQuagga } from '@hublink/contract';
 import { Popconfirm, Switch } from 'antd';
 import { useNetworkMutation } from './api';
 
@@ -8,15 +8,15 @@ export function QuaggaSwitch({ networkNumber, member }: { networkNumber: string;
   const on = member.quagga === 1;
   return (
     <Popconfirm
-      title={fmt(on ? M.netSetQuaggaOff : M.netSetQuaggaOn, { name: member.router_name })}
+      title={fmt(on ? networkSettingsUiMessages.netSetQuaggaOff : networkSettingsUiMessages.netSetQuaggaOn, { name: member.router_name })}
       onConfirm={() => set.mutateAsync({ network_number: networkNumber, router_name: member.router_name, enable: on ? 0 : 1 })}
     >
       <Switch
         checked={on}
         loading={set.isPending}
-        checkedChildren={M.networkOn}
-        unCheckedChildren={M.networkOff}
-        aria-label={fmt(M.netSetQuaggaSwitch, { name: member.router_name })}
+        checkedChildren={networkMessages.networkOn}
+        unCheckedChildren={networkMessages.networkOff}
+        aria-label={fmt(networkSettingsUiMessages.netSetQuaggaSwitch, { name: member.router_name })}
       />
     </Popconfirm>
   );

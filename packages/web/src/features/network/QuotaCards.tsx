@@ -1,4 +1,4 @@
-import { M, fmt, networkConfig } from '@hublink/contract';
+import { fmt, networkConfig, networkMessages } from '@hublink/contract';
 import { Button, Card, Col, Row, Statistic } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { levelLabel } from './labels';
@@ -13,11 +13,11 @@ export function QuotaCards() {
       <Col xs={24} md={12}>
         <Card variant="borderless" loading={config.isLoading}>
           <Statistic
-            title={M.networkServiceLevel}
+            title={networkMessages.networkServiceLevel}
             value={q ? levelLabel(q.network_level) : '-'}
             suffix={
               <Button type="link" size="small" onClick={warnNoUpgrade}>
-                {M.networkUpgrade}
+                {networkMessages.networkUpgrade}
               </Button>
             }
           />
@@ -26,8 +26,8 @@ export function QuotaCards() {
       <Col xs={24} md={12}>
         <Card variant="borderless" loading={config.isLoading}>
           <Statistic
-            title={M.networkUsage}
-            value={q ? fmt(M.networkUsed, { use: q.network_router_use, count: q.network_router_count }) : '-'}
+            title={networkMessages.networkUsage}
+            value={q ? fmt(networkMessages.networkUsed, { use: q.network_router_use, count: q.network_router_count }) : '-'}
           />
         </Card>
       </Col>

@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, renameNetwork, type NetworkItem } from '@hublink/contract';
+import { CODE, LIMITS, type NetworkItem, networkMessages, renameNetwork } from '@hublink/contract';
 import { Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -20,14 +20,14 @@ export function RenameDialog({ record, onClose }: { record: NetworkItem | null; 
     <FormDialog<Values>
       guardMs={LIMITS.networkLoadingClearMs}
       key={record?.network_number ?? 'none'}
-      title={M.networkRename}
+      title={networkMessages.networkRename}
       open={record !== null}
       onClose={onClose}
       onSubmit={submit}
       initialValues={{ network_name: record?.network_name ?? '' }}
     >
-      <Form.Item name="network_name" label={M.networkColName} rules={rulesOf(renameNetwork.body, 'network_name')}>
-        <Input maxLength={LIMITS.networkNameMax} placeholder={M.networkNameRequired} showCount />
+      <Form.Item name="network_name" label={networkMessages.networkColName} rules={rulesOf(renameNetwork.body, 'network_name')}>
+        <Input maxLength={LIMITS.networkNameMax} placeholder={networkMessages.networkNameRequired} showCount />
       </Form.Item>
     </FormDialog>
   );

@@ -1,4 +1,4 @@
-import { CODE, M, ROUTING_TYPE, editRouting, getRouting, type NetworkDetail, LIMITS } from '@hublink/contract';
+import { CODE, editRouting, getRouting, LIMITS, type NetworkDetail, networkMessages, networkSettingsUiMessages, ROUTING_TYPE } from '@hublink/contract';
 import { Form, Radio, Select } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
@@ -50,7 +50,7 @@ export function RoutingDialog({ detail, open, onClose }: { detail: NetworkDetail
     <FormDialog<Values>
       guardMs={LIMITS.networkLoadingClearMs}
       form={form}
-      title={M.networkMenuRouting}
+      title={networkMessages.networkMenuRouting}
       open={open && saved !== undefined}
       onClose={onClose}
       onSubmit={submit}
@@ -60,31 +60,31 @@ export function RoutingDialog({ detail, open, onClose }: { detail: NetworkDetail
         secondary_router: saved?.secondary_router || undefined,
       }}
     >
-      <Form.Item name="type" label={M.netSetRoutingType} rules={rulesOf(editRouting.body, 'type')}>
+      <Form.Item name="type" label={networkSettingsUiMessages.netSetRoutingType} rules={rulesOf(editRouting.body, 'type')}>
         <Radio.Group>
-          <Radio value={ROUTING_TYPE.dual}>{M.netSetRoutingDual}</Radio>
-          <Radio value={ROUTING_TYPE.mainBackup}>{M.netSetRoutingMainBackup}</Radio>
+          <Radio value={ROUTING_TYPE.dual}>{networkSettingsUiMessages.netSetRoutingDual}</Radio>
+          <Radio value={ROUTING_TYPE.mainBackup}>{networkSettingsUiMessages.netSetRoutingMainBackup}</Radio>
         </Radio.Group>
       </Form.Item>
       {type === ROUTING_TYPE.mainBackup && (
         <>
-          <Form.Item name="main_router" label={M.netSetRoutingMain} rules={[{ required: true, message: M.networkRoutingMainRequired }]}>
-            <Select options={options} placeholder={M.networkRoutingMainRequired} onChange={(v: string) => pick('main_router', v)} />
+          <Form.Item name="main_router" label={networkSettingsUiMessages.netSetRoutingMain} rules={[{ required: true, message: networkMessages.networkRoutingMainRequired }]}>
+            <Select options={options} placeholder={networkMessages.networkRoutingMainRequired} onChange={(v: string) => pick('main_router', v)} />
           </Form.Item>
           <Form.Item
             name="secondary_router"
-            label={M.netSetRoutingBackup}
+            label={networkSettingsUiMessages.netSetRoutingBackup}
             dependencies={['main_router']}
             rules={[
-              { required: true, message: M.networkRoutingBackupRequired },
+              { required: true, message: networkMessages.networkRoutingBackupRequired },
               ({ getFieldValue }) => ({
                 validator: async (_, v: string | undefined) => {
-                  if (v && v === getFieldValue('main_router')) throw new Error(M.networkRoutingSame);
+                  if (v && v === getFieldValue('main_router')) throw new Error(networkMessages.networkRoutingSame);
                 },
               }),
             ]}
           >
-            <Select options={options} placeholder={M.networkRoutingBackupRequired} onChange={(v: string) => pick('secondary_router', v)} />
+            <Select options={options} placeholder={networkMessages.networkRoutingBackupRequired} onChange={(v: string) => pick('secondary_router', v)} />
           </Form.Item>
         </>
       )}

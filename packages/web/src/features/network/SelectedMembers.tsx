@@ -1,4 +1,4 @@
-import { LIMITS, M, type MemberType } from '@hublink/contract';
+import { LIMITS, type MemberType, networkMessages } from '@hublink/contract';
 import { Button, Card, Empty, Flex, Select, Table, Typography } from 'antd';
 import { positionLabel } from './labels';
 import { canBeCenter, type Picked } from './memberPicker';
@@ -18,7 +18,7 @@ export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMember
   // on hover) rather than breaking mid-word, with the note under it: nothing overlaps at 390 px.
   const columns = [
     {
-      title: M.networkMemberName,
+      title: networkMessages.networkMemberName,
       key: 'router_name',
       render: (_: unknown, p: Picked) => (
         <Flex vertical>
@@ -28,7 +28,7 @@ export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMember
       ),
     },
     {
-      title: M.networkPosition,
+      title: networkMessages.networkPosition,
       key: 'position',
       width: 112,
       render: (_: unknown, p: Picked) => (
@@ -38,31 +38,31 @@ export function SelectedMembers({ picked, onRemove, onPosition }: SelectedMember
           disabled={!canBeCenter(p)}
           onChange={(v) => onPosition(p.router_name, v)}
           options={POSITIONS.map((v) => ({ value: v, label: positionLabel(v) }))}
-          aria-label={`${M.networkPosition} ${p.router_name}`}
+          aria-label={`${networkMessages.networkPosition} ${p.router_name}`}
           style={{ width: '100%' }}
         />
       ),
     },
     {
-      title: M.networkColActions,
+      title: networkMessages.networkColActions,
       key: 'actions',
       width: 72,
       render: (_: unknown, p: Picked) => (
-        <Button type="link" size="small" danger aria-label={`${M.networkRemove} ${p.router_name}`} onClick={() => onRemove(p.router_name)}>
-          {M.networkRemove}
+        <Button type="link" size="small" danger aria-label={`${networkMessages.networkRemove} ${p.router_name}`} onClick={() => onRemove(p.router_name)}>
+          {networkMessages.networkRemove}
         </Button>
       ),
     },
   ];
   return (
-    <Card size="small" title={M.networkSelected} role="region" aria-label={M.networkSelected}>
+    <Card size="small" title={networkMessages.networkSelected} role="region" aria-label={networkMessages.networkSelected}>
       <Table<Picked>
         size="small"
         rowKey="router_name"
         tableLayout="fixed"
         columns={columns}
         dataSource={picked}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.networkNoneSelected} /> }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={networkMessages.networkNoneSelected} /> }}
         pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, size: 'small' }}
       />
     </Card>

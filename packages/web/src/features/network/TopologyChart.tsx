@@ -1,4 +1,4 @@
-import { M, type NetworkLink, type NetworkMember } from '@hublink/contract';
+import { type NetworkLink, type NetworkMember, networkMessages } from '@hublink/contract';
 import { Typography } from 'antd';
 import { GraphChart } from 'echarts/charts';
 import { TooltipComponent } from 'echarts/components';
@@ -38,10 +38,10 @@ export function TopologyChart({ members, links }: { members: readonly NetworkMem
 
   return (
     <div className="topology">
-      <div ref={box} className="topology-canvas" style={{ height }} role="img" aria-label={M.networkLinkTopology} />
+      <div ref={box} className="topology-canvas" style={{ height }} role="img" aria-label={networkMessages.networkLinkTopology} />
       <TopologyLegend />
       <Typography.Text type="secondary" className="topology-hint">
-        {M.networkTopologyHint}
+        {networkMessages.networkTopologyHint}
       </Typography.Text>
     </div>
   );

@@ -1,4 +1,4 @@
-import { M, type VersionDiffRow } from '@hublink/contract';
+import { networkHistoryMessages, type VersionDiffRow } from '@hublink/contract';
 import { Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 
@@ -12,7 +12,7 @@ export function VersionDiffTable({ rows, labelA, labelB }: { rows: readonly Vers
     </Typography.Text>
   );
   const columns: ColumnsType<VersionDiffRow> = [
-    { title: M.histColField, dataIndex: 'label', key: 'label', width: '30%', render: (v: string) => <span style={{ wordBreak: 'break-all' }}>{v}</span> },
+    { title: networkHistoryMessages.histColField, dataIndex: 'label', key: 'label', width: '30%', render: (v: string) => <span style={{ wordBreak: 'break-all' }}>{v}</span> },
     { title: labelA, dataIndex: 'a', key: 'a', render: (v: string, r) => value(v, r.changed) },
     { title: labelB, dataIndex: 'b', key: 'b', render: (v: string, r) => value(v, r.changed) },
   ];
@@ -26,7 +26,7 @@ export function VersionDiffTable({ rows, labelA, labelB }: { rows: readonly Vers
       tableLayout="fixed"
       scroll={{ y: 420 }}
       onRow={(r) => ({ style: r.changed ? CHANGED_STYLE : undefined, 'data-changed': r.changed ? '1' : '0' }) as React.HTMLAttributes<HTMLElement>}
-      locale={{ emptyText: M.histNoChange }}
+      locale={{ emptyText: networkHistoryMessages.histNoChange }}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { M, type NetworkDetail, type UserMessage } from '@hublink/contract';
+import { type NetworkDetail, networkMessages, networkSegmentsMessages, networkSettingsUiMessages, type UserMessage } from '@hublink/contract';
 
 export interface ConfigEntry {
   key: string;
@@ -19,19 +19,19 @@ export function configEntries(detail: Pick<NetworkDetail, 'member' | 'network_fr
   const points = detail.member.length - centers;
   const hasFr = detail.network_fr !== null;
   const entries: (ConfigEntry | false)[] = [
-    centers >= LINE_MIN_CENTERS && { key: 'routing', label: M.networkMenuRouting },
-    detail.network_center_link_show === 1 && { key: 'center_link', label: M.networkMenuCenterLink },
-    hasFr && { key: 'fr', label: M.networkMenuFr },
-    { key: 'access_pop', label: M.networkMenuAccessPop },
-    (centers > 0 || hasFr) && { key: 'segment', label: M.networkMenuSegment },
-    { key: 'interconnect', label: M.networkMenuInterconnect },
+    centers >= LINE_MIN_CENTERS && { key: 'routing', label: networkMessages.networkMenuRouting },
+    detail.network_center_link_show === 1 && { key: 'center_link', label: networkMessages.networkMenuCenterLink },
+    hasFr && { key: 'fr', label: networkMessages.networkMenuFr },
+    { key: 'access_pop', label: networkMessages.networkMenuAccessPop },
+    (centers > 0 || hasFr) && { key: 'segment', label: networkMessages.networkMenuSegment },
+    { key: 'interconnect', label: networkMessages.networkMenuInterconnect },
     // Point links choose among centers: offered with two or more centers and a point (ours).
-    centers >= LINE_MIN_CENTERS && points > 0 && { key: 'point_link', label: M.segUiPointLinkTitle },
-    { key: 'ciphers', label: M.networkMenuCiphers },
-    { key: 'mode', label: M.networkMenuMode },
-    auth?.quagga === 1 && { key: 'prefix', label: M.networkMenuPrefix },
-    { key: 'dns', label: M.networkMenuDns },
-    { key: 'resend', label: M.netSetResend },
+    centers >= LINE_MIN_CENTERS && points > 0 && { key: 'point_link', label: networkSegmentsMessages.segUiPointLinkTitle },
+    { key: 'ciphers', label: networkMessages.networkMenuCiphers },
+    { key: 'mode', label: networkMessages.networkMenuMode },
+    auth?.quagga === 1 && { key: 'prefix', label: networkMessages.networkMenuPrefix },
+    { key: 'dns', label: networkMessages.networkMenuDns },
+    { key: 'resend', label: networkSettingsUiMessages.netSetResend },
   ];
   return entries.filter((e): e is ConfigEntry => e !== false);
 }

@@ -1,4 +1,4 @@
-import { M, ROUTER_TYPE, type NetworkLink, type NetworkMember } from '@hublink/contract';
+import { type NetworkLink, type NetworkMember, networkMessages, ROUTER_TYPE } from '@hublink/contract';
 import type { GraphSeriesOption } from 'echarts/charts';
 import type { TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
@@ -22,10 +22,10 @@ export const SYMBOLS: Record<NodeKind, string> = { center: 'roundRect', point: '
 
 /** The graph's categories of spec 2 §2, in this order (a node's category is its index). */
 export const CATEGORIES = [
-  { name: M.networkCategoryCenter, itemStyle: { color: TOPOLOGY_COLORS.center } },
-  { name: M.networkCategoryPoint, itemStyle: { color: TOPOLOGY_COLORS.point } },
-  { name: M.networkCategoryPop, itemStyle: { color: TOPOLOGY_COLORS.pop } },
-  { name: M.networkCategoryOffline, itemStyle: { color: TOPOLOGY_COLORS.offline } },
+  { name: networkMessages.networkCategoryCenter, itemStyle: { color: TOPOLOGY_COLORS.center } },
+  { name: networkMessages.networkCategoryPoint, itemStyle: { color: TOPOLOGY_COLORS.point } },
+  { name: networkMessages.networkCategoryPop, itemStyle: { color: TOPOLOGY_COLORS.pop } },
+  { name: networkMessages.networkCategoryOffline, itemStyle: { color: TOPOLOGY_COLORS.offline } },
 ];
 const CENTER = 0;
 const POINT = 1;
@@ -38,14 +38,14 @@ export type LegendItem =
 
 /** The one legend, under the graph: spec 2 §2's six items, then the main (thick) and backup (thin) lines. */
 export const LEGEND: readonly LegendItem[] = [
-  { label: M.networkLegendCenter, node: 'center' },
-  { label: M.networkLegendLink, node: 'point' },
-  { label: M.networkLegendPop, node: 'pop' },
-  { label: M.networkLegendNotLogged, node: 'offline' },
-  { label: M.networkLegendOnline, line: { tone: 'online', dashed: false, thin: false } },
-  { label: M.networkLegendOffline, line: { tone: 'offline', dashed: true, thin: false } },
-  { label: M.networkLegendMainLine, line: { tone: 'neutral', dashed: false, thin: false } },
-  { label: M.networkLegendBackupLine, line: { tone: 'neutral', dashed: false, thin: true } },
+  { label: networkMessages.networkLegendCenter, node: 'center' },
+  { label: networkMessages.networkLegendLink, node: 'point' },
+  { label: networkMessages.networkLegendPop, node: 'pop' },
+  { label: networkMessages.networkLegendNotLogged, node: 'offline' },
+  { label: networkMessages.networkLegendOnline, line: { tone: 'online', dashed: false, thin: false } },
+  { label: networkMessages.networkLegendOffline, line: { tone: 'offline', dashed: true, thin: false } },
+  { label: networkMessages.networkLegendMainLine, line: { tone: 'neutral', dashed: false, thin: false } },
+  { label: networkMessages.networkLegendBackupLine, line: { tone: 'neutral', dashed: false, thin: true } },
 ];
 
 export interface TopologyNode {
@@ -125,12 +125,12 @@ export function topologyGraph(members: readonly NetworkMember[], links: readonly
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const KIND_TEXT: Record<NodeKind, string> = { center: M.networkCategoryCenter, point: M.networkCategoryPoint, pop: M.networkCategoryPop };
+const KIND_TEXT: Record<NodeKind, string> = { center: networkMessages.networkCategoryCenter, point: networkMessages.networkCategoryPoint, pop: networkMessages.networkCategoryPop };
 
 /** A center's label says it is one whatever its state; an offline center's says that too. */
 export function labelOf(n: TopologyNode): string[] {
   if (n.kind !== 'center') return [n.name];
-  return [n.name, n.online ? M.networkCategoryCenter : `${M.networkCategoryCenter} · ${M.networkOffline}`];
+  return [n.name, n.online ? networkMessages.networkCategoryCenter : `${networkMessages.networkCategoryCenter} · ${networkMessages.networkOffline}`];
 }
 
 /** A node's tooltip: name, kind, state and note; a line's: its two ends, main or backup, and state. */
@@ -139,7 +139,7 @@ export function tooltipOf(p: unknown): string {
   return dataType === 'node' || dataType === 'edge' ? (data?.tip ?? '') : '';
 }
 
-const stateText = (up: boolean) => (up ? M.networkOnline : M.networkOffline);
+const stateText = (up: boolean) => (up ? networkMessages.networkOnline : networkMessages.networkOffline);
 
 function nodeTip(n: TopologyNode): string {
   const lines = [`<b>${escape(n.name)}</b>`, n.kind === 'pop' ? KIND_TEXT.pop : `${KIND_TEXT[n.kind]} · ${stateText(n.online)}`];
@@ -179,7 +179,7 @@ export function topologyView(members: readonly NetworkMember[], links: readonly 
     source: e.source,
     target: e.target,
     lineStyle: e.lineStyle,
-    tip: `${escape(nodes[e.source]!.name)} — ${escape(nodes[e.target]!.name)}<br/>${e.main ? M.networkLegendMainLine : M.networkLegendBackupLine} · ${stateText(e.up)}`,
+    tip: `${escape(nodes[e.source]!.name)} — ${escape(nodes[e.target]!.name)}<br/>${e.main ? networkMessages.networkLegendMainLine : networkMessages.networkLegendBackupLine} · ${stateText(e.up)}`,
   }));
   // The series' box is the nodes' bounding box, so ECharts draws our pixels one to one.
   const xs = layout.nodes.map((p) => p.x);

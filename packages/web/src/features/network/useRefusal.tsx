@@ -1,4 +1,4 @@
-import { M, fmt } from '@hublink/contract';
+import { fmt, networkMessages } from '@hublink/contract';
 import { App } from 'antd';
 import { useCallback } from 'react';
 import { toast } from '../../api/notify';
@@ -15,16 +15,16 @@ export function useShowRefusal() {
     (r: Refusal) => {
       if (r.kind === 'quota') {
         modal.confirm({
-          title: M.networkQuotaTitle,
-          content: fmt(M.networkQuotaFull, { n: r.n }),
-          okText: M.networkUpgradeNow,
-          cancelText: M.networkUpgradeLater,
+          title: networkMessages.networkQuotaTitle,
+          content: fmt(networkMessages.networkQuotaFull, { n: r.n }),
+          okText: networkMessages.networkUpgradeNow,
+          cancelText: networkMessages.networkUpgradeLater,
           onOk: warnNoUpgrade,
         });
       } else if (r.kind === 'center') {
-        toast.warning(fmt(M.networkCenterLimit, { n: r.n }));
+        toast.warning(fmt(networkMessages.networkCenterLimit, { n: r.n }));
       } else {
-        toast.warning(M.networkSoftwareCenter);
+        toast.warning(networkMessages.networkSoftwareCenter);
       }
     },
     [modal],

@@ -1,4 +1,4 @@
-import { FR_STATUS, fmt, listFr, M, type FrItem } from '@hublink/contract';
+import { BM, fmt, FR_STATUS, type FrItem, listFr, networkMessages, popMessages } from '@hublink/contract';
 import { Button, Flex, List, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { toast } from '../../api/notify';
@@ -18,7 +18,7 @@ function FrDetail({ fr }: { fr: FrItem }) {
   return (
     <Flex gap={24} wrap>
       <div style={{ minWidth: 240, flex: 1 }}>
-        <Typography.Text strong>{M.popColNetworks}</Typography.Text>
+        <Typography.Text strong>{popMessages.popColNetworks}</Typography.Text>
         <List
           size="small"
           dataSource={fr.network}
@@ -31,14 +31,14 @@ function FrDetail({ fr }: { fr: FrItem }) {
                     {n.network_number}
                   </Typography.Text>
                 </span>
-                <Link to={popEditPath(n.network_number)}>{M.routePopEdit}</Link>
+                <Link to={popEditPath(n.network_number)}>{BM.routePopEdit}</Link>
               </Flex>
             </List.Item>
           )}
         />
       </div>
       <div style={{ minWidth: 200, flex: 1 }}>
-        <Typography.Text strong>{M.popColAreas}</Typography.Text>
+        <Typography.Text strong>{popMessages.popColAreas}</Typography.Text>
         <List
           size="small"
           dataSource={fr.area}
@@ -47,7 +47,7 @@ function FrDetail({ fr }: { fr: FrItem }) {
               <Flex justify="space-between" gap={16} style={{ width: '100%' }}>
                 <span>{a.name}</span>
                 <Typography.Text type="secondary">
-                  {M.popColBandwidth} {a.bandwidth}Mbps
+                  {popMessages.popColBandwidth} {a.bandwidth}Mbps
                 </Typography.Text>
               </Flex>
             </List.Item>
@@ -63,29 +63,29 @@ export default function FrListPage() {
   const list = usePagedList(listFr);
   useStepBackWhenEmpty(list);
   const columns = [
-    { title: M.popColName, dataIndex: 'name', key: 'name' },
-    { title: M.popColCreate, dataIndex: 'create_time', key: 'create_time', render: dateOf },
-    { title: M.popColExpire, dataIndex: 'expire_time', key: 'expire_time', render: dateOf },
+    { title: popMessages.popColName, dataIndex: 'name', key: 'name' },
+    { title: popMessages.popColCreate, dataIndex: 'create_time', key: 'create_time', render: dateOf },
+    { title: popMessages.popColExpire, dataIndex: 'expire_time', key: 'expire_time', render: dateOf },
     {
-      title: M.popColExpireDay,
+      title: popMessages.popColExpireDay,
       dataIndex: 'expire_day',
       key: 'expire_day',
-      render: (d: number) => (d === 0 ? <Typography.Text type="danger">{M.popExpired}</Typography.Text> : fmt(M.popDays, { n: d })),
+      render: (d: number) => (d === 0 ? <Typography.Text type="danger">{popMessages.popExpired}</Typography.Text> : fmt(popMessages.popDays, { n: d })),
     },
     {
-      title: M.popColStatus,
+      title: popMessages.popColStatus,
       dataIndex: 'status',
       key: 'status',
-      render: (s: number) => (s === FR_STATUS.valid ? <Tag color="success">{M.popStatusValid}</Tag> : <Tag color="processing">{M.popStatusProcessing}</Tag>),
+      render: (s: number) => (s === FR_STATUS.valid ? <Tag color="success">{popMessages.popStatusValid}</Tag> : <Tag color="processing">{popMessages.popStatusProcessing}</Tag>),
     },
-    { title: M.popColNetworks, key: 'networks', render: (_: unknown, r: FrItem) => r.network.length },
+    { title: popMessages.popColNetworks, key: 'networks', render: (_: unknown, r: FrItem) => r.network.length },
     {
-      title: M.networkColActions,
+      title: networkMessages.networkColActions,
       key: 'actions',
       fixed: 'right' as const,
       render: () => (
-        <Button type="link" size="small" onClick={() => toast.warning(M.popDelayRefused)}>
-          {M.popDelay}
+        <Button type="link" size="small" onClick={() => toast.warning(popMessages.popDelayRefused)}>
+          {popMessages.popDelay}
         </Button>
       ),
     },
@@ -97,7 +97,7 @@ export default function FrListPage() {
         columns={columns}
         list={list}
         searchable
-        searchPlaceholder={M.popSearch}
+        searchPlaceholder={popMessages.popSearch}
         scroll={{ x: 'max-content' }}
         expandable={{ expandedRowRender: (fr) => <FrDetail fr={fr} /> }}
       />

@@ -1,4 +1,4 @@
-import { CODE, frOv, LIMITS, M, networkInfo, POP_EDIT_NAME_MAX, POP_REGIONS, renameNetworkOnPop, setMemberOv, type FrArea, type NetworkMember } from '@hublink/contract';
+import { BM, CODE, type FrArea, frOv, LIMITS, networkInfo, type NetworkMember, POP_EDIT_NAME_MAX, POP_REGIONS, popMessages, renameNetworkOnPop, setMemberOv } from '@hublink/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Col, Empty, Flex, Form, Input, Row, Space, Typography } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -19,7 +19,7 @@ function MemberBox({ title, names, checked, onCheck, actions, disabled }: { titl
   return (
     <Card size="small" title={title} extra={actions} role="region" aria-label={title} style={{ height: '100%' }}>
       {names.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} />
       ) : (
         <Checkbox.Group value={checked} onChange={(v) => onCheck(v)} disabled={disabled}>
           <Flex vertical gap={4}>
@@ -71,17 +71,17 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
         if (env.code !== CODE.ok) return;
       }
       if (changed.length > 0 || renamed) await client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/network') });
-      toast.success(M.saved);
+      toast.success(BM.saved);
     });
 
   return (
     <Flex vertical gap={16}>
       <Form form={nameForm} layout="vertical" initialValues={{ network_name: networkName }}>
-        <Form.Item name="network_name" label={M.popEditNetworkName} rules={rulesOf(renameNetworkOnPop.body, 'network_name')} style={{ maxWidth: 360, marginBottom: 0 }}>
-          <Input maxLength={POP_EDIT_NAME_MAX} showCount aria-label={M.popEditNetworkName} />
+        <Form.Item name="network_name" label={popMessages.popEditNetworkName} rules={rulesOf(renameNetworkOnPop.body, 'network_name')} style={{ maxWidth: 360, marginBottom: 0 }}>
+          <Input maxLength={POP_EDIT_NAME_MAX} showCount aria-label={popMessages.popEditNetworkName} />
         </Form.Item>
       </Form>
-      <MemberBox title={M.popEditPool} names={names('')} checked={checked[''] ?? []} onCheck={check('')} />
+      <MemberBox title={popMessages.popEditPool} names={names('')} checked={checked[''] ?? []} onCheck={check('')} />
       <Row gutter={[16, 16]}>
         {POP_REGIONS.map((r) => {
           const area = areas.find((a) => a.region === r.value);
@@ -96,18 +96,18 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
                   onCheck={check(r.value)}
                   actions={
                     <Space size={4}>
-                      <Button size="small" type="primary" disabled={(checked[''] ?? []).length === 0} onClick={() => move('', r.value)} aria-label={`${M.popEditMoveIn} ${r.name}`}>
-                        {M.popEditMoveIn}
+                      <Button size="small" type="primary" disabled={(checked[''] ?? []).length === 0} onClick={() => move('', r.value)} aria-label={`${popMessages.popEditMoveIn} ${r.name}`}>
+                        {popMessages.popEditMoveIn}
                       </Button>
-                      <Button size="small" disabled={(checked[r.value] ?? []).length === 0} onClick={() => move(r.value, '')} aria-label={`${M.popEditMoveOut} ${r.name}`}>
-                        {M.popEditMoveOut}
+                      <Button size="small" disabled={(checked[r.value] ?? []).length === 0} onClick={() => move(r.value, '')} aria-label={`${popMessages.popEditMoveOut} ${r.name}`}>
+                        {popMessages.popEditMoveOut}
                       </Button>
                     </Space>
                   }
                 />
               ) : (
                 <Card size="small" title={title} role="region" aria-label={title} style={{ height: '100%' }}>
-                  <Typography.Text type="secondary">{M.popEditNoArea}</Typography.Text>
+                  <Typography.Text type="secondary">{popMessages.popEditNoArea}</Typography.Text>
                 </Card>
               )}
             </Col>
@@ -115,9 +115,9 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
         })}
       </Row>
       <Flex gap={8} justify="end">
-        <Button onClick={() => void navigate(-1)}>{M.popEditBack}</Button>
+        <Button onClick={() => void navigate(-1)}>{popMessages.popEditBack}</Button>
         <Button type="primary" loading={busy} onClick={() => void save()}>
-          {M.popEditSave}
+          {popMessages.popEditSave}
         </Button>
       </Flex>
     </Flex>
@@ -143,7 +143,7 @@ export default function PopEditPage() {
   return (
     <PageContainer>
       {detail.network_fr === null || areas.length === 0 ? (
-        <Alert type="warning" showIcon title={M.popNetworkNoFr} />
+        <Alert type="warning" showIcon title={popMessages.popNetworkNoFr} />
       ) : (
         <PopEditor key={`${detail.network_fr.network_fr_id}`} members={detail.member} areas={areas} networkNumber={detail.network_number} networkName={detail.network_name} />
       )}

@@ -1,4 +1,4 @@
-import { CODE, createRam, editRam, LIMITS, M, ramDomain, selectRoles, type BodyOf, type RamItem } from '@hublink/contract';
+import { type BodyOf, CODE, createRam, editRam, LIMITS, ramDomain, type RamItem, ramMessages, selectRoles } from '@hublink/contract';
 import { Form, Input, Select } from 'antd';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
@@ -45,39 +45,39 @@ export function RamDialog({ open, record, onClose }: RamDialogProps) {
   return (
     <FormDialog<Values>
       key={record?.id ?? 'new'}
-      title={editing ? M.ramEdit : M.ramCreate}
+      title={editing ? ramMessages.ramEdit : ramMessages.ramCreate}
       open={open}
       onClose={onClose}
       onSubmit={submit}
       guardMs={LIMITS.submitGuardLongMs}
       initialValues={editing ? { role_id: record.role_id, nickname: record.nickname } : {}}
     >
-      <Form.Item name="role_id" label={M.ramRole} rules={rulesOf(body, 'role_id')}>
+      <Form.Item name="role_id" label={ramMessages.ramRole} rules={rulesOf(body, 'role_id')}>
         <Select
-          placeholder={M.ramRoleRequired}
+          placeholder={ramMessages.ramRoleRequired}
           loading={roles.isFetching}
           options={roleOptions}
-          notFoundContent={roles.isFetching ? undefined : <Link to="/ram/role">{M.roleNoRoles}</Link>}
+          notFoundContent={roles.isFetching ? undefined : <Link to="/ram/role">{ramMessages.roleNoRoles}</Link>}
           showSearch={{ optionFilterProp: 'label' }}
-          aria-label={M.ramRole}
+          aria-label={ramMessages.ramRole}
         />
       </Form.Item>
-      <Form.Item name="nickname" label={M.ramNickname} rules={rulesOf(body, 'nickname')}>
-        <Input maxLength={LIMITS.nicknameMax} placeholder={M.ramNicknameRequired} />
+      <Form.Item name="nickname" label={ramMessages.ramNickname} rules={rulesOf(body, 'nickname')}>
+        <Input maxLength={LIMITS.nicknameMax} placeholder={ramMessages.ramNicknameRequired} />
       </Form.Item>
       {editing ? (
-        <Form.Item label={M.ramUsername}>
-          <Input value={`${record.username}@${domain}`} disabled aria-label={M.ramUsername} />
+        <Form.Item label={ramMessages.ramUsername}>
+          <Input value={`${record.username}@${domain}`} disabled aria-label={ramMessages.ramUsername} />
         </Form.Item>
       ) : (
-        <Form.Item name="username" label={M.ramUsername} rules={rulesOf(createRam.body, 'username')}>
-          <Input maxLength={LIMITS.ramUsernameMax} placeholder={M.ramUsernameRequired} suffix={`@${domain}`} autoComplete="off" />
+        <Form.Item name="username" label={ramMessages.ramUsername} rules={rulesOf(createRam.body, 'username')}>
+          <Input maxLength={LIMITS.ramUsernameMax} placeholder={ramMessages.ramUsernameRequired} suffix={`@${domain}`} autoComplete="off" />
         </Form.Item>
       )}
-      <Form.Item name="password" label={M.ramPassword} rules={rulesOf(body, 'password')}>
+      <Form.Item name="password" label={ramMessages.ramPassword} rules={rulesOf(body, 'password')}>
         <Input.Password
           maxLength={LIMITS.passwordMax}
-          placeholder={editing ? M.ramPasswordKeep : M.ramPasswordRequired}
+          placeholder={editing ? ramMessages.ramPasswordKeep : ramMessages.ramPasswordRequired}
           autoComplete="new-password"
         />
       </Form.Item>

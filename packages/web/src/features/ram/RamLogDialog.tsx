@@ -1,4 +1,4 @@
-import { LIMITS, M, ramLog, type RamItem, type RamLogItem } from '@hublink/contract';
+import { LIMITS, type RamItem, ramLog, type RamLogItem, ramMessages } from '@hublink/contract';
 import { DatePicker, Flex, Modal } from 'antd';
 import type { Dayjs } from '../../components/dayjs';
 import { useState } from 'react';
@@ -8,16 +8,16 @@ import { PagedTable } from '../../components/PagedTable';
 import { actionLabel, areaLabel } from './logLabels';
 
 const columns = [
-  { title: M.ramLogMode, dataIndex: 'mode', key: 'mode', width: 120, render: (v: string) => <span title={v}>{areaLabel(v)}</span> },
-  { title: M.ramLogAction, dataIndex: 'action', key: 'action', width: 160, render: (v: string) => <span title={v}>{actionLabel(v)}</span> },
-  { title: M.ramLogMessage, dataIndex: 'message', key: 'message' },
-  { title: M.ramLogTime, dataIndex: 'create_time', key: 'create_time', width: 180 },
+  { title: ramMessages.ramLogMode, dataIndex: 'mode', key: 'mode', width: 120, render: (v: string) => <span title={v}>{areaLabel(v)}</span> },
+  { title: ramMessages.ramLogAction, dataIndex: 'action', key: 'action', width: 160, render: (v: string) => <span title={v}>{actionLabel(v)}</span> },
+  { title: ramMessages.ramLogMessage, dataIndex: 'message', key: 'message' },
+  { title: ramMessages.ramLogTime, dataIndex: 'create_time', key: 'create_time', width: 180 },
 ];
 
 /** A sub-account's operation log in a date range, paged (spec 1 §2.11). */
 export function RamLogDialog({ record, onClose }: { record: RamItem | undefined; onClose: () => void }) {
   return (
-    <Modal title={record ? `${M.ramLogTitle} - ${record.nickname}` : M.ramLogTitle} open={record !== undefined} onCancel={onClose} footer={null} width={760} destroyOnHidden>
+    <Modal title={record ? `${ramMessages.ramLogTitle} - ${record.nickname}` : ramMessages.ramLogTitle} open={record !== undefined} onCancel={onClose} footer={null} width={760} destroyOnHidden>
       {record && <LogTable ramId={record.id} />}
     </Modal>
   );
@@ -32,7 +32,7 @@ function LogTable({ ramId }: { ramId: number }) {
         value={range}
         format={DAY_FORMAT}
         allowClear={false}
-        aria-label={M.ramLogTime}
+        aria-label={ramMessages.ramLogTime}
         onChange={(v) => {
           if (v?.[0] && v[1]) {
             setRange([v[0], v[1]]);

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { deleteRam, listRam, M, ramDomain, ramQuantity, type RamItem } from '@hublink/contract';
+import { deleteRam, listRam, ramDomain, type RamItem, ramMessages, ramQuantity } from '@hublink/contract';
 import { Button, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -23,24 +23,24 @@ export default function RamPage() {
   const [logOf, setLogOf] = useState<RamItem | undefined>();
 
   const columns = [
-    { title: M.ramUsername, key: 'username', render: (_: unknown, r: RamItem) => `${r.username}@${domain}` },
-    { title: M.ramNickname, dataIndex: 'nickname', key: 'nickname' },
-    { title: M.ramRole, dataIndex: 'role_name', key: 'role_name' },
-    { title: M.ramCreateTime, dataIndex: 'create_time', key: 'create_time' },
-    { title: M.ramLoginTime, dataIndex: 'login_time', key: 'login_time', render: (v: string | null) => v ?? M.ramNever },
+    { title: ramMessages.ramUsername, key: 'username', render: (_: unknown, r: RamItem) => `${r.username}@${domain}` },
+    { title: ramMessages.ramNickname, dataIndex: 'nickname', key: 'nickname' },
+    { title: ramMessages.ramRole, dataIndex: 'role_name', key: 'role_name' },
+    { title: ramMessages.ramCreateTime, dataIndex: 'create_time', key: 'create_time' },
+    { title: ramMessages.ramLoginTime, dataIndex: 'login_time', key: 'login_time', render: (v: string | null) => v ?? ramMessages.ramNever },
     {
-      title: M.ramActions,
+      title: ramMessages.ramActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, r: RamItem) => (
         <Space size={0} wrap={false}>
           <Button type="link" size="small" onClick={() => setEditing({ record: r })}>
-            {M.ramActionEdit}
+            {ramMessages.ramActionEdit}
           </Button>
           <Button type="link" size="small" onClick={() => setLogOf(r)}>
-            {M.ramActionLog}
+            {ramMessages.ramActionLog}
           </Button>
-          <DeleteAction label={M.ramActionDelete} onConfirm={() => remove.mutateAsync({ id: r.id })} />
+          <DeleteAction label={ramMessages.ramActionDelete} onConfirm={() => remove.mutateAsync({ id: r.id })} />
         </Space>
       ),
     },
@@ -52,11 +52,11 @@ export default function RamPage() {
         <>
           {quota && (
             <Tag color={quota.count >= quota.max ? 'red' : 'blue'} style={{ marginInlineEnd: 0, alignSelf: 'center' }}>
-              {M.ramQuota} {quota.count}/{quota.max}
+              {ramMessages.ramQuota} {quota.count}/{quota.max}
             </Tag>
           )}
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
-            {M.ramCreate}
+            {ramMessages.ramCreate}
           </Button>
         </>
       }
@@ -66,7 +66,7 @@ export default function RamPage() {
         columns={columns}
         list={list}
         searchable
-        searchPlaceholder={M.ramSearch}
+        searchPlaceholder={ramMessages.ramSearch}
         scroll={{ x: 'max-content' }}
       />
       <RamDialog open={editing !== null} record={editing?.record} onClose={() => setEditing(null)} />

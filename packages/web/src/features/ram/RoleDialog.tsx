@@ -1,4 +1,4 @@
-import { CODE, createRole, editRole, LIMITS, M, normalizeRoleAuth, roleInfo, selectNetworks, type RoleAuth, type RoleItem } from '@hublink/contract';
+import { CODE, createRole, editRole, LIMITS, normalizeRoleAuth, ramMessages, type RoleAuth, roleInfo, type RoleItem, selectNetworks } from '@hublink/contract';
 import { Checkbox, Flex, Form, Input, Modal, Select, Typography, type FormInstance } from 'antd';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
@@ -39,7 +39,7 @@ function Flag({ path, label, disabled }: { path: string[]; label: string; disabl
 /** View is always on (spec 1 §5): shown ticked and locked. */
 const ViewFlag = () => (
   <Checkbox checked disabled>
-    {M.permView}
+    {ramMessages.permView}
   </Checkbox>
 );
 
@@ -77,8 +77,8 @@ function NetworkSelect({ value = [], onChange }: { value?: string[]; onChange?: 
       loading={list.isLoading}
       maxCount={LIMITS.roleNetworksMax}
       showSearch={{ optionFilterProp: 'label' }}
-      placeholder={M.roleNetworkSelect}
-      aria-label={M.roleNetworks}
+      placeholder={ramMessages.roleNetworkSelect}
+      aria-label={ramMessages.roleNetworks}
     />
   );
 }
@@ -97,26 +97,26 @@ function PermissionEditor({ form }: { form: FormInstance<Values> }) {
 
   return (
     <>
-      <PermissionRow title={M.rolePermRouter}>
+      <PermissionRow title={ramMessages.rolePermRouter}>
         <ViewFlag />
-        <Flag path={['auth', 'easylink.router', 'create']} label={M.permCreate} />
-        <Flag path={['auth', 'easylink.router', 'edit']} label={M.permEdit} />
-        <Flag path={['auth', 'easylink.router', 'delete']} label={M.permDelete} />
+        <Flag path={['auth', 'easylink.router', 'create']} label={ramMessages.permCreate} />
+        <Flag path={['auth', 'easylink.router', 'edit']} label={ramMessages.permEdit} />
+        <Flag path={['auth', 'easylink.router', 'delete']} label={ramMessages.permDelete} />
       </PermissionRow>
-      <PermissionRow title={M.rolePermNetwork}>
+      <PermissionRow title={ramMessages.rolePermNetwork}>
         <ViewFlag />
-        <Flag path={NETWORK_CREATE} label={M.permCreate} disabled={limited} />
-        <Flag path={['auth', 'easylink.network', 'edit']} label={M.permEdit} />
-        <Flag path={['auth', 'easylink.network', 'delete']} label={M.permDelete} />
+        <Flag path={NETWORK_CREATE} label={ramMessages.permCreate} disabled={limited} />
+        <Flag path={['auth', 'easylink.network', 'edit']} label={ramMessages.permEdit} />
+        <Flag path={['auth', 'easylink.network', 'delete']} label={ramMessages.permDelete} />
       </PermissionRow>
-      <Form.Item name={NETWORKS} label={M.roleNetworks} extra={M.roleNetworksHint} style={{ marginInlineStart: 88 }}>
+      <Form.Item name={NETWORKS} label={ramMessages.roleNetworks} extra={ramMessages.roleNetworksHint} style={{ marginInlineStart: 88 }}>
         <NetworkSelect />
       </Form.Item>
-      <PermissionRow title={M.rolePermMonitor}>
+      <PermissionRow title={ramMessages.rolePermMonitor}>
         <ViewFlag />
-        <Flag path={['auth', 'monitor', 'create']} label={M.permMonitorCreate} />
-        <Flag path={['auth', 'monitor', 'edit']} label={M.permMonitorEdit} />
-        <Flag path={['auth', 'monitor', 'delete']} label={M.permMonitorDelete} />
+        <Flag path={['auth', 'monitor', 'create']} label={ramMessages.permMonitorCreate} />
+        <Flag path={['auth', 'monitor', 'edit']} label={ramMessages.permMonitorEdit} />
+        <Flag path={['auth', 'monitor', 'delete']} label={ramMessages.permMonitorDelete} />
       </PermissionRow>
     </>
   );
@@ -136,7 +136,7 @@ export function RoleDialog({ open, record, onClose }: RoleDialogProps) {
   const [form] = Form.useForm<Values>();
   const create = useRamMutation(createRole);
   const edit = useRamMutation(editRole);
-  const title = editing ? M.roleEdit : M.roleCreate;
+  const title = editing ? ramMessages.roleEdit : ramMessages.roleCreate;
 
   const submit = async (values: Values) => {
     const auth = normalizeRoleAuth({
@@ -147,7 +147,7 @@ export function RoleDialog({ open, record, onClose }: RoleDialogProps) {
     const body = { name: values.name, note: values.note ?? '', auth };
     const env = editing ? await edit.mutateAsync({ id: record.id, ...body }) : await create.mutateAsync(body);
     // The name is the one field the server can refuse after the form passed: say it where it was typed.
-    if (env.msg === M.roleNameTaken) form.setFields([{ name: 'name', errors: [env.msg] }]);
+    if (env.msg === ramMessages.roleNameTaken) form.setFields([{ name: 'name', errors: [env.msg] }]);
     return env.code === CODE.ok;
   };
 
@@ -167,13 +167,13 @@ export function RoleDialog({ open, record, onClose }: RoleDialogProps) {
       width={640}
       initialValues={detail ? { name: detail.name, note: detail.note, auth: detail.auth } : { name: '', note: '', auth: EMPTY_AUTH }}
     >
-      <Form.Item name="name" label={M.roleName} rules={rulesOf(createRole.body, 'name')}>
-        <Input maxLength={LIMITS.roleNameMax} placeholder={M.roleNameRequired} />
+      <Form.Item name="name" label={ramMessages.roleName} rules={rulesOf(createRole.body, 'name')}>
+        <Input maxLength={LIMITS.roleNameMax} placeholder={ramMessages.roleNameRequired} />
       </Form.Item>
-      <Form.Item name="note" label={M.roleNote} rules={rulesOf(createRole.body, 'note')}>
+      <Form.Item name="note" label={ramMessages.roleNote} rules={rulesOf(createRole.body, 'note')}>
         <Input.TextArea maxLength={LIMITS.roleNoteMax} autoSize={{ minRows: 2, maxRows: 4 }} />
       </Form.Item>
-      <Form.Item label={M.roleAuth} required={false} style={{ marginBottom: 0 }}>
+      <Form.Item label={ramMessages.roleAuth} required={false} style={{ marginBottom: 0 }}>
         <PermissionEditor form={form} />
       </Form.Item>
     </FormDialog>

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { deleteRole, listRoles, M, type RoleItem } from '@hublink/contract';
+import { deleteRole, listRoles, ramMessages, type RoleItem } from '@hublink/contract';
 import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { usePagedList } from '../../api/usePagedList';
@@ -18,20 +18,20 @@ export default function RolePage() {
   const [editing, setEditing] = useState<{ record?: RoleItem } | null>(null);
 
   const columns = [
-    { title: M.roleName, dataIndex: 'name', key: 'name' },
-    { title: M.roleNote, dataIndex: 'note', key: 'note', ellipsis: true },
-    { title: M.ramCreateTime, dataIndex: 'create_time', key: 'create_time' },
-    { title: M.roleUpdateTime, dataIndex: 'update_time', key: 'update_time' },
+    { title: ramMessages.roleName, dataIndex: 'name', key: 'name' },
+    { title: ramMessages.roleNote, dataIndex: 'note', key: 'note', ellipsis: true },
+    { title: ramMessages.ramCreateTime, dataIndex: 'create_time', key: 'create_time' },
+    { title: ramMessages.roleUpdateTime, dataIndex: 'update_time', key: 'update_time' },
     {
-      title: M.ramActions,
+      title: ramMessages.ramActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, r: RoleItem) => (
         <Space size={0} wrap={false}>
           <Button type="link" size="small" onClick={() => setEditing({ record: r })}>
-            {M.ramActionEdit}
+            {ramMessages.ramActionEdit}
           </Button>
-          <DeleteAction label={M.ramActionDelete} onConfirm={() => remove.mutateAsync({ id: r.id })} />
+          <DeleteAction label={ramMessages.ramActionDelete} onConfirm={() => remove.mutateAsync({ id: r.id })} />
         </Space>
       ),
     },
@@ -41,7 +41,7 @@ export default function RolePage() {
     <PageContainer
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
-          {M.roleCreate}
+          {ramMessages.roleCreate}
         </Button>
       }
     >
@@ -50,7 +50,7 @@ export default function RolePage() {
         columns={columns}
         list={list}
         searchable
-        searchPlaceholder={M.roleSearch}
+        searchPlaceholder={ramMessages.roleSearch}
         scroll={{ x: 'max-content' }}
       />
       <RoleDialog open={editing !== null} record={editing?.record} onClose={() => setEditing(null)} />

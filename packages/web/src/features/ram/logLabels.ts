@@ -1,31 +1,31 @@
-import { M } from '@hublink/contract';
+import { BM, ramMessages } from '@hublink/contract';
 
 /** The areas of the API (first path segment) as the log dialog names them. */
 const AREAS: Record<string, string> = {
-  login: M.logAreaLogin,
-  account: M.logAreaAccount,
-  ram: M.logAreaRam,
-  router: M.logAreaRouter,
-  network: M.logAreaNetwork,
-  monitor: M.logAreaMonitor,
-  contacts: M.logAreaContacts,
-  webhook: M.logAreaWebhook,
-  ticket: M.logAreaTicket,
-  ldap: M.logAreaLdap,
-  auth_source: M.logAreaAuthSource,
-  saas: M.logAreaSaas,
-  message: M.logAreaMessage,
-  verify: M.logAreaVerify,
+  login: ramMessages.logAreaLogin,
+  account: ramMessages.logAreaAccount,
+  ram: ramMessages.logAreaRam,
+  router: ramMessages.logAreaRouter,
+  network: ramMessages.logAreaNetwork,
+  monitor: ramMessages.logAreaMonitor,
+  contacts: ramMessages.logAreaContacts,
+  webhook: ramMessages.logAreaWebhook,
+  ticket: ramMessages.logAreaTicket,
+  ldap: ramMessages.logAreaLdap,
+  auth_source: ramMessages.logAreaAuthSource,
+  saas: ramMessages.logAreaSaas,
+  message: ramMessages.logAreaMessage,
+  verify: ramMessages.logAreaVerify,
 };
 
 /** The common calls; any other shows as the API names it. */
 const ACTIONS: Record<string, string> = {
-  create: M.permCreate,
-  add: M.permCreate,
-  edit: M.permEdit,
-  delete: M.permDelete,
-  logout: M.logoutAction,
-  password: M.changePassword,
+  create: ramMessages.permCreate,
+  add: ramMessages.permCreate,
+  edit: ramMessages.permEdit,
+  delete: ramMessages.permDelete,
+  logout: BM.logoutAction,
+  password: BM.changePassword,
 };
 
 export const areaLabel = (mode: string) => AREAS[mode] ?? mode;

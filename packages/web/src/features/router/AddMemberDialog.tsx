@@ -1,4 +1,4 @@
-import { addRouter, addRouterBody, BIND_TYPE, CODE, LIMITS, M, ROUTER_TYPE, type RouterType } from '@hublink/contract';
+import { addRouter, addRouterBody, BIND_TYPE, CODE, LIMITS, networkMessages, ROUTER_TYPE, routerMessages, type RouterType } from '@hublink/contract';
 import { Alert, Form, Input, Radio } from 'antd';
 import { useState } from 'react';
 import { rulesOf } from '../../api/rules';
@@ -63,32 +63,32 @@ export function AddMemberDialog({ type, open, onClose }: AddMemberDialogProps) {
     }
     if (env.code === CODE.flow401 && phone) {
       form.setFieldValue('code', '');
-      setBinding(env.msg || M.memberPhoneTaken);
+      setBinding(env.msg || routerMessages.memberPhoneTaken);
     }
     return false;
   };
 
   return (
     <FormDialog<Values>
-      title={software ? M.memberAddSoftwareTitle : M.memberAddHardwareTitle}
+      title={software ? routerMessages.memberAddSoftwareTitle : routerMessages.memberAddHardwareTitle}
       open={open}
       onClose={close}
       onSubmit={submit}
       form={form}
       initialValues={{ username: '', password: '', area_code: LIMITS.defaultAreaCode, phone: '', code: '', note: '' }}
     >
-      <Form.Item name="username" label={software ? M.memberAccountLabel : M.memberDeviceName} rules={rules.username}>
+      <Form.Item name="username" label={software ? routerMessages.memberAccountLabel : routerMessages.memberDeviceName} rules={rules.username}>
         <Input
-          placeholder={M.memberAccountPlaceholder}
-          aria-label={software ? M.memberAccountLabel : M.memberDeviceName}
+          placeholder={routerMessages.memberAccountPlaceholder}
+          aria-label={software ? routerMessages.memberAccountLabel : routerMessages.memberDeviceName}
           maxLength={LIMITS.memberNameMax}
           autoComplete="off"
         />
       </Form.Item>
-      <Form.Item name="password" label={software ? M.memberPasswordLabel : M.memberDeviceSecret} rules={rules.password}>
+      <Form.Item name="password" label={software ? routerMessages.memberPasswordLabel : routerMessages.memberDeviceSecret} rules={rules.password}>
         <Input.Password
-          placeholder={M.memberPasswordPlaceholder}
-          aria-label={software ? M.memberPasswordLabel : M.memberDeviceSecret}
+          placeholder={routerMessages.memberPasswordPlaceholder}
+          aria-label={software ? routerMessages.memberPasswordLabel : routerMessages.memberDeviceSecret}
           maxLength={LIMITS.memberPasswordMax}
           autoComplete="new-password"
         />
@@ -96,19 +96,19 @@ export function AddMemberDialog({ type, open, onClose }: AddMemberDialogProps) {
       {software && (
         <>
           {/* Spec 3 §2.2: software members are always ordinary points; the position control shows it, disabled. */}
-          <Form.Item label={M.memberPositionLabel} extra={M.memberPositionSoftwareHint}>
+          <Form.Item label={routerMessages.memberPositionLabel} extra={routerMessages.memberPositionSoftwareHint}>
             <Radio.Group
               disabled
               value="point"
-              aria-label={M.memberPositionLabel}
+              aria-label={routerMessages.memberPositionLabel}
               options={[
-                { value: 'center', label: M.networkPositionCenter },
-                { value: 'point', label: M.networkPositionPoint },
+                { value: 'center', label: networkMessages.networkPositionCenter },
+                { value: 'point', label: networkMessages.networkPositionPoint },
               ]}
             />
           </Form.Item>
-          {binding !== null && <Alert type="warning" showIcon title={binding} description={M.memberBindModeHint} style={{ marginBottom: 16 }} />}
-          <MemberPhoneInput rules={rules.phone} placeholder={M.memberPhonePlaceholder} onEdit={() => setBinding(null)} />
+          {binding !== null && <Alert type="warning" showIcon title={binding} description={routerMessages.memberBindModeHint} style={{ marginBottom: 16 }} />}
+          <MemberPhoneInput rules={rules.phone} placeholder={routerMessages.memberPhonePlaceholder} onEdit={() => setBinding(null)} />
           <CodeInput
             rules={rules.code}
             sendKey={binding !== null ? 'rebind' : 'bind'}
@@ -116,8 +116,8 @@ export function AddMemberDialog({ type, open, onClose }: AddMemberDialogProps) {
           />
         </>
       )}
-      <Form.Item name="note" label={M.memberNoteLabel} rules={rules.note}>
-        <Input placeholder={M.memberNotePlaceholder} aria-label={M.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount />
+      <Form.Item name="note" label={routerMessages.memberNoteLabel} rules={rules.note}>
+        <Input placeholder={routerMessages.memberNotePlaceholder} aria-label={routerMessages.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount />
       </Form.Item>
     </FormDialog>
   );

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { batchAddRouters, batchStatus, CODE, fmt, IMPORT_STATE, LIMITS, M, MEMBER_FILES, softwareTemplate, type BatchResult, type ImportStatus } from '@hublink/contract';
+import { batchAddRouters, type BatchResult, batchStatus, BM, CODE, fmt, IMPORT_STATE, type ImportStatus, LIMITS, MEMBER_FILES, routerMessages, softwareTemplate } from '@hublink/contract';
 import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { download, upload } from '../../api/files';
@@ -88,20 +88,20 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
     view === 'form'
       ? [
           <Button key="cancel" onClick={close}>
-            {M.cancel}
+            {BM.cancel}
           </Button>,
           <Button key="submit" type="primary" loading={busy} disabled={!file} onClick={submit}>
-            {M.memberUploadSubmit}
+            {routerMessages.memberUploadSubmit}
           </Button>,
         ]
       : [
           <Button key="close" type="primary" onClick={close}>
-            {M.close}
+            {BM.close}
           </Button>,
         ];
 
   return (
-    <Modal title={M.memberBatchAdd} open={open} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
+    <Modal title={routerMessages.memberBatchAdd} open={open} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
       {view === 'progress' && current ? (
         <Flex vertical gap={16}>
           <ImportProgress status={current} />
@@ -109,22 +109,22 @@ export function BatchAddDialog({ open, onClose }: { open: boolean; onClose: () =
         </Flex>
       ) : view === 'result' && current?.result ? (
         <Flex vertical gap={16}>
-          {current.state === IMPORT_STATE.failed && <Alert type="error" showIcon title={M.importFailed} />}
+          {current.state === IMPORT_STATE.failed && <Alert type="error" showIcon title={routerMessages.importFailed} />}
           <BatchResultView result={refusedFirst(current.result)} />
         </Flex>
       ) : (
         <Flex vertical gap={16}>
           <div>
             <Button icon={<DownloadOutlined />} onClick={() => void download(softwareTemplate, undefined, `${MEMBER_FILES.importTemplate}.xlsx`)}>
-              {M.memberTemplateDownload}
+              {routerMessages.memberTemplateDownload}
             </Button>
           </div>
           <XlsxDragger file={file} onFile={setFile} uploading={busy} />
           {current?.result && (
             <Typography.Text type="secondary">
-              {fmt(M.importLast, { ok: current.result.success, fail: current.result.fail })}
+              {fmt(routerMessages.importLast, { ok: current.result.success, fail: current.result.fail })}
               <Typography.Link style={{ marginInlineStart: 8 }} onClick={() => setAskedFor(current.id)}>
-                {M.importLastView}
+                {routerMessages.importLastView}
               </Typography.Link>
             </Typography.Text>
           )}

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { batchDeleteRouters, batchDeleteRoutersFile, CODE, M, MEMBER_FILES, softwareDeleteTemplate, type BatchResult, type RouterItem } from '@hublink/contract';
+import { batchDeleteRouters, batchDeleteRoutersFile, type BatchResult, BM, CODE, MEMBER_FILES, type RouterItem, routerMessages, softwareDeleteTemplate } from '@hublink/contract';
 import { Button, Flex, Modal, Radio, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
@@ -22,8 +22,8 @@ export interface BatchDeleteDialogProps {
 }
 
 const columns = [
-  { title: M.memberColAccount, dataIndex: 'router_name', key: 'router_name' },
-  { title: M.memberColNote, dataIndex: 'note', key: 'note', render: (v: string) => <span title={v}>{shortNote(v)}</span> },
+  { title: routerMessages.memberColAccount, dataIndex: 'router_name', key: 'router_name' },
+  { title: routerMessages.memberColNote, dataIndex: 'note', key: 'note', render: (v: string) => <span title={v}>{shortNote(v)}</span> },
 ];
 
 /**
@@ -57,7 +57,7 @@ export function BatchDeleteDialog({ open, rows, onClose }: BatchDeleteDialogProp
     void run(async () => {
       if (mode === 'list') {
         if (selected.length === 0) {
-          toast.warning(M.selectSoftwareMember);
+          toast.warning(routerMessages.selectSoftwareMember);
           return;
         }
         const env = await call(batchDeleteRouters, { body: { router_name: selected } });
@@ -73,15 +73,15 @@ export function BatchDeleteDialog({ open, rows, onClose }: BatchDeleteDialogProp
   const footer = result
     ? [
         <Button key="close" type="primary" onClick={close}>
-          {M.close}
+          {BM.close}
         </Button>,
       ]
     : [
         <Button key="cancel" onClick={close}>
-          {M.cancel}
+          {BM.cancel}
         </Button>,
         <Button key="submit" type="primary" danger loading={busy} disabled={mode === 'file' && !file} onClick={submit}>
-          {M.memberBatchDeleteSubmit}
+          {routerMessages.memberBatchDeleteSubmit}
         </Button>,
       ];
 
@@ -89,16 +89,16 @@ export function BatchDeleteDialog({ open, rows, onClose }: BatchDeleteDialogProp
     <>
       <ConfirmByTyping
         open={open && !confirmed}
-        title={M.memberBatchDeleteConfirmTitle}
-        phrase={M.confirmPhrase}
-        description={M.memberBatchDeleteConfirmHint}
+        title={routerMessages.memberBatchDeleteConfirmTitle}
+        phrase={routerMessages.confirmPhrase}
+        description={routerMessages.memberBatchDeleteConfirmHint}
         onConfirm={() => {
           setConfirmed(true);
           return false;
         }}
         onClose={close}
       />
-      <Modal title={M.memberBatchDelete} open={open && confirmed} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
+      <Modal title={routerMessages.memberBatchDelete} open={open && confirmed} onCancel={close} footer={footer} width={720} destroyOnHidden mask={{ closable: !busy }}>
         {result ? (
           <BatchResultView result={result} />
         ) : (
@@ -109,13 +109,13 @@ export function BatchDeleteDialog({ open, rows, onClose }: BatchDeleteDialogProp
               optionType="button"
               buttonStyle="solid"
               options={[
-                { value: 'list', label: M.memberBatchModeList },
-                { value: 'file', label: M.memberBatchModeFile },
+                { value: 'list', label: routerMessages.memberBatchModeList },
+                { value: 'file', label: routerMessages.memberBatchModeFile },
               ]}
             />
             {mode === 'list' ? (
               <>
-                <Typography.Text type="secondary">{M.memberBatchListHint}</Typography.Text>
+                <Typography.Text type="secondary">{routerMessages.memberBatchListHint}</Typography.Text>
                 <Table<RouterItem>
                   size="small"
                   rowKey="router_name"
@@ -129,7 +129,7 @@ export function BatchDeleteDialog({ open, rows, onClose }: BatchDeleteDialogProp
               <>
                 <div>
                   <Button icon={<DownloadOutlined />} onClick={() => void download(softwareDeleteTemplate, undefined, `${MEMBER_FILES.deleteTemplate}.xlsx`)}>
-                    {M.memberTemplateDownload}
+                    {routerMessages.memberTemplateDownload}
                   </Button>
                 </div>
                 <XlsxDragger file={file} onFile={setFile} uploading={busy} />

@@ -1,18 +1,18 @@
-import { fmt, LIMITS, M, type BatchResult, type BatchResultRow } from '@hublink/contract';
+import { type BatchResult, type BatchResultRow, fmt, LIMITS, routerMessages } from '@hublink/contract';
 import { Alert, Flex, Table, Tag } from 'antd';
 
 const columns = [
   // Narrow number and state columns: on a phone the reason keeps the width it needs to read.
-  { title: M.memberResultRow, dataIndex: 'row', key: 'row', width: 56, render: (v: number) => (v > 0 ? v : '-') },
-  { title: M.memberResultAccount, dataIndex: 'router_name', key: 'router_name', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
+  { title: routerMessages.memberResultRow, dataIndex: 'row', key: 'row', width: 56, render: (v: number) => (v > 0 ? v : '-') },
+  { title: routerMessages.memberResultAccount, dataIndex: 'router_name', key: 'router_name', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
   {
-    title: M.memberResultState,
+    title: routerMessages.memberResultState,
     dataIndex: 'ok',
     key: 'ok',
     width: 72,
-    render: (ok: boolean) => <Tag color={ok ? 'success' : 'error'}>{ok ? M.memberResultOk : M.memberResultFail}</Tag>,
+    render: (ok: boolean) => <Tag color={ok ? 'success' : 'error'}>{ok ? routerMessages.memberResultOk : routerMessages.memberResultFail}</Tag>,
   },
-  { title: M.memberResultReason, dataIndex: 'msg', key: 'msg' },
+  { title: routerMessages.memberResultReason, dataIndex: 'msg', key: 'msg' },
 ];
 
 /**
@@ -22,7 +22,7 @@ const columns = [
 export function BatchResultView({ result, rowsOnly = false }: { result: BatchResult; rowsOnly?: boolean }) {
   return (
     <Flex vertical gap={16}>
-      {!rowsOnly && <Alert type={result.fail > 0 ? 'warning' : 'success'} showIcon title={fmt(M.memberBatchSummary, { ok: result.success, fail: result.fail })} />}
+      {!rowsOnly && <Alert type={result.fail > 0 ? 'warning' : 'success'} showIcon title={fmt(routerMessages.memberBatchSummary, { ok: result.success, fail: result.fail })} />}
       <Table<BatchResultRow>
         size="small"
         rowKey={(r) => `${r.row}-${r.router_name}`}

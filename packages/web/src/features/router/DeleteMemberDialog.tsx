@@ -1,4 +1,4 @@
-import { CODE, deleteRouter, fmt, M, type RouterItem } from '@hublink/contract';
+import { CODE, deleteRouter, fmt, type RouterItem, routerMessages } from '@hublink/contract';
 import { ConfirmByTyping } from '../../components/ConfirmByTyping';
 import { useRouterMutation } from './api';
 
@@ -9,10 +9,10 @@ export function DeleteMemberDialog({ member, onClose }: { member: RouterItem | u
   return (
     <ConfirmByTyping
       open={member !== undefined}
-      title={M.memberDeleteTitle}
+      title={routerMessages.memberDeleteTitle}
       phrase={name}
-      description={fmt(M.memberDeleteHint, { name })}
-      okText={M.memberActionDelete}
+      description={fmt(routerMessages.memberDeleteHint, { name })}
+      okText={routerMessages.memberActionDelete}
       onClose={onClose}
       onConfirm={async () => (await remove.mutateAsync({ router_name: name })).code === CODE.ok}
     />

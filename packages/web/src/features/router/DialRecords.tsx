@@ -1,4 +1,4 @@
-import { LIMITS, M, ONLINE_MODES, onlineLog, type OnlineLogItem } from '@hublink/contract';
+import { LIMITS, ONLINE_MODES, onlineLog, type OnlineLogItem, routerMessages } from '@hublink/contract';
 import { DatePicker, Flex, Radio, type TableColumnsType } from 'antd';
 import type { Dayjs } from '../../components/dayjs';
 import { useState } from 'react';
@@ -12,25 +12,25 @@ type Mode = (typeof ONLINE_MODES)[number];
 const MODE_LABELS: Record<Mode, string> = { p2p: 'P2P', pop: 'POP' };
 
 const common: TableColumnsType<OnlineLogItem> = [
-  { title: M.memberDialOrig, dataIndex: 'orig', key: 'orig' },
-  { title: M.memberDialVpnIp, dataIndex: 'vpn_ip', key: 'vpn_ip' },
-  { title: M.memberDialStart, dataIndex: 'start_time', key: 'start_time', width: 170 },
-  { title: M.memberDialEnd, dataIndex: 'end_time', key: 'end_time', width: 170, render: (v: string) => v || M.memberDialOngoing },
-  { title: M.memberDialDuration, dataIndex: 'online_time', key: 'online_time', render: (v: number) => duration(v) },
+  { title: routerMessages.memberDialOrig, dataIndex: 'orig', key: 'orig' },
+  { title: routerMessages.memberDialVpnIp, dataIndex: 'vpn_ip', key: 'vpn_ip' },
+  { title: routerMessages.memberDialStart, dataIndex: 'start_time', key: 'start_time', width: 170 },
+  { title: routerMessages.memberDialEnd, dataIndex: 'end_time', key: 'end_time', width: 170, render: (v: string) => v || routerMessages.memberDialOngoing },
+  { title: routerMessages.memberDialDuration, dataIndex: 'online_time', key: 'online_time', render: (v: number) => duration(v) },
 ];
 
 /** The columns of spec 3 §3 "Online log" per mode. */
 export const DIAL_COLUMNS: Record<Mode, TableColumnsType<OnlineLogItem>> = {
   p2p: [
-    { title: M.memberDialName, dataIndex: 'router_name', key: 'router_name' },
-    { title: M.memberDialNetwork, dataIndex: 'network_number', key: 'network_number' },
-    { title: M.memberDialPeer, dataIndex: 'link_router_name', key: 'link_router_name' },
+    { title: routerMessages.memberDialName, dataIndex: 'router_name', key: 'router_name' },
+    { title: routerMessages.memberDialNetwork, dataIndex: 'network_number', key: 'network_number' },
+    { title: routerMessages.memberDialPeer, dataIndex: 'link_router_name', key: 'link_router_name' },
     ...common,
   ],
   pop: [
-    { title: M.memberDialName, dataIndex: 'router_name', key: 'router_name' },
-    { title: M.memberDialPop, dataIndex: 'pop_name', key: 'pop_name' },
-    { title: M.memberDialArea, dataIndex: 'area', key: 'area' },
+    { title: routerMessages.memberDialName, dataIndex: 'router_name', key: 'router_name' },
+    { title: routerMessages.memberDialPop, dataIndex: 'pop_name', key: 'pop_name' },
+    { title: routerMessages.memberDialArea, dataIndex: 'area', key: 'area' },
     ...common,
   ],
 };
@@ -69,7 +69,7 @@ export function DialRecords({ routerName }: { routerName: string }) {
             value={range}
             format={DAY_FORMAT}
             allowClear={false}
-            aria-label={M.memberLogRange}
+            aria-label={routerMessages.memberLogRange}
             onChange={(v) => {
               if (v?.[0] && v[1]) {
                 setRange([v[0], v[1]]);

@@ -1,4 +1,4 @@
-import { fmt, M, type ImportStatus } from '@hublink/contract';
+import { fmt, type ImportStatus, routerMessages } from '@hublink/contract';
 import { Flex, Progress, Typography } from 'antd';
 
 /** A running import: a bar of the rows done, '已处理 N / T 行，失败 F 行', and that closing does not stop it. */
@@ -7,8 +7,8 @@ export function ImportProgress({ status }: { status: ImportStatus }) {
   return (
     <Flex vertical gap={12} data-testid="import-progress">
       <Progress percent={percent} status="active" />
-      <Typography.Text>{fmt(M.importProgress, { done: status.done, total: status.total, fail: status.fail })}</Typography.Text>
-      <Typography.Text type="secondary">{M.importRunningHint}</Typography.Text>
+      <Typography.Text>{fmt(routerMessages.importProgress, { done: status.done, total: status.total, fail: status.fail })}</Typography.Text>
+      <Typography.Text type="secondary">{routerMessages.importRunningHint}</Typography.Text>
     </Flex>
   );
 }

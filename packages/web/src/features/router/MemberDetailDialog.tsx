@@ -1,4 +1,4 @@
-import { fmt, M, type RouterItem, CM } from '@hublink/contract';
+import { CM, fmt, type RouterItem, routerMessages } from '@hublink/contract';
 import { Modal, Tabs } from 'antd';
 import { ConnectionTab } from './ConnectionTab';
 import { DialRecords } from './DialRecords';
@@ -14,11 +14,11 @@ export function MemberDetailDialog({ member, main, edit, onClose }: { member: Ro
   const items = [
     // Its profiles carry the member's key: for those who may edit members.
     ...(edit ? [{ key: 'connection', label: CM.profileTab, children: <ConnectionTab routerName={name} /> }] : []),
-    ...(main ? [{ key: 'login', label: M.memberLoginRecords, children: <LoginRecords routerName={name} /> }] : []),
-    { key: 'dial', label: M.memberDialRecords, children: <DialRecords routerName={name} /> },
+    ...(main ? [{ key: 'login', label: routerMessages.memberLoginRecords, children: <LoginRecords routerName={name} /> }] : []),
+    { key: 'dial', label: routerMessages.memberDialRecords, children: <DialRecords routerName={name} /> },
   ];
   return (
-    <Modal title={fmt(M.memberDetailTitle, { name })} open={member !== undefined} onCancel={onClose} footer={null} width={960} destroyOnHidden>
+    <Modal title={fmt(routerMessages.memberDetailTitle, { name })} open={member !== undefined} onCancel={onClose} footer={null} width={960} destroyOnHidden>
       {member && <Tabs items={items} destroyOnHidden />}
     </Modal>
   );

@@ -1,23 +1,5 @@
 import { DownloadOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
-import {
-  CODE,
-  exportRouters,
-  fmt,
-  LDAP_SYNC_MODE,
-  ldapStatus,
-  LIMITS,
-  listLdapUsers,
-  listRouters,
-  M,
-  MEMBER_FILES,
-  ROUTER_TYPE,
-  routerQuantity,
-  syncLdap,
-  updateRouterStatus,
-  type MemberState,
-  type RouterItem,
-  type RouterType,
-} from '@hublink/contract';
+import { CODE, exportRouters, fmt, LDAP_SYNC_MODE, ldapMessages, ldapStatus, LIMITS, listLdapUsers, listRouters, MEMBER_FILES, type MemberState, ROUTER_TYPE, type RouterItem, routerMessages, routerQuantity, type RouterType, syncLdap, updateRouterStatus } from '@hublink/contract';
 import { Button, Tag } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
@@ -113,33 +95,33 @@ export function MemberTab({ type, state }: { type: RouterType; state?: MemberSta
     <>
       {quantity && (
         <Tag color={quantity.hardware + quantity.software >= quantity.max ? 'red' : 'blue'} style={{ marginInlineEnd: 0, alignSelf: 'center' }}>
-          {fmt(M.memberQuantity, { n: quantity.hardware + quantity.software, max: quantity.max })}
+          {fmt(routerMessages.memberQuantity, { n: quantity.hardware + quantity.software, max: quantity.max })}
         </Tag>
       )}
       {software && rights.main && (
-        <Button onClick={() => setDialog('sign')} title={M.memberSignTitle}>
-          {fmt(M.memberSignButton, { sign })}
+        <Button onClick={() => setDialog('sign')} title={routerMessages.memberSignTitle}>
+          {fmt(routerMessages.memberSignButton, { sign })}
         </Button>
       )}
       {software && rights.edit && ldap?.enable === 1 && ldap.sync_mode !== LDAP_SYNC_MODE.automatic && (
         <Button icon={<SyncOutlined />} loading={syncing} onClick={() => void syncUsers()}>
-          {M.ldapSyncUsers}
+          {ldapMessages.ldapSyncUsers}
         </Button>
       )}
       {software && (
         <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportList()}>
-          {M.memberExport}
+          {routerMessages.memberExport}
         </Button>
       )}
-      {software && rights.create && <Button onClick={() => setDialog('batchAdd')}>{M.memberBatchAdd}</Button>}
+      {software && rights.create && <Button onClick={() => setDialog('batchAdd')}>{routerMessages.memberBatchAdd}</Button>}
       {software && rights.delete && (
         <Button danger onClick={() => setDialog('batchDelete')}>
-          {M.memberBatchDelete}
+          {routerMessages.memberBatchDelete}
         </Button>
       )}
       {rights.create && (
         <Button type="primary" icon={<PlusOutlined />} onClick={openAdd}>
-          {M.memberAdd}
+          {routerMessages.memberAdd}
         </Button>
       )}
     </>
@@ -153,7 +135,7 @@ export function MemberTab({ type, state }: { type: RouterType; state?: MemberSta
         columns={columns}
         list={list}
         searchable
-        searchPlaceholder={M.memberSearch}
+        searchPlaceholder={routerMessages.memberSearch}
         toolbar={toolbar}
         scroll={{ x: 'max-content' }}
       />

@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, noteRouter, type RouterItem } from '@hublink/contract';
+import { CODE, LIMITS, noteRouter, type RouterItem, routerMessages } from '@hublink/contract';
 import { Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -11,14 +11,14 @@ export function NoteDialog({ member, onClose }: { member: RouterItem | undefined
   const save = useRouterMutation(noteRouter);
   return (
     <FormDialog<{ note: string }>
-      title={M.memberNoteTitle}
+      title={routerMessages.memberNoteTitle}
       open={member !== undefined}
       onClose={onClose}
       initialValues={{ note: member?.note ?? '' }}
       onSubmit={async (v) => member !== undefined && (await save.mutateAsync({ router_name: member.router_name, note: v.note.trim() })).code === CODE.ok}
     >
-      <Form.Item name="note" label={M.memberNoteLabel} rules={rules}>
-        <Input placeholder={M.memberNotePlaceholder} aria-label={M.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount autoFocus />
+      <Form.Item name="note" label={routerMessages.memberNoteLabel} rules={rules}>
+        <Input placeholder={routerMessages.memberNotePlaceholder} aria-label={routerMessages.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount autoFocus />
       </Form.Item>
     </FormDialog>
   );

@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, routerPassword, type RouterItem } from '@hublink/contract';
+import { CODE, LIMITS, type RouterItem, routerMessages, routerPassword } from '@hublink/contract';
 import { Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -11,17 +11,17 @@ export function PasswordDialog({ member, onClose }: { member: RouterItem | undef
   const save = useRouterMutation(routerPassword);
   return (
     <FormDialog<{ password: string }>
-      title={M.memberPasswordTitle}
+      title={routerMessages.memberPasswordTitle}
       open={member !== undefined}
       onClose={onClose}
       initialValues={{ password: '' }}
       onSubmit={async (v) => member !== undefined && (await save.mutateAsync({ router_name: member.router_name, password: v.password })).code === CODE.ok}
     >
-      <Form.Item label={M.memberAccountLabel}>
-        <Input value={member?.router_name} disabled aria-label={M.memberAccountLabel} />
+      <Form.Item label={routerMessages.memberAccountLabel}>
+        <Input value={member?.router_name} disabled aria-label={routerMessages.memberAccountLabel} />
       </Form.Item>
-      <Form.Item name="password" label={M.memberPasswordLabel} rules={rules}>
-        <Input.Password placeholder={M.memberPasswordPlaceholder} aria-label={M.memberPasswordLabel} maxLength={LIMITS.memberPasswordMax} autoComplete="new-password" />
+      <Form.Item name="password" label={routerMessages.memberPasswordLabel} rules={rules}>
+        <Input.Password placeholder={routerMessages.memberPasswordPlaceholder} aria-label={routerMessages.memberPasswordLabel} maxLength={LIMITS.memberPasswordMax} autoComplete="new-password" />
       </Form.Item>
     </FormDialog>
   );

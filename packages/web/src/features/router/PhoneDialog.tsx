@@ -1,4 +1,4 @@
-import { BIND_TYPE, fmt, LIMITS, M, phoneValue, routerPhone, type RouterItem } from '@hublink/contract';
+import { accountMessages, BIND_TYPE, BM, fmt, LIMITS, phoneValue, type RouterItem, routerMessages, routerPhone } from '@hublink/contract';
 import { Alert, Button, Form, Modal } from 'antd';
 import { useEffect, useRef } from 'react';
 import { call } from '../../api/client';
@@ -80,21 +80,21 @@ function PhoneForm({ member, onClose, onDone }: { member: RouterItem; onClose: (
     ...(old && !verifying
       ? [
           <Button key="unbind" danger onClick={unbind} disabled={busy}>
-            {M.memberUnbind}
+            {routerMessages.memberUnbind}
           </Button>,
         ]
       : []),
     <Button key="cancel" onClick={onClose}>
-      {M.cancel}
+      {BM.cancel}
     </Button>,
     // A fresh button per mode, so antd's loading state cannot outlive the request that switched it.
     <Button key={verifying ? 'verify' : 'bind'} type="primary" loading={busy} onClick={() => form.submit()}>
-      {verifying ? M.memberVerifyButton : M.memberBindButton}
+      {verifying ? routerMessages.memberVerifyButton : routerMessages.memberBindButton}
     </Button>,
   ];
 
   return (
-    <Modal title={old ? M.memberPhoneChangeTitle : M.memberPhoneBindTitle} open onCancel={onClose} footer={footer} destroyOnHidden>
+    <Modal title={old ? routerMessages.memberPhoneChangeTitle : routerMessages.memberPhoneBindTitle} open onCancel={onClose} footer={footer} destroyOnHidden>
       <Form<Values>
         form={form}
         name="member-phone"
@@ -103,12 +103,12 @@ function PhoneForm({ member, onClose, onDone }: { member: RouterItem; onClose: (
         initialValues={{ area_code: old?.area ?? LIMITS.defaultAreaCode, phone: old?.phone ?? '', code: '' }}
         onFinish={submit}
       >
-        {verifying && old && <Alert type="info" showIcon title={fmt(M.memberVerifyHint, { phone: phoneValue(old.area, old.phone) })} style={{ marginBottom: 16 }} />}
+        {verifying && old && <Alert type="info" showIcon title={fmt(routerMessages.memberVerifyHint, { phone: phoneValue(old.area, old.phone) })} style={{ marginBottom: 16 }} />}
         <MemberPhoneInput rules={verifying ? [] : rules.phone} required onBlur={blurred} onEdit={edited} />
         <CodeInput
           rules={verifying ? [changeCodeRule] : rules.code}
           sendKey={verifying ? 'verify' : 'bind'}
-          extra={verifying ? M.codeArrivalHint : undefined}
+          extra={verifying ? accountMessages.codeArrivalHint : undefined}
           onSend={() =>
             verifying && old
               ? sendCodeTo('phone', 'app_change_phone', async () => phoneValue(old.area, old.phone))

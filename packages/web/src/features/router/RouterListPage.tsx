@@ -1,4 +1,4 @@
-import { M, memberStateField, ROUTER_TYPE, type MemberState, type RouterType } from '@hublink/contract';
+import { type MemberState, memberStateField, overviewMessages, ROUTER_TYPE, routerMessages, type RouterType } from '@hublink/contract';
 import { Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { FilterNotice } from '../../components/FilterNotice';
@@ -13,9 +13,9 @@ const typeOf = (value: string | null): RouterType => (value === String(ROUTER_TY
 
 /** What the list is limited to when the dashboard overview opened it (?state=online|behind|offline_day). */
 const FILTER_TEXT: Record<MemberState, string> = {
-  online: M.memberFilterOnline,
-  behind: M.memberFilterBehind,
-  offline_day: M.memberFilterOfflineDay,
+  online: overviewMessages.memberFilterOnline,
+  behind: overviewMessages.memberFilterBehind,
+  offline_day: overviewMessages.memberFilterOfflineDay,
 };
 
 /** /router/lists: hardware and software members in two tabs (spec 3 §2), filtered by ?state= when an overview figure links here. */
@@ -26,14 +26,14 @@ export default function RouterListPage() {
   const state = memberStateField.safeParse(params.get(STATE_PARAM)).data;
   return (
     <PageContainer>
-      {state && <FilterNotice text={FILTER_TEXT[state]} clearText={M.memberFilterClear} onClear={() => setParams({ [TYPE_PARAM]: String(type) }, { replace: true })} />}
+      {state && <FilterNotice text={FILTER_TEXT[state]} clearText={overviewMessages.memberFilterClear} onClear={() => setParams({ [TYPE_PARAM]: String(type) }, { replace: true })} />}
       <Tabs
         activeKey={String(type)}
         onChange={(key) => setParams({ [TYPE_PARAM]: key, ...(state ? { [STATE_PARAM]: state } : {}) }, { replace: true })}
         destroyOnHidden
         items={[
-          { key: String(ROUTER_TYPE.hardware), label: M.memberTabHardware, children: <MemberTab key={state} type={ROUTER_TYPE.hardware} state={state} /> },
-          { key: String(ROUTER_TYPE.software), label: M.memberTabSoftware, children: <MemberTab key={state} type={ROUTER_TYPE.software} state={state} /> },
+          { key: String(ROUTER_TYPE.hardware), label: routerMessages.memberTabHardware, children: <MemberTab key={state} type={ROUTER_TYPE.hardware} state={state} /> },
+          { key: String(ROUTER_TYPE.software), label: routerMessages.memberTabSoftware, children: <MemberTab key={state} type={ROUTER_TYPE.software} state={state} /> },
         ]}
       />
     </PageContainer>

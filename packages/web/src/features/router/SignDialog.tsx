@@ -1,4 +1,4 @@
-import { CODE, editSign, LIMITS, M } from '@hublink/contract';
+import { CODE, editSign, LIMITS, routerMessages } from '@hublink/contract';
 import { Form, Input, Typography } from 'antd';
 import { useApiMutation } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
@@ -22,10 +22,10 @@ export function SignDialog({ open, current, onClose }: { open: boolean; current:
     return true;
   };
   return (
-    <FormDialog<{ sign: string }> title={M.memberSignTitle} open={open} onClose={onClose} initialValues={{ sign: current }} onSubmit={submit}>
-      <Typography.Paragraph type="secondary">{M.memberSignHint}</Typography.Paragraph>
-      <Form.Item name="sign" label={M.memberSignLabel} rules={rules}>
-        <Input aria-label={M.memberSignLabel} maxLength={LIMITS.signMax} autoComplete="off" autoFocus />
+    <FormDialog<{ sign: string }> title={routerMessages.memberSignTitle} open={open} onClose={onClose} initialValues={{ sign: current }} onSubmit={submit}>
+      <Typography.Paragraph type="secondary">{routerMessages.memberSignHint}</Typography.Paragraph>
+      <Form.Item name="sign" label={routerMessages.memberSignLabel} rules={rules}>
+        <Input aria-label={routerMessages.memberSignLabel} maxLength={LIMITS.signMax} autoComplete="off" autoFocus />
       </Form.Item>
     </FormDialog>
   );

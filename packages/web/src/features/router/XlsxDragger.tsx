@@ -1,5 +1,5 @@
 import { InboxOutlined } from '@ant-design/icons';
-import { LIMITS, M } from '@hublink/contract';
+import { LIMITS, routerMessages } from '@hublink/contract';
 import { Upload } from 'antd';
 import { toast } from '../../api/notify';
 
@@ -7,8 +7,8 @@ const XLSX = '.xlsx';
 
 /** Why a spreadsheet cannot be uploaded (spec 3 §5: only .xlsx, at most 2 MB), or null. */
 export function xlsxRefusal(file: { name: string; size: number }): string | null {
-  if (!file.name.toLowerCase().endsWith(XLSX)) return M.fileFormatWrong;
-  if (file.size > LIMITS.uploadMaxBytes) return M.fileTooLarge;
+  if (!file.name.toLowerCase().endsWith(XLSX)) return routerMessages.fileFormatWrong;
+  if (file.size > LIMITS.uploadMaxBytes) return routerMessages.fileTooLarge;
   return null;
 }
 
@@ -46,8 +46,8 @@ export function XlsxDragger({ file, onFile, uploading }: XlsxDraggerProps) {
       <p className="ant-upload-drag-icon">
         <InboxOutlined />
       </p>
-      <p className="ant-upload-text">{M.memberUploadText}</p>
-      <p className="ant-upload-hint">{M.memberUploadHint}</p>
+      <p className="ant-upload-text">{routerMessages.memberUploadText}</p>
+      <p className="ant-upload-hint">{routerMessages.memberUploadHint}</p>
     </Upload.Dragger>
   );
 }

@@ -1,5 +1,5 @@
 import { DownOutlined, EditOutlined } from '@ant-design/icons';
-import { LDAP_MEMBER_SOURCE, M, ROUTER_TYPE, type RouterItem, type RouterType } from '@hublink/contract';
+import { diagnosisMessages, LDAP_MEMBER_SOURCE, ROUTER_TYPE, type RouterItem, routerMessages, type RouterType } from '@hublink/contract';
 import { Badge, Button, Dropdown, Space, Switch, Tooltip, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { routerDetailPath } from '../../components/pageLinks';
@@ -31,7 +31,7 @@ function NoteCell({ r, editable, onEdit }: { r: RouterItem; editable: boolean; o
       ) : (
         <span>{r.note || '-'}</span>
       )}
-      {editable && <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${M.memberActionNote} ${r.router_name}`} onClick={onEdit} />}
+      {editable && <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${routerMessages.memberActionNote} ${r.router_name}`} onClick={onEdit} />}
     </Space>
   );
 }
@@ -40,7 +40,7 @@ function NoteCell({ r, editable, onEdit }: { r: RouterItem; editable: boolean; o
 export function memberColumns(type: RouterType, rights: MemberRights, act: RowActions): TableColumnsType<RouterItem> {
   const software = type === ROUTER_TYPE.software;
   const name = {
-    title: software ? M.memberColAccount : M.memberColDevice,
+    title: software ? routerMessages.memberColAccount : routerMessages.memberColDevice,
     dataIndex: 'router_name',
     key: 'router_name',
     // Spec 3 §2: a software member's name opens /router/detail as a hardware member's does; its
@@ -52,45 +52,45 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
     ),
   };
   const note = {
-    title: M.memberColNote,
+    title: routerMessages.memberColNote,
     dataIndex: 'note',
     key: 'note',
     render: (_: unknown, r: RouterItem) => <NoteCell r={r} editable={rights.edit} onEdit={() => act.note(r)} />,
   };
   const online = {
-    title: M.memberColOnline,
+    title: routerMessages.memberColOnline,
     dataIndex: 'online_status',
     key: 'online_status',
-    render: (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? M.memberOnline : M.memberOffline} />,
+    render: (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? routerMessages.memberOnline : routerMessages.memberOffline} />,
   };
   const status = {
-    title: M.memberColStatus,
+    title: routerMessages.memberColStatus,
     dataIndex: 'status',
     key: 'status',
     render: (v: number, r: RouterItem) => (
       <Switch
         checked={v === 1}
-        checkedChildren={M.memberStatusNormal}
-        unCheckedChildren={M.memberStatusOff}
+        checkedChildren={routerMessages.memberStatusNormal}
+        unCheckedChildren={routerMessages.memberStatusOff}
         disabled={!rights.edit}
         loading={act.switching === r.router_name}
-        aria-label={`${M.memberColStatus} ${r.router_name}`}
+        aria-label={`${routerMessages.memberColStatus} ${r.router_name}`}
         onChange={() => act.toggleStatus(r)}
       />
     ),
   };
   const actions = {
-    title: M.memberColActions,
+    title: routerMessages.memberColActions,
     key: 'actions',
     fixed: 'right' as const,
     render: (_: unknown, r: RouterItem) => (
       <Space size={0} wrap={false}>
-        <Button type="link" size="small" aria-label={`${M.diagnosisAction} ${r.router_name}`} onClick={() => act.diagnose(r)}>
-          {M.diagnosisAction}
+        <Button type="link" size="small" aria-label={`${diagnosisMessages.diagnosisAction} ${r.router_name}`} onClick={() => act.diagnose(r)}>
+          {diagnosisMessages.diagnosisAction}
         </Button>
         {software && (
-          <Button type="link" size="small" aria-label={`${M.memberActionRecords} ${r.router_name}`} onClick={() => act.detail(r)}>
-            {M.memberActionRecords}
+          <Button type="link" size="small" aria-label={`${routerMessages.memberActionRecords} ${r.router_name}`} onClick={() => act.detail(r)}>
+            {routerMessages.memberActionRecords}
           </Button>
         )}
         {software && rights.edit && (
@@ -100,20 +100,20 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
             trigger={['click']}
             menu={{
               items: [
-                { key: 'phone', label: r.phone ? M.memberPhoneChangeTitle : M.memberPhoneBindTitle, onClick: () => act.phone(r) },
-                ...(r.source !== LDAP_MEMBER_SOURCE ? [{ key: 'password', label: M.memberActionPassword, onClick: () => act.password(r) }] : []),
+                { key: 'phone', label: r.phone ? routerMessages.memberPhoneChangeTitle : routerMessages.memberPhoneBindTitle, onClick: () => act.phone(r) },
+                ...(r.source !== LDAP_MEMBER_SOURCE ? [{ key: 'password', label: routerMessages.memberActionPassword, onClick: () => act.password(r) }] : []),
               ],
             }}
           >
-            <Button type="link" size="small" aria-label={`${M.memberActionMore} ${r.router_name}`}>
-              {M.memberActionMore}
+            <Button type="link" size="small" aria-label={`${routerMessages.memberActionMore} ${r.router_name}`}>
+              {routerMessages.memberActionMore}
               <DownOutlined />
             </Button>
           </Dropdown>
         )}
         {rights.delete && (
           <Button type="link" size="small" danger onClick={() => act.remove(r)}>
-            {M.memberActionDelete}
+            {routerMessages.memberActionDelete}
           </Button>
         )}
       </Space>
@@ -123,11 +123,11 @@ export function memberColumns(type: RouterType, rights: MemberRights, act: RowAc
   return [
     name,
     note,
-    ...(software ? [text(M.memberColPhone, 'phone')] : []),
+    ...(software ? [text(routerMessages.memberColPhone, 'phone')] : []),
     online,
-    ...(software ? [status, text(M.memberColOs, 'os')] : []),
-    text(M.memberColVersion, 'version'),
-    { title: M.memberColCreateTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
+    ...(software ? [status, text(routerMessages.memberColOs, 'os')] : []),
+    text(routerMessages.memberColVersion, 'version'),
+    { title: routerMessages.memberColCreateTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
     actions,
   ];
 }

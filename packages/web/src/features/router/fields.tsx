@@ -1,4 +1,4 @@
-import { bindCodeField, codeField, LIMITS, M, memberPhoneError, phoneValue } from '@hublink/contract';
+import { accountMessages, bindCodeField, codeField, LIMITS, memberPhoneError, phoneValue, routerMessages } from '@hublink/contract';
 import { Form, Input, Space, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { AreaCodeSelect } from '../../components/AreaCodeSelect';
@@ -64,15 +64,15 @@ export interface MemberPhoneInputProps {
 }
 
 /** Dial code and phone side by side (fields `area_code` and `phone`, phone capped at 11). */
-export function MemberPhoneInput({ rules, required, placeholder = M.bindPhoneRequired, onBlur, onEdit }: MemberPhoneInputProps) {
+export function MemberPhoneInput({ rules, required, placeholder = accountMessages.bindPhoneRequired, onBlur, onEdit }: MemberPhoneInputProps) {
   return (
-    <Form.Item label={M.memberPhoneLabel} required={required}>
+    <Form.Item label={routerMessages.memberPhoneLabel} required={required}>
       <Space.Compact block>
         <Form.Item name="area_code" noStyle>
           <AreaCodeSelect onChange={onEdit} />
         </Form.Item>
         <Form.Item name="phone" noStyle rules={rules} dependencies={['area_code']}>
-          <Input placeholder={placeholder} aria-label={M.memberPhoneLabel} inputMode="tel" autoComplete="off" maxLength={LIMITS.mobileMax} onBlur={onBlur} onChange={onEdit} />
+          <Input placeholder={placeholder} aria-label={routerMessages.memberPhoneLabel} inputMode="tel" autoComplete="off" maxLength={LIMITS.mobileMax} onBlur={onBlur} onChange={onEdit} />
         </Form.Item>
       </Space.Compact>
     </Form.Item>

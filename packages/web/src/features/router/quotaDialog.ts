@@ -1,4 +1,4 @@
-import { fmt, M } from '@hublink/contract';
+import { fmt, networkMessages, routerMessages } from '@hublink/contract';
 import { App } from 'antd';
 import { useCallback } from 'react';
 import { toast } from '../../api/notify';
@@ -13,11 +13,11 @@ export function useQuotaDialog() {
   return useCallback(
     (max: number) =>
       modal.confirm({
-        title: M.networkQuotaTitle,
-        content: fmt(M.memberQuotaFull, { n: max }),
-        okText: M.networkUpgradeNow,
-        cancelText: M.networkUpgradeLater,
-        onOk: () => void toast.warning(M.networkNoUpgrade),
+        title: networkMessages.networkQuotaTitle,
+        content: fmt(routerMessages.memberQuotaFull, { n: max }),
+        okText: networkMessages.networkUpgradeNow,
+        cancelText: networkMessages.networkUpgradeLater,
+        onOk: () => void toast.warning(networkMessages.networkNoUpgrade),
       }),
     [modal],
   );

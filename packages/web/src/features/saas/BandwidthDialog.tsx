@@ -1,4 +1,4 @@
-import { CODE, fmt, M, saasBandwidth, saasBandwidthError, type SaasItem } from '@hublink/contract';
+import { CODE, fmt, saasBandwidth, saasBandwidthError, type SaasItem, saasMessages } from '@hublink/contract';
 import { Form, InputNumber } from 'antd';
 import { FormDialog } from '../../components/FormDialog';
 import { useSaasMutation } from './api';
@@ -9,7 +9,7 @@ export function BandwidthDialog({ device, onClose }: { device: SaasItem | undefi
   const max = device?.max_bandwidth ?? 0;
   return (
     <FormDialog<{ bandwidth: number | null }>
-      title={M.saasEditBandwidth}
+      title={saasMessages.saasEditBandwidth}
       open={device !== undefined}
       onClose={onClose}
       initialValues={{ bandwidth: device?.bandwidth ?? null }}
@@ -17,8 +17,8 @@ export function BandwidthDialog({ device, onClose }: { device: SaasItem | undefi
     >
       <Form.Item
         name="bandwidth"
-        label={M.saasColBandwidth}
-        extra={fmt(M.saasBandwidthMaxHint, { n: max })}
+        label={saasMessages.saasColBandwidth}
+        extra={fmt(saasMessages.saasBandwidthMaxHint, { n: max })}
         rules={[
           {
             validator: async (_, value: number | null | undefined) => {
@@ -28,7 +28,7 @@ export function BandwidthDialog({ device, onClose }: { device: SaasItem | undefi
           },
         ]}
       >
-        <InputNumber aria-label={M.saasColBandwidth} precision={0} suffix={M.saasBandwidthUnit} style={{ width: '100%' }} autoFocus />
+        <InputNumber aria-label={saasMessages.saasColBandwidth} precision={0} suffix={saasMessages.saasBandwidthUnit} style={{ width: '100%' }} autoFocus />
       </Form.Item>
     </FormDialog>
   );

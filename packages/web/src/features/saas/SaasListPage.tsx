@@ -1,4 +1,4 @@
-import { M, SAAS_SHARED, saasRouters, type SaasItem } from '@hublink/contract';
+import { BM, SAAS_SHARED, type SaasItem, saasMessages, saasRouters } from '@hublink/contract';
 import { Badge, Button, Divider, Empty, Flex, Input, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -26,38 +26,38 @@ export default function SaasListPage() {
   const groups = list.data?.data;
 
   const columns: TableColumnsType<SaasItem> = [
-    { title: M.saasColName, dataIndex: 'router_name', key: 'router_name', width: 220, ellipsis: true, render: (v: string) => <Link to={detailPath(v)}>{v}</Link> },
-    { title: M.saasColNote, dataIndex: 'note', key: 'note', width: 220, ellipsis: true },
+    { title: saasMessages.saasColName, dataIndex: 'router_name', key: 'router_name', width: 220, ellipsis: true, render: (v: string) => <Link to={detailPath(v)}>{v}</Link> },
+    { title: saasMessages.saasColNote, dataIndex: 'note', key: 'note', width: 220, ellipsis: true },
     {
-      title: M.saasColOnline,
+      title: saasMessages.saasColOnline,
       dataIndex: 'online',
       key: 'online',
       width: 110,
-      render: (v: number) => (v === 1 ? <Badge status="success" text={M.saasOnline} /> : <Badge status="default" text={M.saasOffline} />),
+      render: (v: number) => (v === 1 ? <Badge status="success" text={saasMessages.saasOnline} /> : <Badge status="default" text={saasMessages.saasOffline} />),
     },
     {
-      title: M.saasColBandwidth,
+      title: saasMessages.saasColBandwidth,
       dataIndex: 'bandwidth',
       key: 'bandwidth',
       width: 120,
       render: (v: number) => (v > 0 ? bandwidthText(v) : <Tag color="default">{bandwidthText(v)}</Tag>),
     },
     {
-      title: M.saasColOperation,
+      title: saasMessages.saasColOperation,
       key: 'operation',
       width: 240,
       fixed: 'right',
       render: (_, d) => (
         <Space size={12}>
-          <Link to={detailPath(d.router_name)}>{M.saasViewDetail}</Link>
+          <Link to={detailPath(d.router_name)}>{saasMessages.saasViewDetail}</Link>
           {canEdit && (
             <Button type="link" size="small" style={LINK_BUTTON} onClick={() => setNoting(d)}>
-              {M.saasEditNote}
+              {saasMessages.saasEditNote}
             </Button>
           )}
           {canEdit && d.share === SAAS_SHARED && (
             <Button type="link" size="small" style={LINK_BUTTON} onClick={() => setSizing(d)}>
-              {M.saasEditBandwidth}
+              {saasMessages.saasEditBandwidth}
             </Button>
           )}
         </Space>
@@ -66,26 +66,26 @@ export default function SaasListPage() {
   ];
 
   return (
-    <PageContainer title={M.saasListTitle} loading={!groups && list.isLoading}>
+    <PageContainer title={saasMessages.saasListTitle} loading={!groups && list.isLoading}>
       <Flex gap={8} wrap style={{ marginBottom: 8 }}>
         <Input
           allowClear
           value={draft}
-          placeholder={M.saasSearchPlaceholder}
-          aria-label={M.saasSearchPlaceholder}
+          placeholder={saasMessages.saasSearchPlaceholder}
+          aria-label={saasMessages.saasSearchPlaceholder}
           style={{ maxWidth: 320, flex: '1 1 200px' }}
           onChange={(e) => setDraft(e.target.value)}
           onPressEnter={() => setSearch(draft.trim())}
         />
         <Button type="primary" onClick={() => setSearch(draft.trim())}>
-          {M.searchLabel}
+          {BM.searchLabel}
         </Button>
       </Flex>
-      {groups && groups.length === 0 && <Empty description={M.empty} />}
+      {groups && groups.length === 0 && <Empty description={BM.empty} />}
       {groups?.map((g) => (
-        <section key={g.category} aria-label={g.category || M.saasUncategorized}>
+        <section key={g.category} aria-label={g.category || saasMessages.saasUncategorized}>
           <Divider titlePlacement="start">
-            <Typography.Text strong>{g.category || M.saasUncategorized}</Typography.Text>
+            <Typography.Text strong>{g.category || saasMessages.saasUncategorized}</Typography.Text>
           </Divider>
           <WideTable<SaasItem>
             rowKey="router_name"

@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, noteRouter } from '@hublink/contract';
+import { CODE, LIMITS, noteRouter, routerMessages, saasMessages } from '@hublink/contract';
 import { Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
@@ -11,14 +11,14 @@ export function SaasNoteDialog({ device, onClose }: { device: { router_name: str
   const save = useSaasMutation(noteRouter);
   return (
     <FormDialog<{ note: string }>
-      title={M.saasEditNote}
+      title={saasMessages.saasEditNote}
       open={device !== undefined}
       onClose={onClose}
       initialValues={{ note: device?.note ?? '' }}
       onSubmit={async (v) => device !== undefined && (await save.mutateAsync({ router_name: device.router_name, note: v.note.trim() })).code === CODE.ok}
     >
-      <Form.Item name="note" label={M.memberNoteLabel} rules={rules}>
-        <Input placeholder={M.memberNotePlaceholder} aria-label={M.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount autoFocus />
+      <Form.Item name="note" label={routerMessages.memberNoteLabel} rules={rules}>
+        <Input placeholder={routerMessages.memberNotePlaceholder} aria-label={routerMessages.memberNoteLabel} maxLength={LIMITS.memberNoteMax} showCount autoFocus />
       </Form.Item>
     </FormDialog>
   );

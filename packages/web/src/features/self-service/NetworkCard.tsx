@@ -1,5 +1,5 @@
 import { CopyOutlined, DownloadOutlined, ExportOutlined, QrcodeOutlined } from '@ant-design/icons';
-import { CODE, fmt, LIMITS, M, selfProfile, selfProfileLink, type SelfProfileLink, SM, CM } from '@hublink/contract';
+import { BM, CM, CODE, fmt, LIMITS, selfProfile, selfProfileLink, type SelfProfileLink, SM } from '@hublink/contract';
 import { Button, Card, Flex, Input, QRCode, Space, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../api/notify';
@@ -20,7 +20,7 @@ export function NetworkCard({ network, routerName, onRefused }: Props) {
 
   const refused = (code: number, msg: string) => {
     if (code >= CODE.tokenInvalid) onRefused(code, msg);
-    else toast.error(msg || M.dataError);
+    else toast.error(msg || BM.dataError);
   };
 
   const download = async () => {

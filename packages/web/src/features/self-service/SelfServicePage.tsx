@@ -1,5 +1,5 @@
 import { AndroidFilled, AppleFilled, LinuxOutlined, LogoutOutlined, WindowsFilled } from '@ant-design/icons';
-import { CODE, fmt, M, selfLogout, selfProfiles, selfTicket, type SelfProfiles, type SelfSession, SM, CM } from '@hublink/contract';
+import { BM, CM, CODE, fmt, selfLogout, selfProfiles, type SelfProfiles, type SelfSession, selfTicket, SM } from '@hublink/contract';
 import { Button, Card, Empty, Flex, Skeleton, Typography, theme } from 'antd';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -67,7 +67,7 @@ export default function SelfServicePage() {
   // Back from a source sign-in: a ticket to redeem (once), or the reason it failed.
   useEffect(() => {
     const ticket = params.get('ticket');
-    const failure = params.get('error_description') ?? (params.get('error') ? M.dataError : null);
+    const failure = params.get('error_description') ?? (params.get('error') ? BM.dataError : null);
     if (!ticket && failure === null) return;
     const clean = () => setParams(idCode ? { code: idCode } : {}, { replace: true });
     if (failure !== null) {

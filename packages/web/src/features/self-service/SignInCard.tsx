@@ -1,4 +1,4 @@
-import { CODE, fmt, loginSources, M, selfAuthorize, selfLogin, type LoginSourceItem, type SelfSession, SM, CM } from '@hublink/contract';
+import { BM, CM, CODE, fmt, type LoginSourceItem, loginSources, selfAuthorize, selfLogin, type SelfSession, SM } from '@hublink/contract';
 import { Alert, Button, Card, Divider, Flex, Form, Input, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { urlOf } from '../../api/client';
@@ -38,7 +38,7 @@ export function SignInCard({ idCode, notice, onSignedIn }: Props) {
     const env = await selfCall(selfLogin, { body: v });
     setBusy(false);
     if (env.code === CODE.ok && env.data) onSignedIn(env.data);
-    else setRefusal(env.msg || M.dataError);
+    else setRefusal(env.msg || BM.dataError);
   };
 
   const withSource = async (source: LoginSourceItem) => {

@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, type BodyOf, type DataOf, type Endpoint, type Envelope, type QueryOf, type SelfSession } from '@hublink/contract';
+import { BM, type BodyOf, CODE, type DataOf, type Endpoint, type Envelope, LIMITS, type QueryOf, type SelfSession } from '@hublink/contract';
 import { NETWORK_FAILURE, urlOf } from '../../api/client';
 import { fileNameOf, saver } from '../../api/files';
 
@@ -47,7 +47,7 @@ export async function selfCall<E extends Endpoint>(endpoint: E, input: { body?: 
     if (env.code >= CODE.tokenInvalid) memberSession.clear();
     return env;
   } catch {
-    return { code: NETWORK_FAILURE, msg: M.timeout };
+    return { code: NETWORK_FAILURE, msg: BM.timeout };
   }
 }
 
@@ -64,7 +64,7 @@ export async function selfDownload<E extends Endpoint>(endpoint: E, query: Query
     saver.save(await res.blob(), fileNameOf(res.headers.get('Content-Disposition')) ?? fallbackName);
     return null;
   } catch {
-    return { code: NETWORK_FAILURE, msg: M.timeout };
+    return { code: NETWORK_FAILURE, msg: BM.timeout };
   }
 }
 

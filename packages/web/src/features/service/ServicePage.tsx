@@ -1,14 +1,14 @@
-import { listServices, M, type ServiceItem } from '@hublink/contract';
+import { listServices, type ServiceItem, serviceMessages } from '@hublink/contract';
 import type { TableColumnsType } from 'antd';
 import { usePagedList } from '../../api/usePagedList';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';
 
 const columns: TableColumnsType<ServiceItem> = [
-  { title: M.serviceColName, dataIndex: 'service_name' },
-  { title: M.serviceColQuantity, dataIndex: 'quantity', width: 120 },
-  { title: M.serviceColStart, dataIndex: 'start_time', width: 200 },
-  { title: M.serviceColExpired, dataIndex: 'expired_time', width: 200 },
+  { title: serviceMessages.serviceColName, dataIndex: 'service_name' },
+  { title: serviceMessages.serviceColQuantity, dataIndex: 'quantity', width: 120 },
+  { title: serviceMessages.serviceColStart, dataIndex: 'start_time', width: 200 },
+  { title: serviceMessages.serviceColExpired, dataIndex: 'expired_time', width: 200 },
 ];
 
 /** My services (spec 1 §2.10): service_name, quantity, start_time, expired_time; 10 a page. */

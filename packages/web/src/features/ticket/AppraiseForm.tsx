@@ -1,4 +1,4 @@
-import { appraiseSupportTicket, fmt, LIMITS, M, type SupportTicketDetail } from '@hublink/contract';
+import { appraiseSupportTicket, fmt, LIMITS, type SupportTicketDetail, ticketMessages } from '@hublink/contract';
 import { Button, Flex, Form, Input, Rate, Typography } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { useGuardedBusy } from '../../components/useGuardedBusy';
@@ -16,11 +16,11 @@ export function AppraisalView({ appraise }: { appraise: NonNullable<SupportTicke
   return (
     <Flex vertical gap={8}>
       <Flex gap={8} align="center" wrap>
-        <Typography.Text>{M.supportGrade}</Typography.Text>
-        <Rate disabled value={appraise.grade} count={LIMITS.supportGradeMax} aria-label={M.supportGrade} />
+        <Typography.Text>{ticketMessages.supportGrade}</Typography.Text>
+        <Rate disabled value={appraise.grade} count={LIMITS.supportGradeMax} aria-label={ticketMessages.supportGrade} />
       </Flex>
-      {appraise.content && <Input.TextArea readOnly value={appraise.content} rows={2} aria-label={M.supportAppraiseContent} />}
-      <Typography.Text type="secondary">{fmt(M.supportAppraisedAt, { time: appraise.create_time })}</Typography.Text>
+      {appraise.content && <Input.TextArea readOnly value={appraise.content} rows={2} aria-label={ticketMessages.supportAppraiseContent} />}
+      <Typography.Text type="secondary">{fmt(ticketMessages.supportAppraisedAt, { time: appraise.create_time })}</Typography.Text>
     </Flex>
   );
 }
@@ -38,14 +38,14 @@ export function AppraiseForm({ ticketNumber }: { ticketNumber: string }) {
 
   return (
     <Form<Values> name="ticket-appraise" layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)}>
-      <Form.Item name="grade" label={M.supportGrade} rules={rulesOf(body, 'grade')}>
-        <Rate count={LIMITS.supportGradeMax} aria-label={M.supportGrade} />
+      <Form.Item name="grade" label={ticketMessages.supportGrade} rules={rulesOf(body, 'grade')}>
+        <Rate count={LIMITS.supportGradeMax} aria-label={ticketMessages.supportGrade} />
       </Form.Item>
-      <Form.Item name="content" label={M.supportAppraiseContent} rules={rulesOf(body, 'content')}>
-        <Input.TextArea rows={3} maxLength={LIMITS.supportAppraiseMax} showCount placeholder={M.supportAppraisePlaceholder} />
+      <Form.Item name="content" label={ticketMessages.supportAppraiseContent} rules={rulesOf(body, 'content')}>
+        <Input.TextArea rows={3} maxLength={LIMITS.supportAppraiseMax} showCount placeholder={ticketMessages.supportAppraisePlaceholder} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={busy}>
-        {M.supportAppraiseSubmit}
+        {ticketMessages.supportAppraiseSubmit}
       </Button>
     </Form>
   );

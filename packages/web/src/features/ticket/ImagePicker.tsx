@@ -1,5 +1,5 @@
 import { CloseOutlined, PlusOutlined } from '@ant-design/icons';
-import { CODE, fmt, LIMITS, M, SUPPORT_IMAGE_ACCEPT, supportImageFormatOf, uploadSupportImage, type SupportAttachment } from '@hublink/contract';
+import { CODE, fmt, LIMITS, SUPPORT_IMAGE_ACCEPT, type SupportAttachment, supportImageFormatOf, ticketMessages, uploadSupportImage } from '@hublink/contract';
 import { Button, Flex, Spin, Typography, Upload, theme } from 'antd';
 import { useRef, useState } from 'react';
 import { upload } from '../../api/files';
@@ -14,9 +14,9 @@ const SIZE = 80;
  * the room left of 3. null when all may go.
  */
 export function imagesRefusal(files: readonly { name: string; size: number }[], room: number): string | null {
-  if (files.some((f) => !supportImageFormatOf(f.name))) return M.supportImageFormat;
-  if (files.some((f) => f.size > LIMITS.uploadMaxBytes)) return M.supportImageTooLarge;
-  if (files.length > room) return fmt(M.supportImagesTooMany, { n: LIMITS.supportImagesMax });
+  if (files.some((f) => !supportImageFormatOf(f.name))) return ticketMessages.supportImageFormat;
+  if (files.some((f) => f.size > LIMITS.uploadMaxBytes)) return ticketMessages.supportImageTooLarge;
+  if (files.length > room) return fmt(ticketMessages.supportImagesTooMany, { n: LIMITS.supportImagesMax });
   return null;
 }
 
@@ -48,12 +48,12 @@ export function ImagePicker({ value = [], onChange }: ImagePickerProps) {
       <Flex gap={8} wrap>
         {value.map((image, i) => (
           <div key={image.file_id} style={{ position: 'relative' }}>
-            <AuthImage src={image.src} alt={`${M.supportImageAlt} ${i + 1}`} failedText={M.supportImageFailed} size={SIZE} />
+            <AuthImage src={image.src} alt={`${ticketMessages.supportImageAlt} ${i + 1}`} failedText={ticketMessages.supportImageFailed} size={SIZE} />
             <Button
               size="small"
               shape="circle"
               icon={<CloseOutlined />}
-              aria-label={`${M.supportImageRemove} ${i + 1}`}
+              aria-label={`${ticketMessages.supportImageRemove} ${i + 1}`}
               onClick={() => change(latest.current.filter((x) => x.file_id !== image.file_id))}
               style={{ position: 'absolute', top: -8, right: -8 }}
             />
@@ -88,16 +88,16 @@ export function ImagePicker({ value = [], onChange }: ImagePickerProps) {
             }}
           >
             <Button
-              aria-label={M.supportImageAdd}
+              aria-label={ticketMessages.supportImageAdd}
               style={{ ...box, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 4, borderStyle: 'dashed', padding: 0 }}
             >
               <PlusOutlined />
-              <span style={{ fontSize: token.fontSizeSM }}>{M.supportImageAdd}</span>
+              <span style={{ fontSize: token.fontSizeSM }}>{ticketMessages.supportImageAdd}</span>
             </Button>
           </Upload>
         )}
       </Flex>
-      <Typography.Text type="secondary">{fmt(M.supportImagesHint, { n: LIMITS.supportImagesMax })}</Typography.Text>
+      <Typography.Text type="secondary">{fmt(ticketMessages.supportImagesHint, { n: LIMITS.supportImagesMax })}</Typography.Text>
     </Flex>
   );
 }

@@ -1,4 +1,4 @@
-import { CODE, LIMITS, M, replySupportTicket, type SupportAttachment } from '@hublink/contract';
+import { CODE, LIMITS, replySupportTicket, type SupportAttachment, ticketMessages } from '@hublink/contract';
 import { Button, Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { useGuardedBusy } from '../../components/useGuardedBusy';
@@ -25,13 +25,13 @@ export function ReplyForm({ ticketNumber }: { ticketNumber: string }) {
   return (
     <Form<Values> form={form} name="ticket-reply" layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)}>
       <Form.Item name="content" rules={rulesOf(replySupportTicket.body, 'content')}>
-        <Input.TextArea aria-label={M.supportReplyTitle} rows={4} maxLength={LIMITS.supportContentMax} showCount placeholder={M.supportReplyPlaceholder} />
+        <Input.TextArea aria-label={ticketMessages.supportReplyTitle} rows={4} maxLength={LIMITS.supportContentMax} showCount placeholder={ticketMessages.supportReplyPlaceholder} />
       </Form.Item>
       <Form.Item name="images">
         <ImagePicker />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={busy}>
-        {M.supportReplySubmit}
+        {ticketMessages.supportReplySubmit}
       </Button>
     </Form>
   );

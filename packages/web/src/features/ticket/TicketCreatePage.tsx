@@ -1,4 +1,4 @@
-import { CODE, createSupportTicket, fmt, LIMITS, M, SUPPORT_TYPES, type SupportAttachment } from '@hublink/contract';
+import { CODE, createSupportTicket, fmt, LIMITS, SUPPORT_TYPES, type SupportAttachment, ticketMessages } from '@hublink/contract';
 import { Button, Flex, Form, Input, Radio } from 'antd';
 import { useNavigate } from 'react-router';
 import { rulesOf } from '../../api/rules';
@@ -34,28 +34,28 @@ export default function TicketCreatePage() {
   return (
     <PageContainer>
       <Form<Values> name="ticket-create" layout="vertical" requiredMark={false} style={{ maxWidth: 720 }} onFinish={(v) => void submit(v)}>
-        <Form.Item name="title" label={M.supportFieldTitle} rules={rulesOf(body, 'title')}>
-          <Input maxLength={LIMITS.supportTitleMax} showCount placeholder={fmt(M.supportTitleHint, { min: LIMITS.supportTitleMin, max: LIMITS.supportTitleMax })} />
+        <Form.Item name="title" label={ticketMessages.supportFieldTitle} rules={rulesOf(body, 'title')}>
+          <Input maxLength={LIMITS.supportTitleMax} showCount placeholder={fmt(ticketMessages.supportTitleHint, { min: LIMITS.supportTitleMin, max: LIMITS.supportTitleMax })} />
         </Form.Item>
-        <Form.Item name="content" label={M.supportFieldContent} rules={rulesOf(body, 'content')}>
+        <Form.Item name="content" label={ticketMessages.supportFieldContent} rules={rulesOf(body, 'content')}>
           <Input.TextArea
             rows={6}
             maxLength={LIMITS.supportContentMax}
             showCount
-            placeholder={fmt(M.supportContentHint, { n: LIMITS.supportContentMin })}
+            placeholder={fmt(ticketMessages.supportContentHint, { n: LIMITS.supportContentMin })}
           />
         </Form.Item>
-        <Form.Item name="type" label={M.supportFieldType} rules={rulesOf(body, 'type')}>
+        <Form.Item name="type" label={ticketMessages.supportFieldType} rules={rulesOf(body, 'type')}>
           <Radio.Group options={SUPPORT_TYPES.map((t) => ({ value: t.value, label: t.label }))} />
         </Form.Item>
-        <Form.Item name="images" label={M.supportFieldImages}>
+        <Form.Item name="images" label={ticketMessages.supportFieldImages}>
           <ImagePicker />
         </Form.Item>
         <Flex gap={8} wrap>
           <Button type="primary" htmlType="submit" loading={busy}>
-            {M.supportSubmit}
+            {ticketMessages.supportSubmit}
           </Button>
-          <Button onClick={() => void navigate(TICKET_LIST_PATH)}>{M.supportBack}</Button>
+          <Button onClick={() => void navigate(TICKET_LIST_PATH)}>{ticketMessages.supportBack}</Button>
         </Flex>
       </Form>
     </PageContainer>

@@ -1,4 +1,4 @@
-import { CODE, deleteSupportTicket, M, SUPPORT_STATUS, supportTicketInfo, supportTypeLabel, type SupportTicketDetail } from '@hublink/contract';
+import { BM, CODE, deleteSupportTicket, SUPPORT_STATUS, type SupportTicketDetail, supportTicketInfo, supportTypeLabel, ticketMessages } from '@hublink/contract';
 import { Button, Card, Descriptions, Empty, Grid, Popconfirm, Typography } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
@@ -15,23 +15,23 @@ function Summary({ ticket }: { ticket: SupportTicketDetail }) {
   const narrow = Grid.useBreakpoint().sm === false;
   return (
     <Descriptions bordered size="middle" column={{ xs: 1, sm: 1, md: 2 }} layout={narrow ? 'vertical' : 'horizontal'} styles={{ label: { whiteSpace: 'nowrap' } }}>
-      <Descriptions.Item label={M.supportColNumber}>{ticket.ticket_number}</Descriptions.Item>
-      <Descriptions.Item label={M.supportColStatus}>
+      <Descriptions.Item label={ticketMessages.supportColNumber}>{ticket.ticket_number}</Descriptions.Item>
+      <Descriptions.Item label={ticketMessages.supportColStatus}>
         <StatusTag status={ticket.ticket_status} />
       </Descriptions.Item>
-      <Descriptions.Item label={M.supportColTitle} span={{ xs: 1, sm: 1, md: 2 }}>
+      <Descriptions.Item label={ticketMessages.supportColTitle} span={{ xs: 1, sm: 1, md: 2 }}>
         {ticket.ticket_title}
       </Descriptions.Item>
-      <Descriptions.Item label={M.supportFieldType}>{supportTypeLabel(ticket.ticketType)}</Descriptions.Item>
-      <Descriptions.Item label={M.supportRaisedBy}>{ticket.raised_by}</Descriptions.Item>
-      <Descriptions.Item label={M.supportColCreate} span={{ xs: 1, sm: 1, md: 2 }}>
+      <Descriptions.Item label={ticketMessages.supportFieldType}>{supportTypeLabel(ticket.ticketType)}</Descriptions.Item>
+      <Descriptions.Item label={ticketMessages.supportRaisedBy}>{ticket.raised_by}</Descriptions.Item>
+      <Descriptions.Item label={ticketMessages.supportColCreate} span={{ xs: 1, sm: 1, md: 2 }}>
         {ticket.create_time}
       </Descriptions.Item>
-      <Descriptions.Item label={M.supportOverview} span={{ xs: 1, sm: 1, md: 2 }}>
+      <Descriptions.Item label={ticketMessages.supportOverview} span={{ xs: 1, sm: 1, md: 2 }}>
         <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{ticket.content}</Typography.Paragraph>
       </Descriptions.Item>
       {ticket.images.length > 0 && (
-        <Descriptions.Item label={M.supportAttachments} span={{ xs: 1, sm: 1, md: 2 }}>
+        <Descriptions.Item label={ticketMessages.supportAttachments} span={{ xs: 1, sm: 1, md: 2 }}>
           <TicketImages images={ticket.images} size={80} />
         </Descriptions.Item>
       )}
@@ -61,18 +61,18 @@ export default function TicketDetailPage() {
   const extra = (
     <>
       {ticket?.deletable && (
-        <Popconfirm title={M.confirmDelete} onConfirm={onDelete}>
-          <Button danger>{M.supportActionDelete}</Button>
+        <Popconfirm title={BM.confirmDelete} onConfirm={onDelete}>
+          <Button danger>{ticketMessages.supportActionDelete}</Button>
         </Popconfirm>
       )}
-      <Button onClick={back}>{M.supportBack}</Button>
+      <Button onClick={back}>{ticketMessages.supportBack}</Button>
     </>
   );
 
   if (!ticket) {
     return (
       <PageContainer extra={extra} loading={query.isLoading}>
-        <Empty description={query.error?.message ?? M.supportNotFound} />
+        <Empty description={query.error?.message ?? ticketMessages.supportNotFound} />
       </PageContainer>
     );
   }
@@ -84,21 +84,21 @@ export default function TicketDetailPage() {
       <Card variant="borderless">
         <Summary ticket={ticket} />
       </Card>
-      <Card variant="borderless" title={M.supportDialogue}>
+      <Card variant="borderless" title={ticketMessages.supportDialogue}>
         <Dialogue entries={ticket.dialogue} />
       </Card>
       {open && (
-        <Card variant="borderless" title={M.supportReplyTitle}>
+        <Card variant="borderless" title={ticketMessages.supportReplyTitle}>
           <ReplyForm ticketNumber={ticket.ticket_number} />
         </Card>
       )}
-      <Card variant="borderless" title={M.supportAppraiseTitle}>
+      <Card variant="borderless" title={ticketMessages.supportAppraiseTitle}>
         {ticket.appraise ? (
           <AppraisalView appraise={ticket.appraise} />
         ) : rateable ? (
           <AppraiseForm ticketNumber={ticket.ticket_number} />
         ) : (
-          <Typography.Text type="secondary">{M.supportAppraiseAfterReply}</Typography.Text>
+          <Typography.Text type="secondary">{ticketMessages.supportAppraiseAfterReply}</Typography.Text>
         )}
       </Card>
     </PageContainer>

@@ -1,4 +1,4 @@
-import { M, type SupportAttachment } from '@hublink/contract';
+import { type SupportAttachment, ticketMessages } from '@hublink/contract';
 import { Flex, Image } from 'antd';
 import { AuthImage } from '../../components/AuthImage';
 
@@ -9,7 +9,7 @@ export function TicketImages({ images, size }: { images: readonly SupportAttachm
     <Image.PreviewGroup>
       <Flex gap={8} wrap>
         {images.map((image, i) => (
-          <AuthImage key={image.file_id} src={image.src} alt={`${M.supportImageAlt} ${i + 1}`} failedText={M.supportImageFailed} size={size} />
+          <AuthImage key={image.file_id} src={image.src} alt={`${ticketMessages.supportImageAlt} ${i + 1}`} failedText={ticketMessages.supportImageFailed} size={size} />
         ))}
       </Flex>
     </Image.PreviewGroup>

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { deleteSupportTicket, fmt, listSupportTickets, M, type SupportTicketItem } from '@hublink/contract';
+import { deleteSupportTicket, fmt, listSupportTickets, type SupportTicketItem, ticketMessages } from '@hublink/contract';
 import { Button, Space } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { usePagedList } from '../../api/usePagedList';
@@ -24,20 +24,20 @@ export default function TicketListPage() {
   const navigate = useNavigate();
 
   const columns = [
-    { title: M.supportColNumber, dataIndex: 'ticket_number', key: 'ticket_number' },
-    { title: M.supportColTitle, dataIndex: 'ticket_title', key: 'ticket_title' },
-    { title: M.supportColStatus, dataIndex: 'ticket_status', key: 'ticket_status', render: (s: number) => <StatusTag status={s} /> },
-    { title: M.supportColCreate, dataIndex: 'create_time', key: 'create_time' },
+    { title: ticketMessages.supportColNumber, dataIndex: 'ticket_number', key: 'ticket_number' },
+    { title: ticketMessages.supportColTitle, dataIndex: 'ticket_title', key: 'ticket_title' },
+    { title: ticketMessages.supportColStatus, dataIndex: 'ticket_status', key: 'ticket_status', render: (s: number) => <StatusTag status={s} /> },
+    { title: ticketMessages.supportColCreate, dataIndex: 'create_time', key: 'create_time' },
     {
-      title: M.supportColActions,
+      title: ticketMessages.supportColActions,
       key: 'actions',
       fixed: 'right' as const,
       render: (_: unknown, r: SupportTicketItem) => (
         <Space size={0} wrap={false}>
           <Link to={ticketDetailPath(r.ticket_number)} style={{ padding: '0 7px' }}>
-            {M.supportActionView}
+            {ticketMessages.supportActionView}
           </Link>
-          {r.deletable && <DeleteAction label={M.supportActionDelete} onConfirm={() => remove.mutateAsync({ ticket_number: r.ticket_number })} />}
+          {r.deletable && <DeleteAction label={ticketMessages.supportActionDelete} onConfirm={() => remove.mutateAsync({ ticket_number: r.ticket_number })} />}
         </Space>
       ),
     },
@@ -45,14 +45,14 @@ export default function TicketListPage() {
 
   return (
     <PageContainer
-      description={fmt(M.supportIntro, { brand: brand.own ? brand.name : '' })}
+      description={fmt(ticketMessages.supportIntro, { brand: brand.own ? brand.name : '' })}
       extra={
         <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(TICKET_CREATE_PATH)}>
-          {M.supportCreate}
+          {ticketMessages.supportCreate}
         </Button>
       }
     >
-      <PagedTable<SupportTicketItem> rowKey="ticket_number" columns={columns} list={list} searchable searchPlaceholder={M.supportSearch} />
+      <PagedTable<SupportTicketItem> rowKey="ticket_number" columns={columns} list={list} searchable searchPlaceholder={ticketMessages.supportSearch} />
     </PageContainer>
   );
 }

@@ -1,4 +1,4 @@
-import { M, type RouterDetail } from '@hublink/contract';
+import { type RouterDetail, routerMessages } from '@hublink/contract';
 import { Badge, Card, Col, Descriptions, Flex, Row } from 'antd';
 import { InterfaceTable } from './InterfaceTable';
 import { NetworkCarousel } from './NetworkCarousel';
@@ -11,13 +11,13 @@ type Stream = ReturnType<typeof useTrafficStream>;
 function NetworkStatusCard({ detail }: { detail: RouterDetail }) {
   const online = detail.online_status === 1;
   return (
-    <Card variant="borderless" title={M.routerStatusTitle} style={{ height: '100%' }}>
+    <Card variant="borderless" title={routerMessages.routerStatusTitle} style={{ height: '100%' }}>
       <Descriptions size="small" column={1}>
-        <Descriptions.Item label={M.routerInfoOnline}>
-          <Badge status={online ? 'success' : 'default'} text={online ? M.routerConnected : M.routerDisconnected} />
+        <Descriptions.Item label={routerMessages.routerInfoOnline}>
+          <Badge status={online ? 'success' : 'default'} text={online ? routerMessages.routerConnected : routerMessages.routerDisconnected} />
         </Descriptions.Item>
-        <Descriptions.Item label={M.routerInfoOnlineTime}>{detail.online_time || '-'}</Descriptions.Item>
-        <Descriptions.Item label={M.routerStatusNetworks}>{detail.network.length}</Descriptions.Item>
+        <Descriptions.Item label={routerMessages.routerInfoOnlineTime}>{detail.online_time || '-'}</Descriptions.Item>
+        <Descriptions.Item label={routerMessages.routerStatusNetworks}>{detail.network.length}</Descriptions.Item>
       </Descriptions>
     </Card>
   );

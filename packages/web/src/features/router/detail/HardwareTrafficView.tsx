@@ -1,4 +1,4 @@
-import { CODE, M, saasTraffic } from '@hublink/contract';
+import { CODE, routerMessages, saasTraffic } from '@hublink/contract';
 import { Card, Tabs } from 'antd';
 import { useEffect } from 'react';
 import { useApiQuery } from '../../../api/hooks';
@@ -22,8 +22,8 @@ export function HardwareTrafficView({ routerName, onGone }: { routerName: string
       <Tabs
         destroyOnHidden
         items={[
-          { key: 'traffic', label: M.routerTabTraffic, children: <TrafficTab routerName={routerName} /> },
-          { key: 'analysis', label: M.routerTabAnalysis, children: <AnalysisTab routerName={routerName} /> },
+          { key: 'traffic', label: routerMessages.routerTabTraffic, children: <TrafficTab routerName={routerName} /> },
+          { key: 'analysis', label: routerMessages.routerTabAnalysis, children: <AnalysisTab routerName={routerName} /> },
         ]}
       />
     </Card>

@@ -1,4 +1,4 @@
-import { LIMITS, M, type RouterDetail } from '@hublink/contract';
+import { BM, LIMITS, type RouterDetail, routerMessages } from '@hublink/contract';
 import { Card, Carousel, ConfigProvider, Empty, theme } from 'antd';
 import { NetworkSlide } from './NetworkSlide';
 
@@ -6,9 +6,9 @@ import { NetworkSlide } from './NetworkSlide';
 export function NetworkCarousel({ routerName, networks }: { routerName: string; networks: RouterDetail['network'] }) {
   const { token } = theme.useToken();
   return (
-    <Card variant="borderless" title={M.routerNetworksTitle} style={{ height: '100%' }}>
+    <Card variant="borderless" title={routerMessages.routerNetworksTitle} style={{ height: '100%' }}>
       {networks.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={M.empty} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} />
       ) : (
         // The dots take the container's background colour: on a white card they need the primary one.
         <ConfigProvider theme={{ components: { Carousel: { colorBgContainer: token.colorPrimary } } }}>

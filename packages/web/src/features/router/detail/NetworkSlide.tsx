@@ -1,4 +1,4 @@
-import { fmt, M, networkStatus, type RouterDetail } from '@hublink/contract';
+import { fmt, networkStatus, type RouterDetail, routerMessages } from '@hublink/contract';
 import { Badge, Descriptions, Flex, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../../api/hooks';
@@ -19,15 +19,15 @@ function useMemberState(routerName: string, networkNumber: string) {
 }
 
 function LinkState({ state }: { state: NonNullable<ReturnType<typeof useMemberState>> }) {
-  if (state.total === 0) return <Badge status="default" text={M.routerStatusNoLink} />;
+  if (state.total === 0) return <Badge status="default" text={routerMessages.routerStatusNoLink} />;
   const all = state.up === state.total;
-  return <Badge status={all ? 'success' : state.up > 0 ? 'warning' : 'error'} text={`${all ? M.routerStatusLinkUp : M.routerStatusLinkDown} ${state.up}/${state.total}`} />;
+  return <Badge status={all ? 'success' : state.up > 0 ? 'warning' : 'error'} text={`${all ? routerMessages.routerStatusLinkUp : routerMessages.routerStatusLinkDown} ${state.up}/${state.total}`} />;
 }
 
 function ConfigState({ device }: { device: NonNullable<ReturnType<typeof useMemberState>>['device'] }) {
   if (!device || device.config_version === 0) return <Typography.Text type="secondary">-</Typography.Text>;
-  if (device.applied_error) return <Badge status="error" text={M.routerStatusFailed} title={device.applied_error} />;
-  return device.applied_version >= device.config_version ? <Badge status="success" text={M.routerStatusApplied} /> : <Badge status="processing" text={M.routerStatusPending} />;
+  if (device.applied_error) return <Badge status="error" text={routerMessages.routerStatusFailed} title={device.applied_error} />;
+  return device.applied_version >= device.config_version ? <Badge status="success" text={routerMessages.routerStatusApplied} /> : <Badge status="processing" text={routerMessages.routerStatusPending} />;
 }
 
 /** One network of the carousel: its name (cut to LIMITS.statusNetworkName, whole in the tooltip), members, links, config. */
@@ -41,10 +41,10 @@ export function NetworkSlide({ routerName, network }: { routerName: string; netw
           {short}
         </Link>
       </Tooltip>
-      <Typography.Text type="secondary">{fmt(M.routerNetworkMembers, { n: network.network_member_count })}</Typography.Text>
+      <Typography.Text type="secondary">{fmt(routerMessages.routerNetworkMembers, { n: network.network_member_count })}</Typography.Text>
       <Descriptions size="small" column={1}>
-        <Descriptions.Item label={M.routerStatusLink}>{state ? <LinkState state={state} /> : '-'}</Descriptions.Item>
-        <Descriptions.Item label={M.routerStatusConfig}>{state ? <ConfigState device={state.device} /> : '-'}</Descriptions.Item>
+        <Descriptions.Item label={routerMessages.routerStatusLink}>{state ? <LinkState state={state} /> : '-'}</Descriptions.Item>
+        <Descriptions.Item label={routerMessages.routerStatusConfig}>{state ? <ConfigState device={state.device} /> : '-'}</Descriptions.Item>
       </Descriptions>
     </Flex>
   );

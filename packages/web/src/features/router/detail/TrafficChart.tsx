@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { routerMessages } from '@hublink/contract';
 import { LoadingOutlined } from '@ant-design/icons';
 import { Card, Flex, Typography } from 'antd';
 import { LineChart } from 'echarts/charts';
@@ -31,9 +31,9 @@ export function TrafficChart({ title, points, field, color, waiting }: { title: 
     chart?.setOption({
       animation: false,
       grid: { left: 48, right: 16, top: 24, bottom: 28 },
-      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} ${M.routerTrafficUnit}` },
+      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${Number(v).toFixed(2)} ${routerMessages.routerTrafficUnit}` },
       xAxis: { type: 'category', boundaryGap: false, data: points.map((p) => clockTime(p.time)) },
-      yAxis: { type: 'value', name: M.routerTrafficUnit, min: 0 },
+      yAxis: { type: 'value', name: routerMessages.routerTrafficUnit, min: 0 },
       series: [{ type: 'line', name: title, showSymbol: false, areaStyle: { opacity: 0.15 }, color, data: points.map((p) => p[field]) }],
     });
   }, [chart, points, field, title, color, empty]);
@@ -46,7 +46,7 @@ export function TrafficChart({ title, points, field, color, waiting }: { title: 
         {empty && waiting && (
           <Flex role="status" gap={8} align="center" justify="center" style={{ position: 'absolute', inset: 0 }}>
             <LoadingOutlined />
-            <Typography.Text type="secondary">{M.routerTrafficWaiting}</Typography.Text>
+            <Typography.Text type="secondary">{routerMessages.routerTrafficWaiting}</Typography.Text>
           </Flex>
         )}
       </div>

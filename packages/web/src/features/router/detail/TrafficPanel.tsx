@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M } from '@hublink/contract';
+import { fmt, LIMITS, routerMessages } from '@hublink/contract';
 import { Alert, Card, Col, Empty, Row, theme } from 'antd';
 import { TrafficChart } from './TrafficChart';
 import type { StreamState } from './useTrafficStream';
@@ -7,11 +7,11 @@ import type { TrafficSeries } from './traffic';
 function StreamNotice({ state }: { state: StreamState }) {
   switch (state.kind) {
     case 'unsupported':
-      return <Alert type="error" showIcon title={M.routerTrafficNoWebSocket} />;
+      return <Alert type="error" showIcon title={routerMessages.routerTrafficNoWebSocket} />;
     case 'ended':
-      return <Alert type="warning" showIcon title={fmt(M.routerTrafficEnded, { msg: state.msg })} />;
+      return <Alert type="warning" showIcon title={fmt(routerMessages.routerTrafficEnded, { msg: state.msg })} />;
     case 'retrying':
-      return <Alert type="info" showIcon title={fmt(M.routerTrafficRetry, { s: LIMITS.trafficReconnectMs / 1000 })} />;
+      return <Alert type="info" showIcon title={fmt(routerMessages.routerTrafficRetry, { s: LIMITS.trafficReconnectMs / 1000 })} />;
     default:
       return null;
   }
@@ -27,16 +27,16 @@ export function TrafficPanel({ interfaces, series, state }: { interfaces: readon
   // A stream that ended or never opened brings no first sample: the charts stop waiting for one.
   const waiting = state.kind !== 'ended' && state.kind !== 'unsupported';
   return (
-    <Card variant="borderless" title={M.routerTrafficTitle}>
+    <Card variant="borderless" title={routerMessages.routerTrafficTitle}>
       <StreamNotice state={state} />
-      {names.length === 0 && state.kind !== 'unsupported' && <Empty description={M.routerTrafficWaiting} />}
+      {names.length === 0 && state.kind !== 'unsupported' && <Empty description={routerMessages.routerTrafficWaiting} />}
       {names.map((name) => (
         <Row key={name} gutter={[16, 16]} style={{ marginTop: 16 }}>
           <Col xs={24} lg={12}>
-            <TrafficChart title={`${name} ${M.routerTrafficIn}`} points={series[name] ?? []} field="down" color={token.colorPrimary} waiting={waiting} />
+            <TrafficChart title={`${name} ${routerMessages.routerTrafficIn}`} points={series[name] ?? []} field="down" color={token.colorPrimary} waiting={waiting} />
           </Col>
           <Col xs={24} lg={12}>
-            <TrafficChart title={`${name} ${M.routerTrafficOut}`} points={series[name] ?? []} field="upload" color={token.colorSuccess} waiting={waiting} />
+            <TrafficChart title={`${name} ${routerMessages.routerTrafficOut}`} points={series[name] ?? []} field="upload" color={token.colorSuccess} waiting={waiting} />
           </Col>
         </Row>
       ))}

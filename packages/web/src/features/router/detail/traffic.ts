@@ -1,4 +1,4 @@
-import { fmt, LIMITS, M, type TrafficPoint } from '@hublink/contract';
+import { fmt, LIMITS, routerMessages, type TrafficPoint } from '@hublink/contract';
 
 /** One point of one interface's chart: epoch seconds, Mbit/s in (down) and out (upload). */
 export interface ChartPoint {
@@ -29,7 +29,7 @@ export function addPoints(series: TrafficSeries, points: readonly TrafficPoint[]
 }
 
 /** The text rate of spec 3 §4: the Mbit/s value divided by 8, to 2 decimals, in MB/s. */
-export const rateText = (mbit: number): string => fmt(M.routerTrafficRate, { rate: (mbit / 8).toFixed(2) });
+export const rateText = (mbit: number): string => fmt(routerMessages.routerTrafficRate, { rate: (mbit / 8).toFixed(2) });
 
 const two = (n: number) => String(n).padStart(2, '0');
 
