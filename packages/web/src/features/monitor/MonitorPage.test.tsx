@@ -1,9 +1,10 @@
-import { M, type LdapConfig, type MonitorConfig, type RoleAuth } from '@hublink/contract';
+import { M, type MonitorConfig, type RoleAuth } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
 import { mainUser } from '../../app/testing';
+import { savedConfig } from '../../test/ldapFixtures';
 import { mockApi, ok, type Answers } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import MonitorPage from './MonitorPage';
@@ -27,29 +28,6 @@ const routers = [
 ];
 
 const OK_BUTTON = /确\s*定|OK/;
-
-/** A saved LDAP configuration as /ldap/config answers it. */
-const LDAP_SAVED: LdapConfig = {
-  mode: 'public',
-  router_name: '',
-  domain: 'example.com',
-  host: 'ldap.example.com',
-  port: 389,
-  base_dn: 'dc=example,dc=com',
-  use_ssl: 0,
-  use_tls: 0,
-  ca_id: null,
-  file_name: '',
-  username: 'cn=admin,dc=example,dc=com',
-  password: '******',
-  type: 1,
-  network_number: '',
-  network_name: '',
-  sync_mode: 1,
-  update_time: '',
-  create_time: '',
-  status: 1,
-};
 
 function setup(config: MonitorConfig, extra: Answers = {}, user = mainUser) {
   session.setUser(user);
@@ -163,7 +141,7 @@ describe('MonitorPage', () => {
   });
 
   it('tags the device a private LDAP syncs through and links to the LDAP form with ldapType (spec 3 §2.5)', async () => {
-    setup(on, { '/ldap/config': ok({ enable: 1, data: { ...LDAP_SAVED, mode: 'private', router_name: 'shop01' }, notice: '' }) });
+    setup(on, { '/ldap/config': ok({ enable: 1, data: savedConfig({ mode: 'private', router_name: 'shop01', network_number: '', network_name: '' }), notice: '' }) });
     const link = await screen.findByRole('link', { name: M.monitorLdapEdit });
     expect(link).toHaveAttribute('href', '/router/ldap_edit?ldapType=edit');
     expect(within(screen.getByText('shop01').closest('tr')!).getByText('LDAP')).toBeInTheDocument();
