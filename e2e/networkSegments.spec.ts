@@ -108,8 +108,8 @@ describe('network segments in Chromium', () => {
     await dialog().getByText(M.segGatewayFormat).first().waitFor();
     await screenshot(page, 'network-segments-center-refused', dialog().getByText(M.segGatewayFormat).first());
     await field(M.segUiRouterSegment, M.segUiGateway).fill('10.8.0.0');
-    await field(M.segUiSoftwareSegment, M.segUiGateway).fill('10.9.0.0');
-    await choose(field(M.segUiSoftwareSegment, M.segUiMask), '/24');
+    await field(M.segUiSoftwareSegmentOptional, M.segUiGateway).fill('10.9.0.0');
+    await choose(field(M.segUiSoftwareSegmentOptional, M.segUiMask), '/24');
     await submit(M.networkSetDone);
   });
 
