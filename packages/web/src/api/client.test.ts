@@ -214,6 +214,20 @@ describe('call(): token refresh', () => {
     expect(reload).not.toHaveBeenCalled();
   });
 
+  it('a refresh answered after the session ended (signed out meanwhile) does not bring it back', async () => {
+    session.setToken('tok-1', 1);
+    mockApi({
+      '/login/refresh': () => {
+        session.clear(); // signed out in this or another tab while the refresh was under way
+        return refreshed;
+      },
+      '/account/info': ok(freshUser),
+    });
+    await call(accountInfo);
+    expect(session.token()).toBeNull();
+    expect(document.cookie).not.toContain('tok-2');
+  });
+
   it('does not refresh when another tab already has (its token is in the cookie)', async () => {
     session.setToken('tok-1', 1);
     otherTabSignedIn('tok-2', HOUR);

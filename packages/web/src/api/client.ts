@@ -62,8 +62,11 @@ export function refreshSession(): Promise<boolean> {
     try {
       return await oneTabAtATime(async () => {
         if (renewedElsewhere(stale)) return true;
+        const sentWith = session.token();
         const env = await send<DataOf<typeof refreshToken>>(refreshToken, {}, LIMITS.requestTimeoutMs);
         if (env.code !== CODE.ok || !env.data) return renewedElsewhere(stale);
+        // Signed out (here or in another tab) while the refresh was under way: its answer must not bring the session back.
+        if (session.token() !== sentWith) return false;
         session.setToken(env.data.access_token, env.data.token_expire_time);
         session.setUser(env.data.user);
         return true;
