@@ -52,10 +52,11 @@ export async function authenticate(
     .innerJoin('account', 'account.id', 'session.tenant_id')
     .leftJoin('ram_account', (j) => j.onRef('ram_account.id', '=', 'session.ram_id').onRef('ram_account.tenant_id', '=', 'session.tenant_id'))
     .leftJoin('ram_role', 'ram_role.id', 'ram_account.role_id')
-    .select(['session.tenant_id', 'session.ram_id', 'session.revoked_at', 'account.status', 'ram_account.status as ram_status', 'ram_role.auth'])
+    .leftJoin('session as sign_in', 'sign_in.id', 'session.family_id')
+    .select(['session.tenant_id', 'session.ram_id', 'session.revoked_at', 'sign_in.ended_at', 'account.status', 'ram_account.status as ram_status', 'ram_role.auth'])
     .where('session.id', '=', claims.sid)
     .executeTakeFirst();
-  if (!s || s.revoked_at !== null || s.tenant_id !== claims.tid || (s.ram_id ?? 0) !== claims.rid) {
+  if (!s || s.revoked_at !== null || s.ended_at !== null || s.tenant_id !== claims.tid || (s.ram_id ?? 0) !== claims.rid) {
     throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
   }
   if (s.status !== 1) throw new ApiError(CODE.accountDisabled, M.accountDisabled);

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount, newRamAccount, type TestApp } from '../../test/helpers';
+import { authenticate } from './actor';
 import { revokeSessions } from './sessions';
 
 describeEachDatabase('revokeSessions', (t) => {
@@ -24,6 +25,18 @@ describeEachDatabase('revokeSessions', (t) => {
 
     await revokeSessions(t().db, { tenantId: a.account.id, ramId: ram.id });
     expect(await live(t(), [keep.sid, sub.sid])).toEqual({ [keep.sid]: true, [sub.sid]: false });
+  });
+
+  it('ends the sign-ins too: a token a racing refresh issues afterwards is refused; the excepted sign-in goes on', async () => {
+    const a = await newAccount(t());
+    const [keep, end] = await Promise.all([t().ctx.tokens.issue(a.account.id, null), t().ctx.tokens.issue(a.account.id, null)]);
+    const kept = await t().ctx.tokens.refresh(keep.sid);
+    await revokeSessions(t().db, { tenantId: a.account.id, ramId: null }, { except: kept.sid });
+    // A refresh of `end` that had read its row before the revoke, issuing now.
+    const row = await t().db.selectFrom('session').select(['refresh_until', 'family_id']).where('id', '=', end.sid).executeTakeFirstOrThrow();
+    const raced = await t().ctx.tokens.issue(a.account.id, null, { refreshUntil: row.refresh_until, familyId: row.family_id });
+    await expect(authenticate(t().db, t().ctx.tokens, `Bearer ${raced.token}`)).rejects.toMatchObject({ code: 2001 });
+    await expect(authenticate(t().db, t().ctx.tokens, `Bearer ${kept.token}`)).resolves.toMatchObject({ sessionId: kept.sid });
   });
 
   it('leaves a session that had ended as it was', async () => {

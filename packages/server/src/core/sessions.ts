@@ -12,12 +12,24 @@ export interface SessionHolder {
  * TokenService for the caller's own); the session table is core's.
  */
 export async function revokeSessions(db: Db, holder: SessionHolder, opts: { except?: string } = {}): Promise<void> {
+  const now = Date.now();
+  const kept = opts.except === undefined ? undefined : await db.selectFrom('session').select('family_id').where('id', '=', opts.except).executeTakeFirst();
+  // Every sign-in of the account ends (so a token a racing refresh issues ends with it), then every token.
   await db
     .updateTable('session')
-    .set({ revoked_at: Date.now() })
+    .set({ ended_at: now })
     .where('tenant_id', '=', holder.tenantId)
     .where((eb) => (holder.ramId === null ? eb('ram_id', 'is', null) : eb('ram_id', '=', holder.ramId)))
-    .$if(opts.except !== undefined, (qb) => qb.where('id', '!=', opts.except!))
+    .whereRef('id', '=', 'family_id')
+    .$if(kept !== undefined, (qb) => qb.where('family_id', '!=', kept!.family_id))
+    .where('ended_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('session')
+    .set({ revoked_at: now })
+    .where('tenant_id', '=', holder.tenantId)
+    .where((eb) => (holder.ramId === null ? eb('ram_id', 'is', null) : eb('ram_id', '=', holder.ramId)))
+    .$if(kept !== undefined, (qb) => qb.where('family_id', '!=', kept!.family_id))
     .where('revoked_at', 'is', null)
     .execute();
 }

@@ -51,8 +51,11 @@ export class TokenService {
       .sign(await this.secret());
   }
 
-  /** Opens a session and returns its token; a refreshed session keeps its original refresh limit. */
-  async issue(tenantId: number, ramId: number | null, refreshUntil?: number): Promise<IssuedToken> {
+  /**
+   * Opens a session and returns its token. A refresh passes the chain it continues: the session keeps
+   * the sign-in's refresh limit and ends with it.
+   */
+  async issue(tenantId: number, ramId: number | null, chain?: { refreshUntil: number; familyId: string }): Promise<IssuedToken> {
     const now = Date.now();
     const sid = randomUUID();
     const expiresAt = now + this.ttlSeconds * 1000;
@@ -64,8 +67,10 @@ export class TokenService {
         ram_id: ramId,
         create_time: now,
         expires_at: expiresAt,
-        refresh_until: refreshUntil ?? now + this.sessionTtlSeconds * 1000,
+        refresh_until: chain?.refreshUntil ?? now + this.sessionTtlSeconds * 1000,
         revoked_at: null,
+        family_id: chain?.familyId ?? sid,
+        ended_at: null,
       })
       .execute();
     return { token: await this.sign({ tid: tenantId, rid: ramId ?? 0, sid }, expiresAt), expiresIn: this.ttlSeconds, sid };
@@ -114,8 +119,20 @@ export class TokenService {
     if (!s || s.revoked_at !== null) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
     if (s.refresh_until <= Date.now()) throw new ApiError(CODE.tokenExpired, M.tokenExpired);
     if (!(await this.revoke(sid))) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
-    const issued = await this.issue(s.tenant_id, s.ram_id, s.refresh_until);
+    const issued = await this.issue(s.tenant_id, s.ram_id, { refreshUntil: s.refresh_until, familyId: s.family_id });
     return { ...issued, tenantId: s.tenant_id, ramId: s.ram_id };
+  }
+
+  /**
+   * Signs out: ends the session's sign-in, every token of its chain. A refresh racing the sign-out may
+   * still issue a token of the chain, but the chain's end refuses it at its first call (core/actor.ts).
+   */
+  async signOut(sid: string): Promise<void> {
+    const now = Date.now();
+    const s = await this.db.selectFrom('session').select('family_id').where('id', '=', sid).executeTakeFirst();
+    if (!s) return;
+    await this.db.updateTable('session').set({ ended_at: now }).where('id', '=', s.family_id).where('ended_at', 'is', null).execute();
+    await this.db.updateTable('session').set({ revoked_at: now }).where('family_id', '=', s.family_id).where('revoked_at', 'is', null).execute();
   }
 
   /** Ends a session; true when this call ended it (false: unknown or already ended). */

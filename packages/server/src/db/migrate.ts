@@ -35,6 +35,7 @@ import { clientSessions } from './migrations/0033_client_sessions';
 import { deviceApproval } from './migrations/0034_device_approval';
 import { popRelay } from './migrations/0035_pop_relay';
 import { sessionBytes } from './migrations/0036_session_bytes';
+import { sessionFamily } from './migrations/0037_session_family';
 
 /**
  * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
@@ -91,6 +92,7 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0034_device_approval': deviceApproval(handle.dialect),
     '0035_pop_relay': popRelay(handle.dialect),
     '0036_session_bytes': sessionBytes(),
+    '0037_session_family': sessionFamily(),
   };
 }
 

@@ -64,7 +64,12 @@ export interface SessionTable {
   create_time: number;
   expires_at: number;
   refresh_until: number;
+  /** This token's end: replaced by a refresh, signed out, or ended with its account's sessions. */
   revoked_at: number | null;
+  /** The first row of this sign-in's chain of refreshed tokens (migration 0037; every row has one). */
+  family_id: string;
+  /** On a chain's first row: when the sign-in ended, which ends every token of the chain. */
+  ended_at: number | null;
 }
 
 export interface VerificationCodeTable {

@@ -228,6 +228,32 @@ describe('call(): token refresh', () => {
     expect(document.cookie).not.toContain('tok-2');
   });
 
+  it("a refresh answered after another tab signed out (this tab has not heard yet) does not bring the session back", async () => {
+    session.setToken('tok-1', 1);
+    mockApi({
+      '/login/refresh': () => {
+        // The other tab cleared the cookie; this tab's copy stays until the news of the sign-out arrives.
+        document.cookie = 'token=; path=/; max-age=0';
+        document.cookie = 'ExpiresAt=; path=/; max-age=0';
+        return refreshed;
+      },
+      '/account/info': ok(freshUser),
+    });
+    await call(accountInfo);
+    expect(document.cookie).not.toContain('tok-2');
+    expect(session.shared()).toBeNull();
+  });
+
+  it('a refresh answered after the token ran out (the cookie with it) still goes on', async () => {
+    session.setToken('tok-1', 1);
+    document.cookie = 'token=; path=/; max-age=0';
+    document.cookie = 'ExpiresAt=; path=/; max-age=0';
+    mockApi({ '/login/refresh': refreshed, '/account/info': ok(freshUser) });
+    await call(accountInfo);
+    expect(session.token()).toBe('tok-2');
+    expect(session.shared()?.token).toBe('tok-2');
+  });
+
   it('does not refresh when another tab already has (its token is in the cookie)', async () => {
     session.setToken('tok-1', 1);
     otherTabSignedIn('tok-2', HOUR);

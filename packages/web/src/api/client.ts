@@ -45,10 +45,25 @@ function oneTabAtATime<T>(fn: () => Promise<T>): Promise<T> {
   return locks ? (locks.request(REFRESH_LOCK, fn) as Promise<T>) : fn();
 }
 
-/** Whether another tab has replaced `stale` with a token that has time left (the cookie holds it). */
+/**
+ * Whether another tab has replaced `stale` with a token that still works (the cookie holds it). Even
+ * one inside the refresh margin is taken: refreshing it again would only end the other tab's token
+ * while its calls are under way; the next call refreshes it if it must.
+ */
 function renewedElsewhere(stale: string | null): boolean {
   const current = session.token();
-  return current !== null && current !== stale && session.expiresAt() - Date.now() > LIMITS.tokenRefreshMarginSeconds * 1000;
+  return current !== null && current !== stale && session.expiresAt() > Date.now();
+}
+
+/**
+ * Whether the browser's session ended since `before` was read: the cookie is gone or holds another
+ * sign-in's token, and not because its token ran out meanwhile (the cookie lives as long as the token).
+ */
+function endedMeanwhile(before: ReturnType<typeof session.shared>): boolean {
+  if (!before) return false;
+  const now = session.shared();
+  if (now) return now.token !== before.token;
+  return Date.now() < before.expiresAt;
 }
 
 /**
@@ -63,10 +78,12 @@ export function refreshSession(): Promise<boolean> {
       return await oneTabAtATime(async () => {
         if (renewedElsewhere(stale)) return true;
         const sentWith = session.token();
+        const sharedBefore = session.shared();
         const env = await send<DataOf<typeof refreshToken>>(refreshToken, {}, LIMITS.requestTimeoutMs);
         if (env.code !== CODE.ok || !env.data) return renewedElsewhere(stale);
-        // Signed out (here or in another tab) while the refresh was under way: its answer must not bring the session back.
-        if (session.token() !== sentWith) return false;
+        // Signed out here or in another tab while the refresh was under way (this tab may not have heard
+        // yet: its copy outlives the cookie): the answer must not bring the session back.
+        if (session.token() !== sentWith || endedMeanwhile(sharedBefore)) return false;
         session.setToken(env.data.access_token, env.data.token_expire_time);
         session.setUser(env.data.user);
         return true;

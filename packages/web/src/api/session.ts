@@ -41,6 +41,15 @@ export const session = {
     // this tab can still refresh it.
     return own;
   },
+  /**
+   * The browser's session as the cookie holds it (token and expiry, epoch ms), or null: none, or its
+   * token ran out. A tab's copy outlives the cookie until the tab hears the news of a sign-out.
+   */
+  shared(): { token: string; expiresAt: number } | null {
+    const token = getCookie(KEYS.token);
+    const expiresAt = Number(getCookie(KEYS.expiresAt) ?? 0);
+    return token && expiresAt ? { token, expiresAt } : null;
+  },
   /** Whether this tab holds a session of its own (not just a cookie another tab wrote). */
   heldHere(): boolean {
     return sessionStorage.getItem(KEYS.token) !== null;

@@ -154,7 +154,7 @@ export async function refresh(ctx: Ctx, authorization: string | undefined): Prom
 }
 
 export async function logout(ctx: Ctx, actor: Actor): Promise<void> {
-  await ctx.tokens.revoke(actor.sessionId);
+  await ctx.tokens.signOut(actor.sessionId);
 }
 
 async function ensureDestinationFree(ctx: Ctx, type: SendType, value: string) {

@@ -156,6 +156,30 @@ describeEachDatabase('POST /login/logout', (t) => {
     expect((await t().call(accountInfo, { token: (other.data as LoginData).access_token })).code).toBe(200);
   });
 
+  it('ends the whole sign-in: a token a refresh racing the sign-out issued stops working too', async () => {
+    const a = await newAccount(t());
+    const other = await signIn(t(), a.username, a.password);
+    // Another tab refreshed the token the sign-out was sent with, and its answer came first.
+    const raced = await t().call(refreshToken, { token: a.token });
+    const racedToken = (raced.data as LoginData).access_token;
+    await t().ctx.tokens.signOut(decodeJwt(a.token).jti!);
+    expect(await t().call(accountInfo, { token: racedToken })).toMatchObject({ code: 2001, status: 401 });
+    expect(await t().call(refreshToken, { token: racedToken })).toMatchObject({ code: 2001, status: 401 });
+    expect((await t().call(accountInfo, { token: (other.data as LoginData).access_token })).code).toBe(200);
+  });
+
+  it('and a sign-out racing a refresh of its token leaves no token working, whichever answers first', async () => {
+    for (let i = 0; i < 5; i++) {
+      const a = await newAccount(t());
+      const first = await t().call(refreshToken, { token: a.token });
+      const token = (first.data as LoginData).access_token;
+      const [refreshed] = await Promise.all([t().call(refreshToken, { token }), t().call(logout, { token })]);
+      const next = (refreshed.data as LoginData | undefined)?.access_token;
+      if (next) expect((await t().call(accountInfo, { token: next })).code).toBe(2001);
+      expect((await t().call(accountInfo, { token })).code).toBe(2001);
+    }
+  });
+
   it('needs a token', async () => {
     expect(await t().call(logout)).toMatchObject({ code: 2001, status: 401 });
   });
