@@ -10,6 +10,7 @@
  *   npm run bench:console                                  builds the console into a temp dir first
  *   HUBLINK_WEB_DIST=/tmp/dist npm run bench:console       measures a console built before
  *   BENCH_RUNS=9 npm run bench:console                     samples per page and cache state (default 5)
+ *   BENCH_TRACE=/tmp/traces npm run bench:console          also writes a Chrome trace of each page's first cold load
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +30,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /** The target of issue 31: content this long after the API's own time at most (on an idle machine). */
 const TARGET_MARGIN_MS = 300;
 const CONTENT_TIMEOUT_MS = 60_000;
+/** Where to write a Chrome trace (open it in DevTools' Performance panel) of each page's first cold load. */
+const TRACE_DIR = process.env.BENCH_TRACE;
 
 /** What the page shows once its first call has answered (checked in the page on every frame). */
 type Content = { kind: 'signIn' } | { kind: 'heading'; text: string };
@@ -162,11 +165,14 @@ function resourceTiming(callPath: string): Omit<Sample, 'contentMs'> {
   };
 }
 
-async function sample(context: BrowserContext, base: string, c: Case): Promise<Sample> {
+async function sample(context: BrowserContext, base: string, c: Case, tracePath?: string): Promise<Sample> {
   const tab = await context.newPage();
+  const browser = context.browser()!;
+  if (tracePath) await browser.startTracing(tab, { path: tracePath, screenshots: true });
   await tab.goto(`${base}${c.url}`, { waitUntil: 'commit' });
   const reached = await tab.waitForFunction(contentReached, c.content, { polling: 'raf', timeout: CONTENT_TIMEOUT_MS });
   const contentMs = (await reached.jsonValue()) as number;
+  if (tracePath) await browser.stopTracing();
   const timing = await tab.evaluate(resourceTiming, `${API_BASE_PATH}${c.call.path}`);
   await tab.close();
   return { contentMs, ...timing };
@@ -200,7 +206,9 @@ async function measure(browser: Browser, base: string, c: Case, session: { token
         `sessionStorage.setItem('token', ${JSON.stringify(session.token)}); sessionStorage.setItem('ExpiresAt', String(Date.now() + ${session.ttlSeconds * 1000}));`,
       );
     }
-    cold.push(await sample(context, base, c));
+    const tracePath = TRACE_DIR && i === 0 ? path.join(TRACE_DIR, `${c.name.replace(/\W+/g, '-')}.json`) : undefined;
+    if (tracePath) fs.mkdirSync(TRACE_DIR!, { recursive: true });
+    cold.push(await sample(context, base, c, tracePath));
     warm.push(await sample(context, base, c));
     await context.close();
     api.push(await apiTime(base, c, session.token));

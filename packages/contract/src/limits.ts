@@ -31,6 +31,8 @@ export const LIMITS = {
   submitGuardLdapModeMs: 3_000,
   /** Loading states of the networks area (its dialogs, the POP config page) clear after 60 s (spec 2 §4, §9). */
   networkLoadingClearMs: 60_000,
+  /** The console's first render waits this long at most for its route's code (app/start.tsx). */
+  firstRouteCodeWaitMs: 3_000,
   logRangeDays: 7,
   /** Rows one log export may carry, newest first (ours: bounds the workbook built in memory). */
   logExportRowsMax: 50_000,

@@ -33,3 +33,21 @@ describe('a first GET started with the route', () => {
     expect(takePrefetched('/api/v1/account/info', { Authorization: 'Bearer a' })).toBeUndefined();
   });
 });
+
+describe('calls that ask while the first GET is under way', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('join it, each with its own copy of the answer; once it has come and been taken, the next call asks the server', async () => {
+    let answer!: (r: Response) => void;
+    const fetch = vi.fn(() => new Promise<Response>((r) => (answer = r)));
+    vi.stubGlobal('fetch', fetch);
+    prefetch('/api/v1/account/info', { Authorization: 'Bearer a' }, 10_000);
+    const first = takePrefetched('/api/v1/account/info', { Authorization: 'Bearer a' });
+    const second = takePrefetched('/api/v1/account/info', { Authorization: 'Bearer a' });
+    answer(new Response('{"code":200,"data":{"nickname":"n"}}'));
+    expect(await (await first!).json()).toEqual({ code: 200, data: { nickname: 'n' } });
+    expect(await (await second!).json()).toEqual({ code: 200, data: { nickname: 'n' } });
+    expect(takePrefetched('/api/v1/account/info', { Authorization: 'Bearer a' })).toBeUndefined();
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});

@@ -7,7 +7,7 @@ import { prefetch } from '../api/prefetch';
 import { session } from '../api/session';
 import { PageLoading } from '../components/PageLoading';
 import { leaveStalePage } from './leaveStalePage';
-import { lazy, preload } from './lazyPage';
+import { lazy, preload, whenLoaded } from './lazyPage';
 import PublicLayout from './layouts/PublicLayout';
 import { PageRouteProvider } from './PageRouteProvider';
 import { PageGuard, RouteGuard } from './RouteGuard';
@@ -15,7 +15,8 @@ import { DEFAULT_PATH, HOME_PATH, NOT_FOUND_PATH } from './paths';
 import { routeOf, ROUTES, type LayoutKind, type PageRoute } from './routes';
 
 // Sign-in needs only the public layout: the console's frame, the placeholder and the error page load when shown.
-const MainLayout = lazy(() => import('./layouts/MainLayout'));
+// The frame's code counts as loaded with its user menu's, so a first page does not wait on a second loading state.
+const MainLayout = lazy(() => import('./layouts/MainLayout').then(async (m) => (await m.frameLoaded(), m)));
 const SecondPublicLayout = lazy(() => import('./layouts/SecondPublicLayout'));
 const ComingSoon = lazy(() => import('../components/ComingSoon'));
 const RouteError = lazy(() => import('./RouteError'));
@@ -78,28 +79,49 @@ export function clearToastsOnNavigation(router: { state: { location: { pathname:
   });
 }
 
+/** Whether the session's token is far from its refresh: a call made now goes with it. */
+function tokenSettled(): boolean {
+  return session.token() !== null && session.expiresAt() - Date.now() > LIMITS.tokenRefreshMarginSeconds * 1000;
+}
+
 /**
  * When a route matches, before anything renders: its layout's and page's code load side by side (not
- * the page's only once the layout has rendered), and a signed-in page's first calls start
- * (api/prefetch), so the page's data is on its way while its code loads.
+ * the page's only once the layout has rendered), and the page's first calls start (api/prefetch), so
+ * its data is on its way while its code loads: a signed-in page's with a token that will not be
+ * refreshed first, the sign-in page's captcha only when signed out (else the guard leaves the page).
  */
 export function warmRoute(location: { pathname: string; search: string }) {
   const route = routeOf(location.pathname);
   if (!route) return;
   preload(LAYOUTS[route.layout]);
   preload(route.page);
-  // Not with a token about to be refreshed: the page's call would go with the new one.
-  const fresh = session.token() && session.expiresAt() - Date.now() > LIMITS.tokenRefreshMarginSeconds * 1000;
-  if (!route.firstCalls || !fresh) return;
+  const callsNow = route.layout === 'main' ? tokenSettled() : session.token() === null;
+  if (!route.firstCalls || !callsNow) return;
   for (const call of route.firstCalls(new URLSearchParams(location.search))) {
     prefetch(urlOf(call, call.query), authHeaders(), LIMITS.requestTimeoutMs);
   }
 }
 
+/** Settles when the code of the route at this address (its layout and page) is here. */
+export function routeLoaded(location: { pathname: string }): Promise<void> {
+  const route = routeOf(location.pathname);
+  if (!route) return Promise.resolve();
+  return Promise.all([whenLoaded(LAYOUTS[route.layout]), whenLoaded(route.page)]).then(() => undefined);
+}
+
+/**
+ * The console's first address: besides its route, the site's brand (GET /site/info, which every
+ * layout shows) starts at once rather than when the first layout renders.
+ */
+function warmFirstAddress(location: { pathname: string; search: string }) {
+  if (session.token() === null || tokenSettled()) prefetch(urlOf({ path: '/site/info' }), authHeaders(), LIMITS.requestTimeoutMs);
+  warmRoute(location);
+}
+
 /** Warms the route of every new address (warmRoute), the first one included. */
 export function warmRoutes(router: { state: { location: { pathname: string; search: string } }; subscribe: (fn: (state: { location: { pathname: string; search: string } }) => void) => () => void }) {
   let last = router.state.location;
-  warmRoute(last);
+  warmFirstAddress(last);
   return router.subscribe(({ location }) => {
     if (location.pathname === last.pathname && location.search === last.search) return;
     last = location;

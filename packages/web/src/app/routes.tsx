@@ -50,8 +50,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/privacy', title: BM.routePrivacy, layout: 'public', page: PrivacyPage },
   { path: '/reset', title: BM.routeReset, layout: 'public', page: ResetPage },
   { path: '/register', title: BM.routeRegister, layout: 'public', page: RegisterPage },
-  { path: '/login', title: BM.routeLogin, layout: 'public', page: LoginPage },
-  { path: '/login/index', title: BM.routeLogin, layout: 'public', page: LoginPage },
+  { path: '/login', title: BM.routeLogin, layout: 'public', page: LoginPage, firstCalls: (params) => (params.has('token') ? [] : [{ path: '/verify/code' }]) },
+  { path: '/login/index', title: BM.routeLogin, layout: 'public', page: LoginPage, firstCalls: (params) => (params.has('token') ? [] : [{ path: '/verify/code' }]) },
   // second public layout
   { path: '/handbook', title: BM.routeHandbook, layout: 'second', page: lazy(() => import('../features/handbook/HandbookPage')) },
   { path: '/download', title: BM.routeDownload, layout: 'second', page: lazy(() => import('../features/download/DownloadPage')) },

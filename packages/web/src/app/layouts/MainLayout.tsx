@@ -11,9 +11,12 @@ import { MenuDrawer } from './MenuDrawer';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
-import { TopBarActions } from './TopBarActions';
+import { TopBarActions, userMenuLoaded } from './TopBarActions';
 import { useEnsureUser } from './useEnsureUser';
 import { usePhone } from './usePhone';
+
+/** Settles when the frame's own lazy parts are here (the router waits for them with the frame). */
+export const frameLoaded = userMenuLoaded;
 
 /** The console frame: sidebar, top bar, page, footer, settings panel (spec 1 §2.6). */
 export default function MainLayout() {

@@ -12,6 +12,9 @@ import { usePhone } from './usePhone';
 // Only a signed-in user has the menu: the sign-in page does not load it.
 const UserMenu = lazy(() => import('./UserMenu'));
 
+/** Settles once the user menu's code is here: the console's frame counts as loaded only with it (app/router.tsx). */
+export const userMenuLoaded = () => UserMenu.ready();
+
 export const DOWNLOAD_PATH = '/download';
 export const TICKETS_PATH = '/ticket/lists';
 

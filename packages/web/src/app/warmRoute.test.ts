@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { session } from '../api/session';
+import { warmRoute, warmRoutes } from './router';
+
+const HOUR = 3600;
+
+describe('the first calls of a route start with it', () => {
+  let fetch: ReturnType<typeof vi.fn>;
+  const asked = () => fetch.mock.calls.map(([url]) => String(url));
+
+  beforeEach(() => {
+    session.clear();
+    fetch = vi.fn(() => new Promise<Response>(() => {}));
+    vi.stubGlobal('fetch', fetch);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    session.clear();
+  });
+
+  it('the sign-in page asks for its captcha when signed out', () => {
+    warmRoute({ pathname: '/login', search: '?redirect=%2Fdashboard' });
+    expect(asked()).toEqual(['/api/v1/verify/code']);
+  });
+
+  it('not when signed in (the guard leaves the page), nor for an authorised login', () => {
+    warmRoute({ pathname: '/login', search: '?token=abc' });
+    session.setToken('tok', HOUR);
+    warmRoute({ pathname: '/login', search: '' });
+    expect(asked()).toEqual([]);
+  });
+
+  it("a signed-in page's calls go with a token that is not about to be refreshed, and only then", () => {
+    session.setToken('tok', HOUR);
+    warmRoute({ pathname: '/dashboard', search: '' });
+    expect(asked()).toEqual(['/api/v1/account/info', '/api/v1/dashboard/overview']);
+    expect(fetch.mock.calls[0]![1]).toMatchObject({ headers: { Authorization: 'Bearer tok' } });
+    fetch.mockClear();
+    session.setToken('tok', 60);
+    warmRoute({ pathname: '/dashboard', search: '' });
+    expect(asked()).toEqual([]);
+  });
+
+  it("the console's first address asks for the site's brand too", () => {
+    const router = { state: { location: { pathname: '/login', search: '' } }, subscribe: () => () => {} };
+    warmRoutes(router);
+    expect(asked().sort()).toEqual(['/api/v1/site/info', '/api/v1/verify/code']);
+  });
+});
