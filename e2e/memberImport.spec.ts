@@ -122,7 +122,7 @@ describe('bulk import as a job in Chromium', () => {
     await dialog.waitFor({ state: 'hidden' });
     await first.click();
     await page.waitForURL((u) => u.pathname === '/router/detail' && u.searchParams.get('router_name') === 'imp0298', { timeout: WAIT_MS });
-    await page.getByText(M.routerInfoTitle).first().waitFor({ timeout: WAIT_MS });
-    await atWidths(page, 'router-detail-software', () => page.getByText(M.routerInfoTitle).first());
+    await page.getByText(M.routerInfoSoftwareTitle).first().waitFor({ timeout: WAIT_MS });
+    await atWidths(page, 'router-detail-software', () => page.getByText(M.routerInfoSoftwareTitle).first());
   });
 });

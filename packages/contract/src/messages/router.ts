@@ -214,6 +214,12 @@ export const routerMessages = {
   routerStatusApplied: '已生效',
   routerStatusPending: '待生效',
   routerStatusFailed: '生效失败',
+  // software member detail (ours, issue 31: spec 3 has no texts for it; its other labels are the
+  // software member list's: 账号, 手机号码, 登录状态, 状态, 系统, 版本, 登录时间, 创建时间)
+  routerInfoSoftwareTitle: '成员信息',
+  routerViewSoftwareDetail: '成员详情',
+  routerViewSoftwareStatus: '成员状态',
+  routerTrafficWaitingSoftware: '等待客户端上报流量…',
   demoNetworkName: '演示网络',
   demoNickname: '演示账号',
   demoMemberNote: '演示设备',

@@ -4,19 +4,21 @@ import { InterfaceTable } from './InterfaceTable';
 import { NetworkCarousel } from './NetworkCarousel';
 import { RouterInfoCard } from './RouterInfoCard';
 import { TrafficPanel } from './TrafficPanel';
+import { isSoftwareMember, sessionWording } from './memberWording';
 import type { useTrafficStream } from './useTrafficStream';
 
 type Stream = ReturnType<typeof useTrafficStream>;
 
 function NetworkStatusCard({ detail }: { detail: RouterDetail }) {
   const online = detail.online_status === 1;
+  const session = sessionWording(detail);
   return (
     <Card variant="borderless" title={routerMessages.routerStatusTitle} style={{ height: '100%' }}>
       <Descriptions size="small" column={1}>
-        <Descriptions.Item label={routerMessages.routerInfoOnline}>
-          <Badge status={online ? 'success' : 'default'} text={online ? routerMessages.routerConnected : routerMessages.routerDisconnected} />
+        <Descriptions.Item label={session.label}>
+          <Badge status={online ? 'success' : 'default'} text={online ? session.on : session.off} />
         </Descriptions.Item>
-        <Descriptions.Item label={routerMessages.routerInfoOnlineTime}>{detail.online_time || '-'}</Descriptions.Item>
+        <Descriptions.Item label={session.since}>{detail.online_time || '-'}</Descriptions.Item>
         <Descriptions.Item label={routerMessages.routerStatusNetworks}>{detail.network.length}</Descriptions.Item>
       </Descriptions>
     </Card>
@@ -40,7 +42,7 @@ export function DeviceStatusView({ detail, stream, canEdit, onEditNote }: { deta
         </Col>
       </Row>
       <InterfaceTable interfaces={detail.interfaces} />
-      <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} />
+      <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} software={isSoftwareMember(detail)} />
     </Flex>
   );
 }

@@ -72,10 +72,10 @@ describe('RouterDetailPage', () => {
     session.setUser(mainUser);
     const m = mockApi({ '/router/info': ok({ ...detail, router_name: 'alice01', router_type: 2, interfaces: [], network: [] }) });
     renderWithProviders(<RouterDetailPage />, { route: '/router/detail?router_name=alice01&view=traffic' });
-    await shows(M.routerInfoTitle);
+    await shows(M.routerInfoSoftwareTitle);
     const views = screen.getByRole('radiogroup', { name: M.routerViewLabel });
-    expect(within(views).getAllByRole('radio').map((r) => r.closest('label')!.textContent)).toEqual([M.routerViewDetail, M.routerViewStatus]);
-    expect(within(views).getByRole('radio', { name: M.routerViewDetail })).toBeChecked();
+    expect(within(views).getAllByRole('radio').map((r) => r.closest('label')!.textContent)).toEqual([M.routerViewSoftwareDetail, M.routerViewSoftwareStatus]);
+    expect(within(views).getByRole('radio', { name: M.routerViewSoftwareDetail })).toBeChecked();
     expect(m.callsTo('/saas/traffic')).toHaveLength(0);
   }, LONG);
 

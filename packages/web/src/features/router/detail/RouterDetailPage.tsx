@@ -15,6 +15,7 @@ import { NetworksCard } from './NetworksCard';
 import { OnboardingHint } from './OnboardingHint';
 import { RouterInfoCard } from './RouterInfoCard';
 import { TrafficPanel } from './TrafficPanel';
+import { isSoftwareMember } from './memberWording';
 import { useTrafficStream } from './useTrafficStream';
 import { viewOf, viewsFor, type RouterView } from './views';
 import { ViewSwitch } from './ViewSwitch';
@@ -25,9 +26,10 @@ export const MEMBER_LIST_PATH = '/router/lists';
  * /router/detail?router_name (spec 3 §2): the router's info, its interfaces, live per-interface
  * traffic charts and its networks, for a hardware or a software member (spec 3 §2: a software row
  * opens it too). &view=traffic is the second hardware view (traffic and analysis; not offered for a
- * software member), &view=status the device status view. A member that is gone (204) sends the user to the member list;
- * without router_name the page goes back, and so does the second view when the server has no charts
- * for the member (204).
+ * software member), &view=status the device status view. A software member's page is worded as the
+ * software member list is (its account, 登录状态, no model, address or MAC). A member that is gone
+ * (204) sends the user to the member list; without router_name the page goes back, and so does the
+ * second view when the server has no charts for the member (204).
  */
 export default function RouterDetailPage() {
   const [params, setParams] = useSearchParams();
@@ -64,7 +66,7 @@ export default function RouterDetailPage() {
     <PageContainer title={detail.router_name} card={false}>
       <Flex vertical gap={16}>
         <div>
-          <ViewSwitch value={view} onChange={switchTo} views={views} />
+          <ViewSwitch value={view} onChange={switchTo} views={views} software={isSoftwareMember(detail)} />
         </div>
         {view === 'traffic' && <HardwareTrafficView routerName={detail.router_name} onGone={goBack} />}
         {view === 'status' && <DeviceStatusView detail={detail} stream={stream} canEdit={rights.edit} onEditNote={() => setEditing(true)} />}
@@ -73,7 +75,7 @@ export default function RouterDetailPage() {
             <OnboardingHint detail={detail} />
             <RouterInfoCard detail={detail} canEdit={rights.edit} onEditNote={() => setEditing(true)} onDiagnose={() => setDiagnosing(true)} />
             <InterfaceTable interfaces={detail.interfaces} />
-            <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} />
+            <TrafficPanel interfaces={detail.interfaces.map((i) => i.interface)} series={stream.series} state={stream.state} software={isSoftwareMember(detail)} />
             <NetworksCard networks={detail.network} />
           </>
         )}

@@ -19,9 +19,9 @@ function StreamNotice({ state }: { state: StreamState }) {
 
 /**
  * Per-interface inbound and outbound charts (spec 3 §2): every interface the device reported, and any
- * other the stream brings.
+ * other the stream brings. `software`: the member is a software client, which is waited for as one.
  */
-export function TrafficPanel({ interfaces, series, state }: { interfaces: readonly string[]; series: TrafficSeries; state: StreamState }) {
+export function TrafficPanel({ interfaces, series, state, software = false }: { interfaces: readonly string[]; series: TrafficSeries; state: StreamState; software?: boolean }) {
   const { token } = theme.useToken();
   const names = [...new Set([...interfaces, ...Object.keys(series)])];
   // A stream that ended or never opened brings no first sample: the charts stop waiting for one.
@@ -29,7 +29,7 @@ export function TrafficPanel({ interfaces, series, state }: { interfaces: readon
   return (
     <Card variant="borderless" title={routerMessages.routerTrafficTitle}>
       <StreamNotice state={state} />
-      {names.length === 0 && state.kind !== 'unsupported' && <Empty description={routerMessages.routerTrafficWaiting} />}
+      {names.length === 0 && state.kind !== 'unsupported' && <Empty description={software ? routerMessages.routerTrafficWaitingSoftware : routerMessages.routerTrafficWaiting} />}
       {names.map((name) => (
         <Row key={name} gutter={[16, 16]} style={{ marginTop: 16 }}>
           <Col xs={24} lg={12}>
