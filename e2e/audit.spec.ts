@@ -104,6 +104,24 @@ describe('the audit page (审计日志) in Chromium', () => {
     await drawer.waitFor({ state: 'hidden' });
   });
 
+  it("shows the ids a change stored (a network member's network and member) by their names, never as bare numbers", async () => {
+    await page.goto(`${server.url}/audit`);
+    const entry = rows().filter({ hasText: auditActionName('/network/create') }).first();
+    await entry.waitFor({ timeout: WAIT_MS });
+    await entry.getByRole('button', { name: M.auditDetail }).click();
+    const drawer = page.getByRole('dialog');
+    const cells = (label: string) => drawer.getByRole('row').filter({ has: page.getByRole('cell', { name: label, exact: true }) }).locator('td');
+    // An insert shows 字段 | 修改后: the member rows name their network and member as the console does.
+    await expect.poll(() => cells('成员').allInnerTexts(), { timeout: WAIT_MS }).toEqual(['成员', `gwa${stamp}`, '成员', `gwb${stamp}`]);
+    expect(await cells('网络').allInnerTexts()).toEqual(['网络', '总部网络', '网络', '总部网络']);
+    // The tenant's own id says nothing to its reader: not shown.
+    expect(await drawer.getByRole('cell', { name: 'tenant_id', exact: true }).count()).toBe(0);
+    await drawer.getByTestId('audit-change').nth(1).scrollIntoViewIfNeeded();
+    await screenshot(page, 'audit-diff-ids', drawer.getByRole('cell', { name: `gwb${stamp}` }));
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+  });
+
   it('saves the retention (itself an entry) and exports the entries as .xlsx', async () => {
     await page.goto(`${server.url}/audit`);
     const days = page.getByLabel(M.auditRetention);

@@ -7,7 +7,7 @@ import { auditActionKnown } from './auditActions';
 import { auditTableName } from './auditFields';
 
 export { AUDIT_ACTION_PATHS, auditActionKnown } from './auditActions';
-export { auditFieldKnown, auditFieldLabel, auditFieldName, auditTableName, auditValueText, isAuditInstant } from './auditFields';
+export { auditFieldKnown, auditFieldLabel, auditFieldShown, auditFieldName, auditNameList, auditReference, auditTableName, referenceIds, auditValueText, isAuditInstant, type AuditReference } from './auditFields';
 
 /** Who made a call: the main account, a sub-account, a personal API token, or the operator (CLI). */
 export const AUDIT_WHO = ['main', 'ram', 'token', 'operator'] as const;
@@ -23,12 +23,18 @@ export type AuditOp = (typeof AUDIT_OPS)[number];
 
 const auditValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-/** One column that changed: before and after (null for none); a secret only says it changed (both null). */
+/**
+ * One column that changed: before and after (null for none); a secret only says it changed (both null).
+ * A column holding another row's id (auditReference) carries that row's name as it was at the change
+ * (issue 31), when the row was known: entries from before have none.
+ */
 export const auditField = z.object({
   field: z.string(),
   before: auditValue,
   after: auditValue,
   secret: z.boolean().optional(),
+  before_name: z.string().optional(),
+  after_name: z.string().optional(),
 });
 export type AuditField = z.infer<typeof auditField>;
 

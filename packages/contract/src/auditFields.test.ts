@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditFieldKnown, auditFieldLabel, auditValueText } from './auditFields';
+import { auditFieldKnown, auditFieldLabel, auditReference, auditValueText } from './auditFields';
 
 const time = (ms: number) => `T${ms}`;
 const show = (table: string, field: string, v: string | number | boolean | null) => auditValueText(table, field, v, time);
@@ -45,5 +45,33 @@ describe('audit changes as the console shows them', () => {
       expect(auditFieldKnown('network', f), f).toBe(true);
     for (const f of ['member_type', 'routing', 'default_route', 'metric', 'quagga', 'mode', 'ov_main', 'ov_backup', 'gateway', 'fixed_port', 'link_centers'])
       expect(auditFieldKnown('network_member', f), f).toBe(true);
+  });
+
+  it('shows an id by the name recorded with it, else as #id, and never as a bare number (issue 31)', () => {
+    expect(auditValueText('ram_account', 'role_id', 3, time, '运维')).toBe('运维');
+    expect(show('ram_account', 'role_id', 3)).toBe('#3');
+    expect(auditValueText('network_member', 'network_id', 12, time, '总部网络')).toBe('总部网络');
+    expect(show('network_member', 'member_id', 40)).toBe('#40');
+    // No POP area is 0, not an id.
+    expect(show('network_member', 'ov_main', 0)).toBe('');
+    expect(auditValueText('network_member', 'ov_backup', 5, time, '华东')).toBe('华东');
+    expect(auditFieldLabel('ram_account', 'role_id')).toBe('角色');
+    // A point's chosen centers are a list of member ids.
+    expect(show('network_member', 'link_centers', '[12,15]')).toBe('#12、#15');
+    expect(auditValueText('network_member', 'link_centers', '[12,15]', time, '北京、上海')).toBe('北京、上海');
+    // One column name, two tables: a POP resource's work order, a support ticket.
+    expect(auditReference('network_fr', 'ticket_id')?.table).toBe('network_ticket');
+    expect(auditReference('support_dialogue', 'ticket_id')?.table).toBe('support_ticket');
+    expect(auditReference('network', 'network_name')).toBeUndefined();
+  });
+
+  it('shows codes by the labels the console gives them', () => {
+    expect(show('network', 'mode', 2)).toBe('中心优先');
+    expect(show('support_ticket', 'status', 3)).toBe('已关闭');
+    expect(show('api_token', 'scope', 'role')).toBe('按角色');
+    expect(show('device_approval', 'state', 'refused')).toBe('已拒绝');
+    expect(show('ldap_config', 'type', 2)).toBe('Active Directory');
+    expect(show('monitor_webhook', 'type', 'wecom')).toBe('企业微信');
+    expect(show('auth_source', 'type', 'feishu')).toBe('飞书');
   });
 });

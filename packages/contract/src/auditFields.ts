@@ -5,6 +5,8 @@
  * value still reads as text: JSON becomes "名称：值" lines, never braces and quotes.
  */
 
+import { apiTokenMessages, authSourceMessages, deviceApprovalMessages, ldapMessages, monitorMessages, networkMessages, popMessages, ticketMessages } from './messages';
+
 type Cell = string | number | boolean | null;
 
 const TABLE_NAMES: Readonly<Record<string, string>> = {
@@ -91,6 +93,12 @@ const FIELD_NAMES: Readonly<Record<string, string>> = {
   fixed_port: '固定端口',
   link_centers: '连接的中心',
   role_id: '角色',
+  ram_id: '子账号',
+  source_id: '认证源',
+  area_id: 'POP区域',
+  ca_id: 'CA证书',
+  ticket_id: '工单',
+  dialogue_id: '工单对话',
   auth: '权限',
   scope: '范围',
   title: '标题',
@@ -206,16 +214,21 @@ const TABLE_FIELD_NAMES: Readonly<Record<string, string>> = {
   'network_fr.status': 'POP资源状态',
   'monitor_config.enable': '监控',
   'monitor_webhook.type': 'Webhook类型',
-  'ldap_config.mode': '目录类型',
-  'ldap_config.type': '认证方式',
+  'ldap_config.mode': '目录模式',
+  'ldap_config.type': '目录类型',
   'ldap_config.status': '启用状态',
   'support_ticket.status': '工单状态',
   'support_ticket.type': '工单类型',
+  'network_fr.ticket_id': 'POP工单',
+  'auth_source.type': '认证源类型',
+  'api_token.scope': '权限范围',
+  'device_approval.state': '审批状态',
 };
 
 const ON_OFF = { 0: '关闭', 1: '开启' } as const;
 const YES_NO = { 0: '否', 1: '是' } as const;
 const ENABLED = { 0: '停用', 1: '启用' } as const;
+const DIAL_MODE = { 1: networkMessages.networkModeDefault, 2: networkMessages.networkModeCenter, 3: networkMessages.networkModePop } as const;
 
 /** Stored codes as the console names them. */
 const VALUE_TEXT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -226,7 +239,29 @@ const VALUE_TEXT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   routing_type: { 1: '双主（负载均衡）', 2: '主备' },
   routing: { 1: '主线路', 2: '备线路' },
   default_route: { 0: '关闭', 1: '发布', 2: '接收' },
-  'network_member.mode': { 1: '默认', 2: '中心优先', 3: 'POP优先' },
+  'network_member.mode': DIAL_MODE,
+  'network.mode': DIAL_MODE,
+  'support_ticket.status': { 1: ticketMessages.supportStatusPending, 2: ticketMessages.supportStatusReplied, 3: ticketMessages.supportStatusClosed },
+  'support_ticket.type': {
+    1: ticketMessages.supportTypePlatform,
+    2: ticketMessages.supportTypeNetworking,
+    3: ticketMessages.supportTypeDevice,
+    4: ticketMessages.supportTypeAccount,
+    6: ticketMessages.supportTypeOther,
+  },
+  'auth_source.type': { wechat: authSourceMessages.authSourceTypeWechat, feishu: authSourceMessages.authSourceTypeFeishu, dingtalk: authSourceMessages.authSourceTypeDingtalk },
+  'api_token.scope': { read: apiTokenMessages.apiTokenScopeRead, role: apiTokenMessages.apiTokenScopeRole },
+  'ldap_config.mode': { public: ldapMessages.ldapModePublic, private: ldapMessages.ldapModePrivate },
+  'ldap_config.type': { 1: ldapMessages.ldapTypeOpenLdap, 2: ldapMessages.ldapTypeAd },
+  sync_mode: { 1: ldapMessages.ldapSyncManual, 2: ldapMessages.ldapSyncAuto },
+  'network_fr.status': { 1: popMessages.popStatusValid, 2: popMessages.popStatusProcessing },
+  'monitor_webhook.type': {
+    dingtalk: monitorMessages.webhookTypeDingtalk,
+    feishu: monitorMessages.webhookTypeFeishu,
+    wecom: monitorMessages.webhookTypeWecom,
+    other: monitorMessages.webhookTypeOther,
+  },
+  'device_approval.state': { waiting: deviceApprovalMessages.deviceApprovalWaiting, approved: deviceApprovalMessages.deviceApprovalApproved, refused: deviceApprovalMessages.deviceApprovalRefused },
   online_status: { 0: '离线', 1: '在线' },
   'member.status': ENABLED,
   'ram_account.status': ENABLED,
@@ -255,6 +290,58 @@ const VALUE_TEXT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   share: YES_NO,
   disabled: YES_NO,
   permission: { permit: '允许', deny: '拒绝' },
+};
+
+/** The ids a list reference holds ('[12,15]' → [12, 15]); none for anything else. */
+export function referenceIds(v: Cell): number[] {
+  if (typeof v !== 'string') return [];
+  const list = parsedJson(v);
+  return Array.isArray(list) ? list.filter((id): id is number => typeof id === 'number' && Number.isInteger(id) && id > 0) : [];
+}
+
+/** The names (or #ids) of a list reference as one text. */
+export const auditNameList = (names: readonly string[]): string => names.join('、');
+
+/** A column whose value is another row's id: the table of that row and the column that names it. */
+export interface AuditReference {
+  table: string;
+  name: string;
+  /** The value is a JSON list of ids (a point's chosen centers), named as a list. */
+  list?: boolean;
+}
+
+const ROLE: AuditReference = { table: 'ram_role', name: 'name' };
+const MEMBER: AuditReference = { table: 'member', name: 'router_name' };
+const AREA: AuditReference = { table: 'network_fr_area', name: 'name' };
+const SUPPORT_TICKET: AuditReference = { table: 'support_ticket', name: 'ticket_number' };
+
+/**
+ * Columns that hold another row's id (issue 31), per table where one means two things. The server
+ * records the named row's name next to the id when the change is made (AuditField before_name /
+ * after_name); the page shows that name, or "#id" for an entry without one.
+ */
+const REFERENCES: Readonly<Record<string, AuditReference>> = {
+  role_id: ROLE,
+  ram_id: { table: 'ram_account', name: 'username' },
+  network_id: { table: 'network', name: 'network_name' },
+  member_id: MEMBER,
+  routing_secondary_id: MEMBER,
+  link_centers: { ...MEMBER, list: true },
+  network_fr_id: { table: 'network_fr', name: 'name' },
+  ov_main: AREA,
+  ov_backup: AREA,
+  area_id: AREA,
+  source_id: { table: 'auth_source', name: 'name' },
+  ca_id: { table: 'ldap_file', name: 'file_name' },
+  ticket_id: SUPPORT_TICKET,
+  'network_fr.ticket_id': { table: 'network_ticket', name: 'network_ticket_number' },
+  dialogue_id: { table: 'support_dialogue', name: '' },
+};
+
+/** The row a column's value names (role_id → its role's name), or undefined for a column that is no reference. */
+export const auditReference = (table: string, field: string): AuditReference | undefined => {
+  const key = `${table}.${field}`;
+  return Object.hasOwn(REFERENCES, key) ? REFERENCES[key] : Object.hasOwn(REFERENCES, field) ? REFERENCES[field] : undefined;
 };
 
 /** Keys inside stored JSON (ip pools, segments, ports, role rights) by their console names. */
@@ -296,6 +383,9 @@ export const auditFieldLabel = (table: string, field: string): string => {
   return Object.hasOwn(TABLE_FIELD_NAMES, key) ? TABLE_FIELD_NAMES[key]! : auditFieldName(field);
 };
 
+/** Whether the page and the export show a column: not the tenant's own id, the same in every entry of its trail. */
+export const auditFieldShown = (field: string): boolean => field !== 'tenant_id';
+
 /** Whether the audit page names a column (the test that known fields never show raw). */
 export const auditFieldKnown = (table: string, field: string): boolean => Object.hasOwn(TABLE_FIELD_NAMES, `${table}.${field}`) || Object.hasOwn(FIELD_NAMES, field);
 
@@ -335,11 +425,14 @@ function parsedJson(v: string): unknown {
 }
 
 /**
- * One value of a change as the audit page shows it: '' for none, a code by its name, an instant
- * through `time` (the page's or the export's clock), JSON as text (see jsonText), any other as is.
+ * One value of a change as the audit page shows it: '' for none, another row's id by the name
+ * recorded with it (`name`, else "#id"), a code by its name, an instant through `time` (the page's or
+ * the export's clock), JSON as text (see jsonText), any other as is.
  */
-export function auditValueText(table: string, field: string, v: Cell, time: (ms: number) => string): string {
+export function auditValueText(table: string, field: string, v: Cell, time: (ms: number) => string, name?: string): string {
   if (v === null || v === '') return '';
+  const ref = auditReference(table, field);
+  if (ref) return name || (ref.list ? auditNameList(referenceIds(v).map((id) => `#${id}`)) : v === 0 ? '' : `#${String(v)}`);
   if (isAuditInstant(field, v)) return time(v);
   const codes = VALUE_TEXT[`${table}.${field}`] ?? VALUE_TEXT[field];
   const code = typeof v === 'boolean' ? (v ? '1' : '0') : String(v);

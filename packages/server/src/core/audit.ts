@@ -4,6 +4,8 @@ import {
   ColumnNode,
   CompiledQuery,
   DeleteQueryNode,
+  DummyDriver,
+  Kysely,
   InsertQueryNode,
   LimitNode,
   PrimitiveValueListNode,
@@ -22,7 +24,7 @@ import {
   type QueryResult,
   type RootOperationNode,
 } from 'kysely';
-import { auditActionName, LIMITS, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange } from '@hublink/contract';
+import { auditActionName, auditNameList, auditReference, LIMITS, referenceIds, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange, type AuditReference } from '@hublink/contract';
 
 /**
  * The audit trail's change capture (issue 18). route() (and the operator CLI) opens a scope around a
@@ -255,8 +257,85 @@ function insertedRows(node: InsertQueryNode): Row[] {
 
 type Run = (q: CompiledQuery) => Promise<QueryResult<Row>>;
 
+/** Builds (never runs) the name look-ups in the database's own SQL: any table, any column. */
+type Builder = Kysely<Record<string, Record<string, unknown>>>;
+
+/**
+ * Issue 31: a changed column that holds another row's id (auditReference: role_id, network_id, …) gets
+ * that row's name as it is at the change, read on the statement's own connection (inside its
+ * transaction) and only in the changed row's own tenant; a row the call itself deleted is named from
+ * its captured delete. An id no row answers for keeps no name (the page shows "#id").
+ */
+async function nameReferences(scope: AuditScope, changes: readonly CapturedChange[], run: Run, builder: Builder): Promise<void> {
+  type Wanted = { table: string; name: string; tenantId: number; ids: Set<number> };
+  const wanted = new Map<string, Wanted>();
+  const idOfCell = (v: AuditField['before']): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : typeof v === 'string' && /^[1-9]\d{0,15}$/.test(v) ? Number(v) : null);
+  const visit = (each: (ref: AuditReference, c: CapturedChange, f: AuditField) => void) => {
+    for (const c of changes) {
+      if (c.tenantId === null) continue;
+      for (const f of c.fields) {
+        const ref = auditReference(c.table, f.field);
+        if (ref && ref.name && !f.secret) each(ref, c, f);
+      }
+    }
+  };
+  const idsOfCell = (ref: AuditReference, v: AuditField['before']): number[] => {
+    if (ref.list) return referenceIds(v);
+    const id = idOfCell(v);
+    return id === null ? [] : [id];
+  };
+  visit((ref, c, f) => {
+    const key = `${ref.table}.${ref.name}.${c.tenantId}`;
+    const w = wanted.get(key) ?? { table: ref.table, name: ref.name, tenantId: c.tenantId!, ids: new Set<number>() };
+    for (const v of [f.before, f.after]) for (const id of idsOfCell(ref, v)) w.ids.add(id);
+    if (w.ids.size > 0) wanted.set(key, w);
+  });
+  if (wanted.size === 0) return;
+  const names = new Map<string, string>();
+  for (const [key, w] of wanted) {
+    const query = builder
+      .selectFrom(w.table)
+      .select(['id', w.name])
+      .where('tenant_id', '=', w.tenantId)
+      .where('id', 'in', [...w.ids])
+      .compile();
+    for (const row of (await run(query)).rows) {
+      const name = row[w.name];
+      if (typeof name === 'string' && name !== '') names.set(`${key}#${String(row.id)}`, name.slice(0, LIMITS.auditValueMax));
+    }
+  }
+  // Rows this call deleted before naming them: their captured delete still holds the name.
+  const deletedName = (ref: { table: string; name: string }, tenantId: number, id: number): string | undefined => {
+    const gone = scope.changes.find((d) => d.op === 'delete' && d.table === ref.table && d.tenantId === tenantId && String(d.id) === String(id));
+    const v = gone?.fields.find((f) => f.field === ref.name)?.before;
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  visit((ref, c, f) => {
+    const nameOf = (id: number) => names.get(`${ref.table}.${ref.name}.${c.tenantId}#${id}`) ?? deletedName(ref, c.tenantId!, id);
+    const nameOfCell = (v: AuditField['before']): string | undefined => {
+      const ids = idsOfCell(ref, v);
+      if (ids.length === 0) return undefined;
+      // A list is named when any of its rows is; an unknown one among them as #id.
+      if (ref.list) return ids.some((id) => nameOf(id) !== undefined) ? auditNameList(ids.map((id) => nameOf(id) ?? `#${id}`)).slice(0, LIMITS.auditValueMax) : undefined;
+      return nameOf(ids[0]!);
+    };
+    const before = nameOfCell(f.before);
+    const after = nameOfCell(f.after);
+    if (before !== undefined) f.before_name = before;
+    if (after !== undefined) f.after_name = after;
+  });
+}
+
 /** Runs one statement on its connection, capturing its row changes into the scope. */
-async function capture(scope: AuditScope, compiler: QueryCompiler, run: Run, query: CompiledQuery): Promise<QueryResult<unknown>> {
+async function capture(scope: AuditScope, compiler: QueryCompiler, builder: Builder, run: Run, query: CompiledQuery): Promise<QueryResult<unknown>> {
+  const from = scope.changes.length;
+  const result = await captureRows(scope, compiler, run, query);
+  if (scope.changes.length > from) await nameReferences(scope, scope.changes.slice(from), run, builder);
+  return result;
+}
+
+/** Runs one statement, adding the rows it changed to the scope. */
+async function captureRows(scope: AuditScope, compiler: QueryCompiler, run: Run, query: CompiledQuery): Promise<QueryResult<unknown>> {
   const node = query.query;
   const compile = (n: RootOperationNode) => compiler.compileQuery(n, query.queryId);
   if (UpdateQueryNode.is(node) || DeleteQueryNode.is(node)) {
@@ -307,14 +386,14 @@ async function capture(scope: AuditScope, compiler: QueryCompiler, run: Run, que
 const WRAPPED = Symbol('audit.wrapped');
 
 /** Puts the capture in front of a connection's executeQuery (once per connection; pools reuse them). */
-function wrapConnection(conn: DatabaseConnection, compiler: QueryCompiler): DatabaseConnection {
+function wrapConnection(conn: DatabaseConnection, compiler: QueryCompiler, builder: Builder): DatabaseConnection {
   const marked = conn as DatabaseConnection & { [WRAPPED]?: true };
   if (marked[WRAPPED]) return conn;
   const inner = conn.executeQuery.bind(conn) as Run;
   conn.executeQuery = (<R>(query: CompiledQuery): Promise<QueryResult<R>> => {
     const scope = storage.getStore();
     if (!scope || scope.closed) return inner(query) as Promise<QueryResult<R>>;
-    return capture(scope, compiler, inner, query) as Promise<QueryResult<R>>;
+    return capture(scope, compiler, builder, inner, query) as Promise<QueryResult<R>>;
   }) as DatabaseConnection['executeQuery'];
   marked[WRAPPED] = true;
   return conn;
@@ -323,6 +402,14 @@ function wrapConnection(conn: DatabaseConnection, compiler: QueryCompiler): Data
 /** A dialect whose connections capture the row changes of queries run inside an audit scope (both databases). */
 export function auditedDialect(dialect: Dialect): Dialect {
   const compiler = dialect.createQueryCompiler();
+  const builder: Builder = new Kysely({
+    dialect: {
+      createAdapter: () => dialect.createAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => dialect.createIntrospector(db),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+    },
+  });
   return {
     createAdapter: () => dialect.createAdapter(),
     createQueryCompiler: () => dialect.createQueryCompiler(),
@@ -330,7 +417,7 @@ export function auditedDialect(dialect: Dialect): Dialect {
     createDriver: (): Driver => {
       const driver = dialect.createDriver();
       const acquire = driver.acquireConnection.bind(driver);
-      driver.acquireConnection = async () => wrapConnection(await acquire(), compiler);
+      driver.acquireConnection = async () => wrapConnection(await acquire(), compiler, builder);
       return driver;
     },
   };

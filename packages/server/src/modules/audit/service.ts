@@ -6,6 +6,7 @@ import {
   AUDIT_WHO,
   auditActionName,
   auditFieldLabel,
+  auditFieldShown,
   auditObjectText,
   auditTableName,
   auditWhoText,
@@ -153,13 +154,14 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
   return { rows: rows.map((r) => toEntry(ctx, r)), count };
 }
 
-/** The changes of an entry as one cell: "网络#id 网络名称: before → after" per line; secrets as 已修改, instants as times. */
+/** The changes of an entry as one cell: "网络#id 网络名称: before → after" per line; secrets as 已修改, instants as times, ids by their recorded names. */
 function changesText(ctx: Ctx, e: AuditEntry): string {
   const time = (ms: number) => formatTime(ms, ctx.config.timezone);
-  const value = (table: string, f: AuditField, v: AuditField['before']) => auditValueText(table, f.field, v, time) || M.auditEmptyValue;
+  const value = (table: string, f: AuditField, side: 'before' | 'after') =>
+    auditValueText(table, f.field, f[side], time, side === 'before' ? f.before_name : f.after_name) || M.auditEmptyValue;
   const lines = e.changes.flatMap((c) => [
     `${auditTableName(c.table)}#${c.id ?? ''}`,
-    ...c.fields.map((f) => `  ${auditFieldLabel(c.table, f.field)}: ${f.secret ? M.auditSecretChanged : `${value(c.table, f, f.before)} → ${value(c.table, f, f.after)}`}`),
+    ...c.fields.filter((f) => auditFieldShown(f.field)).map((f) => `  ${auditFieldLabel(c.table, f.field)}: ${f.secret ? M.auditSecretChanged : `${value(c.table, f, 'before')} → ${value(c.table, f, 'after')}`}`),
   ]);
   if (e.more > 0) lines.push(fmt(M.auditMore, { n: e.more }));
   return lines.join('\n');

@@ -1,13 +1,17 @@
-import { type AuditEntry, type AuditField, auditMessages, type AuditRowChange, fmt } from '@hublink/contract';
+import { type AuditEntry, type AuditField, auditFieldShown, auditMessages, type AuditRowChange, fmt } from '@hublink/contract';
 import { Descriptions, Drawer, Empty, Table, Tag, Typography } from 'antd';
 import { fieldLabel, KIND_TEXT, OP_TEXT, SOURCE_TEXT, tableName, valueText, whoText } from './labels';
 
 const none = (text: string) => text || '-';
 
-/** A value cell: a secret only as 已修改; a value that is not there (an insert's before) stays empty. */
-function Value({ change, field, value }: { change: AuditRowChange; field: AuditField; value: AuditField['before'] }) {
+/**
+ * A value cell: a secret only as 已修改; a value that is not there (an insert's before) stays empty;
+ * another row's id by the name recorded with it, or #id in an entry from before names were recorded.
+ */
+function Value({ change, field, side }: { change: AuditRowChange; field: AuditField; side: 'before' | 'after' }) {
   if (field.secret) return <Tag color="orange">{auditMessages.auditSecretChanged}</Tag>;
-  return <span style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>{valueText(change.table, field.field, value)}</span>;
+  const name = side === 'before' ? field.before_name : field.after_name;
+  return <span style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>{valueText(change.table, field.field, field[side], name)}</span>;
 }
 
 /**
@@ -41,12 +45,12 @@ export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClos
                 size="small"
                 rowKey="field"
                 pagination={false}
-                dataSource={c.fields}
+                dataSource={c.fields.filter((f) => auditFieldShown(f.field))}
                 tableLayout="fixed"
                 columns={[
                   { title: auditMessages.auditField, width: '28%', render: (_, f) => <span title={f.field}>{fieldLabel(c.table, f.field)}</span> },
-                  ...(c.op === 'insert' ? [] : [{ title: auditMessages.auditBefore, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.before} /> }]),
-                  ...(c.op === 'delete' ? [] : [{ title: auditMessages.auditAfter, render: (_: unknown, f: AuditField) => <Value change={c} field={f} value={f.after} /> }]),
+                  ...(c.op === 'insert' ? [] : [{ title: auditMessages.auditBefore, render: (_: unknown, f: AuditField) => <Value change={c} field={f} side="before" /> }]),
+                  ...(c.op === 'delete' ? [] : [{ title: auditMessages.auditAfter, render: (_: unknown, f: AuditField) => <Value change={c} field={f} side="after" /> }]),
                 ]}
               />
             </div>

@@ -13,5 +13,6 @@ export {
   auditWhoText as whoText,
 } from '@hublink/contract';
 
-/** A change's value as the page shows it: codes by name, instants in the browser's time, JSON as text. */
-export const valueText = (table: string, field: string, v: AuditField['before']): string => auditValueText(table, field, v, (ms) => dayjs(ms).format(DATE_TIME_FORMAT));
+/** A change's value as the page shows it: ids by the name recorded with them, codes by name, instants in the browser's time, JSON as text. */
+export const valueText = (table: string, field: string, v: AuditField['before'], name?: string): string =>
+  auditValueText(table, field, v, (ms) => dayjs(ms).format(DATE_TIME_FORMAT), name);
