@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { phoneColumns, WideTable } from './WideTable';
+import { keepReachable, phoneColumns, WideTable } from './WideTable';
 
 interface Row {
   name: string;
@@ -60,5 +60,44 @@ describe('WideTable', () => {
       renderWithProviders(<WideTable<Row> rowKey="name" columns={columns} dataSource={rows} pagination={false} />);
       expect(heads()).toEqual(['名称', '登录状态', '操作', '备注', '版本']);
     });
+  });
+});
+
+describe('keepReachable', () => {
+  const box = (scrollWidth: number, clientWidth: number) => {
+    const el = document.createElement('div');
+    Object.defineProperty(el, 'scrollWidth', { configurable: true, value: scrollWidth });
+    Object.defineProperty(el, 'clientWidth', { configurable: true, value: clientWidth });
+    return el;
+  };
+
+  it('puts a table that scrolls sideways in the tab order, and takes it out once it fits', () => {
+    const el = box(800, 390);
+    keepReachable(el);
+    expect(el.getAttribute('tabindex')).toBe('0');
+    Object.defineProperty(el, 'scrollWidth', { value: 390 });
+    keepReachable(el);
+    expect(el.hasAttribute('tabindex')).toBe(false);
+  });
+
+  it('leaves a table that fits out of it, and a tabindex it did not set alone', () => {
+    const fits = box(390, 390);
+    keepReachable(fits);
+    expect(fits.hasAttribute('tabindex')).toBe(false);
+    const own = box(390, 390);
+    own.setAttribute('tabindex', '-1');
+    keepReachable(own);
+    expect(own.getAttribute('tabindex')).toBe('-1');
+  });
+
+  it('is applied to the scroll container of a rendered table', () => {
+    const scroll = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollWidth')!;
+    Object.defineProperty(Element.prototype, 'scrollWidth', { configurable: true, get: () => 800 });
+    try {
+      const { container } = renderWithProviders(<WideTable<Row> rowKey="name" columns={columns} dataSource={[{ name: 'gw01', note: '', online_status: 1, version: '' }]} pagination={false} />);
+      expect(container.querySelector('.ant-table-content')?.getAttribute('tabindex')).toBe('0');
+    } finally {
+      Object.defineProperty(Element.prototype, 'scrollWidth', scroll);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { Table, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { Key } from 'react';
+import { useEffect, useRef, type Key } from 'react';
 import { usePhone } from '../app/layouts/usePhone';
 
 type Column<T> = ColumnsType<T>[number];
@@ -31,6 +31,16 @@ export function phoneColumns<T>(columns: ColumnsType<T>, first?: readonly Key[])
   return [...lead, ...ranked.filter((r) => r.rank < 0)].map((r) => r.c);
 }
 
+/**
+ * A scroll container the keyboard can reach (WCAG 2.1.1, axe's scrollable-region-focusable): in the
+ * tab order while its rows overflow it sideways, so the arrow keys scroll it; out of it otherwise.
+ */
+export function keepReachable(el: HTMLElement) {
+  const scrolls = el.scrollWidth > el.clientWidth;
+  if (scrolls && !el.hasAttribute('tabindex')) el.tabIndex = 0;
+  else if (!scrolls && el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
+}
+
 export interface WideTableProps<T> extends TableProps<T> {
   /** The keys of the columns a phone shows first, in order (default: name, state columns, actions). */
   phoneFirst?: readonly Key[];
@@ -45,9 +55,24 @@ export interface WideTableProps<T> extends TableProps<T> {
  */
 export function WideTable<T extends object>({ phoneFirst, columns, scroll, className, tableLayout, ...table }: WideTableProps<T>) {
   const phone = usePhone();
+  const root = useRef<HTMLDivElement | null>(null);
+  // After every render (the rows and the layout decide whether it scrolls) and when the table's size changes.
+  useEffect(() => {
+    const wrapper = root.current;
+    if (!wrapper) return;
+    const update = () => wrapper.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body').forEach(keepReachable);
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(update);
+    observer.observe(wrapper);
+    return () => observer.disconnect();
+  });
   return (
     <Table<T>
       {...table}
+      ref={(ref: { nativeElement: HTMLDivElement } | null) => {
+        root.current = ref?.nativeElement ?? null;
+      }}
       className={['hl-wide-table', className].filter(Boolean).join(' ')}
       columns={phone && columns ? phoneColumns(columns, phoneFirst) : columns}
       tableLayout={tableLayout ?? (phone ? undefined : 'auto')}
