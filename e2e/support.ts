@@ -283,7 +283,8 @@ export async function registerByApi(server: Server, account: { username: string;
 /** Signs in at /login (main account, or sub-account mode) and waits for the dashboard. */
 export async function signIn(page: Page, server: Server, captcha: ReturnType<typeof trackCaptcha>, username: string, password: string, ram = false) {
   await page.goto(`${server.url}/login?redirect=/dashboard`);
-  if (ram) await page.getByText('子账号登录').last().click();
+  // The sub-account form loads a captcha of its own: answer that one, not the main form's.
+  if (ram) await captcha.renewedBy(() => page.getByText('子账号登录').last().click());
   await page.getByLabel('账号').fill(username);
   await page.getByLabel('密码').fill(password);
   await page.getByLabel('验证码').fill(await captcha.answer());

@@ -90,16 +90,16 @@ function tokenSettled(): boolean {
  * its data is on its way while its code loads: a signed-in page's with a token that will not be
  * refreshed first, the sign-in page's captcha only when signed out (else the guard leaves the page).
  */
-export function warmRoute(location: { pathname: string; search: string }) {
+export function warmRoute(location: { pathname: string; search: string }, askedAlready: readonly string[] = []): string[] {
   const route = routeOf(location.pathname);
-  if (!route) return;
+  if (!route) return [];
   preload(LAYOUTS[route.layout]);
   preload(route.page);
   const callsNow = route.layout === 'main' ? tokenSettled() : session.token() === null;
-  if (!route.firstCalls || !callsNow) return;
-  for (const call of route.firstCalls(new URLSearchParams(location.search))) {
-    prefetch(urlOf(call, call.query), authHeaders(), LIMITS.requestTimeoutMs);
-  }
+  if (!route.firstCalls || !callsNow) return [];
+  const urls = route.firstCalls(new URLSearchParams(location.search)).map((call) => urlOf(call, call.query));
+  for (const url of urls) if (!askedAlready.includes(url)) prefetch(url, authHeaders(), LIMITS.requestTimeoutMs);
+  return urls;
 }
 
 /** Settles when the code of the route at this address (its layout and page) is here. */
@@ -113,19 +113,24 @@ export function routeLoaded(location: { pathname: string }): Promise<void> {
  * The console's first address: besides its route, the site's brand (GET /site/info, which every
  * layout shows) starts at once rather than when the first layout renders.
  */
-function warmFirstAddress(location: { pathname: string; search: string }) {
+function warmFirstAddress(location: { pathname: string; search: string }): string[] {
   if (session.token() === null || tokenSettled()) prefetch(urlOf({ path: '/site/info' }), authHeaders(), LIMITS.requestTimeoutMs);
-  warmRoute(location);
+  return warmRoute(location);
 }
 
-/** Warms the route of every new address (warmRoute), the first one included. */
+/**
+ * Warms the route of every new address (warmRoute), the first one included. A new query on the same
+ * page asks again only for calls it changes: the sign-in page's ?mode=ram is the same captcha call,
+ * which the page makes itself when it switches forms.
+ */
 export function warmRoutes(router: { state: { location: { pathname: string; search: string } }; subscribe: (fn: (state: { location: { pathname: string; search: string } }) => void) => () => void }) {
   let last = router.state.location;
-  warmFirstAddress(last);
+  let asked = warmFirstAddress(last);
   return router.subscribe(({ location }) => {
     if (location.pathname === last.pathname && location.search === last.search) return;
+    const samePage = location.pathname === last.pathname;
     last = location;
-    warmRoute(location);
+    asked = warmRoute(location, samePage ? asked : []);
   });
 }
 

@@ -41,6 +41,21 @@ describe('the first calls of a route start with it', () => {
     expect(asked()).toEqual([]);
   });
 
+  it('a new query on the same page asks only for the calls it changes', () => {
+    let move!: (state: { location: { pathname: string; search: string } }) => void;
+    const router = { state: { location: { pathname: '/login', search: '?redirect=%2Fdashboard' } }, subscribe: (fn: typeof move) => ((move = fn), () => {}) };
+    warmRoutes(router);
+    fetch.mockClear();
+    // The sub-account form: the page asks for its own captcha, the route must not ask for another.
+    move({ location: { pathname: '/login', search: '?redirect=%2Fdashboard&mode=ram' } });
+    expect(asked()).toEqual([]);
+    session.setToken('tok', HOUR);
+    move({ location: { pathname: '/network/detail', search: '?network_number=N1' } });
+    move({ location: { pathname: '/network/detail', search: '?network_number=N1&tab=links' } });
+    move({ location: { pathname: '/network/detail', search: '?network_number=N2' } });
+    expect(asked()).toEqual(['/api/v1/network/info?network_number=N1', '/api/v1/network/info?network_number=N2']);
+  });
+
   it("the console's first address asks for the site's brand too", () => {
     const router = { state: { location: { pathname: '/login', search: '' } }, subscribe: () => () => {} };
     warmRoutes(router);
