@@ -50,14 +50,23 @@ const columns: TableColumnsType<Row> = [
   },
 ];
 
+/** How the member's session is worded: a router 连接状态 已连接 / 未连接 (the default), a software client 登录状态 已登录 / 未登录. */
+export interface SessionWords {
+  label: string;
+  on: string;
+  off: string;
+}
+
+const ROUTER_SESSION: SessionWords = { label: routerMessages.routerInfoOnline, on: routerMessages.routerConnected, off: routerMessages.routerDisconnected };
+
 /** 诊断 of one member (issue 18): the cause the gateway's records name, its facts, and its configs compiled vs acknowledged. */
-export function DiagnosisView({ routerName }: { routerName: string }) {
+export function DiagnosisView({ routerName, session = ROUTER_SESSION }: { routerName: string; session?: SessionWords }) {
   const q = useApiQuery(routerDiagnosis, { router_name: routerName }, { on204: 'stay' });
   const d = q.data?.data;
   if (q.isLoading) return <Spin />;
   if (!d) return <Empty />;
   const items = [
-    { key: 'online', label: routerMessages.routerInfoOnline, children: <Badge status={d.online === 1 ? 'success' : 'default'} text={d.online === 1 ? routerMessages.routerConnected : routerMessages.routerDisconnected} /> },
+    { key: 'online', label: session.label, children: <Badge status={d.online === 1 ? 'success' : 'default'} text={d.online === 1 ? session.on : session.off} /> },
     { key: 'seen', label: diagnosisMessages.diagnosisLastSeen, children: orDash(d.last_seen) },
     { key: 'ip', label: diagnosisMessages.diagnosisRemoteIp, children: orDash(d.remote_ip) },
     { key: 'fail', label: diagnosisMessages.diagnosisLastFailure, children: d.failure_time ? `${d.failure_time} ${d.failure_ip}` : '-' },

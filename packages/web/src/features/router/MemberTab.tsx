@@ -16,6 +16,7 @@ import { BatchDeleteDialog } from './BatchDeleteDialog';
 import { memberColumns } from './columns';
 import { DeleteMemberDialog } from './DeleteMemberDialog';
 import { DiagnosisDialog } from '../../components/diagnosis/DiagnosisDialog';
+import { sessionWording } from './detail/memberWording';
 import { MemberDetailDialog } from './MemberDetailDialog';
 import { NoteDialog } from './NoteDialog';
 import { PasswordDialog } from './PasswordDialog';
@@ -142,7 +143,7 @@ export function MemberTab({ type, state }: { type: RouterType; state?: MemberSta
       <AddMemberDialog type={type} open={dialog === 'add'} onClose={close} />
       <NoteDialog member={rowOf('note')} onClose={closeRow} />
       <DeleteMemberDialog member={rowOf('delete')} onClose={closeRow} />
-      <DiagnosisDialog routerName={rowOf('diagnose')?.router_name} onClose={closeRow} />
+      <DiagnosisDialog routerName={rowOf('diagnose')?.router_name} session={sessionWording({ router_type: type })} onClose={closeRow} />
       {software && (
         <>
           <PhoneDialog member={rowOf('phone')} onClose={closeRow} />

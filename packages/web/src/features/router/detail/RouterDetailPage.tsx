@@ -15,7 +15,7 @@ import { NetworksCard } from './NetworksCard';
 import { OnboardingHint } from './OnboardingHint';
 import { RouterInfoCard } from './RouterInfoCard';
 import { TrafficPanel } from './TrafficPanel';
-import { isSoftwareMember } from './memberWording';
+import { isSoftwareMember, sessionWording } from './memberWording';
 import { useTrafficStream } from './useTrafficStream';
 import { viewOf, viewsFor, type RouterView } from './views';
 import { ViewSwitch } from './ViewSwitch';
@@ -81,7 +81,7 @@ export default function RouterDetailPage() {
         )}
       </Flex>
       <NoteDialog member={editing ? detail : undefined} onClose={() => setEditing(false)} />
-      <DiagnosisDialog routerName={diagnosing ? detail.router_name : undefined} onClose={() => setDiagnosing(false)} />
+      <DiagnosisDialog routerName={diagnosing ? detail.router_name : undefined} session={sessionWording(detail)} onClose={() => setDiagnosing(false)} />
     </PageContainer>
   );
 }
