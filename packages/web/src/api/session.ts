@@ -30,12 +30,11 @@ function getCookie(name: string): string | null {
 export const session = {
   token(): string | null {
     const own = sessionStorage.getItem(KEYS.token);
-    const shared = getCookie(KEYS.token);
-    const sharedExpiry = getCookie(KEYS.expiresAt);
-    if (shared && sharedExpiry && shared !== own) {
-      sessionStorage.setItem(KEYS.token, shared);
-      sessionStorage.setItem(KEYS.expiresAt, sharedExpiry);
-      return shared;
+    const shared = this.shared();
+    if (shared && shared.token !== own) {
+      sessionStorage.setItem(KEYS.token, shared.token);
+      sessionStorage.setItem(KEYS.expiresAt, String(shared.expiresAt));
+      return shared.token;
     }
     // No cookie: either no session, or its token ran out (the cookie lives as long as the token) and
     // this tab can still refresh it.
