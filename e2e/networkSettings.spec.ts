@@ -4,7 +4,7 @@ import { fmt, M } from '@hublink/contract';
 import { addRouters, launch, postAs, screenshot, settled, signedInTenant, startServer, type Server } from './support';
 import { dialogHelpers, OK } from './dialogs';
 
-/** A phone's width (the widths spec's narrowest). */
+/** A phone's width (the narrowest of pages.spec.ts). */
 const PHONE = { width: 390, height: 844 };
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import { send } from '../packages/server/src/modules/message/service';
 import { seedMembers, seedNetwork } from '../packages/server/test/networks';
-import { CONTEXT, launch, registerByApi, settled, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, launch, registerByApi, settle, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
 declare global {
   interface Window {
@@ -79,7 +79,7 @@ describe('the console under its Content Security Policy', () => {
   it('shows every page and their dialogs with nothing refused, antd styled, and the stored HTML styled', async () => {
     const visit = async (path: string, then?: () => Promise<void>) => {
       await page.goto(`${server.url}${path}`);
-      await page.waitForLoadState('networkidle');
+      await settle(page);
       await then?.();
       expect({ path, violations: await violations() }).toEqual({ path, violations: [] });
     };

@@ -91,7 +91,7 @@ function trackRequests(context: BrowserContext): BrowserContext {
 /** Resolves once the page's context has no request in flight; rejects after `timeout`. */
 async function noPendingRequest(page: Page, timeout: number): Promise<void> {
   const pending = inFlight.get(page.context());
-  if (!pending) throw new Error('screenshot(): the page was not opened from a browser of launch(), so its requests are not counted');
+  if (!pending) throw new Error('the page was not opened from a browser of launch(), so its requests are not counted');
   const context = page.context();
   await new Promise<void>((resolve, reject) => {
     const check = () => {
@@ -115,6 +115,35 @@ async function noPendingRequest(page: Page, timeout: number): Promise<void> {
 }
 
 /**
+ * What shows while a page still loads: an antd spinner or skeleton, or an element still animating in
+ * (not antd's click wave, which a switch also draws when its data turns it on: 2 s of decoration).
+ */
+const LOADING = '.ant-spin-spinning, .ant-skeleton-active, [class*="-enter"]:not(.ant-wave), [class*="-appear"]:not(.ant-wave)';
+
+/**
+ * Waits until no request is in flight, nothing matching `busy` shows and the web fonts have loaded, in
+ * one pass that finds nothing pending at all (a finished request can start the next, a list after the
+ * user, and a spinner can outlive its request). Unlike Playwright's 'networkidle' it does not wait a
+ * further 500 ms of quiet, so a sweep over every page does not pay that on each of them.
+ */
+async function quiet(page: Page, busy: string, deadline: number) {
+  const left = () => Math.max(deadline - Date.now(), 1);
+  for (;;) {
+    await noPendingRequest(page, left());
+    await page.waitForFunction((selector) => !document.querySelector(selector), busy, { timeout: left() });
+    await page.evaluate(async () => {
+      await document.fonts.ready;
+    });
+    if (inFlight.get(page.context())!.size === 0) return;
+  }
+}
+
+/** Waits until the page's answers are in and nothing loads or animates in (a page of a browser from launch()). */
+export async function settle(page: Page, waitMs = WAIT_MS) {
+  await quiet(page, LOADING, Date.now() + waitMs);
+}
+
+/**
  * Saves a full-page screenshot once the page shows `ready` (an element the caller names, a locator or a
  * selector) and has settled: no antd spinner, no request in flight, web fonts loaded. A page that does
  * not get there within `waitMs` (WAIT_MS) fails the test instead of leaving a picture of a spinner.
@@ -122,19 +151,9 @@ async function noPendingRequest(page: Page, timeout: number): Promise<void> {
 export async function screenshot(page: Page, name: string, ready: Locator | string, waitMs = WAIT_MS) {
   const element = typeof ready === 'string' ? page.locator(ready) : ready;
   const deadline = Date.now() + waitMs;
-  const left = () => Math.max(deadline - Date.now(), 1);
   try {
-    await element.first().waitFor({ state: 'visible', timeout: left() });
-    // A finished request can start the next (a list after the user), and a spinner can outlive its request:
-    // settle until one pass finds nothing pending at all.
-    for (;;) {
-      await noPendingRequest(page, left());
-      await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: left() });
-      await page.evaluate(async () => {
-        await document.fonts.ready;
-      });
-      if (inFlight.get(page.context())!.size === 0) break;
-    }
+    await element.first().waitFor({ state: 'visible', timeout: Math.max(deadline - Date.now(), 1) });
+    await quiet(page, '.ant-spin-spinning', deadline);
   } catch (e) {
     throw new Error(`screenshot ${name}: the page did not settle with ${String(element)} shown within ${waitMs} ms: ${(e as Error).message}`);
   }
@@ -324,17 +343,24 @@ export async function addRouters(server: Server, page: Page, names: string[], op
 export const SCREEN_WIDTHS = [1440, 1280, 390] as const;
 
 /**
- * Pictures of the page as it is now at each width (named `<name>-<width>`), once the toasts of the
- * steps before have gone (their 5 s), so the pictures are of the page; the viewport is put back after.
+ * Pictures of the page as it is now at each width (named `<name>-<width>`), the viewport put back after.
+ * The toasts of the steps before are hidden while they are taken rather than waited out (3 s each), so
+ * the pictures are of the page.
  */
 export async function screenshotAtWidths(page: Page, name: string, ready: Locator | string, height = 900) {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: WAIT_MS });
-  for (const width of SCREEN_WIDTHS) {
-    await page.setViewportSize({ width, height });
-    await settled(page);
-    await screenshot(page, `${name}-${width}`, ready);
+  const toasts = (visibility: string) =>
+    page.evaluate((v) => document.querySelectorAll<HTMLElement>('.ant-message').forEach((el) => (el.style.visibility = v)), visibility);
+  await toasts('hidden');
+  try {
+    for (const width of SCREEN_WIDTHS) {
+      await page.setViewportSize({ width, height });
+      await settled(page);
+      await screenshot(page, `${name}-${width}`, ready);
+    }
+  } finally {
+    await toasts('');
+    await page.setViewportSize(CONTEXT.viewport);
   }
-  await page.setViewportSize(CONTEXT.viewport);
 }
 
 /** Waits until no dialog is still zooming in (a screenshot would catch it half-drawn). */

@@ -8,7 +8,7 @@ import { send } from '../packages/server/src/modules/message/service';
 import { grant } from '../packages/server/src/modules/service/service';
 import { assignSaasDevice } from '../packages/server/src/modules/saas';
 import { dialogHelpers } from './dialogs';
-import { addRouters, launch, postAs, screenshot, screenshotAtWidths, signedInTenant, startServer, WAIT_MS, type Server } from './support';
+import { addRouters, launch, postAs, screenshot, screenshotAtWidths, settle, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 
 
 /** The lists this test seeds: each must show at least one row, or the check below proves nothing. */
@@ -31,7 +31,7 @@ const SEEDED = [
   '/audit',
 ];
 
-/** The console's pages of the main layout, where every list is (the route table read as text, as widths.spec.ts does). */
+/** The console's pages of the main layout, where every list is (the route table read as text, as pages.spec.ts does). */
 function routePaths(): string[] {
   const table = fs.readFileSync(new URL('../packages/web/src/app/routes.tsx', import.meta.url), 'utf8');
   return [...table.matchAll(/\bpath: '([^']+)',\s*title: [^,]+,\s*layout: '(\w+)'/g)].filter((m) => m[2] === 'main').map((m) => m[1]!);
@@ -76,12 +76,6 @@ function tableFaults(page: Page): Promise<{ faults: string[]; rows: number; fixe
     }
     return { faults, rows, fixed: fixedCells };
   });
-}
-
-/** Waits until the page's first answers are in and no spinner or skeleton is left. */
-async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active'), undefined, { timeout: WAIT_MS });
 }
 
 /** Two animation frames: the table has laid itself out again after a change of the window's size. */
