@@ -125,19 +125,51 @@ export const ANSWER_MAX_BYTES = 16 * 1024 * 1024;
 const TOO_LARGE = 'EHUBLINKTOOLARGE';
 
 /**
+ * The length a BER element announces at the start of `head` (tag, then the short or long form of the
+ * length), or undefined while `head` is too short to tell.
+ */
+function announcedLength(head: Buffer): number | undefined {
+  if (head.length < 2) return undefined;
+  const first = head[1]!;
+  if (first < 0x80) return first;
+  const bytes = first & 0x7f;
+  if (head.length < 2 + bytes) return undefined;
+  let length = 0;
+  for (let i = 0; i < bytes; i++) length = length * 256 + head[2 + i]!;
+  return length;
+}
+
+/** A tag and the longest form of a BER length (0x80 | 127, then 127 bytes). */
+const HEAD_MAX = 2 + 127;
+
+/**
  * Counts what the server sends since the client last wrote (a request), and closes the connection once
- * an answer passes ANSWER_MAX_BYTES: the client's parser keeps a message whole until its end.
+ * an answer passes ANSWER_MAX_BYTES: the client's parser keeps a message whole until its end. An answer
+ * whose first message announces more than that is closed at its first bytes: the parser copies its
+ * whole buffer again with every chunk that arrives, so reading up to the bound would cost seconds of
+ * processor.
  */
 function bounded<S extends net.Socket>(socket: S): S {
   let received = 0;
+  let head: Buffer | null = Buffer.alloc(0);
+  const tooLarge = () => socket.destroy(Object.assign(new Error(`${TOO_LARGE}: an answer over ${ANSWER_MAX_BYTES} bytes`), { code: TOO_LARGE }));
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
   socket.write = ((...args: unknown[]) => {
     received = 0;
+    head = Buffer.alloc(0);
     return write(...args);
   }) as S['write'];
   socket.on('data', (chunk: Buffer) => {
     received += chunk.length;
-    if (received > ANSWER_MAX_BYTES) socket.destroy(Object.assign(new Error(`${TOO_LARGE}: an answer over ${ANSWER_MAX_BYTES} bytes`), { code: TOO_LARGE }));
+    if (head) {
+      head = Buffer.concat([head, chunk.subarray(0, HEAD_MAX - head.length)]);
+      const announced = announcedLength(head);
+      if (announced !== undefined) {
+        head = null;
+        if (announced > ANSWER_MAX_BYTES) return tooLarge();
+      }
+    }
+    if (received > ANSWER_MAX_BYTES) tooLarge();
   });
   return socket;
 }
