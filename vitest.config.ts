@@ -62,16 +62,21 @@ const SERIAL_SERVER_FILES = [
   'packages/agent/src/frr/*.test.ts',
 ];
 /**
- * The web files share each worker's module registry (`isolate: false`): importing React, antd and the
- * console again for every file was half the project's time. A file that replaces a module (`vi.mock`)
- * needs a registry of its own, or it would get the module its worker already loaded: those run
- * isolated, found by reading the files.
+ * The web and server files share each worker's module registry (`isolate: false`): importing React,
+ * antd and the console, or the server's modules and drivers, again for every file was half of those
+ * projects' time. A file that replaces a module (`vi.mock`) needs a registry of its own, or it would get
+ * the module its worker already loaded: those run isolated (web-mocks, server-mocks), found by reading
+ * the files.
  */
-const WEB_SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), 'packages/web/src');
-const WEB_MOCKING_FILES = fs
-  .readdirSync(WEB_SRC, { recursive: true, encoding: 'utf8' })
-  .filter((f) => /\.test\.tsx?$/.test(f) && /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(WEB_SRC, f), 'utf8')))
-  .map((f) => `packages/web/src/${f.split(path.sep).join('/')}`);
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+function mockingFiles(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.test\.tsx?$/.test(f) && /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(ROOT, dir, f), 'utf8')))
+    .map((f) => `${dir}/${f.split(path.sep).join('/')}`);
+}
+const WEB_MOCKING_FILES = mockingFiles('packages/web/src');
+const SERVER_MOCKING_FILES = ['packages/contract/src', 'packages/server/src', 'packages/agent/src'].flatMap(mockingFiles);
 const webTest = {
   environment: 'jsdom' as const,
   setupFiles: ['packages/web/src/test/setup.ts'],
@@ -93,6 +98,18 @@ export default defineConfig({
         test: {
           name: 'server',
           include: SERVER_FILES,
+          exclude: [...SERIAL_SERVER_FILES, ...EXCLUSIVE_SERVER_FILES, ...SERVER_MOCKING_FILES],
+          isolate: false,
+          ...serverTest,
+          maxWorkers: PARALLEL_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // No server file replaces a module today: the project then has no files (passWithNoTests).
+        test: {
+          name: 'server-mocks',
+          include: SERVER_MOCKING_FILES.length > 0 ? SERVER_MOCKING_FILES : ['no-such-dir/**'],
           exclude: [...SERIAL_SERVER_FILES, ...EXCLUSIVE_SERVER_FILES],
           ...serverTest,
           maxWorkers: PARALLEL_WORKERS,

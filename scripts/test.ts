@@ -48,7 +48,7 @@ if (args.length > 0) {
   const child = spawn(process.execPath, [VITEST, 'run', ...args], { stdio: 'inherit' });
   child.on('close', (code) => process.exit(code ?? 1));
 } else {
-  const first = await vitest(['--project', 'server', '--project', 'web', '--project', 'web-mocks', '--project', 'server-serial'], 'live');
+  const first = await vitest(['--project', 'server', '--project', 'server-mocks', '--project', 'web', '--project', 'web-mocks', '--project', 'server-serial'], 'live');
   process.stdout.write('\nThe exclusive-resource files and the browser tests, side by side (browser output when it ends):\n');
   const rest = await Promise.all([vitest(['--project', 'server-exclusive'], 'live'), vitest(['--project', 'e2e'], 'held')]);
   const runs = [first, ...rest];
