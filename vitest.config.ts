@@ -77,6 +77,10 @@ function mockingFiles(dir: string): string[] {
 }
 const WEB_MOCKING_FILES = mockingFiles('packages/web/src');
 const SERVER_MOCKING_FILES = ['packages/contract/src', 'packages/server/src', 'packages/agent/src'].flatMap(mockingFiles);
+// The exclusive files share their modules too (one at a time, so nothing runs isolated beside them).
+const inExclusive = (f: string) => EXCLUSIVE_SERVER_FILES.some((g) => (g.includes('*') ? f.startsWith(g.slice(0, g.indexOf('*'))) : f === g));
+const exclusiveMocking = SERVER_MOCKING_FILES.filter(inExclusive);
+if (exclusiveMocking.length > 0) throw new Error(`vi.mock in a server-exclusive file, whose files share their modules: ${exclusiveMocking.join(', ')}`);
 const webTest = {
   environment: 'jsdom' as const,
   setupFiles: ['packages/web/src/test/setup.ts'],
@@ -106,7 +110,7 @@ export default defineConfig({
         },
       },
       {
-        // No server file replaces a module today: the project then has no files (passWithNoTests).
+        // No server file replaces a module today: the project then has none (vitest accepts that beside the others).
         test: {
           name: 'server-mocks',
           include: SERVER_MOCKING_FILES.length > 0 ? SERVER_MOCKING_FILES : ['no-such-dir/**'],
@@ -120,7 +124,14 @@ export default defineConfig({
         test: { name: 'server-serial', include: SERIAL_SERVER_FILES, ...serverTest, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
-        test: { name: 'server-exclusive', include: EXCLUSIVE_SERVER_FILES, ...serverTest, maxWorkers: 1, sequence: { groupOrder: 2 } },
+        test: {
+          name: 'server-exclusive',
+          include: EXCLUSIVE_SERVER_FILES,
+          isolate: false,
+          ...serverTest,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
       },
       {
         plugins: [react()],
@@ -136,6 +147,8 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.spec.ts'],
           globalSetup: ['e2e/global-setup.ts'],
+          // Each spec starts its own server and browser; the server's modules and Playwright load once.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           maxWorkers: 1,

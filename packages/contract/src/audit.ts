@@ -38,10 +38,15 @@ export const auditField = z.object({
 });
 export type AuditField = z.infer<typeof auditField>;
 
-/** One row a call changed: its table, its id (null when the database did not tell it) and the columns that changed. */
+/**
+ * One row a call changed: its table, its id (null when the database did not tell it), its name when it
+ * has a name-like column (as it was at the change; entries from before names were recorded have none)
+ * and the columns that changed.
+ */
 export const auditRowChange = z.object({
   table: z.string(),
   id: z.union([z.number(), z.string(), z.null()]),
+  name: z.string().optional(),
   op: z.enum(AUDIT_OPS),
   fields: z.array(auditField),
 });

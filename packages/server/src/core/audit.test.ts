@@ -108,10 +108,11 @@ describeEachDatabase('audit capture: row changes of the queries a scope runs', (
   it("summarises a call: its object is the first changed row's (or the network its body names)", () => {
     expect(summary([], { network_number: 'N1' })).toMatchObject({ object: { type: 'network', id: 'N1', name: '' }, changes: [] });
     const s = summary([{ table: 'network', id: 7, op: 'update', fields: [{ field: 'network_name', before: 'a', after: 'b' }], tenantId: 1, name: 'b' }], {});
-    expect(s).toEqual({ object: { type: 'network', id: '7', name: 'b' }, changes: [{ table: 'network', id: 7, op: 'update', fields: [{ field: 'network_name', before: 'a', after: 'b' }] }] });
+    expect(s).toEqual({ object: { type: 'network', id: '7', name: 'b' }, changes: [{ table: 'network', id: 7, name: 'b', op: 'update', fields: [{ field: 'network_name', before: 'a', after: 'b' }] }] });
     // A network's member row has no name: the member the call names is its name.
     const member = summary([{ table: 'network_member', id: 3, op: 'update', fields: [{ field: 'mode', before: 1, after: 2 }], tenantId: 1, name: '' }], { router_name: 'alice' });
     expect(member.object).toEqual({ type: 'network_member', id: '3', name: 'alice' });
+    expect(member.changes[0]).not.toHaveProperty('name');
   });
 });
 

@@ -445,7 +445,7 @@ export function summary(changes: readonly CapturedChange[], body: unknown): { ob
         : { type: '', id: '', name: '' };
   return {
     object,
-    changes: changes.map(({ table, id, op, fields }) => ({ table, id, op, fields })),
+    changes: changes.map(({ table, id, name, op, fields }) => ({ table, id, ...(name ? { name } : {}), op, fields })),
   };
 }
 

@@ -103,7 +103,7 @@ describeEachDatabase('audit trail: entries of every call kind, list, filters, ex
       more: 0,
     });
     const change = e.changes.find((c) => c.table === 'network')!;
-    expect(change).toMatchObject({ id: network.id, op: 'update' });
+    expect(change).toMatchObject({ id: network.id, name: '改名网络', op: 'update' });
     expect(change.fields).toContainEqual({ field: 'network_name', before: '审计网络', after: '改名网络' });
   });
 
@@ -114,6 +114,8 @@ describeEachDatabase('audit trail: entries of every call kind, list, filters, ex
     const e = rows.find((r) => r.path === '/ram/password')!;
     expect(e).toMatchObject({ who: 'ram', actor_name: ram.username, kind: 'update', object_type: 'ram_account', object_id: String(ram.id) });
     expect(e.changes[0]!.fields).toContainEqual({ field: 'password_hash', before: null, after: null, secret: true });
+    // The row is named though its name did not change (the drawer's title of the change).
+    expect(e.changes[0]).toMatchObject({ table: 'ram_account', name: ram.username });
     expect(JSON.stringify(e)).not.toMatch(/scrypt|newpass123/);
     const log = await t().call(ramLog, { token: a.token, query: { ram_id: ram.id } });
     expect(log.data!.some((l) => l.message === res.msg)).toBe(true);
@@ -180,6 +182,8 @@ describeEachDatabase('audit trail: entries of every call kind, list, filters, ex
     expect(ws.rowCount).toBe(3);
     const cells = [2, 3].map((i) => String(ws.getRow(i).getCell(AUDIT_EXPORT_COLUMNS.length).value));
     expect(cells.join('\n')).toContain('网络名称: 审计网络 → 改名网络');
+    // Each changed row by its name, as the page's drawer names it.
+    expect(cells.join('\n')).toMatch(/^网络 改名网络$/m);
     const actions = [2, 3].map((i) => String(ws.getRow(i).getCell(AUDIT_EXPORT_COLUMNS.indexOf(M.auditCall) + 1).value));
     expect(actions.sort()).toEqual(['修改网络名称', '删除网络'].sort());
     expect(await t().call(auditExport, { token: a.token, query: { area: 'nothing' } })).toMatchObject({ code: CODE.invalid, msg: M.exportEmpty });

@@ -160,7 +160,7 @@ function changesText(ctx: Ctx, e: AuditEntry): string {
   const value = (table: string, f: AuditField, side: 'before' | 'after') =>
     auditValueText(table, f.field, f[side], time, side === 'before' ? f.before_name : f.after_name) || M.auditEmptyValue;
   const lines = e.changes.flatMap((c) => [
-    `${auditTableName(c.table)}#${c.id ?? ''}`,
+    c.name ? `${auditTableName(c.table)} ${c.name}` : `${auditTableName(c.table)}#${c.id ?? ''}`,
     ...c.fields.filter((f) => auditFieldShown(f.field)).map((f) => `  ${auditFieldLabel(c.table, f.field)}: ${f.secret ? M.auditSecretChanged : `${value(c.table, f, 'before')} → ${value(c.table, f, 'after')}`}`),
   ]);
   if (e.more > 0) lines.push(fmt(M.auditMore, { n: e.more }));

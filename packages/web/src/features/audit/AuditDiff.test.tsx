@@ -25,6 +25,7 @@ const entry: AuditEntry = {
     {
       table: 'network',
       id: 3,
+      name: '总部',
       op: 'update',
       fields: [
         { field: 'dns', before: '["8.8.8.8"]', after: '["8.8.8.8","114.114.114.114"]' },
@@ -56,5 +57,9 @@ describe('AuditDiff', () => {
     const inserted = within(drawer).getAllByTestId('audit-change')[1]!;
     expect(within(inserted).getByText('中心')).toBeInTheDocument();
     expect(within(inserted).queryByText(M.auditBefore)).not.toBeInTheDocument();
+    // Each changed row by its name, or by its id when it has none.
+    const [updated] = within(drawer).getAllByTestId('audit-change');
+    expect(within(updated!).getByRole('heading').textContent).toMatch(/总部$/);
+    expect(within(inserted).getByRole('heading').textContent).toMatch(/#7$/);
   });
 });

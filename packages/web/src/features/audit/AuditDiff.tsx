@@ -15,8 +15,9 @@ function Value({ change, field, side }: { change: AuditRowChange; field: AuditFi
 }
 
 /**
- * One entry: who did what, from where, and per changed row a table of 字段 | 修改前 | 修改后, fields by
- * their console names and values as the console shows them (an insert shows only 修改后, a delete only 修改前).
+ * One entry: who did what, from where, and per changed row (by its name, else its id) a table of
+ * 字段 | 修改前 | 修改后, fields by their console names and values as the console shows them (an insert
+ * shows only 修改后, a delete only 修改前).
  */
 export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClose: () => void }) {
   return (
@@ -39,7 +40,7 @@ export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClos
               <Typography.Title level={5}>
                 <Tag>{OP_TEXT[c.op]}</Tag>
                 {tableName(c.table)}
-                {c.id !== null ? ` #${c.id}` : ''}
+                {c.name ? ` ${c.name}` : c.id !== null ? ` #${c.id}` : ''}
               </Typography.Title>
               <Table<AuditField>
                 size="small"
