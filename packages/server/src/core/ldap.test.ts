@@ -103,10 +103,22 @@ describe('the LDAP client against slapd (core/ldap.ts)', () => {
 
   it('closes the connection to a server whose answer passes the bound, instead of keeping it all', async () => {
     // A BER sequence announcing about 2 GB, then bytes without end.
+    expect(await floodOutcome(Buffer.from([0x30, 0x84, 0x7f, 0xff, 0xff, 0xff]), Buffer.alloc(1024 * 1024))).toBe(`too_large: ${M.ldapErrTooLarge}`);
+  });
+
+  it('closes the connection once many answers, each within the bound, pass it together', async () => {
+    // Search entries of 64 KB each for the bind's message id, without end: the client would keep them all.
+    const ber = (tag: number, content: Buffer) =>
+      Buffer.concat([Buffer.from([tag, 0x83, content.length >> 16, (content.length >> 8) & 0xff, content.length & 0xff]), content]);
+    const entry = ber(0x30, Buffer.concat([Buffer.from([0x02, 0x01, 0x01]), ber(0x64, Buffer.concat([ber(0x04, Buffer.alloc(64 * 1024, 'a')), Buffer.from([0x30, 0x00])]))]));
+    expect(await floodOutcome(Buffer.alloc(0), entry)).toBe(`too_large: ${M.ldapErrTooLarge}`);
+  });
+
+  /** The outcome of a bind against a server that answers with `first`, then `chunk` again and again until the client hangs up. */
+  async function floodOutcome(first: Buffer, chunk: Buffer): Promise<string> {
     const flood = net.createServer((socket) => {
       socket.once('data', () => {
-        socket.write(Buffer.from([0x30, 0x84, 0x7f, 0xff, 0xff, 0xff]));
-        const chunk = Buffer.alloc(1024 * 1024);
+        socket.write(first);
         const more = () => {
           while (!socket.destroyed && socket.write(chunk));
           if (!socket.destroyed) socket.once('drain', more);
@@ -118,35 +130,11 @@ describe('the LDAP client against slapd (core/ldap.ts)', () => {
     await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
     try {
       const port = (flood.address() as net.AddressInfo).port;
-      expect(await outcome({ host: '127.0.0.1', port, security: 'plain' }, s.adminDn, 'x', s.suffix)).toBe(`too_large: ${M.ldapErrTooLarge}`);
+      return await outcome({ host: '127.0.0.1', port, security: 'plain' }, s.adminDn, 'x', s.suffix);
     } finally {
       flood.close();
     }
-  });
-
-  it('closes the connection once many answers, each within the bound, pass it together', async () => {
-    // Search entries of 64 KB each for the bind's message id, without end: the client would keep them all.
-    const ber = (tag: number, content: Buffer) =>
-      Buffer.concat([Buffer.from([tag, 0x83, content.length >> 16, (content.length >> 8) & 0xff, content.length & 0xff]), content]);
-    const entry = ber(0x30, Buffer.concat([Buffer.from([0x02, 0x01, 0x01]), ber(0x64, Buffer.concat([ber(0x04, Buffer.alloc(64 * 1024, 'a')), Buffer.from([0x30, 0x00])]))]));
-    const flood = net.createServer((socket) => {
-      socket.once('data', () => {
-        const more = () => {
-          while (!socket.destroyed && socket.write(entry));
-          if (!socket.destroyed) socket.once('drain', more);
-        };
-        more();
-      });
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (flood.address() as net.AddressInfo).port;
-      expect(await outcome({ host: '127.0.0.1', port, security: 'plain' }, s.adminDn, 'x', s.suffix)).toBe(`too_large: ${M.ldapErrTooLarge}`);
-    } finally {
-      flood.close();
-    }
-  });
+  }
 
   it('reads OpenLDAP users by pages: uid, entryUUID, description, shadowExpire as the disabled marker; groups are left out', async () => {
     const { users, pages } = await usersOf(s, 1, 2, plain());
