@@ -77,7 +77,8 @@ function mockingFiles(dir: string): string[] {
 }
 const WEB_MOCKING_FILES = mockingFiles('packages/web/src');
 const SERVER_MOCKING_FILES = ['packages/contract/src', 'packages/server/src', 'packages/agent/src'].flatMap(mockingFiles);
-// The exclusive files share their modules too (one at a time, so nothing runs isolated beside them).
+// The exclusive files share their modules too: one among them that calls vi.mock would have nowhere
+// isolated to run (it needs the exclusive resource), so the config refuses it.
 const inExclusive = (f: string) => EXCLUSIVE_SERVER_FILES.some((g) => (g.includes('*') ? f.startsWith(g.slice(0, g.indexOf('*'))) : f === g));
 const exclusiveMocking = SERVER_MOCKING_FILES.filter(inExclusive);
 if (exclusiveMocking.length > 0) throw new Error(`vi.mock in a server-exclusive file, whose files share their modules: ${exclusiveMocking.join(', ')}`);
