@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '@hublink/agent';
 import { M } from '@hublink/contract';
 import { assignSaasDevice } from '../packages/server/src/modules/saas';
-import { addRouters, canvasStill, CONTEXT, launch, postAs, screenshot, signedInTenant, startServer, WAIT_MS, type Server } from './support';
+import { addRouters, canvasStill, CONTEXT, launch, postAs, SCREEN_WIDTHS, screenshot, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 
-const WIDTHS = [1440, 1280, 390];
 /** Online and offline show after a status poll (10 s) that follows the device's change. */
 const POLL_WAIT_MS = WAIT_MS + 15_000;
 const FAST = { firstMinMs: 50, firstMaxMs: 200, maxMs: 1_000, throttledMinMs: 1_000 };
@@ -68,7 +67,7 @@ describe('the console with the simulator running', () => {
     // The points' links, as their agents report them, with the time each came up.
     const links = page.getByRole('region', { name: M.networkLinks });
     await expect.poll(() => links.getByText(M.networkOnline, { exact: true }).count(), { timeout: POLL_WAIT_MS }).toBe(points.length);
-    for (const width of WIDTHS) {
+    for (const width of SCREEN_WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `live-network-${width}`, onlineBadge(center));
     }
@@ -88,7 +87,7 @@ describe('the console with the simulator running', () => {
     const first = await rate.textContent();
     // The simulated device reports every 5 s with a random walk: the next report changes the rate.
     await expect.poll(() => rate.textContent(), { timeout: WAIT_MS }).not.toBe(first);
-    for (const width of WIDTHS) {
+    for (const width of SCREEN_WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `live-router-${width}`, rate);
     }
@@ -125,7 +124,7 @@ describe('the console with the simulator running', () => {
       )
       .toBe(true);
     await canvasStill(page.getByRole('img', { name: M.saasAppLog }).locator('canvas'));
-    for (const width of WIDTHS) {
+    for (const width of SCREEN_WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `live-saas-analysis-${width}`, appCell);
     }

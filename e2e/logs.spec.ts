@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_EXPORT_COLUMNS, LOG_EXPORT_FILES, M, type LogExportType } from '@hublink/contract';
-import { CONTEXT, launch, postAs, registerByApi, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, sheetRows, type Server } from './support';
+import { CONTEXT, launch, postAs, registerByApi, SCREEN_WIDTHS, screenshot, signIn, startServer, trackCaptcha, WAIT_MS, sheetRows, type Server } from './support';
 
-const WIDTHS = [1440, 1280, 390] as const;
 const HOUR = 3_600_000;
 
 /** The name the console saves an export under: the server's file_name, '<log>-yyyyMMdd.xlsx'. */
@@ -79,7 +78,7 @@ describe('the log pages in Chromium', () => {
   }
 
   async function shots(name: string, ready: string) {
-    for (const width of WIDTHS) {
+    for (const width of SCREEN_WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `logs-${name}-${width}`, cell(ready));
     }

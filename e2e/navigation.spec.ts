@@ -1,12 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
-import { CONTEXT, expectPath, launch, registerByApi, screenshot, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, expectPath, launch, registerByApi, SCREEN_WIDTHS, screenshot, signIn, startServer, trackCaptcha, type Server } from './support';
 
-const WIDTHS = [1440, 1280, 390];
 
 async function atEveryWidth(page: Page, name: string) {
-  for (const width of WIDTHS) {
+  for (const width of SCREEN_WIDTHS) {
     await page.setViewportSize({ width, height: 860 });
     await screenshot(page, `${name}-${width}`, 'form');
   }

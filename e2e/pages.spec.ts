@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import { publish } from '../packages/server/src/modules/announcement/service';
 import { NOT_FOUND_PATH } from '../packages/web/src/app/paths';
-import { CONTEXT, expectPath, launch, openUserMenu, postAs, registerByApi, screenshot, settle, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, expectPath, launch, openUserMenu, postAs, registerByApi, SCREENS, screenshot, settle, signIn, startServer, trackCaptcha, type Server } from './support';
 
 // Every page of the route table, signed in as a seeded tenant (the sign-in pages signed out), loaded at
 // 1440, 1280 and 390 px: no page scrolls sideways or logs an error, a picture of each, and axe-core
@@ -123,12 +123,6 @@ function errorsOf(page: Page) {
 
 const slug = (path: string) => path.replace(/^\//, '').replace(/[/?=&]/g, '-') || 'root';
 
-const WIDTHS = [
-  { width: 1440, height: 900 },
-  { width: 1280, height: 720 },
-  { width: 390, height: 844 },
-];
-
 describe('every page of the console at 1440, 1280 and 390 px, and axe-core on it', () => {
   let server: Server;
   let browser: Browser;
@@ -194,7 +188,7 @@ describe('every page of the console at 1440, 1280 and 390 px, and axe-core on it
     return wrong;
   }
 
-  for (const size of WIDTHS) {
+  for (const size of SCREENS) {
     it(`at ${size.width}: no page scrolls sideways, logs an error or has a serious or critical axe violation`, async () => {
       await page.setViewportSize(size);
       const guest = await (await browser.newContext({ ...context, viewport: size })).newPage();

@@ -339,8 +339,13 @@ export async function addRouters(server: Server, page: Page, names: string[], op
   for (const name of names) await postAs(server, page, '/router/add', { router_type: 1, username: name, password: opts.secret ?? 'devsecret1', note: opts.note ?? '' });
 }
 
-/** The widths every page is looked at: a large and a common desktop, and a phone. */
-export const SCREEN_WIDTHS = [1440, 1280, 390] as const;
+/** The screens every page is looked at: a large and a common desktop, and a phone. */
+export const SCREENS = [
+  { width: 1440, height: 900 },
+  { width: 1280, height: 720 },
+  { width: 390, height: 844 },
+] as const;
+export const SCREEN_WIDTHS = SCREENS.map((s) => s.width);
 
 /**
  * Pictures of the page as it is now at each width (named `<name>-<width>`), the viewport put back after.
