@@ -16,7 +16,7 @@ const statusKb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB$`, 'm
 try {
   fs.writeFileSync('/proc/self/clear_refs', '5');
 } catch {
-  // Measured from the process's start instead: stricter, never looser.
+  // The lifetime peak then: stricter, never looser.
 }
 const rssBefore = statusKb('VmRSS');
 const cpu = process.cpuUsage();
