@@ -76,7 +76,8 @@ describe('docs/operations.md', () => {
         expect(code, `hublink ${argv.join(' ')}\n${err}`).toBe(0);
       }
       t = await createTestApp('sqlite', { database: connect({ dataDir }) });
-    });
+      // One process per line, each starting Node and tsx: over a minute on a loaded 2-core machine.
+    }, 180_000);
 
     afterAll(async () => {
       await t?.close();
