@@ -41,8 +41,6 @@ export function keepReachable(el: HTMLElement) {
   else if (!scrolls && el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
 }
 
-const keepScrollersReachable = (table: HTMLElement) => table.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body').forEach(keepReachable);
-
 export interface WideTableProps<T> extends TableProps<T> {
   /** The keys of the columns a phone shows first, in order (default: name, state columns, actions). */
   phoneFirst?: readonly Key[];
@@ -60,15 +58,15 @@ export function WideTable<T extends object>({ phoneFirst, columns, scroll, class
   const root = useRef<HTMLDivElement | null>(null);
   // After every render (the rows and the layout decide whether it scrolls) and when the table's size changes.
   useEffect(() => {
-    if (root.current) keepScrollersReachable(root.current);
-  });
-  useEffect(() => {
     const wrapper = root.current;
-    if (!wrapper || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => keepScrollersReachable(wrapper));
+    if (!wrapper) return;
+    const update = () => wrapper.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body').forEach(keepReachable);
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(update);
     observer.observe(wrapper);
     return () => observer.disconnect();
-  }, []);
+  });
   return (
     <Table<T>
       {...table}
