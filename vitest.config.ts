@@ -148,6 +148,8 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.spec.ts'],
           globalSetup: ['e2e/global-setup.ts'],
+          // Each spec starts its own server and browser; the server's modules and Playwright load once.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           maxWorkers: 1,
