@@ -214,18 +214,24 @@ const median = (xs: number[]) => {
   return s[Math.floor((s.length - 1) / 2)]!;
 };
 
+/** A browser context as a user's (an empty cache), signed in with `session` when one is given. */
+async function newContext(browser: Browser, session?: { token: string; ttlSeconds: number }): Promise<BrowserContext> {
+  const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1440, height: 900 } });
+  if (session) {
+    // The session as a sign-in leaves it (api/session.ts), in every page of the context.
+    await context.addInitScript(
+      `sessionStorage.setItem('token', ${JSON.stringify(session.token)}); sessionStorage.setItem('ExpiresAt', String(Date.now() + ${session.ttlSeconds * 1000}));`,
+    );
+  }
+  return context;
+}
+
 async function measure(browser: Browser, base: string, c: Case, session: { token: string; ttlSeconds: number }) {
   const cold: Sample[] = [];
   const warm: Sample[] = [];
   const api: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1440, height: 900 } });
-    if (c.signedIn) {
-      // The session as a sign-in leaves it (api/session.ts), in every page of the context.
-      await context.addInitScript(
-        `sessionStorage.setItem('token', ${JSON.stringify(session.token)}); sessionStorage.setItem('ExpiresAt', String(Date.now() + ${session.ttlSeconds * 1000}));`,
-      );
-    }
+    const context = await newContext(browser, c.signedIn ? session : undefined);
     const tracePath = TRACE_DIR && i === 0 ? path.join(TRACE_DIR, `${c.name.replace(/\W+/g, '-')}.json`) : undefined;
     if (tracePath) fs.mkdirSync(TRACE_DIR!, { recursive: true });
     cold.push(await sample(context, base, c, tracePath));
@@ -251,10 +257,7 @@ async function measure(browser: Browser, base: string, c: Case, session: { token
 async function measureInConsole(browser: Browser, base: string, dashboard: Case, pages: Case[], session: { token: string; ttlSeconds: number }) {
   const samples = new Map<string, { contentMs: number; callStartMs: number; callTook: number }[]>(pages.map((c) => [c.name, []]));
   for (let i = 0; i < RUNS; i++) {
-    const context = await browser.newContext({ locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1440, height: 900 } });
-    await context.addInitScript(
-      `sessionStorage.setItem('token', ${JSON.stringify(session.token)}); sessionStorage.setItem('ExpiresAt', String(Date.now() + ${session.ttlSeconds * 1000}));`,
-    );
+    const context = await newContext(browser, session);
     const tab = await context.newPage();
     await tab.goto(`${base}${dashboard.url}`, { waitUntil: 'commit' });
     await tab.waitForFunction(contentReached, dashboard.content, { polling: 'raf', timeout: CONTENT_TIMEOUT_MS });
@@ -314,9 +317,9 @@ async function main() {
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`\nconsole: ${dist}\nmachine: ${os.cpus().length} cores, load average ${load} (1, 5, 15 min); ${RUNS} samples each, medians, ms from navigation start\n`);
     console.log('page            | API alone | cold: call starts, takes, content (scripts, KB sent) | warm: call starts, takes, content | content - API (warm)');
+    const f = (n: number) => n.toFixed(0).padStart(5);
     for (const c of cases) {
       const r = await measure(browser, server.url, c, data);
-      const f = (n: number) => n.toFixed(0).padStart(5);
       console.log(
         `${c.name.padEnd(15)} | ${f(r.api)}     | ${f(r.cold.callStart)} ${f(r.cold.callTook)} ${f(r.cold.content)} (${r.cold.scripts}, ${r.cold.scriptKb.toFixed(0)} KB)` +
           `        | ${f(r.warm.callStart)} ${f(r.warm.callTook)} ${f(r.warm.content)}  | ${f(r.warm.content - r.api)}${r.warm.content - r.api <= TARGET_MARGIN_MS ? '' : '  (over the +300 ms target)'}`,
@@ -327,7 +330,6 @@ async function main() {
     const apiOf = new Map<string, number>();
     for (const c of cases.slice(2)) apiOf.set(c.name, await apiTime(server.url, c, data.token));
     for (const r of await measureInConsole(browser, server.url, cases[1]!, cases.slice(2), data)) {
-      const f = (n: number) => n.toFixed(0).padStart(5);
       const over = r.content - apiOf.get(r.name)!;
       console.log(`${r.name.padEnd(15)} | ${f(r.callStart)} ${f(r.callTook)} ${f(r.content)}       | ${f(over)}${over <= TARGET_MARGIN_MS ? '' : '  (over the +300 ms target)'}`);
     }

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import { CONTEXT, expectPath, launch, registerByApi, SCREEN_WIDTHS, screenshot, signIn, startServer, trackCaptcha, type Server } from './support';
 
-
 async function atEveryWidth(page: Page, name: string) {
   for (const width of SCREEN_WIDTHS) {
     await page.setViewportSize({ width, height: 860 });
