@@ -40,9 +40,13 @@ function watch(page: Page) {
   return seen;
 }
 
-/** Signs in on the login page the tab shows now (keeping its redirect). */
+/**
+ * Signs in on the login page the tab shows now (keeping its redirect). The address can say /login while
+ * the page it left is still drawn (on a loaded machine the dashboard's 子账号 figure is labelled 账号 too):
+ * the form's own field is waited for first.
+ */
 async function signInHere(page: Page, captcha: ReturnType<typeof trackCaptcha>, username: string, password: string) {
-  await page.getByLabel('账号').fill(username);
+  await page.getByRole('textbox', { name: '账号', exact: true }).fill(username);
   await page.getByLabel('密码').fill(password);
   await page.getByLabel('验证码').fill(await captcha.answer());
   await page.getByLabel('验证码').press('Enter');
