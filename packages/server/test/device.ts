@@ -58,3 +58,17 @@ export const routerHello = (router_name: string, secret: string, extra: object =
   interfaces: [{ interface_uuid: 'u-wan', interface: 'wan', protocol: 'dhcp', ipv4: '192.0.2.10', ipv4_subnet_mask: '255.255.255.0', mtu: 1500 }],
   ...extra,
 });
+
+/** Opens one device per hello (spread over `bases`), sends them all at once, and counts how they were closed. */
+export async function parallelHellos(bases: string[], hellos: object[]): Promise<Map<number, number>> {
+  const codes = await Promise.all(
+    hellos.map(async (hello, i) => {
+      const d = await TestDevice.open(bases[i % bases.length]!);
+      d.send(hello);
+      return (await d.closedWith()).code;
+    }),
+  );
+  const counted = new Map<number, number>();
+  for (const c of codes) counted.set(c, (counted.get(c) ?? 0) + 1);
+  return counted;
+}

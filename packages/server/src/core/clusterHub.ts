@@ -11,7 +11,7 @@ import { MemoryStore, type KvStore } from './store';
  * over node:cluster's IPC channel. With Redis, the workers use Redis as separate instances would.
  */
 
-const KV_OPS = ['get', 'set', 'take', 'del', 'incr'] as const;
+const KV_OPS = ['get', 'set', 'take', 'del', 'incr', 'decr'] as const;
 type KvOp = (typeof KV_OPS)[number];
 
 type HubMessage =
@@ -121,6 +121,9 @@ export class ClusterStore implements KvStore {
   }
   incr(key: string, ttlSeconds: number) {
     return this.call<number>('incr', key, ttlSeconds);
+  }
+  async decr(key: string) {
+    await this.call('decr', key);
   }
   async close() {
     fromPrimary.off('kv-reply', this.onReply);

@@ -21,6 +21,11 @@ export const RATE_LIMITS = {
   registerPerIp: { name: 'register-ip', max: 30, windowSeconds: 900 },
 } as const;
 
+/** An attempt counted before the work it guards: a failure keeps it, a success gives it back. */
+export interface Reservation {
+  release(): Promise<void>;
+}
+
 /** Fixed-window counters over the shared store. */
 export class RateLimiter {
   constructor(private readonly store: KvStore) {}
@@ -31,10 +36,32 @@ export class RateLimiter {
     if (n > limit.max) throw tooMany(limit.message);
   }
 
-  /** Refuses when the window is already full, without counting (check before work, count failures). */
+  /** Refuses when the window is already full, without counting (a look, not a reservation: see reserve). */
   async check(limit: Limit, subject: string): Promise<void> {
     const n = Number((await this.store.get(`rl:${limit.name}:${subject.toLowerCase()}`)) ?? 0);
     if (n >= limit.max) throw tooMany(limit.message);
+  }
+
+  /**
+   * Counts an attempt against each limit before the slow check it guards (a password's scrypt), and
+   * refuses with 429 when any window is full. The count is one atomic step in the store, so parallel
+   * attempts cannot all pass a look taken before any of them was counted (issue 32). A refused attempt
+   * takes its counts back; the caller releases a successful one.
+   */
+  async reserve(...limits: [Limit, string][]): Promise<Reservation> {
+    const taken: string[] = [];
+    const release = async () => {
+      for (const key of taken.splice(0)) await this.store.decr(key);
+    };
+    for (const [limit, subject] of limits) {
+      const key = `rl:${limit.name}:${subject.toLowerCase()}`;
+      taken.push(key);
+      if ((await this.store.incr(key, limit.windowSeconds)) > limit.max) {
+        await release();
+        throw tooMany(limit.message);
+      }
+    }
+    return { release };
   }
 
   async reset(limit: Limit, subject: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RateLimiter } from './ratelimit';
 import { createStore, MemoryStore, RedisStore, type KvStore } from './store';
 
 /** A store and a way to let time pass for it. */
@@ -88,6 +89,46 @@ for (const [name, make] of SUBJECTS) {
     it('increments at once are all counted', async () => {
       const counts = await Promise.all(Array.from({ length: 20 }, () => store.incr('burst', 60)));
       expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    });
+
+    it('decr takes one back from a live counter, never below zero, and leaves a gone one gone', async () => {
+      await store.incr('d', 2);
+      await store.incr('d', 2);
+      await store.decr('d');
+      expect(await store.get('d')).toBe('1');
+      await store.decr('d');
+      await store.decr('d');
+      expect(await store.get('d')).toBe('0');
+      await store.decr('never');
+      expect(await store.get('never')).toBeNull();
+      // The window is the first increment's: a decrement does not extend it.
+      await elapse(2);
+      expect(await store.get('d')).toBeNull();
+      await store.decr('d');
+      expect(await store.incr('d', 2)).toBe(1);
+    });
+
+    it('reservations at once let exactly the limit through, and refused ones take their count back', async () => {
+      const limiter = new RateLimiter(store);
+      const limit = { name: 'burst-reserve', max: 5, windowSeconds: 60, message: 'too many' };
+      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => limiter.reserve([limit, 'who'])));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
+      expect(await store.get('rl:burst-reserve:who')).toBe('5');
+      // Two succeed: their counts come back, so two more may try.
+      for (const o of outcomes.filter((o) => o.status === 'fulfilled').slice(0, 2)) await o.value.release();
+      expect(await store.get('rl:burst-reserve:who')).toBe('3');
+      const more = await Promise.allSettled(Array.from({ length: 5 }, () => limiter.reserve([limit, 'who'])));
+      expect(more.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    });
+
+    it('a reservation refused by its second limit gives the first its count back', async () => {
+      const limiter = new RateLimiter(store);
+      const wide = { name: 'pair-wide', max: 10, windowSeconds: 60, message: 'too many' };
+      const narrow = { name: 'pair-narrow', max: 1, windowSeconds: 60, message: 'too many' };
+      await limiter.reserve([wide, 'ip'], [narrow, 'member']);
+      await expect(limiter.reserve([wide, 'ip'], [narrow, 'member'])).rejects.toThrow('too many');
+      expect(await store.get('rl:pair-wide:ip')).toBe('1');
+      expect(await store.get('rl:pair-narrow:member')).toBe('1');
     });
 
     it('counters and values are separate keys', async () => {

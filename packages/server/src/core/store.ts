@@ -12,6 +12,8 @@ export interface KvStore {
   del(key: string): Promise<void>;
   /** Increments a counter; the first increment starts its window of ttlSeconds. Returns the new count. */
   incr(key: string, ttlSeconds: number): Promise<number>;
+  /** Takes one back from a live counter (never below zero, its window unchanged); a gone counter stays gone. */
+  decr(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,11 +63,17 @@ export class MemoryStore implements KvStore {
     e.value = String(Number(e.value) + 1);
     return Number(e.value);
   }
+  async decr(key: string) {
+    const e = this.live(key);
+    if (e) e.value = String(Math.max(0, Number(e.value) - 1));
+  }
   async close() {
     clearInterval(this.sweeper);
     this.map.clear();
   }
 }
+
+const DECR_LIVE = "local n = tonumber(redis.call('GET', KEYS[1]) or '0') if n > 0 then redis.call('DECR', KEYS[1]) end return 0";
 
 export class RedisStore implements KvStore {
   private readonly redis: Redis;
@@ -94,6 +102,10 @@ export class RedisStore implements KvStore {
     const failed = results?.find(([err]) => err);
     if (!results || failed) throw failed?.[0] ?? new Error('redis: transaction aborted');
     return Number(results[1]![1]);
+  }
+  async decr(key: string) {
+    // DECR alone would bring back an expired counter as -1 without a window: only a live one, above zero.
+    await this.redis.eval(DECR_LIVE, 1, this.prefix + key);
   }
   async close() {
     await this.redis.quit();

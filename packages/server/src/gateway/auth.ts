@@ -4,7 +4,7 @@ import { credentialHash, issueDeviceCredential } from '../core/deviceCredentials
 import { ApiError } from '../core/errors';
 import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
 import { DUMMY_HASH, verifyPassword } from '../core/passwords';
-import type { Limit } from '../core/ratelimit';
+import type { Limit, Reservation } from '../core/ratelimit';
 import { heldForApproval } from './approval';
 
 /** Failed device sign-ins, per member and per address (a success resets the member's count). */
@@ -12,6 +12,13 @@ export const DEVICE_AUTH_LIMITS = {
   perMember: { name: 'device-member', max: 10, windowSeconds: 900, message: 'too many attempts' },
   perIp: { name: 'device-ip', max: 200, windowSeconds: 900, message: 'too many attempts' },
 } as const satisfies Record<string, Limit>;
+
+/**
+ * New device connections per address and minute, whatever they say (`/api/device/*` is outside the
+ * console's request limit). Generous, because a site's whole fleet can sit behind one NAT address and
+ * reconnect together after a restart of the server; a refused device retries with its back-off.
+ */
+export const DEVICE_CONNECTION_LIMIT = { name: 'device-connect', max: 600, windowSeconds: 60, message: 'too many connections' } as const satisfies Limit;
 
 export interface DeviceMember {
   id: number;
@@ -57,32 +64,31 @@ async function findMember(ctx: Ctx, hello: HelloMessage): Promise<{ key: string;
   return { key, member };
 }
 
-export async function withinLimits(ctx: Ctx, key: string, ip: string): Promise<boolean> {
+/**
+ * Reserves one sign-in attempt against the member's and the address's limits before the password is
+ * checked, or answers null when either is full. A wrong password keeps the reservation as its failure;
+ * a success, or a check that could not be made, releases it.
+ */
+export async function reserveAttempt(ctx: Ctx, key: string, ip: string): Promise<Reservation | null> {
   try {
-    await ctx.limiter.check(DEVICE_AUTH_LIMITS.perIp, ip);
-    await ctx.limiter.check(DEVICE_AUTH_LIMITS.perMember, key);
-    return true;
+    return await ctx.limiter.reserve([DEVICE_AUTH_LIMITS.perIp, ip], [DEVICE_AUTH_LIMITS.perMember, key]);
   } catch (err) {
-    if (err instanceof ApiError) return false;
+    if (err instanceof ApiError) return null;
     throw err;
   }
 }
 
-export async function countFailure(ctx: Ctx, key: string, ip: string) {
-  for (const [limit, subject] of [
-    [DEVICE_AUTH_LIMITS.perIp, ip],
-    [DEVICE_AUTH_LIMITS.perMember, key],
-  ] as const) {
-    await ctx.limiter.hit(limit, subject).catch((err: unknown) => {
-      if (!(err instanceof ApiError)) throw err;
-    });
-  }
+/** A proven password: the address's reservation is given back and the member's failures forgotten. */
+export async function attemptSucceeded(ctx: Ctx, attempt: Reservation, key: string) {
+  await attempt.release();
+  await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
 }
 
 /**
  * Who a hello is. A credential from an earlier welcome is checked by its hash (cheap: reconnect storms
  * stay cheap); otherwise the secret is checked with scrypt (slow on purpose) and a new credential is
- * issued. Failed secrets count against the member and the address; a disabled member is refused after
+ * issued. Every secret check is counted against the member and the address before it is made, and a
+ * success gives its count back; a disabled member is refused after
  * its secret was proven, so the refusal tells nothing to someone who does not know it.
  */
 export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, now = Date.now()): Promise<AuthOutcome> {
@@ -104,17 +110,18 @@ export async function authenticate(ctx: Ctx, hello: HelloMessage, ip: string, no
   }
   if (!hello.secret) return refuse(DEVICE_CLOSE.authFailed, hello.credential ? 'credential not valid: sign in with the secret' : 'authentication failed', hello.credential ? undefined : member);
 
-  if (!(await withinLimits(ctx, key, ip))) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later', member);
+  const attempt = await reserveAttempt(ctx, key, ip);
+  if (!attempt) return refuse(DEVICE_CLOSE.tooManyAttempts, 'too many failed sign-ins, try later', member);
   // A member imported from the tenant's directory has no password here: the directory checks it.
   const verdict: DirectoryVerdict =
     member?.source === LDAP_MEMBER_SOURCE ? await directorySignIn(ctx, member, hello.secret) : (await verifyPassword(hello.secret, member?.secret_hash ?? DUMMY_HASH)) ? 'ok' : 'wrong';
   // Not the device's fault: no failure counted.
-  if (verdict === 'unavailable') return refuse(DEVICE_CLOSE.authFailed, 'the directory could not check the password, try later');
-  if (!member || verdict === 'wrong') {
-    await countFailure(ctx, key, ip);
-    return refuse(DEVICE_CLOSE.authFailed, 'authentication failed', member);
+  if (verdict === 'unavailable') {
+    await attempt.release();
+    return refuse(DEVICE_CLOSE.authFailed, 'the directory could not check the password, try later');
   }
-  await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
+  if (!member || verdict === 'wrong') return refuse(DEVICE_CLOSE.authFailed, 'authentication failed', member);
+  await attemptSucceeded(ctx, attempt, key);
   if (member.status !== 1 || verdict === 'disabled') return refuse(DEVICE_CLOSE.disabled, 'member disabled', member);
   // A device that waits for approval (issue 30) gets no credential: issuing one would push out the member's older ones.
   return (await heldForApproval(ctx, member, hello, ip, now)) ?? { ok: true, member, credential: await issueDeviceCredential(ctx, member, now) };

@@ -6,7 +6,7 @@ import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
 import { verifyPassword } from '../core/passwords';
 import { signsInOnWeb } from '../core/webSignIn';
 import { deviceApproval } from './approval';
-import { countFailure, withinLimits, type DeviceMember } from './auth';
+import { attemptSucceeded, reserveAttempt, type DeviceMember } from './auth';
 import { openWebSignIn } from './webSignIn';
 
 /*
@@ -139,13 +139,15 @@ async function judge(ctx: Ctx, center: DeviceMember, m: ClientAuthMessage, asker
 
   const [ip] = splitOrig(m.orig);
   const key = memberLimitKey(member);
-  if (!(await withinLimits(ctx, key, ip))) return { verdict: deny('too many failed sign-ins, try later', CM.clientTooManyAttempts), member: who };
+  const attempt = await reserveAttempt(ctx, key, ip);
+  if (!attempt) return { verdict: deny('too many failed sign-ins, try later', CM.clientTooManyAttempts), member: who };
   const verdict = await passwordVerdict(ctx, member, m.password);
-  if (verdict === 'unavailable') return { verdict: deny('the directory could not check the password', CM.clientDirectoryUnavailable), member: who };
-  if (verdict === 'wrong') {
-    await countFailure(ctx, key, ip);
-    return { verdict: deny('wrong password', CM.clientWrongPassword), member: who };
+  if (verdict === 'unavailable') {
+    await attempt.release();
+    return { verdict: deny('the directory could not check the password', CM.clientDirectoryUnavailable), member: who };
   }
+  if (verdict === 'wrong') return { verdict: deny('wrong password', CM.clientWrongPassword), member: who };
+  await attemptSucceeded(ctx, attempt, key);
   if (verdict === 'disabled') return { verdict: deny('disabled in the directory', CM.clientDisabled), member: who };
   // A tenant that approves new devices (issue 30).
   const approval = await deviceApproval(ctx, member, standardClientDevice(m));

@@ -15,9 +15,10 @@ import {
   type HelloMessage,
 } from '@hublink/contract';
 import type { Ctx } from '../core/context';
+import { ApiError } from '../core/errors';
 import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../core/deviceChannels';
 import type { Unsubscribe } from '../core/pubsub';
-import { authenticate } from './auth';
+import { authenticate, DEVICE_CONNECTION_LIMIT } from './auth';
 import { deny, judgeClient } from './clientAuth';
 import { deviceOrigin, startWebSignIns, stopWebSignIns } from './webSignIn';
 import { sessionDown, sessionUp } from './onlineLog';
@@ -155,6 +156,8 @@ export class Gateway {
     let chain: Promise<void> = Promise.resolve();
     const helloTimer = setTimeout(() => this.close(socket, DEVICE_CLOSE.helloExpected, 'hello expected'), DEVICE_TIMING.heartbeatTimeout * 1000);
     helloTimer.unref();
+    const admitted = this.admit(remote.ip);
+    void admitted.then((ok) => ok || this.close(socket, DEVICE_CLOSE.tooManyAttempts, 'too many connections from this address, try later'));
 
     socket.on('message', (data: RawData, isBinary: boolean) => {
       const received = performance.now();
@@ -165,7 +168,7 @@ export class Gateway {
       const parsed = isBinary ? undefined : parseJson(data);
       if (parsed === undefined) return this.close(socket, DEVICE_CLOSE.protocolError, 'a message must be one JSON object');
       chain = chain.then(async () => {
-        if (closed) return;
+        if (closed || !(await admitted)) return;
         if (!session) {
           clearTimeout(helloTimer);
           session = await this.hello(socket, parsed, remote);
@@ -191,6 +194,18 @@ export class Gateway {
       }
     });
     socket.on('error', (err) => this.ctx.log.debug({ err }, 'gateway: socket error'));
+  }
+
+  /** Whether the address is within its connection rate (a failing store admits: the sign-in limits still hold). */
+  private async admit(ip: string): Promise<boolean> {
+    try {
+      await this.ctx.limiter.hit(DEVICE_CONNECTION_LIMIT, ip);
+      return true;
+    } catch (err) {
+      if (err instanceof ApiError) return false;
+      this.ctx.log.error({ err }, 'gateway: the connection limit could not be counted');
+      return true;
+    }
   }
 
   private async hello(socket: WebSocket, raw: unknown, remote: { ip: string; port: number }): Promise<DeviceSession | undefined> {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killUser } from '@hublink/contract';
+import { DEVICE_CLOSE, killUser } from '@hublink/contract';
+import { RedisStore } from '../core/store';
 import { DEVICE_CHANNELS, trafficRelay, type TrafficRelay } from '../core/deviceChannels';
-import { TestDevice, routerHello } from '../../test/device';
+import { TestDevice, parallelHellos, routerHello } from '../../test/device';
+import { DEVICE_AUTH_LIMITS } from './auth';
 import { createTestApp, newAccount, sharedDatabase, type TestApp } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
 import { until } from '../../test/until';
@@ -24,8 +26,9 @@ describe.skipIf(!databaseUrl || !redisUrl)('the gateway across two instances on 
   beforeAll(async () => {
     shared = await sharedDatabase('postgres');
     const prefix = `hublink-test:${randomBytes(6).toString('hex')}:`;
-    a = await createTestApp('postgres', { config: { redisUrl, instance: 'gw-a' }, backbone: { redisPrefix: prefix }, database: shared.open() });
-    b = await createTestApp('postgres', { config: { redisUrl, instance: 'gw-b' }, backbone: { redisPrefix: prefix }, database: shared.open() });
+    // The store too is Redis, as deployed: the sign-in limits are counted there.
+    a = await createTestApp('postgres', { config: { redisUrl, instance: 'gw-a' }, backbone: { redisPrefix: prefix }, database: shared.open(), store: new RedisStore(redisUrl!, prefix) });
+    b = await createTestApp('postgres', { config: { redisUrl, instance: 'gw-b' }, backbone: { redisPrefix: prefix }, database: shared.open(), store: new RedisStore(redisUrl!, prefix) });
     await a.app.listen({ port: 0, host: '127.0.0.1' });
     const account = await newAccount(b);
     token = account.token;
@@ -71,5 +74,19 @@ describe.skipIf(!databaseUrl || !redisUrl)('the gateway across two instances on 
     } finally {
       await stop();
     }
+  });
+
+  it('holds the sign-in limits across both instances: parallel wrong hellos on A and B get at most the limit in checks', async () => {
+    await b.app.listen({ port: 0, host: '127.0.0.1' });
+    const bases = [a, b].map((x) => `http://127.0.0.1:${(x.app.server.address() as AddressInfo).port}`);
+    const [victim = ''] = await seedFreshMembers(b, (await newAccount(b)).account.id, 1);
+    const forOne = await parallelHellos(bases, Array.from({ length: 30 }, (_, i) => routerHello(victim, `guess-${i}`)));
+    expect(forOne.get(DEVICE_CLOSE.authFailed)).toBe(DEVICE_AUTH_LIMITS.perMember.max);
+    expect(forOne.get(DEVICE_CLOSE.tooManyAttempts)).toBe(30 - DEVICE_AUTH_LIMITS.perMember.max);
+    await a.ctx.limiter.reset(DEVICE_AUTH_LIMITS.perIp, '127.0.0.1');
+    const fromOne = await parallelHellos(bases, Array.from({ length: 300 }, (_, i) => routerHello(`nosuch-${i}`, 'guess')));
+    expect(fromOne.get(DEVICE_CLOSE.authFailed)).toBe(DEVICE_AUTH_LIMITS.perIp.max);
+    expect(fromOne.get(DEVICE_CLOSE.tooManyAttempts)).toBe(300 - DEVICE_AUTH_LIMITS.perIp.max);
+    await a.ctx.limiter.reset(DEVICE_AUTH_LIMITS.perIp, '127.0.0.1');
   });
 });

@@ -21,15 +21,13 @@ const refused = () => new ApiError(CODE.tokenInvalid, 'relay token missing or in
 
 export function relayRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.post('/relay/sync', { schema: { hide: true }, bodyLimit: 4096 }, async (req) => {
-    await ctx.limiter.check(BAD_TOKEN_LIMIT, req.ip);
+    const attempt = await ctx.limiter.reserve([BAD_TOKEN_LIMIT, req.ip]);
     const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
     const relay = token
       ? await ctx.db.selectFrom('pop_relay').select(['id', 'tenant_id', 'area_id']).where('token_hash', '=', credentialHash(token)).executeTakeFirst()
       : undefined;
-    if (!relay) {
-      await ctx.limiter.hit(BAD_TOKEN_LIMIT, req.ip);
-      throw refused();
-    }
+    if (!relay) throw refused();
+    await attempt.release();
     await ctx.limiter.hit(SYNC_LIMIT, String(relay.id));
     const report = relayReport.safeParse(req.body);
     if (!report.success) throw invalid(report.error.issues[0]?.message ?? 'bad report');

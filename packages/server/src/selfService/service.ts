@@ -7,7 +7,7 @@ import type { FileAnswer } from '../core/http';
 import { issueMemberSession, memberStanding, type MemberSession } from '../core/memberSessions';
 import { DUMMY_HASH, verifyPassword } from '../core/passwords';
 import { networksOfMember, ownProfile } from '../compiler/profileService';
-import { countFailure, DEVICE_AUTH_LIMITS, withinLimits } from '../gateway/auth';
+import { attemptSucceeded, reserveAttempt } from '../gateway/auth';
 import { memberLimitKey, namesMember, passwordVerdict } from '../gateway/clientAuth';
 
 /*
@@ -53,25 +53,25 @@ async function membersNamed(ctx: Ctx, login: string) {
 export async function signIn(ctx: Ctx, ip: string, login: string, password: string): Promise<SelfSession> {
   const members = await membersNamed(ctx, login);
   if (members.length === 0) {
-    const key = `a:${login.toLowerCase()}`;
-    if (!(await withinLimits(ctx, key, ip))) throw tooMany(CM.clientTooManyAttempts);
+    if (!(await reserveAttempt(ctx, `a:${login.toLowerCase()}`, ip))) throw tooMany(CM.clientTooManyAttempts);
     await verifyPassword(password, DUMMY_HASH);
-    await countFailure(ctx, key, ip);
     throw invalid(CM.clientWrongPassword);
   }
   let limited = 0;
   let unavailable = false;
   for (const member of members) {
     const key = memberLimitKey(member);
-    if (!(await withinLimits(ctx, key, ip))) {
+    const attempt = await reserveAttempt(ctx, key, ip);
+    if (!attempt) {
       limited++;
       continue;
     }
     const verdict = await passwordVerdict(ctx, member, password);
-    if (verdict === 'unavailable') unavailable = true;
-    else if (verdict === 'wrong') await countFailure(ctx, key, ip);
-    else {
-      await ctx.limiter.reset(DEVICE_AUTH_LIMITS.perMember, key);
+    if (verdict === 'unavailable') {
+      unavailable = true;
+      await attempt.release();
+    } else if (verdict !== 'wrong') {
+      await attemptSucceeded(ctx, attempt, key);
       if (verdict === 'disabled' || member.status !== 1 || member.tenant_status !== 1) throw forbidden(CM.clientDisabled);
       return issueMemberSession(ctx, member);
     }

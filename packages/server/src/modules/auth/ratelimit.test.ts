@@ -1,4 +1,4 @@
-import { CODE, findPassword, getCaptcha, M, sendRegisterCode } from '@hublink/contract';
+import { CODE, findPassword, getCaptcha, login, M, sendRegisterCode } from '@hublink/contract';
 import { expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../core/ratelimit';
 import { MemoryStore } from '../../core/store';
@@ -39,6 +39,17 @@ describeEachDatabase('login attempt limits', (t) => {
     expect(await signIn(t(), a.username.toUpperCase(), a.password)).toMatchObject(tooManyLogins);
     // Another account is not affected.
     expect((await signIn(t(), b.username, b.password)).code).toBe(200);
+  });
+
+  it(`per account under concurrency: of 30 wrong passwords at once, ${RATE_LIMITS.loginPerAccount.max} are checked and the rest refused`, async () => {
+    const a = await newAccount(t());
+    // Every captcha first, so that the 30 attempts reach the server together.
+    const captchas = await Promise.all(Array.from({ length: 30 }, () => t().captcha()));
+    const answers = await Promise.all(
+      captchas.map((cap) => t().call(login, { body: { username: a.username, password: 'wrong-password', code: cap.text, uniqid: cap.uniqid }, ip: t().nextIp() })),
+    );
+    expect(answers.filter((r) => r.msg === M.loginFailed)).toHaveLength(RATE_LIMITS.loginPerAccount.max);
+    expect(answers.filter((r) => r.msg === tooManyLogins.msg)).toHaveLength(30 - RATE_LIMITS.loginPerAccount.max);
   });
 
   it('an unknown name is limited the same way', async () => {

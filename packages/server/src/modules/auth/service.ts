@@ -17,7 +17,7 @@ import type { Ctx } from '../../core/context';
 import { ApiError, forbidden, invalid } from '../../core/errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../core/passwords';
 import { leaveProof, proofKey } from '../../core/proofs';
-import { RATE_LIMITS } from '../../core/ratelimit';
+import { type Limit, RATE_LIMITS } from '../../core/ratelimit';
 import type { Account } from '../../db/types';
 import type { Db } from '../../db/connect';
 import { maskEmail, maskPhone, userMessage } from './users';
@@ -81,7 +81,9 @@ async function loginAs(
   const candidates = await find();
   const subjectOf = (c: LoginCandidate) => `${c.tenantId}:${c.ramId ?? 0}`;
   const subjects = candidates.length ? candidates.map(subjectOf) : [`name:${input.username.trim().toLowerCase()}`];
-  for (const subject of subjects) await ctx.limiter.check(loginLimits.account, subject);
+  // Counted before the passwords are checked (parallel guesses cannot all pass a look taken first);
+  // a success gives the address's count back and forgets the account's.
+  const attempt = await ctx.limiter.reserve([loginLimits.ip, ip], ...subjects.map((subject): [Limit, string] => [loginLimits.account, subject]));
 
   let found: LoginCandidate | undefined;
   for (const c of candidates) {
@@ -91,13 +93,10 @@ async function loginAs(
     }
   }
   if (!candidates.length) await verifyPassword(input.password, DUMMY_HASH);
-  if (!found) {
-    await ctx.limiter.hit(loginLimits.ip, ip);
-    for (const subject of subjects) await ctx.limiter.hit(loginLimits.account, subject);
-    throw invalid(M.loginFailed);
-  }
-  if (found.status !== 1) throw invalid(M.accountDisabled);
+  if (!found) throw invalid(M.loginFailed);
+  await attempt.release();
   await ctx.limiter.reset(loginLimits.account, subjectOf(found));
+  if (found.status !== 1) throw invalid(M.accountDisabled);
   await onSuccess?.(found);
   const issued = await ctx.tokens.issue(found.tenantId, found.ramId);
   return {
@@ -197,13 +196,15 @@ const registerLimit = { ...RATE_LIMITS.registerPerIp, message: M.tooManyRegister
  * usable (with the try counted), so choosing another username needs no new code.
  */
 export async function register(ctx: Ctx, input: RegisterBody, ip: string): Promise<void> {
-  await ctx.limiter.check(registerLimit, ip);
+  // Reserved before the work, kept only by a refusal of the input (so parallel tries cannot all pass).
+  const attempt = await ctx.limiter.reserve([registerLimit, ip]);
   try {
     await createAccount(ctx, input);
   } catch (e) {
-    if (e instanceof ApiError && e.code === CODE.invalid) await ctx.limiter.hit(registerLimit, ip);
+    if (!(e instanceof ApiError && e.code === CODE.invalid)) await attempt.release();
     throw e;
   }
+  await attempt.release();
 }
 
 async function usernameTaken(ctx: Ctx, key: string): Promise<boolean> {
