@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import { publish } from '../packages/server/src/modules/announcement/service';
 import { NOT_FOUND_PATH } from '../packages/web/src/app/paths';
-import { CONTEXT, expectPath, launch, openUserMenu, postAs, registerByApi, SCREENS, screenshot, settle, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, expectPath, launch, openInConsole, openUserMenu, postAs, registerByApi, SCREENS, screenshot, settle, signIn, startServer, trackCaptcha, type Server } from './support';
 
 // Every page of the route table, signed in as a seeded tenant (the sign-in pages signed out), loaded at
 // 1440, 1280 and 390 px: no page scrolls sideways or logs an error, a picture of each, and axe-core
@@ -178,18 +178,8 @@ describe('every page of the console at 1440, 1280 and 390 px, and axe-core on it
   async function visit(on: Page, seen: string[], path: string, width: number, inConsole = false): Promise<string[]> {
     seen.length = 0;
     const url = urls.get(path) ?? path;
-    if (inConsole) {
-      // The page left behind is gone once its <h1> is (each page draws its own) or says something else.
-      const left = await on.evaluateHandle((to) => {
-        const h1 = document.querySelector('h1');
-        const before = { h1, text: h1?.textContent };
-        history.pushState(null, '', to);
-        dispatchEvent(new PopStateEvent('popstate', { state: null }));
-        return before;
-      }, url);
-      await on.waitForFunction((before) => !before.h1?.isConnected || before.h1.textContent !== before.text, left);
-      await left.dispose();
-    } else await on.goto(`${server.url}${url}`);
+    if (inConsole) await openInConsole(on, url);
+    else await on.goto(`${server.url}${url}`);
     await settle(on);
     const { scrollWidth, clientWidth } = await on.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,

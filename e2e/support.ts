@@ -138,6 +138,31 @@ async function quiet(page: Page, busy: string, deadline: number) {
   }
 }
 
+/**
+ * Goes to `url` (path and query) in the console the page has loaded, as its links do: the router
+ * follows history, so the page mounts without the console being loaded and compiled again. Resolves
+ * once the page left behind is gone: its <h1> (each page draws its own) detached or saying something
+ * else. Another query of the page shown now keeps its <h1>: that one is loaded as a new address is.
+ * `settle` then waits for the new page's answers.
+ */
+export async function openInConsole(page: Page, url: string) {
+  const here = new URL(page.url());
+  const there = new URL(url, here);
+  if (there.pathname === here.pathname) {
+    await page.goto(there.href);
+    return;
+  }
+  const left = await page.evaluateHandle((to) => {
+    const h1 = document.querySelector('h1');
+    const before = { h1, text: h1?.textContent };
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    return before;
+  }, url);
+  await page.waitForFunction((before) => !before.h1?.isConnected || before.h1.textContent !== before.text, left, { timeout: WAIT_MS });
+  await left.dispose();
+}
+
 /** Waits until the page's answers are in and nothing loads or animates in (a page of a browser from launch()). */
 export async function settle(page: Page, waitMs = WAIT_MS) {
   await quiet(page, LOADING, Date.now() + waitMs);
