@@ -91,21 +91,25 @@ for (const [name, make] of SUBJECTS) {
       expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     });
 
-    it('decr takes one back from a live counter, never below zero, and leaves a gone one gone', async () => {
+    it('decr takes one back from a live counter, removes it at zero, and leaves a gone one gone', async () => {
       await store.incr('d', 2);
       await store.incr('d', 2);
+      await store.incr('d', 2);
       await store.decr('d');
-      expect(await store.get('d')).toBe('1');
+      expect(await store.get('d')).toBe('2');
       await store.decr('d');
       await store.decr('d');
-      expect(await store.get('d')).toBe('0');
-      await store.decr('never');
-      expect(await store.get('never')).toBeNull();
-      // The window is the first increment's: a decrement does not extend it.
-      await elapse(2);
       expect(await store.get('d')).toBeNull();
       await store.decr('d');
       expect(await store.incr('d', 2)).toBe(1);
+      await store.decr('never');
+      expect(await store.get('never')).toBeNull();
+      // The window is the first increment's: a decrement does not extend it.
+      await store.incr('w', 2);
+      await store.incr('w', 2);
+      await store.decr('w');
+      await elapse(2);
+      expect(await store.get('w')).toBeNull();
     });
 
     it('reservations at once let exactly the limit through, and refused ones take their count back', async () => {

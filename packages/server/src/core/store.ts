@@ -12,7 +12,7 @@ export interface KvStore {
   del(key: string): Promise<void>;
   /** Increments a counter; the first increment starts its window of ttlSeconds. Returns the new count. */
   incr(key: string, ttlSeconds: number): Promise<number>;
-  /** Takes one back from a live counter (never below zero, its window unchanged); a gone counter stays gone. */
+  /** Takes one back from a live counter (its window unchanged); one taken back to zero is gone, and a gone counter stays gone. */
   decr(key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -65,7 +65,9 @@ export class MemoryStore implements KvStore {
   }
   async decr(key: string) {
     const e = this.live(key);
-    if (e) e.value = String(Math.max(0, Number(e.value) - 1));
+    if (!e) return;
+    if (Number(e.value) <= 1) this.map.delete(key);
+    else e.value = String(Number(e.value) - 1);
   }
   async close() {
     clearInterval(this.sweeper);
@@ -73,7 +75,7 @@ export class MemoryStore implements KvStore {
   }
 }
 
-const DECR_LIVE = "local n = tonumber(redis.call('GET', KEYS[1]) or '0') if n > 0 then redis.call('DECR', KEYS[1]) end return 0";
+const DECR_LIVE = "local n = tonumber(redis.call('GET', KEYS[1]) or '0') if n > 1 then redis.call('DECR', KEYS[1]) elseif n > 0 then redis.call('DEL', KEYS[1]) end return 0";
 
 export class RedisStore implements KvStore {
   private readonly redis: Redis;
@@ -104,7 +106,7 @@ export class RedisStore implements KvStore {
     return Number(results[1]![1]);
   }
   async decr(key: string) {
-    // DECR alone would bring back an expired counter as -1 without a window: only a live one, above zero.
+    // DECR alone would bring back an expired counter as -1 without a window: only a live one, and at zero it goes.
     await this.redis.eval(DECR_LIVE, 1, this.prefix + key);
   }
   async close() {
