@@ -26,6 +26,7 @@ export const monitorMessages = {
   webhookUrlRequired: '请输入URL',
   webhookUrlInvalid: '请输入以 http:// 或 https:// 开头的URL',
   webhookUrlTooLong: 'URL不能超过{n}个字符',
+  webhookUrlPrivate: 'URL不能指向本机、内网或保留地址，请填写公网可访问的地址',
   webhookSecretTooLong: '密钥不能超过{n}个字符',
   webhookSaved: '配置保存成功',
   webhookNotConfigured: '尚未配置Webhook',

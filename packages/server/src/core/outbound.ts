@@ -11,7 +11,8 @@ import type { Config } from '../config';
  * it (HUBLINK_ALLOW_PRIVATE_TARGETS=1), a name that resolves to a loopback, private, link-local or other
  * special-purpose address is refused, checked on the address actually connected to (a DNS answer that
  * changes between a check and the connection cannot slip through), so a tenant cannot reach the
- * operator's own network through us.
+ * operator's own network through us. judgeTarget is the one judge of a target: the modules call it when
+ * a tenant saves one, and outboundRequest and the LDAP client (core/ldap.ts) when they use it.
  */
 
 export type OutboundFailure = 'invalid_url' | 'private_address' | 'dns' | 'connect' | 'timeout' | 'too_large' | 'tls';
@@ -57,6 +58,7 @@ for (const [prefix, bits] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -67,11 +69,13 @@ for (const [prefix, bits] of [
   SPECIAL.addSubnet(prefix, bits, 'ipv4');
 }
 for (const [prefix, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
+  // ::/96 holds :: (unspecified), ::1 (loopback) and the deprecated IPv4-compatible ::a.b.c.d.
+  ['::', 96],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  ['2001::', 23],
   ['2001:db8::', 32],
+  ['3fff::', 20],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -79,15 +83,106 @@ for (const [prefix, bits] of [
   SPECIAL.addSubnet(prefix, bits, 'ipv6');
 }
 
+/** The eight 16-bit words of an IPv6 address in any spelling (the URL parser writes it in its one form first), or undefined. */
+function ipv6Words(address: string): number[] | undefined {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+  const [head = '', tail] = canonical.split('::');
+  const words = (part: string) => (part === '' ? [] : part.split(':'));
+  const all = tail === undefined ? words(head) : [...words(head), ...Array<string>(8 - words(head).length - words(tail).length).fill('0'), ...words(tail)];
+  return all.length === 8 ? all.map((w) => parseInt(w, 16)) : undefined;
+}
+
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 address an IPv6 address carries and leads to, when it is one of the forms that do: mapped
+ * (::ffff:a.b.c.d, however written: ::ffff:7f00:1 is 127.0.0.1), translated (::ffff:0:a.b.c.d), NAT64
+ * (64:ff9b::a.b.c.d) and 6to4 (2002:AABB:CCDD::).
+ */
+function embeddedIpv4(w: number[]): string | undefined {
+  const zeros = (from: number, to: number) => w.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && w[5] === 0xffff) return ipv4Of(w[6]!, w[7]!);
+  if (zeros(0, 4) && w[4] === 0xffff && w[5] === 0) return ipv4Of(w[6]!, w[7]!);
+  if (w[0] === 0x64 && w[1] === 0xff9b && zeros(2, 6)) return ipv4Of(w[6]!, w[7]!);
+  if (w[0] === 0x2002) return ipv4Of(w[1]!, w[2]!);
+  return undefined;
+}
+
 /** Whether an IP address is loopback, private, link-local or otherwise not a public address. */
 export function isSpecialAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return SPECIAL.check(address, 'ipv4');
   if (family !== 6) return true;
-  // An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return SPECIAL.check(mapped[1]!, 'ipv4');
-  return SPECIAL.check(address, 'ipv6');
+  // A zone (fe80::1%eth0) says which interface, not which address.
+  const words = ipv6Words(address.split('%')[0]!);
+  if (!words) return true;
+  const v4 = embeddedIpv4(words);
+  if (v4 !== undefined) return SPECIAL.check(v4, 'ipv4');
+  return SPECIAL.check(words.map((x) => x.toString(16)).join(':'), 'ipv6');
+}
+
+/**
+ * Names that are never a public host: a name without a dot (resolved through the server's own search
+ * domains and hosts file: `metadata`, a cluster's `redis`), and the names reserved for one machine or
+ * one site: localhost (RFC 6761), .local (mDNS), .internal (ICANN's private-use name, the clouds'
+ * metadata.google.internal), .home.arpa (RFC 8375) and the hosts file's .localdomain.
+ */
+const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa', 'localdomain'];
+const isLocalName = (name: string) => !name.includes('.') || LOCAL_SUFFIXES.some((s) => name === s || name.endsWith(`.${s}`));
+
+/**
+ * The host a target names, as the connection would take it, or undefined when it names none (or more
+ * than a host). `target` is a URL (http://…, ldap://…) or a bare host: a name, an IPv4 address in any
+ * spelling, an IPv6 address with or without brackets. The WHATWG URL parser's host rules for http
+ * decide: every IPv4 spelling the resolver also takes (2130706433, 0177.0.0.1, 0x7f.1, 127.1, 0) becomes
+ * its dotted form, IPv6 its compressed form, a name is lower-cased, percent- and IDNA-decoded (full-width
+ * characters, 。 for a dot) and loses its trailing dots. Hosts of other schemes (ldap:) are opaque to the
+ * parser, so every host goes through the http rules. Answers an IPv6 address without brackets.
+ */
+export function targetHost(target: string): string | undefined {
+  let host = target;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    try {
+      host = new URL(target).hostname;
+    } catch {
+      return undefined;
+    }
+  } else if (net.isIPv6(target)) host = `[${target}]`;
+  else if (/[\s/\\?#@]/.test(target) || (target.includes(':') && !/^\[[^\]]*\]$/.test(target))) return undefined;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}/`).hostname;
+  } catch {
+    return undefined;
+  }
+  if (hostname.startsWith('[')) return hostname.slice(1, -1);
+  hostname = hostname.replace(/\.+$/, '');
+  return hostname === '' ? undefined : hostname;
+}
+
+/** Why a target is refused before any connection: it names no host, or not a public one. */
+export type TargetRefusal = Extract<OutboundFailure, 'invalid_url' | 'private_address'>;
+
+/**
+ * The one judge of a target a tenant typed (a webhook's URL, a directory's host, a domain's
+ * verification URL), when it is saved and again when it is used: null when it may be reached, else why
+ * not. An address in any spelling (targetHost) is refused when it is special (isSpecialAddress: loopback,
+ * private, link-local, CGNAT, unique-local, unspecified, metadata, documentation, multicast, reserved,
+ * and the IPv6 forms that carry one of those); a name when it is a local one (isLocalName). Any other
+ * name passes here: what it resolves to is judged when it is used, on the address connected to
+ * (guardedLookup). With the operator's allowPrivateTargets only a target naming no host is refused.
+ */
+export function judgeTarget(target: string, config: Pick<Config, 'allowPrivateTargets'>): TargetRefusal | null {
+  const host = targetHost(target);
+  if (host === undefined) return 'invalid_url';
+  if (config.allowPrivateTargets) return null;
+  if (net.isIP(host)) return isSpecialAddress(host) ? 'private_address' : null;
+  return isLocalName(host) ? 'private_address' : null;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
@@ -121,10 +216,8 @@ export function outboundRequest(config: Pick<Config, 'allowPrivateTargets'>, req
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new OutboundError('invalid_url', `scheme ${url.protocol} not allowed`));
   if (url.username || url.password) return Promise.reject(new OutboundError('invalid_url', 'credentials in the URL are not allowed'));
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!config.allowPrivateTargets && net.isIP(host) && isSpecialAddress(host)) {
-    return Promise.reject(new OutboundError('private_address', `${host} is not a public address`));
-  }
+  const refusal = judgeTarget(req.url, config);
+  if (refusal) return Promise.reject(new OutboundError(refusal, `${url.hostname} is not a public host`));
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
   const transport = url.protocol === 'https:' ? https : http;

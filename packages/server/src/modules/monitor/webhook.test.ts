@@ -29,9 +29,44 @@ afterAll(async () => {
 const robot = (type: WebhookType) => `${receiver.url}/${type}${type === 'dingtalk' ? '?access_token=abc' : ''}`;
 const failed = (reason: string) => fmt(M.webhookTestFailed, { reason });
 
+/** Hosts no tenant may name, in the spellings a probe used: loopback, private, link-local, metadata, CGNAT, unique-local, unspecified, IPv4-mapped, local names. */
+const PRIVATE_URLS = [
+  'http://169.254.169.254/latest/meta-data/',
+  'http://2130706433/hook',
+  'http://0177.0.0.1/hook',
+  'http://0x7f.1/hook',
+  'http://127.1:8080/hook',
+  'http://0/hook',
+  'https://127.0.0.1./hook',
+  'http://[::ffff:10.0.0.1]/hook',
+  'http://[::ffff:7f00:1]/hook',
+  'http://[::1]/hook',
+  'http://[::]/hook',
+  'http://[fd00:ec2::254]/hook',
+  'http://[fe80::1]/hook',
+  'http://10.0.0.1/hook',
+  'http://172.16.0.1/hook',
+  'http://192.168.1.1/hook',
+  'http://100.100.100.200/latest/meta-data/',
+  'http://LOCALHOST:8080/hook',
+  'http://api.localhost/hook',
+  'http://metadata.google.internal/computeMetadata/v1/',
+  'http://metadata/computeMetadata/v1/',
+];
+
 describeEachDatabase('webhook (/webhook/*)', (t) => {
   let a: Awaited<ReturnType<typeof newAccount>>;
   const refused = (call: () => Promise<{ code: number; msg: string }>, code: number, msg: string) => expectRefused(t(), call, code, msg);
+  /** Runs `work` as a server whose operator does not allow private targets (the tests' own receivers are on 127.0.0.1). */
+  async function privateTargetsDenied(work: () => Promise<void>) {
+    const saved = t().ctx.config.allowPrivateTargets;
+    t().ctx.config.allowPrivateTargets = false;
+    try {
+      await work();
+    } finally {
+      t().ctx.config.allowPrivateTargets = saved;
+    }
+  }
 
   beforeAll(async () => {
     a = await newAccount(t());
@@ -87,13 +122,29 @@ describeEachDatabase('webhook (/webhook/*)', (t) => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     expect(await t().call(webhookTest, { token: a.token, body: { type: 'other', url: `http://127.0.0.1:${port}/x` } })).toMatchObject({ code: CODE.invalid, msg: failed(M.webhookFailConnect) });
     expect(await t().call(webhookTest, { token: a.token, body: { type: 'dingtalk', url: `${receiver.url}/nowhere` } })).toMatchObject({ code: CODE.invalid, msg: failed(fmt(M.webhookFailHttp, { status: 404 })) });
-    const saved = t().ctx.config.allowPrivateTargets;
-    t().ctx.config.allowPrivateTargets = false;
-    try {
-      expect(await t().call(webhookTest, { token: a.token, body: { type: 'wecom', url: robot('wecom') } })).toMatchObject({ code: CODE.invalid, msg: failed(M.webhookFailPrivate) });
-    } finally {
-      t().ctx.config.allowPrivateTargets = saved;
-    }
+    // A URL the save would refuse is not tried either; a name is judged on what it resolves to when sent.
+    await privateTargetsDenied(async () => {
+      expect(await t().call(webhookTest, { token: a.token, body: { type: 'wecom', url: robot('wecom') } })).toMatchObject({ code: CODE.invalid, msg: M.webhookUrlPrivate });
+      expect(await t().call(webhookTest, { token: a.token, body: { type: 'other', url: 'https://no-such-host.invalid/hook' } })).toMatchObject({ code: CODE.invalid, msg: failed(M.webhookFailDns) });
+    });
+  });
+
+  it.each(PRIVATE_URLS)('refuses to save or test a webhook at %s (not a public host), storing and sending nothing', async (url) => {
+    const owner = await newAccount(t());
+    const kept = { type: 'dingtalk' as const, url: 'https://oapi.dingtalk.com/robot/send?access_token=kept', secret: '' };
+    await privateTargetsDenied(async () => {
+      // A name is taken at save: what it resolves to is judged when a message is sent.
+      expect(await t().call(webhookSetting, { token: owner.token, body: kept })).toMatchObject({ code: 200, msg: M.webhookSaved });
+      const sent = receiver.received.length;
+      for (const type of ['dingtalk', 'other'] as const) {
+        await refused(() => t().call(webhookSetting, { token: owner.token, body: { type, url, secret: SECRET } }), CODE.invalid, M.webhookUrlPrivate);
+        await refused(() => t().call(webhookTest, { token: owner.token, body: { type, url, secret: SECRET } }), CODE.invalid, M.webhookUrlPrivate);
+      }
+      expect(receiver.received.length).toBe(sent);
+    });
+    expect((await t().call(webhookConfig, { token: owner.token })).data).toEqual(kept);
+    // The operator's HUBLINK_ALLOW_PRIVATE_TARGETS=1 lets a tenant keep one.
+    expect(await t().call(webhookSetting, { token: owner.token, body: { type: 'other', url } })).toMatchObject({ code: 200, msg: M.webhookSaved });
   });
 
   it('gives up on a webhook that does not answer within the test time limit', async () => {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
+import { judgeTarget } from '../../core/outbound';
 import type { Limit } from '../../core/ratelimit';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
@@ -30,6 +31,16 @@ export async function webhookOf(ctx: Ctx, actor: Actor): Promise<WebhookData | n
   return { type: row.type as WebhookType, url: row.url, secret: row.secret ? SECRET_MASK : '' };
 }
 
+/**
+ * A URL a tenant may not keep nor try (core/outbound.ts judgeTarget): an address in any spelling that is
+ * not public, or a local name, unless the operator allows private targets. A name is judged again on
+ * what it resolves to whenever a message is sent.
+ */
+function judgeUrl(ctx: Ctx, url: string): void {
+  const refusal = judgeTarget(url, ctx.config);
+  if (refusal) throw invalid(refusal === 'private_address' ? M.webhookUrlPrivate : M.webhookUrlInvalid);
+}
+
 /** What the input means: WeCom has no secret; the mask stands for the stored secret. */
 async function targetOf(ctx: Ctx, tenantId: number, input: WebhookInput): Promise<WebhookTarget> {
   let secret = webhookUsesSecret(input.type) ? input.secret : '';
@@ -37,8 +48,9 @@ async function targetOf(ctx: Ctx, tenantId: number, input: WebhookInput): Promis
   return { type: input.type, url: input.url, secret };
 }
 
-/** POST /webhook/setting. */
+/** POST /webhook/setting: a URL that is not public is refused (422) and nothing is stored. */
 export async function save(ctx: Ctx, actor: Actor, input: WebhookInput): Promise<void> {
+  judgeUrl(ctx, input.url);
   const target = await targetOf(ctx, actor.tenantId, input);
   const now = Date.now();
   const values = {
@@ -63,8 +75,9 @@ export async function remove(ctx: Ctx, actor: Actor): Promise<void> {
   });
 }
 
-/** POST /webhook/test: one test message now; refused with the provider's answer when it did not take it. */
+/** POST /webhook/test: one test message now (to a URL the save would take); refused with the provider's answer when it did not take it. */
 export async function test(ctx: Ctx, actor: Actor, input: WebhookInput): Promise<void> {
+  judgeUrl(ctx, input.url);
   await ctx.limiter.hit(TEST_LIMIT, String(actor.tenantId));
   const target = await targetOf(ctx, actor.tenantId, input);
   const now = Date.now();

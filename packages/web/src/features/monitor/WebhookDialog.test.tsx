@@ -68,6 +68,25 @@ describe('WebhookDialog', () => {
     await waitFor(() => expect(within(dialog()).getByRole('button', { name: label(M.webhookTest) })).toBeEnabled());
   });
 
+  it('shows a URL the server refuses as not public under the URL, for a save and for a test, and stays open', async () => {
+    const { m, closed } = setup({ '/webhook/setting': refused(M.webhookUrlPrivate), '/webhook/test': refused(M.webhookUrlPrivate) });
+    const url = await within(dialog()).findByPlaceholderText(M.webhookUrlPlaceholder);
+    const item = () => url.closest('.ant-form-item');
+    await userEvent.type(url, 'http://169.254.169.254/latest/meta-data/');
+    await userEvent.click(within(dialog()).getByRole('button', { name: label(M.save) }));
+    await waitFor(() => expect(m.callsTo('/webhook/setting')).toHaveLength(1));
+    await waitFor(() => expect(item()).toHaveTextContent(M.webhookUrlPrivate));
+    expect(closed()).toBe(0);
+
+    await userEvent.clear(url);
+    await userEvent.type(url, 'http://2130706433/hook');
+    await waitFor(() => expect(item()).not.toHaveTextContent(M.webhookUrlPrivate));
+    await userEvent.click(within(dialog()).getByRole('button', { name: label(M.webhookTest) }));
+    await userEvent.click(screen.getByRole('button', { name: OK_BUTTON }));
+    await waitFor(() => expect(m.callsTo('/webhook/test')).toHaveLength(1));
+    await waitFor(() => expect(item()).toHaveTextContent(M.webhookUrlPrivate));
+  });
+
   it('deletes the webhook after confirmation', async () => {
     const { m, closed } = setup({ '/webhook/config': ok({ type: 'dingtalk', url: 'https://oapi.dingtalk.com/robot/send?access_token=x', secret: '' }) });
     await userEvent.click(await within(dialog()).findByRole('button', { name: label(M.webhookDelete) }));

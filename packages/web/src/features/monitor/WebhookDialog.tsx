@@ -49,15 +49,23 @@ export function WebhookDialog({ open, onClose }: WebhookDialogProps) {
     }
   };
 
+  /** The URL is the one field the server can refuse after the form passed (not a public address): say it where it was typed. */
+  const urlRefused = (msg: string) => {
+    if (msg === monitorMessages.webhookUrlPrivate) form.setFields([{ name: 'url', errors: [msg] }]);
+  };
+
   const onSave = () =>
     saving.run(async () => {
       const v = await values();
-      if (v && (await save.mutateAsync(v)).code === CODE.ok) onClose();
+      if (!v) return;
+      const env = await save.mutateAsync(v);
+      if (env.code === CODE.ok) onClose();
+      else urlRefused(env.msg);
     });
   const onTest = () =>
     testing.run(async () => {
       const v = await values();
-      if (v) await test.mutateAsync(v);
+      if (v) urlRefused((await test.mutateAsync(v)).msg);
     });
   const onDelete = () =>
     deleting.run(async () => {
