@@ -15,6 +15,7 @@ import { serveConsole } from './core/console';
 import { createCtx, type Ctx } from './core/context';
 import { ApiError } from './core/errors';
 import { urlForLog, type App } from './core/http';
+import { websocketErrorHandler } from './core/websocketErrors';
 import { RequestLog } from './core/requestLog';
 import { OPENAPI_DOCUMENT, openApiTransform } from './core/openapi';
 import { SECURITY_HEADERS, securityHeaders } from './core/security';
@@ -160,9 +161,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   // WebSockets (the device gateway, the console's traffic stream). On close, devices are told to come back
-  // (1001) rather than left without a reason; the gateway writes their sessions' ends when it stops.
+  // (1001) rather than left without a reason; the gateway writes their sessions' ends when it stops. A
+  // client's malformed frame is a warn line, at most one per address a minute (core/websocketErrors.ts).
   await app.register(websocket, {
     options: { maxPayload: DEVICE_LIMITS.maxMessageBytes },
+    errorHandler: websocketErrorHandler(),
     preClose(done) {
       for (const client of app.websocketServer.clients) client.close(DEVICE_CLOSE.goingAway, 'server shutting down');
       done();

@@ -46,6 +46,7 @@ export const ldapMessages = {
   ldapReasonUrl: '验证地址无效',
   // server answers (ours)
   ldapNotEnabled: 'LDAP未启用',
+  ldapHostPrivate: '主机地址不能是本机、内网或保留地址，请填写公网可访问的地址',
   ldapSaved: '配置保存成功',
   ldapChecked: '连接成功',
   ldapClosed: '关闭成功',

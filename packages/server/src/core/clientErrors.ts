@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { CODE, M } from '@hublink/contract';
 import { SECURITY_HEADERS } from './security';
@@ -14,10 +14,23 @@ function refusalOf(code: string | undefined): { status: number; msg: string } {
  * Fastify's clientErrorHandler: Node's HTTP parser refused the bytes (a URL or headers over 16 KB, a
  * request line that is not HTTP, a request that never finished), so there is no request to route and
  * nothing answers but this. It answers in the envelope too, with the parser's HTTP status (the
- * connection closes after it), and the headers every answer carries.
+ * connection closes after it), and the headers every answer carries. When the bad bytes followed a good
+ * request on the same connection (pipelined), the refusal waits for that request's answer, as HTTP/1.1
+ * orders answers; writing it at once cut that answer off.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished) {
+    // Node may end the connection after that answer (Connection: close): then nothing more is said.
+    inFlight.once('finish', () => setImmediate(() => refuse(err, socket)));
+    return;
+  }
+  refuse(err, socket);
+}
+
+function refuse(err: Error & { code?: string }, socket: Socket): void {
+  if (socket.destroyed) return;
   if (!socket.writable) {
     socket.destroy();
     return;

@@ -4,7 +4,7 @@ import tls from 'node:tls';
 import { Client, ResultCodeError, type Entry } from 'ldapts';
 import { fmt, M } from '@hublink/contract';
 import type { Config } from '../config';
-import { guardedLookup, isSpecialAddress } from './outbound';
+import { guardedLookup, judgeTarget } from './outbound';
 
 /*
  * The one LDAP client of the server, on ldapts: the directory sync (modules/ldap) reads a tenant's
@@ -186,13 +186,15 @@ function tlsOptionsOf(server: DirectoryServer): tls.ConnectionOptions {
 
 /**
  * Opens a session with a directory, runs `work` in it and always closes it. Refuses a non-public
- * address unless allowed; upgrades with StartTLS first when asked; maps every failure to a
+ * host unless allowed (judgeTarget: an address in any spelling or a local name; a name's addresses when
+ * it is resolved, guardedLookup); upgrades with StartTLS first when asked; maps every failure to a
  * DirectoryError. With `wholeSession`, the whole of it must end within timeoutMs.
  */
 export async function withDirectory<T>(limits: DirectoryLimits, server: DirectoryServer, work: (session: DirectorySession) => Promise<T>): Promise<T> {
-  if (!limits.allowPrivateTargets && net.isIP(server.host) && isSpecialAddress(server.host)) {
-    throw failure('private', M.ldapErrPrivate, `${server.host} is not a public address`);
-  }
+  // The judge of the save (modules/ldap) again: the host in any spelling, before any connection.
+  const refusal = judgeTarget(server.host, limits);
+  if (refusal === 'private_address') throw failure('private', M.ldapErrPrivate, `${server.host} is not a public host`);
+  if (refusal) throw failure('dns', M.ldapErrDns, `${server.host} names no host`);
   const lookup = limits.allowPrivateTargets ? undefined : (guardedLookup as unknown as typeof dns.lookup);
   const tlsOptions = server.security === 'plain' ? undefined : tlsOptionsOf(server);
   const client = new Client({

@@ -51,6 +51,16 @@ describe('secret box', () => {
     expect(() => box.open(sealed.replace(/^v1/, 'v9'), 'ctx')).toThrow(/unknown format/);
     expect(createSecretBox(new SecretKey(key.bytes())).openText(sealed, 'ctx')).toBe('secret');
   });
+
+  it('makes a MAC that the same key, purpose and data always give, and nothing else does', () => {
+    const key = newKey();
+    const box = createSecretBox(key);
+    const a = box.mac('ldap-domain', '1\nexample.com');
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(box.mac('ldap-domain', '1\nexample.com')).toBe(a);
+    expect(createSecretBox(new SecretKey(key.bytes())).mac('ldap-domain', '1\nexample.com')).toBe(a);
+    expect(new Set([a, box.mac('ldap-domain', '2\nexample.com'), box.mac('other', '1\nexample.com'), createSecretBox(newKey()).mac('ldap-domain', '1\nexample.com')]).size).toBe(4);
+  });
 });
 
 describe('HUBLINK_SECRET_KEY', () => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
@@ -15,6 +15,12 @@ export interface SecretBox {
   /** The plaintext; throws when the value was altered, sealed under another key or another context. */
   open(sealed: string, context?: string): Buffer;
   openText(sealed: string, context?: string): string;
+  /**
+   * A value only this key makes from `data`, the same every time (64 hex digits): HMAC-SHA256 under a
+   * key derived from the secret key for `purpose` alone (HKDF), so two purposes never share a value
+   * and no value says anything of the key that seals.
+   */
+  mac(purpose: string, data: string): string;
 }
 
 const VERSION = 'v1';
@@ -26,6 +32,12 @@ export class SecretBoxError extends Error {}
 export function createSecretBox(key: SecretKey): SecretBox {
   const bytes = key.bytes();
   const aad = (context: string | undefined) => Buffer.from(`hublink:${context ?? ''}`, 'utf8');
+  const macKeys = new Map<string, Buffer>();
+  const macKey = (purpose: string) => {
+    let k = macKeys.get(purpose);
+    if (!k) macKeys.set(purpose, (k = Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), `hublink:mac:${purpose}`, 32))));
+    return k;
+  };
   const box: SecretBox = {
     seal(plain, context) {
       const iv = randomBytes(IV_BYTES);
@@ -52,6 +64,9 @@ export function createSecretBox(key: SecretKey): SecretBox {
     },
     openText(sealed, context) {
       return box.open(sealed, context).toString('utf8');
+    },
+    mac(purpose, data) {
+      return createHmac('sha256', macKey(purpose)).update(data, 'utf8').digest('hex');
     },
   };
   return box;

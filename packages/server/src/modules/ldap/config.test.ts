@@ -28,6 +28,7 @@ import { uploadFile } from '../../../test/multipart';
 import { seedMembers, seedNetwork } from '../../../test/networks';
 import { startSlapd, type Slapd } from '../../../test/slapd';
 import { configOf, enableLdap, listing, verifiedDomain } from './fixtures';
+import { verifyToken } from './domain';
 import { CONNECTIONS_PER_TENANT } from './state';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;
@@ -243,11 +244,19 @@ describeEachDatabase(
       expect((await listing(t(), a.token)).users.map((u) => u.username)).toEqual(['alice', 'bob']);
     });
 
-    it('keeps at most 20 domains a tenant named and did not prove', async () => {
+    it('makes the file from the tenant and domain alone: downloads and 423s write nothing, and a placed file stays right', async () => {
       const a = await newAccount(t());
-      for (let i = 0; i < 22; i++) expect((await t().call(downloadLdapVerifyFile, { token: a.token, query: { domain: `d${i}.example.cn` } })).file).toBeDefined();
-      const rows = await t().db.selectFrom('ldap_domain').select('domain').where('tenant_id', '=', a.account.id).orderBy('id').execute();
-      expect(rows.map((r) => r.domain)).toEqual(Array.from({ length: 20 }, (_, i) => `d${i + 2}.example.cn`));
+      const domain = `keep${randomBytes(3).toString('hex')}.example.cn`;
+      const rows = () => t().db.selectFrom('ldap_domain').selectAll().orderBy('id').execute();
+      const before = await rows();
+      const placed = (await t().call(downloadLdapVerifyFile, { token: a.token, query: { domain: domain.toUpperCase() } })).file!;
+      expect(placed.body.toString()).toBe(`${verifyToken(t().ctx, a.account.id, domain)}\n`);
+      // Naming many other domains (an earlier release kept 20 and evicted the oldest) changes nothing of it.
+      for (let i = 0; i < 22; i++) expect((await t().call(downloadLdapVerifyFile, { token: a.token, query: { domain: `d${i}.${domain}` } })).file).toBeDefined();
+      const refused = await t().call(saveLdap, { token: a.token, body: configOf(s, { domain }) });
+      expect(refused).toMatchObject({ code: CODE.furtherAction, data: { file_name: placed.filename } });
+      expect((await t().call(downloadLdapVerifyFile, { token: a.token, query: { domain } })).file).toEqual(placed);
+      expect(await rows()).toEqual(before);
     });
 
     it('seals the password at rest, never answers it, keeps it when the mask comes back; base_dn is fixed once saved', async () => {
@@ -366,6 +375,63 @@ describeEachDatabase(
       const b = await newAccount(t());
       expect((await t().call(getLdapConfig, { token: b.token })).data).toEqual({ enable: 0, data: null, notice: '' });
       expect((await t().call(listLdapUsers, { token: b.token })).code).toBe(CODE.invalid);
+    });
+
+    it.each([
+      ['127.0.0.1'],
+      ['2130706433'],
+      ['0177.0.0.1'],
+      ['0x7f.1'],
+      ['127.1'],
+      ['0'],
+      ['10.0.0.1'],
+      ['172.16.0.1'],
+      ['192.168.1.10'],
+      ['169.254.169.254'],
+      ['100.100.100.200'],
+      ['::1'],
+      ['::'],
+      ['::ffff:a00:1'],
+      ['::ffff:7f00:1'],
+      ['fd00::389'],
+      ['fe80::1'],
+      ['localhost'],
+      ['LOCALHOST'],
+      ['ldap.localhost'],
+      ['dc1.corp.local'],
+      ['metadata.google.internal'],
+      ['ldap'],
+    ])('refuses the host %s (not a public one) at check and save, in either mode, before the domain is asked or any connection made', async (host) => {
+      const a = await newAccount(t());
+      const [router] = await seedMembers(t(), a.account.id, [`ldapgw${Date.now() % 100000}`]);
+      const routerName = (await t().db.selectFrom('member').select('router_name').where('id', '=', router!).executeTakeFirstOrThrow()).router_name;
+      const domain = `corp${randomBytes(3).toString('hex')}.example.cn`;
+      const saved = t().ctx.config.allowPrivateTargets;
+      t().ctx.config.allowPrivateTargets = false;
+      try {
+        for (const endpoint of [checkLdap, saveLdap]) {
+          for (const mode of [{ mode: 'public' }, { mode: 'private', router_name: routerName }])
+            await refused(t(), a.token, endpoint, configOf(s, { host, domain, ...mode }), CODE.invalid, M.ldapHostPrivate);
+        }
+        // No verification file was made for the domain, and no connection counted.
+        expect(await t().db.selectFrom('ldap_domain').select('id').where('tenant_id', '=', a.account.id).execute()).toEqual([]);
+        for (let i = 0; i < CONNECTIONS_PER_TENANT.max; i++) await t().ctx.limiter.hit(CONNECTIONS_PER_TENANT, `t${a.account.id}`);
+      } finally {
+        t().ctx.config.allowPrivateTargets = saved;
+      }
+    });
+
+    it('takes a host name at check and save, and judges what it resolves to when connecting', async () => {
+      const a = await newAccount(t());
+      const saved = t().ctx.config.allowPrivateTargets;
+      t().ctx.config.allowPrivateTargets = false;
+      try {
+        await refused(t(), a.token, checkLdap, configOf(s, { host: 'no-such-host.invalid' }), CODE.invalid, M.ldapErrDns);
+      } finally {
+        t().ctx.config.allowPrivateTargets = saved;
+      }
+      // The operator's HUBLINK_ALLOW_PRIVATE_TARGETS=1 lets a tenant reach a directory on a private address.
+      expect(await t().call(checkLdap, { token: a.token, body: configOf(s) })).toMatchObject({ code: 200, msg: M.ldapChecked });
     });
 
     it('limits the connections one tenant’s calls open', async () => {

@@ -5,6 +5,7 @@ import { invalid } from '../../core/errors';
 import { DirectoryError, withDirectory, type DirectoryServer } from '../../core/ldap';
 import { uploadedCa } from '../../core/ldapSignIn';
 import { memberKey } from '../../core/members';
+import { judgeTarget } from '../../core/outbound';
 import { formatTime } from '../../core/time';
 import { ensureDomainVerified } from './domain';
 import { caExists, deleteSpareUploads, pruneUploads } from './files';
@@ -74,12 +75,17 @@ const hardwareMember = (ctx: Ctx, tenantId: number, name: string) =>
 
 /**
  * The rules of check and save beyond the form's: base_dn fixed once saved, the router, the network and
- * the CA are the tenant's. Answers the router's name as the member list spells it ('' in public mode).
+ * the CA are the tenant's, the host is a public one (core/outbound.ts judgeTarget: an address in any
+ * spelling, a local name; in private mode too, as long as the server itself connects to the directory).
+ * All before the domain's ownership is asked and any connection is made. Answers the router's name as
+ * the member list spells it ('' in public mode).
  */
 async function validate(ctx: Ctx, actor: Actor, input: LdapConfigInput, saved: ConfigRow | undefined): Promise<string> {
   if (saved && saved.base_dn !== input.base_dn) throw invalid(M.ldapBaseDnFixed);
   const router = input.mode === 'private' ? await hardwareMember(ctx, actor.tenantId, input.router_name) : undefined;
   if (input.mode === 'private' && !router) throw invalid(M.ldapRouterMissing);
+  const refusal = judgeTarget(input.host, ctx.config);
+  if (refusal) throw invalid(refusal === 'private_address' ? M.ldapHostPrivate : M.ldapHostInvalid);
   if (input.network_number) {
     const net = await ctx.db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', input.network_number).executeTakeFirst();
     if (!net) throw invalid(M.ldapNetworkMissing);
@@ -137,7 +143,7 @@ export async function save(ctx: Ctx, actor: Actor, input: LdapConfigInput): Prom
     const saved = await configOf(ctx.db, actor.tenantId);
     const routerName = await validate(ctx, actor, input, saved);
     const password = passwordOf(ctx, input, saved);
-    await ensureDomainVerified(ctx.db, actor.tenantId, input.domain);
+    await ensureDomainVerified(ctx, actor.tenantId, input.domain);
     await connectAs(ctx, actor, input, password);
     const now = Date.now();
     const { use_ssl, use_tls } = sslOf(input);

@@ -158,6 +158,29 @@ describe('LdapEditPage (/router/ldap_edit)', () => {
     await waitFor(() => expect(screen.queryByText(M.ldapDomainUnverified)).not.toBeInTheDocument());
   });
 
+  it('shows a host the server refuses as not public under the host, at the check and at a direct save', async () => {
+    const m = api(savedConfig());
+    m.answer('/ldap/check', refused(M.ldapHostPrivate));
+    m.answer('/ldap/save', refused(M.ldapHostPrivate));
+    const r = open('/router/ldap_edit?ldapType=edit');
+    await shows(M.ldapGroupConnection);
+    const item = () => field(M.ldapHost).closest('.ant-form-item');
+    fill(M.ldapHost, '2130706433');
+    await waitFor(() => expect(mainButton()).toHaveTextContent(/检\s*测\s*配\s*置/));
+    await u().click(mainButton());
+    await waitFor(() => expect(m.callsTo('/ldap/check')).toHaveLength(1));
+    await waitFor(() => expect(item()).toHaveTextContent(M.ldapHostPrivate));
+    expect(mainButton()).toHaveTextContent(/检\s*测\s*配\s*置/);
+    // The saved configuration (saved while the operator allowed private targets) saves directly: the save is refused the same way.
+    fill(M.ldapHost, 'ldap.example.com');
+    await waitFor(() => expect(item()).not.toHaveTextContent(M.ldapHostPrivate));
+    await waitFor(() => expect(mainButton()).toHaveTextContent(M.ldapSaveDirect));
+    await u().click(mainButton());
+    await waitFor(() => expect(m.callsTo('/ldap/save')).toHaveLength(1));
+    await waitFor(() => expect(item()).toHaveTextContent(M.ldapHostPrivate));
+    expect(r.location()).toBe('/router/ldap_edit?ldapType=edit');
+  });
+
   it('edits: breadcrumb says modify, base DN fixed, password masked; unchanged it saves directly', async () => {
     const m = api(savedConfig({ use_ssl: 1, port: 636, ca_id: 3, file_name: 'corp.pem' }));
     const r = open('/router/ldap_edit?ldapType=edit');

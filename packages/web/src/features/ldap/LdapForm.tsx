@@ -86,7 +86,7 @@ const requiredWhen =
  * connection first (检测配置, '检测中...'), then saves (保存配置, '保存中...') and goes to /router/ldap;
  * any change after a check asks for a check again. Editing, the saved configuration saves directly
  * (直接保存) while the form still equals it. base_dn cannot change once saved. A save answered 423 shows the
- * domain hint. The button stays busy at most 60 s.
+ * domain hint; a host the server refuses as not public shows under the host. The button stays busy at most 60 s.
  */
 export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Partial<LdapFormValues> }) {
   const [form] = Form.useForm<LdapFormValues>();
@@ -110,6 +110,11 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
   const idle = checked ? ldapMessages.ldapSave : unchanged ? ldapMessages.ldapSaveDirect : ldapMessages.ldapCheck;
   const label = busy ? (phase === 'save' ? ldapMessages.ldapSaving : ldapMessages.ldapChecking) : idle;
 
+  /** The host is the one field the server can refuse after the form passed (not a public address): say it where it was typed. */
+  const hostRefused = (msg: string) => {
+    if (msg === ldapMessages.ldapHostPrivate) form.setFields([{ name: 'host', errors: [msg] }]);
+  };
+
   const submit = () =>
     run(async () => {
       const v = await form.validateFields().catch(() => null);
@@ -117,11 +122,14 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       const body = bodyOf(v);
       if (!savesNow) {
         setPhase('check');
-        if ((await check.mutateAsync(body)).code === CODE.ok) setChecked(true);
+        const env = await check.mutateAsync(body);
+        if (env.code === CODE.ok) setChecked(true);
+        else hostRefused(env.msg);
         return;
       }
       setPhase('save');
       const env = await save.mutateAsync(body);
+      hostRefused(env.msg);
       if (env.code === CODE.ok) void navigate('/router/ldap');
       else if (env.code === CODE.furtherAction) {
         const data = ldapDomainPending.safeParse(env.data);
