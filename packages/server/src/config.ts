@@ -76,6 +76,12 @@ export interface Config {
   /** This process among the instances (job runs record it). */
   instance: string;
   /**
+   * How old an audited call's pending changes must be before the sweep writes its entry as interrupted
+   * (HUBLINK_AUDIT_PENDING_GRACE_SECONDS, default 600): longer than any call runs, so only a dead
+   * process's are taken.
+   */
+  auditPendingGraceMs: number;
+  /**
    * The key that seals private keys at rest (core/secretBox.ts), from HUBLINK_SECRET_KEY; unset: a key
    * generated into `<dataDir>/secret.key` on first start and reused afterwards.
    */
@@ -260,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimitPerMinute: Number(env.HUBLINK_API_RATE_LIMIT ?? 1200),
     // Jobs, the scheduler and other once-only work run in the first worker only.
     runJobs: env.HUBLINK_JOBS !== '0' && workerIndex === 0,
+    auditPendingGraceMs: numberOr(env, 'HUBLINK_AUDIT_PENDING_GRACE_SECONDS', 600, 0) * 1000,
     instance: env.HUBLINK_INSTANCE ? `${env.HUBLINK_INSTANCE}${workerIndex > 0 ? `-w${workerIndex}` : ''}` : `${os.hostname()}-${process.pid}`,
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',

@@ -106,7 +106,8 @@ describe.each(DATABASES)('a server killed (SIGKILL) while clients write (%s)', (
     await Promise.all(clients);
     expect(refused).toEqual([]);
 
-    server = await startServer(env, port);
+    // Back with no grace for calls cut off (there is no other instance): their entries are written at start.
+    server = await startServer({ ...env, HUBLINK_AUDIT_PENDING_GRACE_SECONDS: '0' }, port);
     const handle = open();
     try {
       const { db } = handle;
@@ -159,6 +160,29 @@ describe.each(DATABASES)('a server killed (SIGKILL) while clients write (%s)', (
       // The name is the last answered one, or the one in flight at the kill.
       const last = acked.renames.at(-1) ?? 0;
       expect([`n-${last}`, `n-${sentRename}`]).toContain(network.network_name);
+
+      // Every committed change has its audit entry, cut off by the kill or not (issue 32): each member
+      // row and each membership was written with its record, which the restart turned into an entry.
+      // (Entries whose event the killed process was delivering wait for its lease to run out, a minute.)
+      const audited = async () => {
+        const inserts = new Set<string>();
+        for (const e of await db.selectFrom('audit_entry').select('changes').where('tenant_id', '=', tenant.id).execute()) {
+          for (const c of JSON.parse(e.changes) as { table: string; id: number | string | null; op: string; fields: { field: string; after?: unknown }[] }[]) {
+            if (c.op !== 'insert') continue;
+            inserts.add(`${c.table}#${String(c.id)}`);
+            // A membership is known by its member (PostgreSQL gives an insert's id only when asked for it).
+            if (c.table === 'network_member') inserts.add(`network_member:${String(c.fields.find((f) => f.field === 'member_id')?.after)}`);
+          }
+        }
+        return inserts;
+      };
+      const memberships = await db.selectFrom('network_member').select('member_id').where('tenant_id', '=', tenant.id).execute();
+      const changed = [...allMembers.map((m) => `member#${m.id}`), ...memberships.map((m) => `network_member:${m.member_id}`)];
+      await until(async () => {
+        const inserts = await audited();
+        return changed.every((c) => inserts.has(c));
+      }, 'an audit entry for every committed change', 150_000);
+      expect(await db.selectFrom('audit_pending').select('id').execute()).toEqual([]);
 
       // And the restarted server says the same through its API.
       token = await signIn(port, 'crash01', PASSWORD);

@@ -1,6 +1,8 @@
 /** The audit trail (issue 18; ours: the spec has no such page). */
 export const auditMessages = {
   auditTime: '时间',
+  /** The answer of an entry whose call was cut off (the server stopped) after some of its changes took effect. */
+  auditInterrupted: '操作中断：以下变更已生效',
   auditWho: '操作人',
   auditSource: '来源',
   auditIp: 'IP地址',

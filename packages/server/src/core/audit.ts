@@ -43,17 +43,26 @@ export interface CapturedChange extends AuditRowChange {
   name: string;
 }
 
+/** Who made a call and how: what its entry says besides its answer and its changes. */
+export type PendingCall = Omit<DomainEvent<'operation.performed'>, 'type' | 'msg' | 'object' | 'changes' | 'more'>;
+
 export interface AuditScope {
   changes: CapturedChange[];
   /** Row changes beyond LIMITS.auditChangesMax (counted, not kept). */
   more: number;
   /** Set when the call has answered: a query that runs later (a promise the call left running) is not its change. */
   closed: boolean;
+  /**
+   * With it, each statement's row changes are also written to audit_pending in the statement's own
+   * transaction (one is opened around a statement run outside any), so no change commits without its
+   * record: the call's end, or the audit module's sweep after a crash, turns them into the entry.
+   */
+  pending?: { id: string; call: PendingCall };
 }
 
 const storage = new AsyncLocalStorage<AuditScope>();
 
-export const openScope = (): AuditScope => ({ changes: [], more: 0, closed: false });
+export const openScope = (pending?: AuditScope['pending']): AuditScope => ({ changes: [], more: 0, closed: false, ...(pending ? { pending } : {}) });
 
 /** Runs fn with its queries captured into scope; the scope closes when fn settles. */
 export async function captured<T>(scope: AuditScope, fn: () => Promise<T>): Promise<T> {
@@ -73,6 +82,7 @@ export const uncaptured = <T>(fn: () => T): T => storage.exit(fn);
  */
 export const UNAUDITED_TABLES = new Set([
   'audit_entry',
+  'audit_pending',
   'event',
   'event_delivery',
   'session',
@@ -326,12 +336,36 @@ async function nameReferences(scope: AuditScope, changes: readonly CapturedChang
   });
 }
 
-/** Runs one statement on its connection, capturing its row changes into the scope. */
-async function capture(scope: AuditScope, compiler: QueryCompiler, builder: Builder, run: Run, query: CompiledQuery): Promise<QueryResult<unknown>> {
+/** The audited table a statement writes, if it writes one. */
+function writtenTable(node: RootOperationNode): string | undefined {
+  const target = UpdateQueryNode.is(node) ? targetOf(node.table) : DeleteQueryNode.is(node) ? targetOf(node.from.froms[0]) : InsertQueryNode.is(node) ? targetOf(node.into) : undefined;
+  return target && audited(target.name) ? target.name : undefined;
+}
+
+/**
+ * Runs one statement on its connection, capturing its row changes into the scope. With the scope's
+ * pending call, the changes are written to audit_pending on the same connection: inside the statement's
+ * transaction, or in one opened around the statement and its record when it runs outside any.
+ */
+async function capture(scope: AuditScope, compiler: QueryCompiler, builder: Builder, run: Run, query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<unknown>> {
   const from = scope.changes.length;
-  const result = await captureRows(scope, compiler, run, query);
-  if (scope.changes.length > from) await nameReferences(scope, scope.changes.slice(from), run, builder);
-  return result;
+  const moreBefore = scope.more;
+  const pending = scope.pending && writtenTable(query.query) ? scope.pending : undefined;
+  const own = pending !== undefined && !inTransaction;
+  if (own) await run(CompiledQuery.raw('begin'));
+  try {
+    const result = await captureRows(scope, compiler, run, query);
+    if (scope.changes.length > from) await nameReferences(scope, scope.changes.slice(from), run, builder);
+    if (pending && (scope.changes.length > from || scope.more > moreBefore)) {
+      const record = { scope_id: pending.id, call: JSON.stringify(pending.call), changes: JSON.stringify(scope.changes.slice(from)), more: scope.more - moreBefore, create_time: Date.now() };
+      await run(builder.insertInto('audit_pending').values(record).compile());
+    }
+    if (own) await run(CompiledQuery.raw('commit'));
+    return result;
+  } catch (err) {
+    if (own) await run(CompiledQuery.raw('rollback')).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Runs one statement, adding the rows it changed to the scope. */
@@ -390,10 +424,22 @@ function wrapConnection(conn: DatabaseConnection, compiler: QueryCompiler, build
   const marked = conn as DatabaseConnection & { [WRAPPED]?: true };
   if (marked[WRAPPED]) return conn;
   const inner = conn.executeQuery.bind(conn) as Run;
+  // Whether the connection is inside a transaction (the drivers begin and end them with these statements).
+  let inTransaction = false;
+  const tracked: Run = async (query) => {
+    const head = query.sql.trimStart().slice(0, 24).toLowerCase();
+    try {
+      const result = await inner(query);
+      if (head.startsWith('begin') || head.startsWith('start transaction')) inTransaction = true;
+      return result;
+    } finally {
+      if (head === 'commit' || (head.startsWith('rollback') && !head.startsWith('rollback to'))) inTransaction = false;
+    }
+  };
   conn.executeQuery = (<R>(query: CompiledQuery): Promise<QueryResult<R>> => {
     const scope = storage.getStore();
-    if (!scope || scope.closed) return inner(query) as Promise<QueryResult<R>>;
-    return capture(scope, compiler, builder, inner, query) as Promise<QueryResult<R>>;
+    if (!scope || scope.closed) return tracked(query) as Promise<QueryResult<R>>;
+    return capture(scope, compiler, builder, tracked, query, inTransaction) as Promise<QueryResult<R>>;
   }) as DatabaseConnection['executeQuery'];
   marked[WRAPPED] = true;
   return conn;

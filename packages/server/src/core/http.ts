@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { CODE, M, type AnswerOf, type Endpoint, type FileResponse, type RedirectResponse } from '@hublink/contract';
+import { auditActionName, CODE, M, type AnswerOf, type Endpoint, type FileResponse, type RedirectResponse } from '@hublink/contract';
 import { authenticate, type Actor } from './actor';
-import { captured, openScope, summary } from './audit';
+import { captured, openScope, type PendingCall } from './audit';
+import { finishCall } from './auditOutbox';
 import type { Ctx } from './context';
 import { ApiError, invalid } from './errors';
 import { authorizeCall } from './guard';
@@ -140,6 +142,22 @@ export const urlForLog = (url: string): string => url.replace(SECRET_QUERY, '$1[
 /** Characters of a user agent an audit entry keeps (audit_entry.user_agent). */
 const USER_AGENT_MAX = 255;
 
+/** Who makes an audited call and how, as its entry will say. */
+function callOf(actor: Actor, endpoint: Endpoint, req: FastifyRequest): PendingCall {
+  const { tenantId, ramId, apiTokenId } = actor;
+  return {
+    tenant_id: tenantId,
+    ram_id: ramId,
+    path: endpoint.path,
+    who: apiTokenId !== undefined ? 'token' : ramId !== null ? 'ram' : 'main',
+    ...(apiTokenId !== undefined ? { token_id: apiTokenId, token_name: actor.apiTokenName ?? '' } : {}),
+    ip: req.ip,
+    user_agent: (req.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX),
+    source: apiTokenId !== undefined ? 'api' : 'console',
+    method: endpoint.method,
+  };
+}
+
 /** Serves a WebSocket opened on a GET call's path; it authenticates and authorizes by itself. */
 export type LiveHandler = (socket: WebSocket, req: FastifyRequest) => void | Promise<void>;
 
@@ -178,8 +196,9 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       if (req.actor) authorizeCall(req.actor, endpoint, endpoint.networkScoped ? networkNumberOf(req) : undefined);
     },
     handler: async (req, reply) => {
-      // An authenticated mutating call runs in an audit scope: its row changes go into its entry.
-      const scope = req.actor && endpoint.method === 'POST' ? openScope() : undefined;
+      // An authenticated mutating call runs in an audit scope: its row changes go into its entry, and
+      // are written with the changes themselves (audit_pending) until the entry is.
+      const scope = req.actor && endpoint.method === 'POST' ? openScope({ id: randomUUID(), call: callOf(req.actor, endpoint, req) }) : undefined;
       const call = () => handler({
         body: req.body as Out<E['body']>,
         query: req.query as Out<E['query']>,
@@ -191,7 +210,25 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         req,
         reply,
       });
-      const answer = scope ? await captured(scope, call) : await call();
+      let answer: HandlerAnswer<E>;
+      try {
+        answer = scope ? await captured(scope, call) : await call();
+      } catch (err) {
+        // Changes of a failed call that committed all the same still get their entry, with its answer.
+        if (scope) await finishCall(ctx.db, ctx.events, scope, { ok: false, msg: err instanceof ApiError ? err.message : M.auditInterrupted, body: req.body }).catch((e: unknown) => req.log.error({ err: e }, 'audit entry not written'));
+        throw err;
+      }
+      // Every successful mutating call goes into the audit trail (and a sub-account's into its operation
+      // log: the audit and ram modules write them from the event), a failed one (or a download) when
+      // changes of it committed. The call has answered: a failure here is logged, and its pending rows
+      // stay for the sweep.
+      if (scope) {
+        const outcome =
+          answer instanceof FileAnswer || answer instanceof RedirectAnswer ? { ok: false, msg: auditActionName(endpoint.path) } : { ok: answer.code === CODE.ok, msg: answer.msg };
+        await finishCall(ctx.db, ctx.events, scope, { ...outcome, body: req.body }).catch((err: unknown) =>
+          req.log.error({ err, tenantId: req.actor?.tenantId, path: endpoint.path }, 'audit entry not written'),
+        );
+      }
       if (answer instanceof FileAnswer) {
         reply.header('content-disposition', contentDisposition(answer.filename, answer.options.disposition)).header('cache-control', answer.options.cacheControl ?? 'no-store').type(answer.contentType);
         if (answer.options.size !== undefined) reply.header('content-length', answer.options.size);
@@ -200,30 +237,6 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
       if (answer instanceof RedirectAnswer) {
         // The location may carry a one-time code or ticket: nothing on the way may keep it.
         return reply.header('cache-control', 'no-store').redirect(answer.location, 302);
-      }
-      // Every successful mutating call goes into the audit trail, and a sub-account's also into its
-      // operation log (the audit and ram modules write them from the event). The call has succeeded:
-      // a failure here is logged, not answered.
-      if (scope && answer.code === CODE.ok && req.actor) {
-        const { tenantId, ramId, apiTokenId } = req.actor;
-        const what = summary(scope.changes, req.body);
-        await ctx.events
-          .emit(ctx.db, {
-            type: 'operation.performed',
-            tenant_id: tenantId,
-            ram_id: ramId,
-            path: endpoint.path,
-            msg: answer.msg,
-            who: apiTokenId !== undefined ? 'token' : ramId !== null ? 'ram' : 'main',
-            ...(apiTokenId !== undefined ? { token_id: apiTokenId, token_name: req.actor.apiTokenName ?? '' } : {}),
-            ip: req.ip,
-            user_agent: (req.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX),
-            source: apiTokenId !== undefined ? 'api' : 'console',
-            method: endpoint.method,
-            ...what,
-            more: scope.more,
-          })
-          .catch((err: unknown) => req.log.error({ err, tenantId, ramId, path: endpoint.path }, 'operation event not written'));
       }
       return answer;
     },

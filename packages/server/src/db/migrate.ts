@@ -36,6 +36,7 @@ import { deviceApproval } from './migrations/0034_device_approval';
 import { popRelay } from './migrations/0035_pop_relay';
 import { sessionBytes } from './migrations/0036_session_bytes';
 import { sessionFamily } from './migrations/0037_session_family';
+import { auditPending } from './migrations/0038_audit_pending';
 
 /**
  * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
@@ -93,6 +94,7 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0035_pop_relay': popRelay(handle.dialect),
     '0036_session_bytes': sessionBytes(),
     '0037_session_family': sessionFamily(),
+    '0038_audit_pending': auditPending(handle.dialect),
   };
 }
 

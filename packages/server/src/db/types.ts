@@ -228,6 +228,7 @@ export interface Database {
   api_token: ApiTokenTable;
   audit_entry: AuditEntryTable;
   audit_setting: AuditSettingTable;
+  audit_pending: AuditPendingTable;
   member_diagnosis: MemberDiagnosisTable;
   device_approval_setting: DeviceApprovalSettingTable;
   device_approval: DeviceApprovalTable;
@@ -1035,6 +1036,18 @@ export interface AuditEntryTable {
   /** JSON: contract auditRowChange[]. */
   changes: string;
   more: Generated<number>;
+}
+
+/** An audited row change written with the change itself, until its call's entry is (migration 0038). */
+export interface AuditPendingTable {
+  id: Generated<number>;
+  scope_id: string;
+  /** JSON: core/audit.ts PendingCall. */
+  call: string;
+  /** JSON: core/audit.ts CapturedChange[]. */
+  changes: string;
+  more: Generated<number>;
+  create_time: number;
 }
 
 /** A tenant's audit retention; no row: LIMITS.auditRetentionDays. */
