@@ -93,10 +93,10 @@ export const authSourceDetail = authSourceItem.extend({ app_secret: z.string() }
 export type AuthSourceDetail = z.infer<typeof authSourceDetail>;
 
 /**
- * The mask the info call shows for a secret: its last four characters behind a fixed run of '*', so an
- * administrator can tell which secret is set without the secret being readable.
+ * The mask the info call shows for a secret: a fixed run of '*' that says one is set and nothing of it
+ * (issue 32: no part of a secret is answered); sent back unchanged, it keeps the stored one.
  */
-export const maskSecret = (secret: string) => `${'*'.repeat(12)}${secret.length > 12 ? secret.slice(-4) : ''}`;
+export const maskSecret = (secret: string) => (secret ? '*'.repeat(12) : '');
 
 /** What a type needs on the provider's side, read-only in the form (spec 3 §3 "white_ip and auth_domain"). */
 export const authSourceDefaults = z.object({

@@ -27,6 +27,16 @@ export function authorize(actor: Actor, access: Access, networkNumber?: string):
 }
 
 /**
+ * Whether the actor may make the calls a permission guards: a main account may, a sub-account (or a
+ * role token) when its role grants it, a read-only token never. Answers that show a secret's reach (a
+ * webhook's URL) show it whole only to those who may change it.
+ */
+export function may(actor: Actor, permission: Permission): boolean {
+  if (actor.apiTokenId !== undefined && actor.apiTokenScope !== 'role') return false;
+  return actor.role === null || granted(actor.role, permission);
+}
+
+/**
  * What no personal API token may call, whatever its scope: the token calls themselves (a token never
  * makes or revokes tokens), and the self-service of a signed-in person (password, verification codes
  * for phone or email changes, signing out). Main-only calls are refused to 'role' tokens by authorize

@@ -1,4 +1,4 @@
-import { CODE, fmt, M, monitorConfig, monitorSetting, SECRET_MASK, webhookConfig, webhookDelete, webhookSetting, webhookTest, type WebhookType } from '@hublink/contract';
+import { CODE, createApiToken, fmt, M, monitorConfig, monitorSetting, SECRET_MASK, webhookConfig, webhookDelete, webhookSetting, webhookTest, type WebhookType } from '@hublink/contract';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -193,7 +193,15 @@ describeEachDatabase('webhook (/webhook/*)', (t) => {
     expect((await t().call(webhookConfig, { token: a.token })).data).not.toBeNull();
 
     const viewer = await ramToken(t(), a.account.id, { ...FULL_ROLE, monitor: { view: 1, create: 1, edit: 0, delete: 1 } });
-    expect((await t().call(webhookConfig, { token: viewer })).data).toMatchObject({ type: 'dingtalk', secret: SECRET_MASK });
+    // The robot's token is in its URL: a viewer sees where it goes, not the token (issue 32).
+    const seen = (await t().call(webhookConfig, { token: viewer })).data!;
+    expect(seen).toMatchObject({ type: 'dingtalk', secret: SECRET_MASK, url: `${new URL(receiver.url).origin}/${SECRET_MASK}` });
+    expect(JSON.stringify(seen)).not.toContain('access_token');
+    const editor = await ramToken(t(), a.account.id, FULL_ROLE);
+    expect((await t().call(webhookConfig, { token: editor })).data!.url).toContain('access_token=abc');
+    // A read-only API token is a viewer too.
+    const reader = (await t().call(createApiToken, { token: a.token, body: { name: '只读', scope: 'read', expires_days: 30 } })).data!.token;
+    expect((await t().call(webhookConfig, { token: reader })).data!.url).not.toContain('access_token');
     const sent = receiver.received.length;
     for (const call of [
       () => t().call(webhookSetting, { token: viewer, body: { type: 'wecom', url: robot('wecom') } }),

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
+import { may } from '../../core/guard';
 import { judgeTarget } from '../../core/outbound';
 import type { Limit } from '../../core/ratelimit';
 import { formatTime } from '../../core/time';
@@ -24,11 +25,24 @@ export async function storedWebhook(ctx: Ctx, db: Db, tenantId: number): Promise
   return { type: row.type as WebhookType, url: row.url, secret: row.secret ? ctx.secretBox.openText(row.secret, sealContext(tenantId)) : '' };
 }
 
-/** GET /webhook/config: the secret is masked. */
+/**
+ * A robot's URL carries its access token (DingTalk's access_token, Feishu's hook path, WeCom's key):
+ * whoever may not change the webhook sees where it goes, not the token.
+ */
+export function maskedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}/${SECRET_MASK}`;
+  } catch {
+    return SECRET_MASK;
+  }
+}
+
+/** GET /webhook/config: the secret only as the mask, the URL whole only to whoever may edit monitoring. */
 export async function webhookOf(ctx: Ctx, actor: Actor): Promise<WebhookData | null> {
   const row = await ctx.db.selectFrom('monitor_webhook').select(['type', 'url', 'secret']).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
   if (!row) return null;
-  return { type: row.type as WebhookType, url: row.url, secret: row.secret ? SECRET_MASK : '' };
+  return { type: row.type as WebhookType, url: may(actor, 'monitor.edit') ? row.url : maskedUrl(row.url), secret: row.secret ? SECRET_MASK : '' };
 }
 
 /**
