@@ -20,6 +20,7 @@ import {
   type Endpoint,
 } from '@hublink/contract';
 import type { BuiltApp } from './app';
+import { insertAccount } from './core/accounts';
 import type { Actor } from './core/actor';
 import type { Ctx } from './core/context';
 import { hashPassword } from './core/passwords';
@@ -80,9 +81,8 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
   const tenantId = await ctx.db.transaction().execute(async (trx) => {
     let account = await trx.selectFrom('account').select('id').where('username_key', '=', DEMO.username).executeTakeFirst();
     if (!account) {
-      account = await trx
-        .insertInto('account')
-        .values({
+      account = {
+        id: await insertAccount(trx, {
           username: DEMO.username,
           username_key: DEMO.username,
           nickname: M.demoNickname,
@@ -94,9 +94,8 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
           ...DEMO.plan,
           create_time: now,
           update_time: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+        }),
+      };
     }
     const id = account.id;
     await trx.updateTable('account').set({ password_hash: passwordHash, status: 1, update_time: now }).where('id', '=', id).execute();

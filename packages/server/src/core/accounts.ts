@@ -1,4 +1,5 @@
-import { M, type SendType } from '@hublink/contract';
+import { randomInt } from 'node:crypto';
+import { LIMITS, M, type SendType } from '@hublink/contract';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connect';
 import type { AccountTable } from '../db/types';
@@ -9,11 +10,33 @@ import { revokeSessions } from './sessions';
 /*
  * A main account's row (table account) is its tenant: the guard reads it, lockTenant locks it, the
  * plan lives on it (core/plan.ts), and two modules change it: auth registers and recovers accounts,
- * account edits its own. So the row is core's, and they write it only through these functions.
+ * account edits its own. So the row is core's, and they write it only through these functions. Its ID
+ * code (auth_source_code) is made with it here; the auth-source module reads it.
  */
 
-export async function insertAccount(db: Db, values: Insertable<AccountTable>): Promise<void> {
-  await db.insertInto('account').values(values).execute();
+/** Letters and digits no one mistakes for another when reading a code aloud (no I, O, 0, 1): 32 of them. */
+const ID_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export const newIdCode = () => Array.from({ length: LIMITS.authSourceCodeLength }, () => ID_CODE_ALPHABET[randomInt(ID_CODE_ALPHABET.length)]).join('');
+
+/**
+ * Gives a tenant its ID code (what its staff type to sign in through a source, spec 3 §3) unless it has
+ * one: 8 characters of 32 (about 10^12 codes), unique across tenants, never changing; a code another
+ * tenant holds is drawn again. Made with the account, so reading it (a GET) never writes.
+ */
+export async function assignIdCode(db: Db, tenantId: number): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await db.insertInto('auth_source_code').values({ tenant_id: tenantId, code: newIdCode(), create_time: Date.now() }).onConflict((oc) => oc.doNothing()).execute();
+    if (await db.selectFrom('auth_source_code').select('tenant_id').where('tenant_id', '=', tenantId).executeTakeFirst()) return;
+  }
+  throw new Error(`no ID code could be stored for tenant ${tenantId}`);
+}
+
+/** A new main account (its tenant) with its ID code; answers its id. */
+export async function insertAccount(db: Db, values: Insertable<AccountTable>): Promise<number> {
+  const { id } = await db.insertInto('account').values(values).returning('id').executeTakeFirstOrThrow();
+  await assignIdCode(db, id);
+  return id;
 }
 
 /** What an account's owner changes of its row; the plan and the status are the operator's. */

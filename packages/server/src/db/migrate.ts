@@ -37,6 +37,7 @@ import { popRelay } from './migrations/0035_pop_relay';
 import { sessionBytes } from './migrations/0036_session_bytes';
 import { sessionFamily } from './migrations/0037_session_family';
 import { auditPending } from './migrations/0038_audit_pending';
+import { tenantIdCodes } from './migrations/0039_tenant_id_codes';
 
 /**
  * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
@@ -95,6 +96,7 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0036_session_bytes': sessionBytes(),
     '0037_session_family': sessionFamily(),
     '0038_audit_pending': auditPending(handle.dialect),
+    '0039_tenant_id_codes': tenantIdCodes(),
   };
 }
 

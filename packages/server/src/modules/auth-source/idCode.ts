@@ -1,31 +1,17 @@
-import { randomInt } from 'node:crypto';
-import { LIMITS } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
-
-/** Letters and digits no one mistakes for another when reading a code aloud (no I, O, 0, 1): 32 of them. */
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-
-export const newIdCode = () => Array.from({ length: LIMITS.authSourceCodeLength }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+import { assignIdCode } from '../../core/accounts';
 
 /**
- * The tenant's ID code, created on first use: 8 characters of 32 (about 10^12 codes), unique across
- * tenants, never changing. Two first uses at once agree on the one that was stored first; a code some
- * other tenant holds already is drawn again.
+ * The tenant's ID code. Every account gets one when it is made (core/accounts.ts insertAccount, and
+ * migration 0039 for the accounts before it), so this reads; a missing one is made all the same rather
+ * than failing the page.
  */
 export async function idCodeOf(ctx: Ctx, tenantId: number): Promise<string> {
   const stored = () => ctx.db.selectFrom('auth_source_code').select('code').where('tenant_id', '=', tenantId).executeTakeFirst();
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const row = await stored();
-    if (row) return row.code;
-    await ctx.db
-      .insertInto('auth_source_code')
-      .values({ tenant_id: tenantId, code: newIdCode(), create_time: Date.now() })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
   const row = await stored();
-  if (!row) throw new Error(`no ID code could be stored for tenant ${tenantId}`);
-  return row.code;
+  if (row) return row.code;
+  await assignIdCode(ctx.db, tenantId);
+  return (await stored())!.code;
 }
 
 /** The tenant an ID code names, if any. */
