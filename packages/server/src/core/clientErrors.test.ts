@@ -2,6 +2,7 @@ import net from 'node:net';
 import { CODE, M } from '@hublink/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { listenForMetrics } from './metricsServer';
 
 /*
  * Requests Node's HTTP parser refuses before any route sees them (issue 32, item 7): a 100k-character
@@ -33,6 +34,24 @@ function answersIn(text: string): Answer[] {
   return out;
 }
 
+/** Sends raw bytes on a new connection to `port` and reads every answer until the server closes it. */
+function sendTo(port: number, bytes: string): Promise<Answer[]> {
+  return new Promise<Answer[]>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (text += d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      try {
+        resolve(answersIn(text));
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
+  });
+}
+
 describe('requests the HTTP parser refuses answer in the envelope, and the server goes on', () => {
   let t: TestApp;
   let port: number;
@@ -44,22 +63,7 @@ describe('requests the HTTP parser refuses answer in the envelope, and the serve
   });
   afterAll(() => t?.close());
 
-  /** Sends raw bytes on a new connection and reads every answer until the server closes it. */
-  const send = (bytes: string) =>
-    new Promise<Answer[]>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (d: string) => (text += d));
-      socket.on('error', reject);
-      socket.on('close', () => {
-        try {
-          resolve(answersIn(text));
-        } catch (e) {
-          reject(e as Error);
-        }
-      });
-    });
+  const send = (bytes: string) => sendTo(port, bytes);
 
   const good = 'GET /api/v1/site/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
   const served = async () => {
@@ -98,5 +102,22 @@ describe('requests the HTTP parser refuses answer in the envelope, and the serve
       ]);
     }
     await served();
+  });
+});
+
+describe('the metrics port answers refused requests in the envelope too', () => {
+  it('a 100k-character URL and bytes that are not HTTP', async () => {
+    const metrics = await listenForMetrics({ port: 0, host: '127.0.0.1' }, async () => ({ contentType: 'text/plain', text: '' }), { error: () => undefined, info: () => undefined });
+    try {
+      for (const [bytes, status, msg] of [
+        [`GET /metrics?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, M.requestTooLarge],
+        ['\u0000\u0001 hello\r\n\r\n', 400, M.requestMalformed],
+      ] as const) {
+        const answers = await sendTo(metrics.port, bytes);
+        expect(answers.map((a) => ({ status: a.status, body: JSON.parse(a.body) as unknown }))).toEqual([{ status, body: { code: CODE.invalid, msg } }]);
+      }
+    } finally {
+      await metrics.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
+import { answerClientError } from './clientErrors';
 import type { App } from './http';
 
 export type RenderMetrics = () => Promise<{ contentType: string; text: string }>;
@@ -66,6 +67,8 @@ export async function listenForMetrics(
       },
     );
   });
+  // Malformed or over-long requests get the envelope here too, as on the API's port (core/clientErrors.ts).
+  server.on('clientError', answerClientError);
   // A scraper keeps its connection; idle ones must not hold a stop open.
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
