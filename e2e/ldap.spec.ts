@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
+import { verifyFileName, verifyToken } from '../packages/server/src/modules/ldap/domain';
 import { startSlapd, type Slapd } from '../packages/server/test/slapd';
 import { CONTEXT, expectPath, launch, registerByApi, screenshotAtWidths, settled, signIn, startServer, trackCaptcha, type Server } from './support';
 
@@ -39,9 +40,11 @@ describe('LDAP directory sync in Chromium', () => {
     // The tenant's web site: it holds the verification file the console told the tenant to place.
     site = http.createServer((req, res) => {
       void (async () => {
-        const row = await server.ctx.db.selectFrom('ldap_domain').select('token').where('domain', '=', domain).executeTakeFirst();
-        const placed = row && req.url === `/${domain}/hublink-verify-${row.token.slice(0, 12)}.txt`;
-        res.writeHead(placed ? 200 : 404).end(placed ? row.token : 'not found');
+        // The file as the console hands it out: the tenant's token for the domain (a MAC: nothing stored).
+        const tenant = await server.ctx.db.selectFrom('account').select('id').where('username', '=', username).executeTakeFirst();
+        const token = tenant ? verifyToken(server.ctx, tenant.id, domain) : '';
+        const placed = token !== '' && req.url === `/${domain}/${verifyFileName(token)}`;
+        res.writeHead(placed ? 200 : 404).end(placed ? token : 'not found');
       })();
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
