@@ -1,28 +1,12 @@
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
+import { LEVEL, logCapture } from '../../test/logLines';
 import { until } from '../../test/until';
 import { pathOf } from './requestLog';
 
-/** pino's levels, as the JSON lines carry them. */
-const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const;
 const SLOW_MS = 20;
-
-interface Line {
-  level: number;
-  msg: string;
-  reqId?: string;
-  [key: string]: unknown;
-}
-
-const lines: Line[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _enc, done) {
-    for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l) as Line);
-    done();
-  },
-});
+const { lines, logStream } = logCapture();
 const linesOf = (reqId: string) => lines.filter((l) => l.reqId === reqId);
 
 it('a URL keeps only its path for the slow-request line', () => {

@@ -1,27 +1,12 @@
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { DEVICE_LIMITS } from '@hublink/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { LEVEL, logCapture } from '../../test/logLines';
 import { until } from '../../test/until';
 import { BAD_FRAME_LOG_WINDOW_MS, LogThrottle, OTHER_ADDRESSES } from './websocketErrors';
 
-/** pino's levels, as the JSON lines carry them. */
-const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const;
-
-interface Line {
-  level: number;
-  msg: string;
-  [key: string]: unknown;
-}
-
-const lines: Line[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _enc, done) {
-    for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l) as Line);
-    done();
-  },
-});
+const { lines, logStream } = logCapture();
 
 /** A 64-bit payload length (RFC 6455 §5.2). */
 const length64 = (n: bigint) => {
