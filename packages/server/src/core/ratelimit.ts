@@ -26,19 +26,22 @@ export interface Reservation {
   release(): Promise<void>;
 }
 
+/** A limit's counter for one subject in the store. */
+const keyOf = (limit: Pick<Limit, 'name'>, subject: string) => `rl:${limit.name}:${subject.toLowerCase()}`;
+
 /** Fixed-window counters over the shared store. */
 export class RateLimiter {
   constructor(private readonly store: KvStore) {}
 
   /** Counts one event and refuses with 429 once the window is full. */
   async hit(limit: Limit, subject: string): Promise<void> {
-    const n = await this.store.incr(`rl:${limit.name}:${subject.toLowerCase()}`, limit.windowSeconds);
+    const n = await this.store.incr(keyOf(limit, subject), limit.windowSeconds);
     if (n > limit.max) throw tooMany(limit.message);
   }
 
   /** Refuses when the window is already full, without counting (a look, not a reservation: see reserve). */
   async check(limit: Limit, subject: string): Promise<void> {
-    const n = Number((await this.store.get(`rl:${limit.name}:${subject.toLowerCase()}`)) ?? 0);
+    const n = Number((await this.store.get(keyOf(limit, subject))) ?? 0);
     if (n >= limit.max) throw tooMany(limit.message);
   }
 
@@ -54,7 +57,7 @@ export class RateLimiter {
       for (const key of taken.splice(0)) await this.store.decr(key);
     };
     for (const [limit, subject] of limits) {
-      const key = `rl:${limit.name}:${subject.toLowerCase()}`;
+      const key = keyOf(limit, subject);
       taken.push(key);
       if ((await this.store.incr(key, limit.windowSeconds)) > limit.max) {
         await release();
@@ -65,6 +68,6 @@ export class RateLimiter {
   }
 
   async reset(limit: Limit, subject: string): Promise<void> {
-    await this.store.del(`rl:${limit.name}:${subject.toLowerCase()}`);
+    await this.store.del(keyOf(limit, subject));
   }
 }
