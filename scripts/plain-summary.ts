@@ -19,19 +19,22 @@ export interface RunSummary {
  * A test file that failed outside its tests (it could not be imported, a hook threw) counts as one
  * failure, so the line never reads 0 failed for a run that failed. Before it, the slowest files and
  * each project's span. When `npm test` runs several vitest processes (scripts/test.mjs), each writes
- * its summary to PLAIN_SUMMARY_OUT instead, and the script prints the whole run's.
+ * its summary to PLAIN_SUMMARY_OUT instead, and the script prints the whole run's; PLAIN_SUMMARY_LABEL
+ * tells a run's projects from the same projects run again (under another Node version).
  */
+const projectOf = (m: TestModule) => (process.env.PLAIN_SUMMARY_LABEL ? `${m.project.name} (${process.env.PLAIN_SUMMARY_LABEL})` : m.project.name);
+
 export default class PlainSummary implements Reporter {
   private readonly spans = new Map<string, { start: number; end: number; sum: number }>();
 
   onTestModuleStart(m: TestModule) {
-    const span = this.spans.get(m.project.name);
+    const span = this.spans.get(projectOf(m));
     if (span) span.start = Math.min(span.start, Date.now());
-    else this.spans.set(m.project.name, { start: Date.now(), end: Date.now(), sum: 0 });
+    else this.spans.set(projectOf(m), { start: Date.now(), end: Date.now(), sum: 0 });
   }
 
   onTestModuleEnd(m: TestModule) {
-    const span = this.spans.get(m.project.name);
+    const span = this.spans.get(projectOf(m));
     if (!span) return;
     span.end = Math.max(span.end, Date.now());
     const d = m.diagnostic();
@@ -50,7 +53,7 @@ export default class PlainSummary implements Reporter {
       }
       summary.failed += failedTests > 0 ? failedTests : m.state() === 'failed' ? 1 : 0;
       const d = m.diagnostic();
-      summary.files.push({ name: `${m.project.name} ${relative(process.cwd(), m.moduleId)}`, ms: d.collectDuration + d.setupDuration + d.duration });
+      summary.files.push({ name: `${projectOf(m)} ${relative(process.cwd(), m.moduleId)}`, ms: d.collectDuration + d.setupDuration + d.duration });
     }
     const out = process.env.PLAIN_SUMMARY_OUT;
     if (out) fs.writeFileSync(out, JSON.stringify(summary));
@@ -67,7 +70,7 @@ export function summaryText(s: RunSummary): string {
   if (rows.length > 1) {
     const t0 = rows[0]![1].start;
     const at = (ms: number) => `${((ms - t0) / 1000).toFixed(0).padStart(5)} s`;
-    text += `\nProjects (from, to, files' summed time):\n${rows.map(([name, x]) => `  ${name.padEnd(17)} ${at(x.start)} to ${at(x.end)}  ${(x.sum / 1000).toFixed(0).padStart(6)} s`).join('\n')}\n`;
+    text += `\nProjects (from, to, files' summed time):\n${rows.map(([name, x]) => `  ${name.padEnd(27)} ${at(x.start)} to ${at(x.end)}  ${(x.sum / 1000).toFixed(0).padStart(6)} s`).join('\n')}\n`;
   }
   return `${text}\nTests: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n`;
 }

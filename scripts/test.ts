@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { otherNodeEnv, prepareNode, type OtherNode } from './otherNode/prepare';
 import { summaryText, type RunSummary } from './plain-summary';
 
 /*
@@ -9,8 +10,13 @@ import { summaryText, type RunSummary } from './plain-summary';
  * the parallel files, then the files that must have the machine to themselves (namespaces, OpenVPN,
  * measured times). Then two run side by side: the files that need an exclusive resource but not the
  * processor (Redis, server processes, slapd, migrations) and the browser tests, whose output is held
- * and printed whole when they end. With arguments, one plain `vitest run` with them.
+ * and printed whole when they end. Meanwhile Node 24 is fetched and better-sqlite3 built for it
+ * (scripts/otherNode); after the exclusive files, the server files and the start of `npm start` run
+ * again under it on SQLite. With arguments, one plain `vitest run` with them.
  */
+
+/** The Node version, besides the one running npm, that the server's tests run under (users run 22, 24 or 26). */
+const OTHER_NODE = '24.22.3';
 
 const VITEST = path.resolve(import.meta.dirname, '../node_modules/vitest/vitest.mjs');
 
@@ -19,11 +25,15 @@ interface Run {
   summary: RunSummary | null;
 }
 
-function vitest(args: string[], out: 'live' | 'held'): Promise<Run> {
+function vitest(args: string[], out: 'live' | 'held', under?: OtherNode): Promise<Run> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-test-')), 'summary.json');
-  const child = spawn(process.execPath, [VITEST, 'run', ...args], {
+  const env = under
+    ? // SQLite only: the PostgreSQL and Redis runs are the first Node's.
+      otherNodeEnv(under, { ...process.env, TEST_DATABASE_URL: '', TEST_REDIS_URL: '', PLAIN_SUMMARY_LABEL: `Node ${under.version}` })
+    : process.env;
+  const child = spawn(under ? under.node : process.execPath, [VITEST, 'run', ...args], {
     stdio: ['ignore', out === 'live' ? 'inherit' : 'pipe', out === 'live' ? 'inherit' : 'pipe'],
-    env: { ...process.env, PLAIN_SUMMARY_OUT: file },
+    env: { ...env, PLAIN_SUMMARY_OUT: file },
   });
   const held: Buffer[] = [];
   child.stdout?.on('data', (b: Buffer) => held.push(b));
@@ -48,9 +58,28 @@ if (args.length > 0) {
   const child = spawn(process.execPath, [VITEST, 'run', ...args], { stdio: 'inherit' });
   child.on('close', (code) => process.exit(code ?? 1));
 } else {
+  const otherNode = prepareNode(OTHER_NODE, (line) => process.stdout.write(`${line}\n`)).then(
+    (made) => ({ made }),
+    (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+  );
   const first = await vitest(['--project', 'server', '--project', 'server-mocks', '--project', 'web', '--project', 'web-mocks', '--project', 'server-serial'], 'live');
   process.stdout.write('\nThe exclusive-resource files and the browser tests, side by side (browser output when it ends):\n');
-  const rest = await Promise.all([vitest(['--project', 'server-exclusive'], 'live'), vitest(['--project', 'e2e'], 'held')]);
+  const underOtherNode = async (): Promise<Run[]> => {
+    const other = await otherNode;
+    if ('error' in other) {
+      process.stdout.write(`\nNode ${OTHER_NODE} could not be made ready: ${other.error}\n`);
+      return [{ code: 1, summary: null }];
+    }
+    process.stdout.write(`\nThe server files and npm start under Node ${OTHER_NODE}, on SQLite:\n`);
+    return [
+      await vitest(['--project', 'server'], 'live', other.made),
+      await vitest(['--project', 'server-exclusive', 'packages/server/src/startup.test.ts'], 'live', other.made),
+    ];
+  };
+  const rest = await Promise.all([
+    vitest(['--project', 'server-exclusive'], 'live').then(async (exclusive) => [exclusive, ...(await underOtherNode())]),
+    vitest(['--project', 'e2e'], 'held').then((e2e) => [e2e]),
+  ]).then((lanes) => lanes.flat());
   const runs = [first, ...rest];
   const total: RunSummary = { passed: 0, failed: 0, skipped: 0, files: [], spans: {} };
   for (const r of runs) {
