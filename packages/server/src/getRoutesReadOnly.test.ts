@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { CODE, createApiToken, createAuthSource, createContact, ROUTER_TYPE, type Endpoint } from '@hublink/contract';
+import { CODE, createApiToken, createAuthSource, createContact, createSupportTicket, ROUTER_TYPE, type Endpoint } from '@hublink/contract';
 import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -110,25 +110,9 @@ describeEachDatabase(
         .values({ title: '维护通知', tag: '通知', content: '<p>维护</p>', release_time: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const ticketNumber = `T${suffix}01`;
-      await t()
-        .db.insertInto('support_ticket')
-        .values({
-          tenant_id: tenantId,
-          ticket_number: ticketNumber,
-          title: '工单',
-          content: '概述',
-          type: 1,
-          status: 1,
-          ram_id: null,
-          raised_by: main.username,
-          grade: null,
-          appraise_content: null,
-          appraise_time: null,
-          create_time: now,
-          update_time: now,
-        })
-        .execute();
+      const ticket = await t().call(createSupportTicket, { token: main.token, body: { title: '无法连接', content: '分支机构的路由器无法连接', type: 1, file_ids: [] } });
+      expect(ticket.code).toBe(CODE.ok);
+      const ticketNumber = ticket.data!.ticket_number;
       const contact = await t().call(createContact, { token: main.token, body: { name: '值班', email: 'duty@example.com' } });
       expect(contact.code).toBe(CODE.ok);
       const source = await t().call(createAuthSource, {

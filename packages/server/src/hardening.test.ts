@@ -1,4 +1,3 @@
-import net from 'node:net';
 import {
   addNetworkMember,
   addRouter,
@@ -229,42 +228,13 @@ describeEachDatabase('hardening: ids are positive integers or their decimal stri
   });
 });
 
+// Bytes the HTTP parser refuses (long URLs, bad request lines, bad headers) are core/clientErrors.test.ts's.
 describe('hardening: requests that never reach a route answer in the envelope', () => {
   let t: TestApp;
-  let port: number;
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as net.AddressInfo).port;
     return () => t.close();
-  });
-
-  /** Sends raw bytes and reads the whole answer until the server closes the connection. */
-  const send = (bytes: string) =>
-    new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
-      let text = '';
-      socket.on('data', (d) => (text += d.toString('utf8')));
-      socket.on('error', reject);
-      socket.on('close', () => {
-        const [head = '', body = ''] = text.split('\r\n\r\n');
-        resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
-      });
-    });
-
-  it('a URL or headers past 16 KB, and bytes that are not HTTP: the parser refuses them, in the envelope', async () => {
-    const cases: [string, number, string][] = [
-      [`GET /api/v1/verify/code?${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, M.requestTooLarge],
-      [`GET /api/v1/verify/code HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(17_000)}\r\n\r\n`, 431, M.requestTooLarge],
-      ['NOT HTTP AT ALL\r\n\r\n', 400, M.requestMalformed],
-      ['GET /api/v1/verify/code HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n', 400, M.requestMalformed],
-    ];
-    for (const [bytes, status, msg] of cases) {
-      const res = await send(bytes);
-      expect({ sent: bytes.slice(0, 40), status: res.status, body: JSON.parse(res.body) }).toEqual({ sent: bytes.slice(0, 40), status, body: { code: CODE.invalid, msg } });
-      expect(res.headers).toContain('x-content-type-options: nosniff');
-    }
   });
 
   it('an Authorization header of any shape: 2001, never a 500', async () => {

@@ -81,6 +81,7 @@ describe('requests the HTTP parser refuses answer in the envelope, and the serve
     ['many headers past 16 KB together', `GET /api/v1/site/info HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'c'.repeat(60)}`).join('\r\n')}\r\n\r\n`, 431, M.requestTooLarge],
     ['a header name with a space', 'GET /api/v1/site/info HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', 400, M.requestMalformed],
     ['a control character in a header value', 'GET /api/v1/site/info HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n', 400, M.requestMalformed],
+    ['a negative Content-Length', 'GET /api/v1/site/info HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n', 400, M.requestMalformed],
     ['Content-Length and Transfer-Encoding together', 'POST /api/v1/site/info HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n', 400, M.requestMalformed],
   ];
 
