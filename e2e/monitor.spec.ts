@@ -16,6 +16,8 @@ const FAST = { firstMinMs: 50, firstMaxMs: 200, maxMs: 1_000, throttledMinMs: 1_
  * link, a DingTalk webhook (a local robot that checks the signature) tested and saved, a device chosen
  * and the configuration saved; then a simulated router connects through the gateway and goes away, and
  * the offline alert arrives in the message centre, the contact's mailbox (the outbox) and the robot.
+ * Then (issue 33) two more webhooks with mentions, one refused input, a test send that arrives, and a
+ * delivery the robot refused listed as failed and sent again.
  */
 describe('monitoring alerts in Chromium', () => {
   let server: Server;
@@ -37,7 +39,7 @@ describe('monitoring alerts in Chromium', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer({ HUBLINK_ALERT_DEBOUNCE_SECONDS: '1', HUBLINK_ALERT_RETRY_SECONDS: '1' });
+    server = await startServer({ HUBLINK_ALERT_DEBOUNCE_SECONDS: '1', HUBLINK_ALERT_RETRY_SECONDS: '1', HUBLINK_ALERT_ATTEMPTS: '2', HUBLINK_ALERT_GROUP_SECONDS: '0' });
     robot = await startWebhookReceiver(SECRET);
     browser = await launch();
     page = await (await browser.newContext({ ...CONTEXT, reducedMotion: 'reduce' })).newPage();
@@ -113,7 +115,7 @@ describe('monitoring alerts in Chromium', () => {
       await dialog.getByRole('button', { name: label(M.save) }).click();
       await dialog.getByText(M.webhookUrlPrivate).waitFor();
       await screenshotAtWidths(page, 'monitor-webhook-private', dialog.getByText(M.webhookUrlPrivate));
-      expect(await server.ctx.db.selectFrom('monitor_webhook').select('url').execute()).toEqual([]);
+      expect(await server.ctx.db.selectFrom('monitor_hook').select('url').execute()).toEqual([]);
     } finally {
       server.ctx.config.allowPrivateTargets = true;
     }
@@ -162,5 +164,93 @@ describe('monitoring alerts in Chromium', () => {
     await expect.poll(() => robot.received.filter((h) => h.valid && JSON.stringify(h.body).includes(title)).length).toBe(1);
     await expect.poll(async () => (await outbox(contactEmail)).some((m) => m.subject === title)).toBe(true);
     await expect.poll(async () => (await outbox(ownerEmail)).some((m) => m.subject === title)).toBe(true);
+  });
+
+  it('adds two webhooks with mentions (a bad mobile refused) and tests one at the robot', async () => {
+    await page.goto(`${server.url}/monitor/setting`);
+    const card = page.locator('.ant-card').filter({ hasText: M.webhooksHint });
+    await card.getByRole('row', { name: new RegExp(M.webhookDefaultName) }).waitFor();
+
+    await card.getByRole('button', { name: new RegExp(M.webhookCreate) }).click();
+    let form = page.getByRole('dialog', { name: M.webhookCreate });
+    await form.getByPlaceholder(M.webhookNamePlaceholder).fill('值班钉钉群');
+    await form.getByPlaceholder(M.webhookUrlPlaceholder).fill(`${robot.url}/dingtalk?access_token=duty`);
+    await form.getByPlaceholder(M.webhookSecretPlaceholder).fill(SECRET);
+    const mobiles = form.getByRole('combobox', { name: M.webhookAtMobiles });
+    await mobiles.fill('1380013800');
+    await mobiles.press('Enter');
+    await form.getByRole('button', { name: OK }).click();
+    const bad = fmt(M.webhookMobileInvalid, { value: '1380013800' });
+    await form.getByText(bad).waitFor();
+    await screenshotAtWidths(page, 'monitor-hook-refused', form.getByText(bad));
+    expect(await server.ctx.db.selectFrom('monitor_hook').select('name').where('name', '=', '值班钉钉群').execute()).toEqual([]);
+    await mobiles.press('Backspace');
+    await mobiles.fill('13800138000');
+    await mobiles.press('Enter');
+    const users = form.getByRole('combobox', { name: M.webhookAtUserIds });
+    await users.fill('duty01');
+    await users.press('Enter');
+    await form.getByRole('button', { name: OK }).click();
+    await form.waitFor({ state: 'hidden' });
+    await card.getByRole('row', { name: /值班钉钉群/ }).getByText('@13800138000 @duty01').waitFor();
+
+    await card.getByRole('button', { name: new RegExp(M.webhookCreate) }).click();
+    form = page.getByRole('dialog', { name: M.webhookCreate });
+    await form.getByPlaceholder(M.webhookNamePlaceholder).fill('企业微信值班');
+    await form.getByRole('combobox', { name: M.webhookType }).click();
+    await page.getByTitle(M.webhookTypeWecom).click();
+    await form.getByPlaceholder(M.webhookUrlPlaceholder).fill(`${robot.url}/wecom`);
+    const wecomMobiles = form.getByRole('combobox', { name: M.webhookAtMobiles });
+    await wecomMobiles.fill('13900139000');
+    await wecomMobiles.press('Enter');
+    await form.getByRole('switch', { name: M.webhookAtAll }).click();
+    await form.getByRole('button', { name: OK }).click();
+    await form.waitFor({ state: 'hidden' });
+    const wecomRow = card.getByRole('row', { name: /企业微信值班/ });
+    await wecomRow.getByText(`@13900139000 @${M.webhookMentionAll}`).waitFor();
+
+    const before = robot.received.length;
+    await wecomRow.getByRole('button', { name: label(M.webhookTest) }).click();
+    await page.getByText(M.webhookTestConfirm).waitFor();
+    await page.getByRole('button', { name: OK }).last().click();
+    await page.getByText(M.webhookTestOk).first().waitFor();
+    const got = robot.received.slice(before).find((h) => h.path === '/wecom');
+    expect(got).toMatchObject({ valid: true, body: { msgtype: 'text', text: { mentioned_mobile_list: ['13900139000'], mentioned_list: ['@all'] } } });
+    await screenshotAtWidths(page, 'monitor-webhooks', wecomRow);
+  });
+
+  it("lists a delivery the robot refused as failed with the robot's answer, and resends it", async () => {
+    const member = () => server.ctx.db.selectFrom('member').select(['id', 'online_status']).where('router_key', '=', router).executeTakeFirstOrThrow();
+    const duty = await server.ctx.db.selectFrom('monitor_hook').select('uuid').where('name', '=', '值班钉钉群').executeTakeFirstOrThrow();
+    const dutyDeliveries = () => server.ctx.db.selectFrom('monitor_delivery').select(['id', 'status']).where('target', '=', duty.uuid).execute();
+    // The DingTalk robots answer "too fast" to every attempt; the router comes back: a recovery alert.
+    robot.failNext('/dingtalk', 1000);
+    sim = simulate({ url: server.url, members: [{ kind: 'router', router_name: router, secret: deviceSecret }], startSpreadMs: 0, backoff: FAST });
+    await expect.poll(async () => (await member()).online_status).toBe(1);
+    await expect.poll(async () => (await dutyDeliveries()).map((d) => d.status), { timeout: 60_000 }).toEqual(['failed']);
+    robot.failNext('/dingtalk', 0);
+
+    await page.reload();
+    const card = page.locator('.ant-card').filter({ hasText: M.webhooksHint });
+    const row = card.getByRole('row', { name: /值班钉钉群/ });
+    await row.getByText(M.deliveryStatusFailed).waitFor();
+    await row.getByRole('button', { name: M.webhookDeliveries }).click();
+    const drawer = page.getByRole('dialog', { name: fmt(M.deliveriesTitle, { name: '值班钉钉群' }) });
+    const answer = fmt(M.webhookFailProvider, { provider: M.webhookTypeDingtalk, code: '130101', msg: 'send too fast, exceed 20 times per minute' });
+    await drawer.getByText(answer).waitFor();
+    await drawer.getByText(M.deliveryStatusFailed).waitFor();
+    await screenshotAtWidths(page, 'monitor-deliveries', drawer.getByText(answer));
+
+    const sent = robot.received.length;
+    await drawer.getByRole('button', { name: label(M.deliveryResend) }).click();
+    await page.getByText(M.deliveryResendConfirm).waitFor();
+    await page.getByRole('button', { name: OK }).last().click();
+    await page.getByText(M.deliveryResent).first().waitFor();
+    await expect.poll(async () => (await dutyDeliveries()).map((d) => d.status), { timeout: 30_000 }).toEqual(['sent']);
+    expect(robot.received.slice(sent).some((h) => h.path === '/dingtalk' && h.valid && h.query.access_token === 'duty')).toBe(true);
+    // The drawer shows it sent once reopened.
+    await drawer.getByRole('button', { name: /Close|关闭/ }).first().click();
+    await row.getByRole('button', { name: M.webhookDeliveries }).click();
+    await drawer.getByText(M.deliveryStatusSent).waitFor();
   });
 });

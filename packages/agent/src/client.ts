@@ -13,6 +13,7 @@ import {
 } from '@hublink/contract';
 import { backoffDelay, DEFAULT_BACKOFF, RESTART_MAX_MS, type BackoffPolicy } from './backoff';
 import { ClientAuthDesk } from './clientAuthDesk';
+import { DirectoryRelay } from './directoryRelay';
 import type { Device, DeviceSession } from './device';
 import { sharedScheduler, type Scheduled, type Scheduler } from './scheduler';
 
@@ -115,6 +116,11 @@ export class DeviceClient {
   private readonly url: string;
   private readonly log: (line: string) => void;
   private readonly clientAuth = new ClientAuthDesk((m) => this.send(m));
+  /** LDAP private mode: connections to the tenant's directory, for the gateway only (issue 33). */
+  private readonly directory = new DirectoryRelay(
+    (m) => this.send(m),
+    (line) => this.log(line),
+  );
 
   constructor(private readonly options: ClientOptions) {
     this.scheduler = options.scheduler ?? sharedScheduler();
@@ -136,6 +142,11 @@ export class DeviceClient {
     return id.kind === 'router' ? id.router_name : id.login;
   }
 
+  /** Connections to the tenant's directory relayed now. */
+  get connectionsRelayed(): number {
+    return this.directory.connections;
+  }
+
   get device(): Device {
     return this.options.device;
   }
@@ -151,6 +162,7 @@ export class DeviceClient {
     this.setState('stopped');
     this.ws?.close(1000);
     this.ws = null;
+    this.directory.closeAll();
     await this.work;
     await this.options.device.stop();
   }
@@ -282,6 +294,18 @@ export class DeviceClient {
         return;
       case 'client_kill':
         this.queue(() => this.options.device.killClients?.(message.network_number, message.common_names) ?? Promise.resolve());
+        return;
+      case 'directory_target':
+        this.directory.name(message.host, message.port);
+        return;
+      case 'directory_open':
+        this.directory.connect(message.id, message.host, message.port);
+        return;
+      case 'directory_data':
+        this.directory.write(message.id, message.data);
+        return;
+      case 'directory_close':
+        this.directory.close(message.id);
         return;
     }
   }
@@ -415,6 +439,7 @@ export class DeviceClient {
   private onClose(code: number, reason: string): void {
     this.next?.cancel();
     this.next = null;
+    this.directory.closeAll();
     if (this.state === 'stopped') return;
     const wasCredential = this.usedCredential;
     const text = `${code} (${reason || CLOSE_MEANING[code] || 'closed'})`;

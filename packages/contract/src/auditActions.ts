@@ -85,6 +85,11 @@ const AUDIT_ACTION_NAMES: Readonly<Record<string, string>> = {
   '/webhook/setting': '修改Webhook',
   '/webhook/delete': '删除Webhook',
   '/webhook/test': '测试Webhook',
+  '/webhooks/create': '添加Webhook',
+  '/webhooks/edit': '修改Webhook',
+  '/webhooks/delete': '删除Webhook',
+  '/webhooks/test': '测试Webhook',
+  '/webhooks/resend': '重发告警',
   // directory (LDAP) and sign-in sources
   '/ldap/save': '保存LDAP配置',
   '/ldap/check': '测试LDAP连接',

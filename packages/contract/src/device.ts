@@ -253,6 +253,26 @@ export const clientAuthMessage = z.object({
 });
 export type ClientAuthMessage = z.infer<typeof clientAuthMessage>;
 
+/*
+ * The directory relay (issue 33, LDAP private mode): the server reaches a tenant's directory inside a
+ * branch network through the router the LDAP configuration names. The gateway names the target
+ * (directory_target), asks for a TCP connection to it (directory_open), and both sides relay the
+ * connection's bytes (directory_data, base64) until one closes it (directory_close). The agent opens
+ * nothing else: an open for any other host or port, or without a named target, is refused.
+ */
+
+/** Bytes of one directory_data message, at most (base64 makes them a third larger). */
+export const DIRECTORY_RELAY = { chunkBytes: 48 * 1024, connections: 8, openTimeoutSeconds: 15 } as const;
+const relayId = text(64).min(1);
+const relayData = z.string().max(Math.ceil(DIRECTORY_RELAY.chunkBytes / 3) * 4);
+
+/** The agent's answer to directory_open: ok, or why not (an errno such as ECONNREFUSED, or `not_named`). */
+export const directoryOpenedMessage = z.object({ type: z.literal('directory_opened'), id: relayId, ok: z.boolean(), error: text(128).default('') });
+/** Bytes of a relayed connection, either way. */
+export const directoryDataMessage = z.object({ type: z.literal('directory_data'), id: relayId, data: relayData });
+/** A relayed connection ended, either way (`error`: why, when it failed). */
+export const directoryCloseMessage = z.object({ type: z.literal('directory_close'), id: relayId, error: text(128).default('') });
+
 /** Every message a device sends after its hello. */
 export const deviceMessage = z.discriminatedUnion('type', [
   statusMessage,
@@ -263,9 +283,25 @@ export const deviceMessage = z.discriminatedUnion('type', [
   appliedMessage,
   pingMessage,
   clientAuthMessage,
+  directoryOpenedMessage,
+  directoryDataMessage,
+  directoryCloseMessage,
 ]);
 export type DeviceMessage = z.infer<typeof deviceMessage>;
-export const DEVICE_MESSAGE_TYPES = ['hello', 'status', 'traffic', 'session', 'flows', 'ack', 'applied', 'ping', 'client_auth'] as const;
+export const DEVICE_MESSAGE_TYPES = [
+  'hello',
+  'status',
+  'traffic',
+  'session',
+  'flows',
+  'ack',
+  'applied',
+  'ping',
+  'client_auth',
+  'directory_opened',
+  'directory_data',
+  'directory_close',
+] as const;
 
 // ---- server → device ----
 
@@ -347,7 +383,25 @@ export const clientKillMessage = z.object({ type: z.literal('client_kill'), netw
 /** Sent just before the server closes a session, with the close code's meaning in words. */
 export const errorMessage = z.object({ type: z.literal('error'), code: z.number().int(), message: z.string() });
 
-export const serverMessage = z.discriminatedUnion('type', [welcomeMessage, configMessage, leaveMessage, commandMessage, pongMessage, errorMessage, clientAuthResultMessage, clientKillMessage]);
+/** The directory this router may connect to for the server (host '' : none). */
+export const directoryTargetMessage = z.object({ type: z.literal('directory_target'), host: z.string().max(255), port: z.number().int().min(0).max(65535) });
+/** Open a TCP connection `id` to host:port, which must be the named target. */
+export const directoryOpenMessage = z.object({ type: z.literal('directory_open'), id: relayId, host: z.string().max(255), port: z.number().int().min(1).max(65535) });
+
+export const serverMessage = z.discriminatedUnion('type', [
+  welcomeMessage,
+  configMessage,
+  leaveMessage,
+  commandMessage,
+  pongMessage,
+  errorMessage,
+  clientAuthResultMessage,
+  clientKillMessage,
+  directoryTargetMessage,
+  directoryOpenMessage,
+  directoryDataMessage,
+  directoryCloseMessage,
+]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 export type WelcomeMessage = z.infer<typeof welcomeMessage>;
 export type CommandMessage = z.infer<typeof commandMessage>;

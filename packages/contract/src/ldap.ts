@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { defineEndpoint, noData, type FileResponse } from './endpoint';
 import { idField, integerField, pageQuery, plainText, requiredString } from './fields';
 import { LIMITS } from './limits';
+import { ldapFilterProblem } from './ldapFilter';
 import { BM, fmt, ldapMessages } from './messages';
+
+export { escapeFilterValue, ldapFilterProblem, LDAP_FILTER_PROBLEMS } from './ldapFilter';
+export { memberNameOf } from './ldapNames';
 
 /*
  * LDAP directory sync (spec 3 §2, §3, §5, §7): a tenant connects its directory (OpenLDAP or Active
@@ -64,6 +68,47 @@ export const ldapDomainField = requiredString(ldapMessages.ldapDomainRequired)
 
 const flag = (message: string) => integerField(message, 0, 1);
 
+/**
+ * Where each field of a member comes from, per type (issue 33): the member name, the note, the phone
+ * and the e-mail address. '' for phone and email: not read. The defaults are what the sync always read.
+ */
+export const LDAP_DEFAULT_ATTRIBUTES: Record<number, { name_attr: string; note_attr: string; phone_attr: string; email_attr: string }> = {
+  [LDAP_TYPE.openldap]: { name_attr: 'uid', note_attr: 'description', phone_attr: '', email_attr: '' },
+  [LDAP_TYPE.ad]: { name_attr: 'sAMAccountName', note_attr: 'description', phone_attr: '', email_attr: '' },
+};
+export const ldapDefaultAttributes = (type: number) => LDAP_DEFAULT_ATTRIBUTES[type] ?? LDAP_DEFAULT_ATTRIBUTES[LDAP_TYPE.openldap]!;
+
+const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9-]*$/;
+/** An attribute's name ('' allowed: the type's default for the name, nothing for the others). */
+const attributeField = plainText(ldapMessages.ldapAttributeInvalid)
+  .max(LIMITS.ldapAttributeMax, fmt(ldapMessages.ldapAttributeTooLong, { n: LIMITS.ldapAttributeMax }))
+  .refine((v) => v === '' || ATTRIBUTE_NAME.test(v), ldapMessages.ldapAttributeInvalid);
+
+/** The fields of user selection and attribute mapping (issue 33), shared by the form's body and the saved configuration. */
+const selectionFields = {
+  /** A group whose members (nested groups included) are the users read; '' for every user under base_dn. */
+  user_group: plainText(ldapMessages.ldapGroupDnInvalid)
+    .max(LIMITS.ldapGroupDnMax, fmt(ldapMessages.ldapGroupDnTooLong, { n: LIMITS.ldapGroupDnMax }))
+    .refine((v) => v === '' || isDn(v), ldapMessages.ldapGroupDnInvalid)
+    .default(''),
+  /** An LDAP filter the users must match too; '' for none. */
+  user_filter: plainText(ldapMessages.ldapFilterInvalid)
+    .max(LIMITS.ldapFilterMax, fmt(ldapMessages.ldapFilterTooLong, { n: LIMITS.ldapFilterMax }))
+    .superRefine((v, ctx) => {
+      const problem = v === '' ? null : ldapFilterProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: fmt(ldapMessages.ldapFilterInvalid, { reason: problem }) });
+    })
+    .default(''),
+  /** The attribute the member name comes from ('' the type's default: uid, sAMAccountName); a value with '@' keeps what precedes it. */
+  name_attr: attributeField.default(''),
+  /** 1: member names are lower-cased (see memberNameOf). */
+  name_lower: flag(ldapMessages.ldapAttributeInvalid).default(0),
+  note_attr: attributeField.default('description'),
+  phone_attr: attributeField.default(''),
+  email_attr: attributeField.default(''),
+};
+const SYNC_CYCLE_RANGE = fmt(ldapMessages.ldapSyncCycleRange, { min: LIMITS.ldapSyncCycleMin, max: LIMITS.ldapSyncCycleMax });
+
 /** The port: digits only, at most five of them, 1 to 65535 (a JSON number is taken too). */
 const portField = z
   .union([z.number(), z.string()], { error: ldapMessages.ldapPortRequired })
@@ -107,9 +152,14 @@ export const ldapConfigBody = z
       .string({ error: ldapMessages.ldapPasswordRequired })
       .min(1, ldapMessages.ldapPasswordRequired)
       .max(LIMITS.ldapPasswordMax, fmt(ldapMessages.ldapPasswordTooLong, { n: LIMITS.ldapPasswordMax })),
+    ...selectionFields,
     /** A network imported members join as points; '' for none. */
     network_number: plainText(ldapMessages.ldapNetworkMissing).max(LIMITS.networkNumberMax, ldapMessages.ldapNetworkMissing).default(''),
     sync_mode: integerField(ldapMessages.ldapSyncModeRequired, LDAP_SYNC_MODE.manual, LDAP_SYNC_MODE.automatic),
+    /** 1: the automatic sync imports users it sees for the first time (into network_number); issue 33. */
+    auto_import: flag(ldapMessages.ldapAutoImportInvalid).default(0),
+    /** Minutes between two automatic syncs. */
+    sync_cycle: integerField(SYNC_CYCLE_RANGE, LIMITS.ldapSyncCycleMin, LIMITS.ldapSyncCycleMax).default(LIMITS.ldapSyncCycleMinutes),
   })
   .superRefine((v, ctx) => {
     if (v.mode === 'private' && v.router_name === '') ctx.addIssue({ code: 'custom', path: ['router_name'], message: ldapMessages.ldapRouterRequired });
@@ -134,10 +184,20 @@ export const ldapConfig = z.object({
   username: z.string(),
   password: z.string(),
   type: z.number(),
+  user_group: z.string(),
+  user_filter: z.string(),
+  /** The attribute in effect (the type's default when none was chosen). */
+  name_attr: z.string(),
+  name_lower: z.number(),
+  note_attr: z.string(),
+  phone_attr: z.string(),
+  email_attr: z.string(),
   network_number: z.string(),
   /** '' when no network is chosen or it no longer exists. */
   network_name: z.string(),
   sync_mode: z.number(),
+  auto_import: z.number(),
+  sync_cycle: z.number(),
   update_time: z.string(),
   create_time: z.string(),
   /** 1 enabled. */
@@ -170,6 +230,32 @@ export const checkLdap = defineEndpoint({
   response: noData,
 });
 
+/** A directory user as the preview shows it: the directory's name, the member name it maps to and why it cannot be imported ('' when it can). */
+export const ldapPreviewUser = z.object({
+  username: z.string(),
+  member_name: z.string(),
+  description: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  disable: z.number(),
+  /** '' or ldapMessages.ldapNameEmpty / ldapNameCollision. */
+  issue: z.string(),
+});
+export type LdapPreviewUser = z.infer<typeof ldapPreviewUser>;
+
+/**
+ * POST /ldap/preview: runs the form's selection and mapping against the directory (as /ldap/check
+ * connects) and answers how many users it selects, the first LIMITS.ldapPreviewShown of them, and the
+ * users whose names map to nothing or collide (issue_count of them, the first ldapPreviewShown listed).
+ */
+export const previewLdap = defineEndpoint({
+  path: '/ldap/preview',
+  method: 'POST',
+  access: 'main',
+  body: ldapConfigBody,
+  response: z.object({ count: z.number(), users: z.array(ldapPreviewUser), issue_count: z.number(), issues: z.array(ldapPreviewUser) }),
+});
+
 /**
  * POST /ldap/save: checks as /ldap/check does, then saves and reads the directory's users. A domain
  * whose ownership is not verified answers 423 with data.file_name, the verification file to place.
@@ -182,8 +268,8 @@ export const saveLdap = defineEndpoint({
   response: noData,
 });
 
-/** data of the 423 a save answers for a domain not yet verified. */
-export const ldapDomainPending = z.object({ file_name: z.string() });
+/** data of the 423 a save answers for a domain not yet verified: the file to place, or the TXT record to publish (issue 33). */
+export const ldapDomainPending = z.object({ file_name: z.string(), txt_name: z.string().default(''), txt_value: z.string().default('') });
 
 /** POST /ldap/delete: closes LDAP; the imported software members are deleted. */
 export const deleteLdap = defineEndpoint({ path: '/ldap/delete', method: 'POST', access: 'main', response: noData });
@@ -209,7 +295,7 @@ export const downloadLdapVerifyFile = defineEndpoint({
   response: LDAP_VERIFY_FILE,
 });
 
-/** POST /ldap/verify_domain: fetches the verification file from the domain and, when it is there, marks the domain verified. */
+/** POST /ldap/verify_domain: reads the TXT record (_hublink-verify.<domain>) or fetches the verification file from the domain and, when one holds the token, marks the domain verified. */
 export const verifyLdapDomain = defineEndpoint({
   path: '/ldap/verify_domain',
   method: 'POST',
@@ -220,8 +306,15 @@ export const verifyLdapDomain = defineEndpoint({
 
 /** A directory user as the list shows it (spec 3 §3). */
 export const ldapUser = z.object({
+  /** The name as the directory has it (the name attribute). */
   username: z.string(),
+  /** The member name it maps to (memberNameOf; '' when nothing is left). */
+  member_name: z.string(),
   description: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  /** '' or why the name cannot be a member's: ldapMessages.ldapNameEmpty / ldapNameCollision. */
+  issue: z.string(),
   /** entryUUID (OpenLDAP) or objectGUID (Active Directory). */
   uuid: z.string(),
   /** Imported: a software member stands for the user (shown as 已导入). */

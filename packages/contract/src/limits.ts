@@ -166,7 +166,17 @@ export const LIMITS = {
   ldapPortMax: 65_535,
   ldapBaseDnMax: 255,
   ldapUsernameMax: 128,
-  ldapPasswordMax: 32,
+  /** The service account's password (spec 3 §5 says 32; issue 33 raises it: directory passwords are often long). */
+  ldapPasswordMax: 128,
+  /** User selection (issue 33; ours): a group's DN, a custom filter, an attribute's name. */
+  ldapGroupDnMax: 255,
+  ldapFilterMax: 1024,
+  ldapAttributeMax: 64,
+  /** Levels of nested groups followed below the chosen group, and entries looked up while walking them. */
+  ldapGroupDepthMax: 10,
+  ldapGroupLookupsMax: 5000,
+  /** Users the preview shows, and users with a name problem it lists besides. */
+  ldapPreviewShown: 10,
   /** A search of the directory's users shows at most this many. */
   ldapSearchShown: 10,
   /** A domain name: at most 253 characters, labels of at most 63. */
@@ -174,8 +184,10 @@ export const LIMITS = {
   ldapDomainLabelMax: 63,
   /** Entries per page of the directory's paged search (ours: bounds the memory of a sync). */
   ldapPageSize: 500,
-  /** Minutes between two automatic syncs of a tenant (ours). */
+  /** Minutes between two automatic syncs of a tenant (ours): the default, and what the form allows (issue 33: down to 5; at most a day). */
   ldapSyncCycleMinutes: 60,
+  ldapSyncCycleMin: 5,
+  ldapSyncCycleMax: 1440,
   /** Characters of a directory user's description kept (ours). */
   ldapDescriptionMax: 255,
   /** A member signing in to the gateway with its directory password waits this long for the directory (ours). */
@@ -190,6 +202,11 @@ export const LIMITS = {
   contactNameMax: 32,
   webhookUrlMax: 1024,
   webhookSecretMax: 256,
+  /** Webhooks one tenant may have, the characters of a webhook's name, and whom one message may mention (per list). */
+  webhooksMax: 10,
+  webhookNameMax: 32,
+  webhookMentionsMax: 20,
+  webhookUserIdMax: 64,
   /** Devices one monitoring setting may name, and the characters of one name. */
   monitorRoutersMax: 5000,
   monitorRouterNameMax: 64,

@@ -97,6 +97,11 @@ export interface Config {
    */
   ldapVerifyUrl: string;
   /**
+   * The DNS servers /ldap/verify_domain asks for a domain's TXT record (HUBLINK_LDAP_VERIFY_DNS: a
+   * comma-separated list of `address` or `address:port`); empty: the system's resolvers.
+   */
+  ldapVerifyDns: string[];
+  /**
    * HUBLINK_METRICS=1: Prometheus metrics at /metrics (core/metrics.ts); off by default. On, they need
    * HUBLINK_METRICS_TOKEN (a bearer token on the main port) or HUBLINK_METRICS_PORT (a listener of
    * their own on HUBLINK_METRICS_HOST, default 127.0.0.1), so they are never public by accident.
@@ -123,8 +128,76 @@ export interface Config {
   alertRetrySeconds: number;
   /** HUBLINK_ALERT_ATTEMPTS: attempts of one alert delivery before it is given up (default 6). */
   alertAttempts: number;
+  /**
+   * HUBLINK_ALERT_GROUP_SECONDS: alerts for one webhook within this window go out as one summary message
+   * (default 30; 0: one message per alert). The first alert on a quiet webhook goes at once, the
+   * window's others together at its end (modules/monitor/dispatch.ts).
+   */
+  alertGroupSeconds: number;
+  /**
+   * The messages a webhook may take, per provider: each rule allows `max` attempts within `perMs`. The
+   * providers' documented limits (WEBHOOK_RATES); not an environment setting (tests give smaller ones).
+   */
+  webhookRates: Record<string, WebhookRate[]>;
+  /**
+   * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their lower-case spellings): the proxy outbound HTTP calls
+   * go through (core/outbound.ts) and the hosts that go direct.
+   */
+  outboundProxy: OutboundProxy;
   /** The plan a new tenant starts on (DESIGN.md §5); the operator changes plans with `hublink ops`. */
   defaultPlan: { network_level: number; network_router_count: number; network_center_count: number; dns_quantity: number; ram_quantity: number };
+}
+
+export interface WebhookRate {
+  max: number;
+  perMs: number;
+}
+
+/**
+ * The providers' documented limits for one robot: DingTalk custom robot 20 messages a minute, WeCom
+ * group robot 20 a minute, Feishu custom bot 100 a minute and 5 a second; 'other' (the tenant's own
+ * receiver) none.
+ */
+export const WEBHOOK_RATES: Record<string, WebhookRate[]> = {
+  dingtalk: [{ max: 20, perMs: 60_000 }],
+  wecom: [{ max: 20, perMs: 60_000 }],
+  feishu: [
+    { max: 100, perMs: 60_000 },
+    { max: 5, perMs: 1000 },
+  ],
+  other: [],
+};
+
+export interface OutboundProxy {
+  /** The proxy for http:// targets, and for https:// ones; undefined: direct. */
+  http?: string;
+  https?: string;
+  /** Hosts that go direct: `*`, a host (and its subdomains), `.suffix`, `host:port`, an IP address or CIDR range. */
+  noProxy: string[];
+}
+
+/** The proxy settings, the upper-case spelling first (curl's and most tools' reading). */
+function outboundProxyOf(env: NodeJS.ProcessEnv): OutboundProxy {
+  const proxyUrl = (name: string) => {
+    const raw = env[name] || env[name.toLowerCase()];
+    if (!raw) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(`${name} is not a URL (expected http://host:port)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must start with http:// or https://, not ${url.protocol}//`);
+    return raw;
+  };
+  return {
+    http: proxyUrl('HTTP_PROXY'),
+    https: proxyUrl('HTTPS_PROXY'),
+    noProxy: (env.NO_PROXY ?? env.no_proxy ?? '')
+      .split(/[\s,]+/)
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  };
 }
 
 export interface AuthProviderUrls {
@@ -271,12 +344,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',
     ldapVerifyUrl: env.HUBLINK_LDAP_VERIFY_URL || 'http://{domain}/{file}',
+    ldapVerifyDns: (env.HUBLINK_LDAP_VERIFY_DNS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     ...metricsOf(env, port),
     gatewayMetricsSeconds: Number(env.HUBLINK_GATEWAY_METRICS) > 0 ? Number(env.HUBLINK_GATEWAY_METRICS) : undefined,
     publicUrl: env.HUBLINK_PUBLIC_URL ? publicUrlOf(env.HUBLINK_PUBLIC_URL) : undefined,
     alertDebounceSeconds: numberOr(env, 'HUBLINK_ALERT_DEBOUNCE_SECONDS', 60, 0),
     alertRetrySeconds: numberOr(env, 'HUBLINK_ALERT_RETRY_SECONDS', 30, 1),
     alertAttempts: numberOr(env, 'HUBLINK_ALERT_ATTEMPTS', 6, 1),
+    alertGroupSeconds: numberOr(env, 'HUBLINK_ALERT_GROUP_SECONDS', 30, 0),
+    webhookRates: WEBHOOK_RATES,
+    outboundProxy: outboundProxyOf(env),
     egressIps: (env.HUBLINK_EGRESS_IPS ?? '')
       .split(',')
       .map((ip) => ip.trim())

@@ -37,6 +37,8 @@ export interface SlapdOptions {
   adUsers?: TestUser[];
   /** Also serve LDAPS, and StartTLS on the plain port, with a certificate for 127.0.0.1 and localhost. */
   tls?: boolean;
+  /** Load the ppolicy overlay (no policy): it records each password change in pwdChangedTime. */
+  ppolicy?: boolean;
 }
 
 export interface Slapd {
@@ -199,6 +201,7 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
       `pidfile ${dir}/slapd.pid`,
       'modulepath /usr/lib/ldap',
       'moduleload back_mdb',
+      ...(opts.ppolicy ? ['moduleload ppolicy'] : []),
       'loglevel none',
       ...(opts.tls ? [`TLSCACertificateFile ${dir}/ca.crt`, `TLSCertificateFile ${dir}/server.crt`, `TLSCertificateKeyFile ${dir}/server.key`] : []),
       'database mdb',
@@ -214,6 +217,7 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
       // Users may read the directory and change nothing; their passwords only serve binds.
       'access to attrs=userPassword by self =xw by anonymous auth by * none',
       'access to * by users read by * none',
+      ...(opts.ppolicy ? ['overlay ppolicy'] : []),
     ].join('\n');
     fs.writeFileSync(path.join(dir, 'slapd.conf'), `${conf}\n`);
 

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  * /dingtalk (custom robot: timestamp and sign in the query), /feishu (custom bot: timestamp and sign
  * in the body), /wecom (group robot: no signing), /other (HubLink's own JSON with its signature
  * headers). It checks what a provider checks, with its own code written from the providers' documents
- * (not the server's), answers as the provider would, and records every request.
+ * (not the server's), answers as the provider would, and records every request. Mentions are checked
+ * for their documented shape (DingTalk's `at`, WeCom's text message lists; Feishu's are in its text).
  */
 
 export interface ReceivedHook {
@@ -32,6 +33,7 @@ export interface WebhookReceiver {
 const hmac = (key: string, msg: string) => createHmac('sha256', key).update(msg, 'utf8').digest();
 const same = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 const HOUR_MS = 3600_000;
+const stringsOrAbsent = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
 
 /** Starts a receiver on a free port of 127.0.0.1 whose robots use `secret`. */
 export async function startWebhookReceiver(secret: string): Promise<WebhookReceiver> {
@@ -67,8 +69,12 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
         if (Math.abs(Date.now() - Number(timestamp)) > HOUR_MS) return false;
         const expected = hmac(secret, `${timestamp}\n${secret}`);
         const markdown = body.markdown as { title?: unknown; text?: unknown } | undefined;
+        // `at`, when present: atMobiles and atUserIds lists of strings, isAtAll a boolean.
+        const at = body.at as { atMobiles?: unknown; atUserIds?: unknown; isAtAll?: unknown } | undefined;
+        const atValid = at === undefined || (stringsOrAbsent(at.atMobiles) && stringsOrAbsent(at.atUserIds) && (at.isAtAll === undefined || typeof at.isAtAll === 'boolean'));
         return (
           !!query.access_token &&
+          atValid &&
           body.msgtype === 'markdown' &&
           typeof markdown?.title === 'string' &&
           typeof markdown.text === 'string' &&
@@ -84,8 +90,14 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
         return body.msg_type === 'text' && typeof content?.text === 'string' && same(Buffer.from(String(body.sign ?? ''), 'base64'), expected);
       }
       case '/wecom': {
+        if (Object.keys(query).length !== 0) return false;
+        if (body.msgtype === 'text') {
+          // Mentions travel only in a text message: mentioned_list (userids, "@all") and mentioned_mobile_list.
+          const text = body.text as { content?: unknown; mentioned_list?: unknown; mentioned_mobile_list?: unknown } | undefined;
+          return typeof text?.content === 'string' && stringsOrAbsent(text.mentioned_list) && stringsOrAbsent(text.mentioned_mobile_list);
+        }
         const markdown = body.markdown as { content?: unknown } | undefined;
-        return body.msgtype === 'markdown' && typeof markdown?.content === 'string' && Object.keys(query).length === 0;
+        return body.msgtype === 'markdown' && typeof markdown?.content === 'string';
       }
       case '/other': {
         const timestamp = String(headers['x-hublink-timestamp'] ?? '');

@@ -107,6 +107,9 @@ export const UNAUDITED_TABLES = new Set([
   'monitor_state',
   'monitor_alert',
   'monitor_delivery',
+  // Issue 33: the webhook queue's messages and lanes (deliveries' bookkeeping).
+  'monitor_webhook_message',
+  'monitor_webhook_lane',
   'member_import_row',
   'kysely_migration',
   'kysely_migration_lock',

@@ -1,10 +1,11 @@
 import net from 'node:net';
 import { fmt, M } from '@hublink/contract';
-import { InvalidCredentialsError, NoSuchObjectError, ProtocolError } from 'ldapts';
+import { Attribute, Change, Client, InvalidCredentialsError, NoSuchObjectError, ProtocolError } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlapd, type Slapd } from '../../test/slapd';
 import { directoryError, withDirectory, type DirectoryError, type DirectoryServer } from './ldap';
-import { DIRECTORY_KINDS, guidText, type DirectoryUser } from './ldapUsers';
+import { adGroupFilter, selectedUsers, selectionFilter, type DirectoryConfig } from './ldapSelection';
+import { directoryKindOf, directoryReader, guidText, type DirectoryUser } from './ldapUsers';
 
 const OPEN = { allowPrivateTargets: true, timeoutMs: 10_000, wholeSession: true };
 
@@ -22,7 +23,7 @@ async function outcome(server: DirectoryServer, dn: string, password: string, ba
 }
 
 async function usersOf(s: Slapd, type: number, pageSize: number, server: DirectoryServer): Promise<{ users: (DirectoryUser | null)[]; pages: number[] }> {
-  const kind = DIRECTORY_KINDS[type]!;
+  const kind = directoryKindOf(type);
   const users: (DirectoryUser | null)[] = [];
   const pages: number[] = [];
   await withDirectory(OPEN, server, async (d) => {
@@ -140,17 +141,17 @@ describe('the LDAP client against slapd (core/ldap.ts)', () => {
     const { users, pages } = await usersOf(s, 1, 2, plain());
     expect(pages).toEqual([2, 1]);
     expect(users).toEqual([
-      { dn: s.userDn('alice'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'alice', description: '研发部', disabled: false },
-      { dn: s.userDn('bob'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'bob', description: '', disabled: true },
-      { dn: s.userDn('carl'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'carl', description: '', disabled: false },
+      { dn: s.userDn('alice'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'alice', member_name: 'alice', description: '研发部', phone: '', email: '', disabled: false },
+      { dn: s.userDn('bob'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'bob', member_name: 'bob', description: '', phone: '', email: '', disabled: true },
+      { dn: s.userDn('carl'), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), username: 'carl', member_name: 'carl', description: '', phone: '', email: '', disabled: false },
     ]);
   });
 
   it('reads Active Directory users: sAMAccountName, objectGUID as AD writes it, userAccountControl bit 2', async () => {
     const { users } = await usersOf(s, 2, 10, { host: s.host, port: s.tlsPort, security: 'ldaps', ca: s.ca });
     expect(users).toEqual([
-      { dn: s.adUserDn('dora'), uuid: guidText(s.adGuid('dora')), username: 'dora', description: 'Sales', disabled: false },
-      { dn: s.adUserDn('eve'), uuid: guidText(s.adGuid('eve')), username: 'eve', description: '', disabled: true },
+      { dn: s.adUserDn('dora'), uuid: guidText(s.adGuid('dora')), username: 'dora', member_name: 'dora', description: 'Sales', phone: '', email: '', disabled: false },
+      { dn: s.adUserDn('eve'), uuid: guidText(s.adGuid('eve')), username: 'eve', member_name: 'eve', description: '', phone: '', email: '', disabled: true },
     ]);
     expect(guidText(Buffer.from('00112233445566778899aabbccddeeff', 'hex'))).toBe('33221100-5544-7766-8899-aabbccddeeff');
   });
@@ -165,5 +166,105 @@ describe('the LDAP client against slapd (core/ldap.ts)', () => {
     expect(directoryError(new NoSuchObjectError('x'), 'operation').kind).toBe('no_base');
     expect(directoryError(new ProtocolError('unsupported extended operation'), 'tls').kind).toBe('starttls');
     expect(directoryError(new ProtocolError('bad request'), 'operation').message).toBe(fmt(M.ldapErrServer, { message: 'bad request' }));
+  });
+
+  describe('user selection and mapping (core/ldapSelection.ts, issue 33)', () => {
+    const groups = `ou=groups,dc=example,dc=com`;
+    const admin = async (work: (c: Client) => Promise<void>) => {
+      const c = new Client({ url: `ldap://127.0.0.1:${s.port}` });
+      try {
+        await c.bind(s.adminDn, s.adminPassword);
+        await work(c);
+      } finally {
+        await c.unbind();
+      }
+    };
+    const group = (c: Client, cn: string, members: string[], unique = false) =>
+      c.add(`cn=${cn},${groups}`, { objectClass: unique ? 'groupOfUniqueNames' : 'groupOfNames', cn, [unique ? 'uniqueMember' : 'member']: members });
+
+    beforeAll(async () => {
+      await admin(async (c) => {
+        // vpn → alice, nested1 (and the directory's root DN, which is no entry); nested1 (uniqueMember) → carl, nested2;
+        // nested2 → bob spelt otherwise, and vpn again: a cycle.
+        await group(c, 'nested2', [`UID=bob , ou=People,dc=example,dc=com`, `cn=vpn,${groups}`]);
+        await group(c, 'nested1', [s.userDn('carl'), `cn=nested2,${groups}#'0101'B`], true);
+        await group(c, 'vpn', [s.userDn('alice'), `cn=nested1,${groups}`, s.adminDn]);
+        // A chain of 12 groups, one inside the other.
+        for (let i = 11; i >= 0; i--) await group(c, `chain${i}`, [i === 11 ? s.userDn('alice') : `cn=chain${i + 1},${groups}`]);
+        await c.modify(s.userDn('alice'), [
+          new Change({ operation: 'add', modification: new Attribute({ type: 'mail', values: ['Alice.Smith@example.com'] }) }),
+          new Change({ operation: 'add', modification: new Attribute({ type: 'telephoneNumber', values: ['13800000001'] }) }),
+        ]);
+      });
+    });
+
+    const config = (over: Partial<DirectoryConfig> = {}): DirectoryConfig => ({
+      type: 1,
+      base_dn: s.suffix,
+      user_group: '',
+      user_filter: '',
+      name_attr: '',
+      name_lower: 0,
+      note_attr: 'description',
+      phone_attr: '',
+      email_attr: '',
+      ...over,
+    });
+    const selected = async (c: DirectoryConfig): Promise<DirectoryUser[] | string> => {
+      try {
+        return await withDirectory(OPEN, plain(), async (d) => {
+          await d.bind(s.adminDn, s.adminPassword);
+          const out: DirectoryUser[] = [];
+          for await (const page of selectedUsers(d, c)) out.push(...page);
+          return out;
+        });
+      } catch (e) {
+        return `${(e as DirectoryError).kind}: ${(e as Error).message}`;
+      }
+    };
+    const names = async (c: DirectoryConfig) => {
+      const users = await selected(c);
+      return typeof users === 'string' ? users : users.map((u) => u.username).sort();
+    };
+
+    it('walks a group’s members through nested groups (member, uniqueMember), ends a cycle, skips what is no entry', async () => {
+      expect(await names(config())).toEqual(['alice', 'bob', 'carl']);
+      expect(await names(config({ user_group: `cn=vpn,${groups}` }))).toEqual(['alice', 'bob', 'carl']);
+      // Entering the cycle elsewhere reaches the same users.
+      expect(await names(config({ user_group: `cn=nested2,${groups}` }))).toEqual(['alice', 'bob', 'carl']);
+      expect(await names(config({ user_group: `cn=nested1,${groups}` }))).toEqual(['alice', 'bob', 'carl']);
+      // The group and a filter: both must hold.
+      expect(await names(config({ user_group: `cn=vpn,${groups}`, user_filter: '(|(uid=bob)(uid=carl))' }))).toEqual(['bob', 'carl']);
+      expect(await names(config({ user_filter: '(description=研发部)' }))).toEqual(['alice']);
+      // A group that is not there, an entry that is no group, a nesting deeper than the bound.
+      expect(await names(config({ user_group: `cn=nobody,${groups}` }))).toBe(`no_group: ${M.ldapGroupMissing}`);
+      expect(await names(config({ user_group: s.userDn('alice') }))).toBe(`no_group: ${M.ldapGroupNotGroup}`);
+      expect(await names(config({ user_group: `cn=chain1,${groups}` }))).toEqual(['alice']);
+      expect(await names(config({ user_group: `cn=chain0,${groups}` }))).toBe(`group_limit: ${fmt(M.ldapGroupTooDeep, { n: 10 })}`);
+    });
+
+    it('maps the chosen attributes: the name (a mail keeps its local part, the rule of memberNameOf), note, phone, e-mail', async () => {
+      const users = (await selected(config({ name_attr: 'mail', name_lower: 1, phone_attr: 'telephoneNumber', email_attr: 'mail', note_attr: '' }))) as DirectoryUser[];
+      // Only users with the name attribute are users.
+      expect(users.map(({ uuid: _uuid, dn: _dn, ...u }) => u)).toEqual([
+        { username: 'Alice.Smith@example.com', member_name: 'alice.smith', description: '', phone: '13800000001', email: 'Alice.Smith@example.com', disabled: false },
+      ]);
+      const kept = (await selected(config({ name_attr: 'mail' }))) as DirectoryUser[];
+      expect(kept.map((u) => [u.member_name, u.description])).toEqual([['Alice.Smith', '研发部']]);
+    });
+
+    it('asks Active Directory for nested groups with the in-chain rule, in the filter’s text', () => {
+      const dn = 'CN=VPN (all),OU=Groups,DC=corp,DC=example';
+      expect(adGroupFilter(dn)).toBe('(memberOf:1.2.840.113556.1.4.1941:=CN=VPN \\28all\\29,OU=Groups,DC=corp,DC=example)');
+      const ad = directoryReader({ type: 2, name_attr: '', name_lower: 0, note_attr: 'description', phone_attr: 'mobile', email_attr: 'mail' });
+      expect(selectionFilter(ad, { type: 2, user_group: dn, user_filter: '(department=Sales)' })).toBe(
+        '(&(&(objectClass=user)(sAMAccountName=*)(!(objectClass=computer)))(department=Sales)(memberOf:1.2.840.113556.1.4.1941:=CN=VPN \\28all\\29,OU=Groups,DC=corp,DC=example))',
+      );
+      expect(ad.attributes).toEqual(['sAMAccountName', 'description', 'mobile', 'mail', 'objectGUID', 'userAccountControl']);
+      // OpenLDAP walks the group instead: its filter names no group.
+      const open = directoryReader({ type: 1, name_attr: 'mail', name_lower: 0, note_attr: 'description', phone_attr: '', email_attr: 'mail' });
+      expect(selectionFilter(open, { type: 1, user_group: dn, user_filter: '' })).toBe('(mail=*)');
+      expect(open.attributes).toEqual(['mail', 'description', 'entryUUID', 'shadowExpire']);
+    });
   });
 });

@@ -4,6 +4,7 @@ import tls from 'node:tls';
 import { Client, ResultCodeError, type Entry } from 'ldapts';
 import { fmt, M } from '@hublink/contract';
 import type { Config } from '../config';
+import { RelayError, type RelayDoor } from './directoryRelay';
 import { guardedLookup, judgeTarget } from './outbound';
 
 /*
@@ -23,6 +24,14 @@ export interface DirectoryServer {
   security: DirectorySecurity;
   /** PEM certificates to trust for TLS; without them the system's CAs. */
   ca?: string;
+  /** LDAP private mode: reached through a router's agent (core/directoryRelay.ts), not straight. */
+  via?: DirectoryVia;
+}
+
+/** The way to a directory inside a branch: the router's name (for messages) and a loopback door to host:port through it. */
+export interface DirectoryVia {
+  router: string;
+  open(host: string, port: number, timeoutMs: number): Promise<RelayDoor>;
 }
 
 export interface DirectoryLimits extends Pick<Config, 'allowPrivateTargets'> {
@@ -46,6 +55,13 @@ export type DirectoryFailure =
   | 'need_tls'
   | 'server'
   | 'too_large'
+  | 'size_limit'
+  /** The selection (core/ldapSelection.ts): the group is missing or no group, a walk past its bounds, a filter refused. */
+  | 'no_group'
+  | 'group_limit'
+  | 'filter'
+  /** Private mode: the router is offline, silent, or refused the connection. */
+  | 'router'
   | 'other';
 
 /** A failure of the directory: `message` is for the console (Chinese), `detail` for the log. */
@@ -84,7 +100,7 @@ const TLS_REASONS: Record<string, string> = {
 };
 
 /** LDAP result codes (RFC 4511) the console explains by name. */
-const RESULT = { protocolError: 2, strongAuthRequired: 8, confidentialityRequired: 13, noSuchObject: 32, invalidCredentials: 49, unavailable: 52 } as const;
+const RESULT = { protocolError: 2, sizeLimitExceeded: 4, strongAuthRequired: 8, confidentialityRequired: 13, noSuchObject: 32, invalidCredentials: 49, unavailable: 52 } as const;
 
 const failure = (kind: DirectoryFailure, message: string, detail: unknown) =>
   new DirectoryError(kind, message, detail instanceof Error ? `${(detail as NodeJS.ErrnoException).code ?? detail.name}: ${detail.message}` : String(detail));
@@ -96,6 +112,8 @@ export function directoryError(err: unknown, step: 'connect' | 'tls' | 'operatio
   if (err instanceof ResultCodeError) {
     if (err.code === RESULT.invalidCredentials) return failure('credentials', M.ldapErrCredentials, err);
     if (err.code === RESULT.noSuchObject) return failure('no_base', M.ldapErrNoBase, err);
+    // Only a search that asked for a few entries meets it (a paged search pages past the server's limit).
+    if (err.code === RESULT.sizeLimitExceeded) return failure('size_limit', M.ldapErrOther, err);
     if (err.code === RESULT.confidentialityRequired || err.code === RESULT.strongAuthRequired) return failure('need_tls', M.ldapErrNeedTls, err);
     if (step === 'tls' && (err.code === RESULT.protocolError || err.code === RESULT.unavailable)) return failure('starttls', M.ldapErrStartTls, err);
     // The server's own words (the first line, without ldapts' ' Code: 0x…' suffix): it is the tenant's directory.
@@ -191,14 +209,39 @@ function tlsOptionsOf(server: DirectoryServer): tls.ConnectionOptions {
  * DirectoryError. With `wholeSession`, the whole of it must end within timeoutMs.
  */
 export async function withDirectory<T>(limits: DirectoryLimits, server: DirectoryServer, work: (session: DirectorySession) => Promise<T>): Promise<T> {
-  // The judge of the save (modules/ldap) again: the host in any spelling, before any connection.
-  const refusal = judgeTarget(server.host, limits);
+  // The judge of the save (modules/ldap) again: the host in any spelling, before any connection. A
+  // directory reached through a router is inside its branch: a private address is what it has.
+  const refusal = judgeTarget(server.host, server.via ? { allowPrivateTargets: true } : limits);
   if (refusal === 'private_address') throw failure('private', M.ldapErrPrivate, `${server.host} is not a public host`);
   if (refusal) throw failure('dns', M.ldapErrDns, `${server.host} names no host`);
-  const lookup = limits.allowPrivateTargets ? undefined : (guardedLookup as unknown as typeof dns.lookup);
-  const tlsOptions = server.security === 'plain' ? undefined : tlsOptionsOf(server);
+  const door = server.via ? await openDoor(server.via, server, limits.timeoutMs) : undefined;
+  try {
+    return await openSession(limits, server, door, work);
+  } finally {
+    door?.close();
+  }
+}
+
+/** The router's connection to the directory, as a loopback door; its failures as DirectoryErrors naming the router. */
+async function openDoor(via: DirectoryVia, server: DirectoryServer, timeoutMs: number): Promise<RelayDoor> {
+  try {
+    return await via.open(server.host, server.port, timeoutMs);
+  } catch (err) {
+    if (!(err instanceof RelayError)) throw err;
+    if (err.code.startsWith('router_')) throw failure('router', err.message, err);
+    const mapped = directoryError(Object.assign(new Error(err.message), { code: err.code }), 'connect');
+    throw new DirectoryError(mapped.kind, fmt(M.ldapErrViaRouter, { name: via.router, message: mapped.message }), mapped.detail);
+  }
+}
+
+async function openSession<T>(limits: DirectoryLimits, server: DirectoryServer, door: RelayDoor | undefined, work: (session: DirectorySession) => Promise<T>): Promise<T> {
+  const lookup = limits.allowPrivateTargets || door ? undefined : (guardedLookup as unknown as typeof dns.lookup);
+  // Through a door the connection is to 127.0.0.1, and the certificate is still checked against the configured host.
+  const tlsOptions =
+    server.security === 'plain' ? undefined : { ...tlsOptionsOf(server), ...(door ? { checkServerIdentity: (_: string, cert: tls.PeerCertificate) => tls.checkServerIdentity(server.host, cert) } : {}) };
+  const scheme = server.security === 'ldaps' ? 'ldaps' : 'ldap';
   const client = new Client({
-    url: `${server.security === 'ldaps' ? 'ldaps' : 'ldap'}://${urlHost(server.host)}:${server.port}`,
+    url: door ? `${scheme}://127.0.0.1:${door.port}` : `${scheme}://${urlHost(server.host)}:${server.port}`,
     timeout: limits.timeoutMs,
     connectTimeout: limits.timeoutMs,
     // Only LDAPS connects with TLS; StartTLS upgrades the plain connection below.

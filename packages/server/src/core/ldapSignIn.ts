@@ -1,5 +1,6 @@
 import { LIMITS } from '@hublink/contract';
 import type { Ctx } from './context';
+import { routerVia } from './directoryRelay';
 import { DirectoryError, withDirectory, type DirectoryServer } from './ldap';
 import { directoryKindOf } from './ldapUsers';
 
@@ -20,6 +21,9 @@ export interface StoredConnection {
   use_ssl: number;
   use_tls: number;
   ca_id: number | null;
+  /** 'private': reached through the router `router_name` (issue 33). */
+  mode?: string;
+  router_name?: string;
 }
 
 /** The uploaded CA certificate of a tenant, as text, or undefined (none, or its file is gone). */
@@ -30,10 +34,11 @@ export async function uploadedCa(ctx: Pick<Ctx, 'db' | 'storage'>, tenantId: num
   return (await ctx.storage.get(tenantId, file.storage_key))?.body.toString('utf8');
 }
 
-/** The server of a configuration: LDAPS, StartTLS or plain, trusting its uploaded CA when it has one. */
-export async function storedServer(ctx: Pick<Ctx, 'db' | 'storage'>, c: StoredConnection): Promise<DirectoryServer> {
+/** The server of a configuration: LDAPS, StartTLS or plain, trusting its uploaded CA when it has one; in private mode through its router. */
+export async function storedServer(ctx: Pick<Ctx, 'db' | 'storage' | 'pubsub' | 'log'>, c: StoredConnection): Promise<DirectoryServer> {
   const ca = await uploadedCa(ctx, c.tenant_id, c.ca_id);
-  return { host: c.host, port: c.port, security: c.use_ssl === 1 ? 'ldaps' : c.use_tls === 1 ? 'starttls' : 'plain', ...(ca ? { ca } : {}) };
+  const via = c.mode === 'private' && c.router_name ? routerVia(ctx, { tenantId: c.tenant_id, routerName: c.router_name }) : undefined;
+  return { host: c.host, port: c.port, security: c.use_ssl === 1 ? 'ldaps' : c.use_tls === 1 ? 'starttls' : 'plain', ...(ca ? { ca } : {}), ...(via ? { via } : {}) };
 }
 
 /** ok: the directory took the password; wrong: it did not (or the member is no directory user); disabled: the directory marks the user disabled; unavailable: it could not be asked. */
@@ -51,7 +56,7 @@ export async function directorySignIn(ctx: Ctx, member: { id: number; tenant_id:
   const row = await ctx.db
     .selectFrom('ldap_user as u')
     .innerJoin('ldap_config as c', 'c.tenant_id', 'u.tenant_id')
-    .select(['u.dn', 'c.tenant_id', 'c.host', 'c.port', 'c.use_ssl', 'c.use_tls', 'c.ca_id', 'c.type'])
+    .select(['u.dn', 'c.tenant_id', 'c.host', 'c.port', 'c.use_ssl', 'c.use_tls', 'c.ca_id', 'c.type', 'c.mode', 'c.router_name'])
     .where('u.member_id', '=', member.id)
     .where('u.tenant_id', '=', member.tenant_id)
     .where('c.status', '=', 1)

@@ -1,9 +1,11 @@
 import type { Entry } from 'ldapts';
-import { LDAP_TYPE, LIMITS } from '@hublink/contract';
+import { ldapDefaultAttributes, LDAP_TYPE, LIMITS, memberNameOf } from '@hublink/contract';
 
 /*
  * The users of a directory, as each kind of directory keeps them (spec 3 §3 type): where the name,
- * the stable id and the description are, and what marks a user disabled.
+ * the stable id and the description are, and what marks a user disabled. The name, note, phone and
+ * e-mail attributes can be chosen (issue 33, DirectoryMapping); the name maps to a member name by the
+ * contract's rule (memberNameOf). The defaults:
  *  - OpenLDAP (1): uid, entryUUID, description; disabled when shadowExpire (nis schema, days since
  *    1970-01-01) names a day that has begun: a marker every slapd holds without extra modules.
  *  - Active Directory (2): sAMAccountName, objectGUID (16 bytes, shown as AD shows GUIDs),
@@ -14,13 +16,28 @@ import { LDAP_TYPE, LIMITS } from '@hublink/contract';
 export interface DirectoryUser {
   dn: string;
   uuid: string;
+  /** The name as the directory has it (the name attribute; for a mail or UPN the whole value). */
   username: string;
+  /** The member name it maps to (contract memberNameOf); '' when nothing is left. */
+  member_name: string;
   description: string;
+  phone: string;
+  email: string;
   disabled: boolean;
 }
 
+/** Where a user's fields come from (ldap_config's mapping columns; '' name_attr: the type's default). */
+export interface DirectoryMapping {
+  type: number;
+  name_attr: string;
+  name_lower: number;
+  note_attr: string;
+  phone_attr: string;
+  email_attr: string;
+}
+
 export interface DirectoryKind {
-  /** The users among the entries under base_dn. */
+  /** The users among the entries under base_dn (those with a name). */
   filter: string;
   attributes: string[];
   /** Attributes read as bytes. */
@@ -61,35 +78,61 @@ export function guidText(bytes: Buffer): string {
   return `${hex(0, 4, true)}-${hex(4, 6, true)}-${hex(6, 8, true)}-${hex(8, 10, false)}-${hex(10, 16, false)}`;
 }
 
-function user(entry: Entry, uuid: string, username: string, disabled: boolean): DirectoryUser | null {
-  const name = kept(username, USERNAME_KEPT);
+const PHONE_MAX = 64;
+const EMAIL_MAX = 255;
+
+/** The user an entry is under a mapping: its name, note, phone and e-mail from the mapped attributes. */
+function user(entry: Entry, m: Required<Omit<DirectoryMapping, 'type'>>, uuid: string, disabled: boolean): DirectoryUser | null {
+  const name = kept(text(entry, m.name_attr), USERNAME_KEPT);
   if (!uuid || !name || uuid.length > 64) return null;
-  return { dn: entry.dn, uuid, username: name, description: kept(text(entry, 'description'), LIMITS.ldapDescriptionMax), disabled };
+  const optional = (attr: string, max: number) => (attr ? kept(text(entry, attr), max) : '');
+  return {
+    dn: entry.dn,
+    uuid,
+    username: name,
+    member_name: memberNameOf(name, m.name_lower === 1),
+    description: optional(m.note_attr, LIMITS.ldapDescriptionMax),
+    phone: optional(m.phone_attr, PHONE_MAX),
+    email: optional(m.email_attr, EMAIL_MAX),
+    disabled,
+  };
 }
 
-export const DIRECTORY_KINDS: Record<number, DirectoryKind> = {
-  [LDAP_TYPE.openldap]: {
-    filter: '(uid=*)',
-    attributes: ['uid', 'entryUUID', 'description', 'shadowExpire'],
+const unique = (names: string[]) => names.filter((n, i) => n && names.findIndex((o) => o.toLowerCase() === n.toLowerCase()) === i);
+
+/**
+ * How users are read from a directory of a type under a mapping: an entry is a user when it has the
+ * name attribute (and, in Active Directory, is a user and no computer).
+ */
+export function directoryReader(mapping: DirectoryMapping): DirectoryKind {
+  const type = mapping.type === LDAP_TYPE.ad ? LDAP_TYPE.ad : LDAP_TYPE.openldap;
+  const defaults = ldapDefaultAttributes(type);
+  const m = { ...mapping, name_attr: mapping.name_attr || defaults.name_attr };
+  const mapped = [m.name_attr, m.note_attr, m.phone_attr, m.email_attr];
+  if (type === LDAP_TYPE.ad) {
+    return {
+      filter: `(&(objectClass=user)(${m.name_attr}=*)(!(objectClass=computer)))`,
+      attributes: unique([...mapped, 'objectGUID', 'userAccountControl']),
+      buffers: ['objectGUID'],
+      read(entry) {
+        const guid = valueOf(entry, 'objectGUID');
+        const control = Number.parseInt(text(entry, 'userAccountControl'), 10);
+        const disabled = Number.isSafeInteger(control) && (control & ACCOUNT_DISABLE) !== 0;
+        return user(entry, m, Buffer.isBuffer(guid) ? guidText(guid) : '', disabled);
+      },
+    };
+  }
+  return {
+    filter: `(${m.name_attr}=*)`,
+    attributes: unique([...mapped, 'entryUUID', 'shadowExpire']),
     buffers: [],
     read(entry, now = Date.now()) {
       const expire = Number.parseInt(text(entry, 'shadowExpire'), 10);
       const disabled = Number.isSafeInteger(expire) && expire >= 0 && expire * DAY_MS <= now;
-      return user(entry, text(entry, 'entryUUID').toLowerCase(), text(entry, 'uid'), disabled);
+      return user(entry, m, text(entry, 'entryUUID').toLowerCase(), disabled);
     },
-  },
-  [LDAP_TYPE.ad]: {
-    filter: '(&(objectClass=user)(sAMAccountName=*)(!(objectClass=computer)))',
-    attributes: ['sAMAccountName', 'objectGUID', 'description', 'userAccountControl'],
-    buffers: ['objectGUID'],
-    read(entry) {
-      const guid = valueOf(entry, 'objectGUID');
-      const control = Number.parseInt(text(entry, 'userAccountControl'), 10);
-      const disabled = Number.isSafeInteger(control) && (control & ACCOUNT_DISABLE) !== 0;
-      return user(entry, Buffer.isBuffer(guid) ? guidText(guid) : '', text(entry, 'sAMAccountName'), disabled);
-    },
-  },
-};
+  };
+}
 
-/** The kind of a stored type (OpenLDAP for anything unknown). */
-export const directoryKindOf = (type: number): DirectoryKind => DIRECTORY_KINDS[type] ?? DIRECTORY_KINDS[LDAP_TYPE.openldap]!;
+/** The reader of a type with its default mapping (what a member's sign-in reads of its own entry). */
+export const directoryKindOf = (type: number): DirectoryKind => directoryReader({ name_lower: 0, ...ldapDefaultAttributes(type), type });

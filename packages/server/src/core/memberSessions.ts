@@ -18,13 +18,16 @@ export interface MemberSession {
   memberId: number;
 }
 
-const value = z.object({ tenant_id: z.number(), member_id: z.number() });
+/** issued_at: when it was signed in (ms); sessions from before it was written count as issued at 0. */
+const value = z.object({ tenant_id: z.number(), member_id: z.number(), issued_at: z.number().default(0) });
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const sessionKey = (token: string) => `self:session:${sha256(token)}`;
+/** Until when a member's sessions issued before it are void (endMemberSessions); kept as long as a session lives. */
+const revokedKey = (memberId: number) => `self:revoked:${memberId}`;
 
 export async function issueMemberSession(ctx: Ctx, member: { tenant_id: number; id: number }): Promise<SelfSession> {
   const token = randomBytes(32).toString('base64url');
-  await ctx.store.set(sessionKey(token), JSON.stringify({ tenant_id: member.tenant_id, member_id: member.id }), LIMITS.selfSessionSeconds);
+  await ctx.store.set(sessionKey(token), JSON.stringify({ tenant_id: member.tenant_id, member_id: member.id, issued_at: Date.now() }), LIMITS.selfSessionSeconds);
   return { token, expires_in: LIMITS.selfSessionSeconds };
 }
 
@@ -51,10 +54,17 @@ export async function authenticateMember(ctx: Ctx, header: string | undefined): 
   const raw = await ctx.store.get(sessionKey(token));
   const s = raw === null ? undefined : value.safeParse(JSON.parse(raw)).data;
   if (!s) throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
+  const revoked = await ctx.store.get(revokedKey(s.member_id));
+  if (revoked !== null && s.issued_at <= Number(revoked)) throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
   const standing = await memberStanding(ctx, s.tenant_id, s.member_id);
   if (standing === 'gone') throw new ApiError(CODE.tokenInvalid, SM.selfSessionExpired);
   if (standing === 'disabled') throw new ApiError(CODE.accountDisabled, CM.clientDisabled);
   return { tenantId: s.tenant_id, memberId: s.member_id };
+}
+
+/** Ends every self-service session of a member signed in until now (its password changed): it signs in again. */
+export async function endMemberSessions(ctx: Pick<Ctx, 'store'>, memberId: number): Promise<void> {
+  await ctx.store.set(revokedKey(memberId), String(Date.now()), LIMITS.selfSessionSeconds);
 }
 
 /** Ends the session the token names (nothing when it names none). */

@@ -2,7 +2,8 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Config } from '../config';
+import type { Config, OutboundProxy } from '../config';
+import { proxyAgent, proxyFor } from './outboundProxy';
 
 /*
  * Requests the server makes to addresses a tenant typed (webhooks, a domain's verification file).
@@ -13,6 +14,12 @@ import type { Config } from '../config';
  * changes between a check and the connection cannot slip through), so a tenant cannot reach the
  * operator's own network through us. judgeTarget is the one judge of a target: the modules call it when
  * a tenant saves one, and outboundRequest and the LDAP client (core/ldap.ts) when they use it.
+ *
+ * With an egress proxy configured (HTTPS_PROXY / HTTP_PROXY, core/outboundProxy.ts) a target NO_PROXY
+ * does not exempt goes through it. The target is judged first all the same; a name is then resolved
+ * here too and refused when every address it has is not public (the proxy connects to what it resolves
+ * itself, so this is the best we can see: the proxy's own rules guard the rest). A name this server
+ * cannot resolve is left to the proxy (behind a proxy, outside names often resolve only there).
  */
 
 export type OutboundFailure = 'invalid_url' | 'private_address' | 'dns' | 'connect' | 'timeout' | 'too_large' | 'tls';
@@ -206,8 +213,21 @@ export function guardedLookup(hostname: string, options: dns.LookupOptions, call
   });
 }
 
+/** What outboundRequest needs of the configuration: the private-target switch and the proxy, if any. */
+export type OutboundConfig = Pick<Config, 'allowPrivateTargets'> & { outboundProxy?: OutboundProxy };
+
+/** A name that resolves, here, only to addresses no tenant target may have. */
+async function resolvesOnlyToSpecial(hostname: string): Promise<boolean> {
+  try {
+    const list = await dns.promises.lookup(hostname, { all: true });
+    return list.length > 0 && list.every((a) => isSpecialAddress(a.address));
+  } catch {
+    return false;
+  }
+}
+
 /** Sends one request to a tenant's target under the rules above. */
-export function outboundRequest(config: Pick<Config, 'allowPrivateTargets'>, req: OutboundRequest): Promise<OutboundResponse> {
+export async function outboundRequest(config: OutboundConfig, req: OutboundRequest): Promise<OutboundResponse> {
   let url: URL;
   try {
     url = new URL(req.url);
@@ -218,6 +238,10 @@ export function outboundRequest(config: Pick<Config, 'allowPrivateTargets'>, req
   if (url.username || url.password) return Promise.reject(new OutboundError('invalid_url', 'credentials in the URL are not allowed'));
   const refusal = judgeTarget(req.url, config);
   if (refusal) return Promise.reject(new OutboundError(refusal, `${url.hostname} is not a public host`));
+  const proxy = proxyFor(url, config.outboundProxy);
+  if (proxy && !config.allowPrivateTargets && !net.isIP(url.hostname.replace(/^\[|\]$/g, '')) && (await resolvesOnlyToSpecial(url.hostname))) {
+    throw new OutboundError('private_address', `${url.hostname} resolves only to non-public addresses`);
+  }
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
   const transport = url.protocol === 'https:' ? https : http;
@@ -239,9 +263,10 @@ export function outboundRequest(config: Pick<Config, 'allowPrivateTargets'>, req
       {
         method: req.method ?? (body ? 'POST' : 'GET'),
         headers: { 'user-agent': 'HubLink', ...req.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
-        ...(config.allowPrivateTargets ? {} : { lookup: guardedLookup as unknown as typeof dns.lookup }),
+        // Through a proxy the connection is the proxy's (the operator's, wherever it is); direct, only to a public address.
+        ...(config.allowPrivateTargets || proxy ? {} : { lookup: guardedLookup as unknown as typeof dns.lookup }),
         // One exchange, no keep-alive pool shared with anything else.
-        agent: false,
+        agent: proxy ? proxyAgent(url, proxy) : false,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -38,6 +38,10 @@ import { sessionBytes } from './migrations/0036_session_bytes';
 import { sessionFamily } from './migrations/0037_session_family';
 import { auditPending } from './migrations/0038_audit_pending';
 import { tenantIdCodes } from './migrations/0039_tenant_id_codes';
+import { ldapSelection } from './migrations/0040_ldap_selection';
+import { webhookQueue } from './migrations/0044_webhook_queue';
+import { ldapSync } from './migrations/0041_ldap_sync';
+import { webhooks } from './migrations/0043_webhooks';
 
 /**
  * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
@@ -97,6 +101,10 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0037_session_family': sessionFamily(),
     '0038_audit_pending': auditPending(handle.dialect),
     '0039_tenant_id_codes': tenantIdCodes(),
+    '0040_ldap_selection': ldapSelection(),
+    '0044_webhook_queue': webhookQueue(handle.dialect),
+    '0041_ldap_sync': ldapSync(),
+    '0043_webhooks': webhooks(handle.dialect),
   };
 }
 

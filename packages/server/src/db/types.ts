@@ -212,9 +212,12 @@ export interface Database {
   monitor_router: MonitorRouterTable;
   monitor_contact: MonitorContactTable;
   monitor_webhook: MonitorWebhookTable;
+  monitor_hook: MonitorHookTable;
   monitor_state: MonitorStateTable;
   monitor_alert: MonitorAlertTable;
   monitor_delivery: MonitorDeliveryTable;
+  monitor_webhook_message: MonitorWebhookMessageTable;
+  monitor_webhook_lane: MonitorWebhookLaneTable;
   ldap_file: LdapFileTable;
   ldap_domain: LdapDomainTable;
   ldap_config: LdapConfigTable;
@@ -768,6 +771,26 @@ export interface MonitorWebhookTable {
   update_time: number;
 }
 
+/** One of a tenant's webhooks (migration 0043): the default is its oldest. */
+export interface MonitorHookTable {
+  id: Generated<number>;
+  uuid: string;
+  tenant_id: number;
+  name: string;
+  type: string;
+  url: string;
+  /** Sealed by the secret box (context monitor_webhook:<tenant>); null when none. */
+  secret: string | null;
+  /** Alert kinds, comma-separated. */
+  kinds: string;
+  /** Comma-separated; '' for none. */
+  at_mobiles: Generated<string>;
+  at_user_ids: Generated<string>;
+  at_all: Generated<number>;
+  create_time: number;
+  update_time: number;
+}
+
 /** A monitored member's online state as the alert engine follows it. */
 export interface MonitorStateTable {
   member_id: number;
@@ -805,6 +828,33 @@ export interface MonitorDeliveryTable {
   create_time: number;
   update_time: number;
   done_at: number | null;
+  /** The webhook message carrying it (migration 0044); null for other channels and before it is grouped. */
+  message_id: Generated<number | null>;
+}
+
+/** One message to a webhook, carrying the deliveries of the alerts grouped into it (migration 0044). */
+export interface MonitorWebhookMessageTable {
+  id: Generated<number>;
+  tenant_id: number;
+  target: string;
+  status: string;
+  close_at: number;
+  next_at: number;
+  attempts: Generated<number>;
+  last_error: string | null;
+  create_time: number;
+  update_time: number;
+  done_at: number | null;
+}
+
+/** A webhook's sending state: lease, grouping window, recent attempts (migration 0044). */
+export interface MonitorWebhookLaneTable {
+  tenant_id: number;
+  target: string;
+  window_until: Generated<number>;
+  lease_until: Generated<number>;
+  recent: Generated<string>;
+  update_time: number;
 }
 
 /** A CA certificate a tenant uploaded for LDAPS or StartTLS (migration 0020); the file is in ctx.storage. */
@@ -855,6 +905,16 @@ export interface LdapConfigTable {
   sync_due: number;
   generation: Generated<number>;
   user_count: Generated<number>;
+  /** User selection and attribute mapping (migration 0040). */
+  user_group: Generated<string>;
+  user_filter: Generated<string>;
+  name_attr: Generated<string>;
+  name_lower: Generated<number>;
+  note_attr: Generated<string>;
+  phone_attr: Generated<string>;
+  email_attr: Generated<string>;
+  /** 1: the automatic sync imports the users it sees for the first time (migration 0041). */
+  auto_import: Generated<number>;
 }
 
 /** A directory user as the last sync read it, and the software member imported for it. */
@@ -868,7 +928,14 @@ export interface LdapUserTable {
   disabled: Generated<number>;
   member_id: number | null;
   verify: Generated<string>;
+  /** The member name the user maps to (contract memberNameOf; '' when nothing is left) and its key (lower case), migration 0040. */
+  member_name: Generated<string>;
+  member_key: Generated<string>;
+  phone: Generated<string>;
+  email: Generated<string>;
   seen: number;
+  /** Where the directory's password-change mark last stood ('' before a sync read one; migration 0041). */
+  password_mark: Generated<string>;
   create_time: number;
   update_time: number;
 }

@@ -30,6 +30,7 @@ import { TrafficHistoryWriter } from './trafficHistory';
 import { GatewayMetrics } from './metrics';
 import { metricsOf } from '../core/metrics';
 import { DeviceSession } from './session';
+import { DirectoryTunnels } from './directoryTunnels';
 import { recordEnds, recordRefusal, type SessionEndSeen } from './diagnosisRows';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, endSessions, sweepSessions } from './sessionRows';
 
@@ -63,6 +64,8 @@ export class Gateway {
   private readonly flows: FlowWriter;
   private readonly trafficHistory: TrafficHistoryWriter;
   private readonly metrics: GatewayMetrics;
+  /** LDAP private mode: connections to tenants' directories through their routers (issue 33). */
+  private readonly tunnels: DirectoryTunnels;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribes: Unsubscribe[] = [];
   private stopping = false;
@@ -73,6 +76,7 @@ export class Gateway {
     this.writer = new LiveWriter(ctx.db);
     this.flows = new FlowWriter(ctx.db);
     this.trafficHistory = new TrafficHistoryWriter(ctx.db);
+    this.tunnels = new DirectoryTunnels(ctx, (id) => this.sessions.get(id));
     const prom = metricsOf(ctx);
     this.metrics = new GatewayMetrics(prom?.observeDeviceMessage);
     prom?.watch({ devices: () => this.sessions.size });
@@ -101,6 +105,7 @@ export class Gateway {
         const w = watchRequest.safeParse(m);
         if (w.success) this.watch(w.data.member_id);
       }),
+      await this.tunnels.start(),
     );
     const every = (ms: number, work: () => Promise<unknown> | void) => {
       const t = setInterval(() => {
@@ -372,6 +377,10 @@ export class Gateway {
         }
         return;
       }
+      case 'directory_opened':
+      case 'directory_data':
+      case 'directory_close':
+        return this.tunnels.fromDevice(s, m);
       case 'applied': {
         const networkId = s.networkIdOf(m.network_number);
         if (networkId === undefined) return;
@@ -513,6 +522,7 @@ export class Gateway {
   private end(s: DeviceSession): Promise<void> {
     s.ending ??= new Promise<void>((done) => {
       if (this.sessions.get(s.member.id) === s) this.sessions.delete(s.member.id);
+      this.tunnels.sessionEnded(s);
       const seen: SessionEndSeen = { member_id: s.member.id, tenant_id: s.member.tenant_id, seen: s.lastSeen, ip: s.remoteIp, code: s.closeCode, reason: s.closeReason };
       this.endQueue.push({ id: s.id, at: Date.now(), seen, done });
       this.endWorker ??= this.writeEnds();

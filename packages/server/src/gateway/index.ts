@@ -2,6 +2,7 @@ import { DEVICE_CLOSE, MEMBER_CERTIFICATE_FIELD } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { defineModule } from '../core/module';
 import { revokeDeviceCredentials } from '../core/deviceCredentials';
+import { endMemberSessions } from '../core/memberSessions';
 import { publishDelivery } from './deliveries';
 import { relayRoutes } from './relayTable';
 import { Gateway } from './gateway';
@@ -79,6 +80,9 @@ export const gatewayModule = defineModule({
       if (e.fields.some((f) => SECRET_FIELDS.includes(f))) {
         await revokeDeviceCredentials(ctx, e.member_id);
         await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'the secret changed' });
+        // Its standard clients at the centers and its self-service sessions too: they were admitted with the secret that changed.
+        await killClients(ctx, e.tenant_id, e.member_id);
+        await endMemberSessions(ctx, e.member_id);
       }
       if (e.fields.includes('status')) {
         const m = await ctx.db.selectFrom('member').select('status').where('id', '=', e.member_id).where('tenant_id', '=', e.tenant_id).executeTakeFirst();

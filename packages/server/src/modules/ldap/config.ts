@@ -1,8 +1,10 @@
-import { LDAP_PASSWORD_MASK, LDAP_SYNC_MODE, LIMITS, M, ROUTER_TYPE, type LdapConfig, type LdapConfigInput } from '@hublink/contract';
+import { LDAP_PASSWORD_MASK, LDAP_SYNC_MODE, M, ROUTER_TYPE, type LdapConfig, type LdapConfigInput } from '@hublink/contract';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
-import { DirectoryError, withDirectory, type DirectoryServer } from '../../core/ldap';
+import { routerVia } from '../../core/directoryRelay';
+import { DirectoryError, withDirectory, type DirectorySession, type DirectoryServer } from '../../core/ldap';
+import { checkSelection } from '../../core/ldapSelection';
 import { uploadedCa } from '../../core/ldapSignIn';
 import { memberKey } from '../../core/members';
 import { judgeTarget } from '../../core/outbound';
@@ -12,6 +14,7 @@ import { caExists, deleteSpareUploads, pruneUploads } from './files';
 import { CONNECTIONS_PER_TENANT, configOf, directoryLimits, enabledConfig, freshConfig, inTurn, openPassword, sealPassword, type ConfigRow } from './state';
 import { syncNow, type SyncOutcome } from './sync';
 import { removeAllMembers } from './users';
+import { previewOf, selectionColumns, selectionOf } from './selection';
 
 /*
  * The tenant's directory connection (spec 3 §2, §4, §5, §7): read, checked, saved (after the domain's
@@ -59,9 +62,12 @@ export async function config(ctx: Ctx, actor: Actor): Promise<{ enable: number; 
       username: row.username,
       password: LDAP_PASSWORD_MASK,
       type: row.type,
+      ...selectionOf(row),
       network_number: row.network_number,
       network_name: network?.network_name ?? '',
       sync_mode: row.sync_mode,
+      auto_import: row.auto_import,
+      sync_cycle: row.sync_cycle,
       update_time: formatTime(row.update_time, tz),
       create_time: formatTime(row.create_time, tz),
       status: row.status,
@@ -74,17 +80,17 @@ const hardwareMember = (ctx: Ctx, tenantId: number, name: string) =>
   ctx.db.selectFrom('member').select('router_name').where('tenant_id', '=', tenantId).where('router_key', '=', memberKey(name)).where('router_type', '=', ROUTER_TYPE.hardware).executeTakeFirst();
 
 /**
- * The rules of check and save beyond the form's: base_dn fixed once saved, the router, the network and
- * the CA are the tenant's, the host is a public one (core/outbound.ts judgeTarget: an address in any
- * spelling, a local name; in private mode too, as long as the server itself connects to the directory).
+ * The rules of check and save beyond the form's: the router, the network and the CA are the tenant's
+ * (base_dn may change since issue 33: members follow their users by stable id, see sync.ts), the host is a public one (core/outbound.ts judgeTarget: an address in any
+ * spelling, a local name). In private mode the router connects to the directory (core/directoryRelay.ts),
+ * so the host is judged as inside the router's branch: a private address is allowed, a malformed one not.
  * All before the domain's ownership is asked and any connection is made. Answers the router's name as
  * the member list spells it ('' in public mode).
  */
-async function validate(ctx: Ctx, actor: Actor, input: LdapConfigInput, saved: ConfigRow | undefined): Promise<string> {
-  if (saved && saved.base_dn !== input.base_dn) throw invalid(M.ldapBaseDnFixed);
+export async function validate(ctx: Ctx, actor: Actor, input: LdapConfigInput): Promise<string> {
   const router = input.mode === 'private' ? await hardwareMember(ctx, actor.tenantId, input.router_name) : undefined;
   if (input.mode === 'private' && !router) throw invalid(M.ldapRouterMissing);
-  const refusal = judgeTarget(input.host, ctx.config);
+  const refusal = judgeTarget(input.host, input.mode === 'private' ? { allowPrivateTargets: true } : ctx.config);
   if (refusal) throw invalid(refusal === 'private_address' ? M.ldapHostPrivate : M.ldapHostInvalid);
   if (input.network_number) {
     const net = await ctx.db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', input.network_number).executeTakeFirst();
@@ -95,7 +101,7 @@ async function validate(ctx: Ctx, actor: Actor, input: LdapConfigInput, saved: C
 }
 
 /** The password to bind with: the typed one, or the saved one when the form sent the mask back. */
-function passwordOf(ctx: Ctx, input: LdapConfigInput, saved: ConfigRow | undefined): string {
+export function passwordOf(ctx: Ctx, input: LdapConfigInput, saved: ConfigRow | undefined): string {
   if (input.password !== LDAP_PASSWORD_MASK) return input.password;
   if (!saved) throw invalid(M.ldapPasswordRequired);
   try {
@@ -106,16 +112,23 @@ function passwordOf(ctx: Ctx, input: LdapConfigInput, saved: ConfigRow | undefin
   }
 }
 
-/** Binds as the configuration says and reads its base DN, within the directory limit; a failure is the directory's message (422). */
-async function connectAs(ctx: Ctx, actor: Actor, input: LdapConfigInput, password: string): Promise<void> {
+/**
+ * Binds as the configuration says, reads its base DN and checks its user selection (core/ldapSelection.ts),
+ * then runs `more` in the same session, all within the directory limit; a failure is the directory's message (422).
+ */
+export async function connectAs(ctx: Ctx, actor: Actor, input: LdapConfigInput, password: string, more?: (d: DirectorySession) => Promise<void>): Promise<void> {
   await ctx.limiter.hit(CONNECTIONS_PER_TENANT, `t${actor.tenantId}`);
   const { use_ssl, use_tls } = sslOf(input);
   const ca = use_ssl || use_tls ? await uploadedCa(ctx, actor.tenantId, input.ca_id) : undefined;
-  const server: DirectoryServer = { host: input.host, port: input.port, security: use_ssl ? 'ldaps' : use_tls ? 'starttls' : 'plain', ...(ca ? { ca } : {}) };
+  // Private mode: through the router validate() found the tenant's.
+  const via = input.mode === 'private' ? routerVia(ctx, { tenantId: actor.tenantId, routerName: input.router_name }) : undefined;
+  const server: DirectoryServer = { host: input.host, port: input.port, security: use_ssl ? 'ldaps' : use_tls ? 'starttls' : 'plain', ...(ca ? { ca } : {}), ...(via ? { via } : {}) };
   try {
     await withDirectory(directoryLimits(ctx, true), server, async (d) => {
       await d.bind(input.username, password);
       await d.search(input.base_dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] });
+      await checkSelection(d, input);
+      await more?.(d);
     });
   } catch (err) {
     if (err instanceof DirectoryError) {
@@ -129,8 +142,19 @@ async function connectAs(ctx: Ctx, actor: Actor, input: LdapConfigInput, passwor
 /** POST /ldap/check. */
 export async function check(ctx: Ctx, actor: Actor, input: LdapConfigInput): Promise<void> {
   const saved = await configOf(ctx.db, actor.tenantId);
-  await validate(ctx, actor, input, saved);
+  await validate(ctx, actor, input);
   await connectAs(ctx, actor, input, passwordOf(ctx, input, saved));
+}
+
+/** POST /ldap/preview (issue 33): the form's selection and mapping run against the directory, as check connects. */
+export async function preview(ctx: Ctx, actor: Actor, input: LdapConfigInput): Promise<Awaited<ReturnType<typeof previewOf>>> {
+  const saved = await configOf(ctx.db, actor.tenantId);
+  await validate(ctx, actor, input);
+  let answer: Awaited<ReturnType<typeof previewOf>> | undefined;
+  await connectAs(ctx, actor, input, passwordOf(ctx, input, saved), async (d) => {
+    answer = await previewOf(d, input);
+  });
+  return answer!;
 }
 
 /**
@@ -141,7 +165,7 @@ export async function check(ctx: Ctx, actor: Actor, input: LdapConfigInput): Pro
 export async function save(ctx: Ctx, actor: Actor, input: LdapConfigInput): Promise<void> {
   await inTurn(ctx, actor.tenantId, async () => {
     const saved = await configOf(ctx.db, actor.tenantId);
-    const routerName = await validate(ctx, actor, input, saved);
+    const routerName = await validate(ctx, actor, input);
     const password = passwordOf(ctx, input, saved);
     await ensureDomainVerified(ctx, actor.tenantId, input.domain);
     await connectAs(ctx, actor, input, password);
@@ -158,21 +182,18 @@ export async function save(ctx: Ctx, actor: Actor, input: LdapConfigInput): Prom
       use_tls,
       ca_id: use_ssl || use_tls ? input.ca_id : null,
       type: input.type,
+      ...selectionColumns(input),
       username: input.username,
       password: sealPassword(ctx, actor.tenantId, password),
       network_number: input.network_number,
       sync_mode: input.sync_mode,
+      auto_import: input.auto_import,
+      sync_cycle: input.sync_cycle,
       status: 1,
       update_time: now,
     };
     if (saved) await ctx.db.updateTable('ldap_config').set(fields).where('tenant_id', '=', actor.tenantId).execute();
-    else {
-      const cycle = LIMITS.ldapSyncCycleMinutes;
-      await ctx.db
-        .insertInto('ldap_config')
-        .values({ ...fields, tenant_id: actor.tenantId, create_time: now, sync_cycle: cycle, sync_due: now + cycle * MINUTE_MS, sync_time: null })
-        .execute();
-    }
+    else await ctx.db.insertInto('ldap_config').values({ ...fields, tenant_id: actor.tenantId, create_time: now, sync_due: now + input.sync_cycle * MINUTE_MS, sync_time: null }).execute();
     await pruneUploads(ctx, actor.tenantId);
     await syncNow(ctx, actor.tenantId);
   });

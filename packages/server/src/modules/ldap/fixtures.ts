@@ -1,3 +1,4 @@
+import { Attribute, Change, Client } from 'ldapts';
 import { listLdapUsers, saveLdap, type LdapUser } from '@hublink/contract';
 import type { TestApp } from '../../../test/helpers';
 import type { Slapd, TestUser } from '../../../test/slapd';
@@ -61,4 +62,28 @@ export async function directoryOf(s: Slapd, users: TestUser[], kind: 'openldap' 
   await s.addOu(ou);
   for (const u of users) await (kind === 'ad' ? s.addAdUser({ ...u, ou }) : s.addUser({ ...u, ou }));
   return s.ouDn(ou);
+}
+
+/** A group under `parentDn` (groupOfNames, or groupOfUniqueNames with `unique`) holding these DNs; answers its DN. */
+export async function addGroup(s: Slapd, parentDn: string, cn: string, members: string[], unique = false): Promise<string> {
+  const dn = `cn=${cn},${parentDn}`;
+  const client = new Client({ url: `ldap://${s.host}:${s.port}` });
+  try {
+    await client.bind(s.adminDn, s.adminPassword);
+    await client.add(dn, { objectClass: unique ? 'groupOfUniqueNames' : 'groupOfNames', cn, [unique ? 'uniqueMember' : 'member']: members });
+  } finally {
+    await client.unbind();
+  }
+  return dn;
+}
+
+/** Adds a member to a group made by addGroup. */
+export async function addToGroup(s: Slapd, groupDn: string, member: string) {
+  const client = new Client({ url: `ldap://${s.host}:${s.port}` });
+  try {
+    await client.bind(s.adminDn, s.adminPassword);
+    await client.modify(groupDn, new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [member] }) }));
+  } finally {
+    await client.unbind();
+  }
 }

@@ -10,6 +10,7 @@ import {
   ldapSyncStatus,
   listLdapUsers,
   M,
+  previewLdap,
   removeAllLdapUsers,
   removeDisabledLdapUsers,
   removeLdapUser,
@@ -34,6 +35,10 @@ export function ldapRoutes(app: App, ctx: Ctx) {
   route(app, ctx, checkLdap, async ({ actor, body }) => {
     await settings.check(ctx, actor, body);
     return ok(null, M.ldapChecked);
+  });
+  route(app, ctx, previewLdap, async ({ actor, body }) => {
+    const answer = await settings.preview(ctx, actor, body);
+    return ok(answer, fmt(M.ldapPreviewCount, { n: answer.count, m: answer.users.length }));
   });
   route(app, ctx, saveLdap, async ({ actor, body }) => {
     await settings.save(ctx, actor, body);

@@ -51,4 +51,7 @@ export const inTurn = <T>(ctx: Ctx, tenantId: number, work: () => Promise<T>): P
 /** Connections a tenant's calls open to its directory or domain (check, save, domain verification): the server is no port scanner. */
 export const CONNECTIONS_PER_TENANT: Limit = { name: 'ldap-connect', max: 30, windowSeconds: 600, message: M.ldapTooManyChecks };
 
+/** A member's note from a directory description (a member note is at most 24 characters). */
+export const noteOf = (description: string) => description.slice(0, LIMITS.memberNoteMax);
+
 export const directoryLimits = (ctx: Ctx, wholeSession: boolean) => ({ allowPrivateTargets: ctx.config.allowPrivateTargets, timeoutMs: LIMITS.directoryTimeoutMs, wholeSession });

@@ -1,13 +1,16 @@
-import { LDAP_SYNC_MODE, LIMITS, M } from '@hublink/contract';
+import { LDAP_SYNC_MODE, M } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ApiError } from '../../core/errors';
 import { DirectoryError, withDirectory } from '../../core/ldap';
 import { storedServer } from '../../core/ldapSignIn';
-import { directoryKindOf, type DirectoryUser } from '../../core/ldapUsers';
-import { deleteMembers, memberChanged } from '../../core/members';
+import { selectedUsers } from '../../core/ldapSelection';
+import type { DirectoryUser } from '../../core/ldapUsers';
+import { deleteMembers, memberChanged, memberKey } from '../../core/members';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
-import { configOf, directoryLimits, inTurn, openPassword, type ConfigRow } from './state';
+import { markingSession, passwordMoved } from './passwordMark';
+import { configOf, directoryLimits, inTurn, noteOf, openPassword, type ConfigRow } from './state';
+import { importNew } from './users';
 
 /*
  * A sync reads the directory's users page by page (LIMITS.ldapPageSize) and writes each page to
@@ -16,6 +19,14 @@ import { configOf, directoryLimits, inTurn, openPassword, type ConfigRow } from 
  * or enabled again the member's status. Users the directory no longer has go after the last page,
  * with their members. Only a complete read removes anything: a sync that fails halfway has updated
  * the users it saw and removes none. Any change to the stored users raises the listing's generation.
+ *
+ * Users are matched by their stable id (entryUUID, objectGUID: ldap_user.uuid), never by DN or name,
+ * so a user moved or renamed in the directory, or a new Base DN or selection that still finds it,
+ * keeps its member (issue 33). A password change the directory records (passwordMark.ts) ends the
+ * member's sessions and credentials ('credentials' in member.changed: the gateway closes its app
+ * sessions, revokes its device credentials and disconnects its clients at the centers). With
+ * auto_import in automatic mode, the users a sync lists for the first time are imported as the
+ * import-all does (into the configured network); users listed before are left to the console.
  */
 
 const MINUTE_MS = 60_000;
@@ -23,16 +34,20 @@ const CHUNK = 500;
 
 export type SyncOutcome = { ok: true } | { ok: false; message: string };
 
-/** A member's note from a directory description (a member note is at most 24 characters). */
-export const noteOf = (description: string) => description.slice(0, LIMITS.memberNoteMax);
 
-/** Writes one page; answers whether anything the listing shows changed. */
-async function storePage(ctx: Ctx, tenantId: number, users: DirectoryUser[], mark: number): Promise<boolean> {
-  if (users.length === 0) return false;
+/** The mapped fields of a user as ldap_user keeps them (issue 33: member name and its key, phone, e-mail). */
+const mapped = (u: DirectoryUser) => ({ member_name: u.member_name, member_key: memberKey(u.member_name), phone: u.phone, email: u.email });
+
+/** A user as a sync reads it: with the mark of its last password change. */
+type SeenUser = DirectoryUser & { passwordMark: string };
+
+/** Writes one page; answers whether anything the listing shows changed, and the ids of the users listed for the first time. */
+async function storePage(ctx: Ctx, tenantId: number, users: SeenUser[], mark: number): Promise<{ changed: boolean; added: number[] }> {
+  if (users.length === 0) return { changed: false, added: [] };
   return ctx.db.transaction().execute(async (trx) => {
     const stored = await trx
       .selectFrom('ldap_user')
-      .select(['id', 'uuid', 'dn', 'username', 'description', 'disabled', 'member_id'])
+      .select(['id', 'uuid', 'dn', 'username', 'member_name', 'phone', 'email', 'description', 'disabled', 'member_id', 'password_mark'])
       .where('tenant_id', '=', tenantId)
       .where(
         'uuid',
@@ -43,7 +58,7 @@ async function storePage(ctx: Ctx, tenantId: number, users: DirectoryUser[], mar
     const byUuid = new Map(stored.map((r) => [r.uuid, r]));
     const now = Date.now();
     const unchanged: number[] = [];
-    const added = new Map<string, DirectoryUser>();
+    const added = new Map<string, SeenUser>();
     let changed = false;
     for (const u of users) {
       const row = byUuid.get(u.uuid);
@@ -52,26 +67,35 @@ async function storePage(ctx: Ctx, tenantId: number, users: DirectoryUser[], mar
         added.set(u.uuid, u);
         continue;
       }
-      if (row.dn === u.dn && row.username === u.username && row.description === u.description && row.disabled === disabled) {
+      const listed =
+        row.dn === u.dn && row.username === u.username && row.member_name === u.member_name && row.phone === u.phone && row.email === u.email && row.description === u.description && row.disabled === disabled;
+      if (listed && row.password_mark === u.passwordMark) {
         unchanged.push(row.id);
         continue;
       }
-      changed = true;
+      // A new mark alone is no change the listing shows: its hash stays.
+      if (!listed) changed = true;
       await trx
         .updateTable('ldap_user')
-        .set({ dn: u.dn, username: u.username, description: u.description, disabled, seen: mark, update_time: now })
+        .set({ dn: u.dn, username: u.username, ...mapped(u), description: u.description, disabled, password_mark: u.passwordMark, seen: mark, update_time: now })
         .where('id', '=', row.id)
         .execute();
       if (row.member_id === null) continue;
       const fields = { ...(row.description !== u.description ? { note: noteOf(u.description) } : {}), ...(row.disabled !== disabled ? { status: 1 - disabled } : {}) };
-      if (Object.keys(fields).length === 0) continue;
-      await trx.updateTable('member').set({ ...fields, update_time: now }).where('id', '=', row.member_id).where('tenant_id', '=', tenantId).execute();
-      await memberChanged(ctx, trx, tenantId, row.member_id, ...Object.keys(fields));
+      const revoked = passwordMoved(row.password_mark, u.passwordMark);
+      if (Object.keys(fields).length > 0) {
+        await trx.updateTable('member').set({ ...fields, update_time: now }).where('id', '=', row.member_id).where('tenant_id', '=', tenantId).execute();
+        await memberChanged(ctx, trx, tenantId, row.member_id, ...Object.keys(fields));
+      }
+      // A second event, after the status's (a tenant's events arrive in order): a member disabled by this
+      // sync is closed as disabled first, then its credentials go.
+      if (revoked) await memberChanged(ctx, trx, tenantId, row.member_id, 'credentials');
     }
     if (unchanged.length > 0) await trx.updateTable('ldap_user').set({ seen: mark }).where('id', 'in', unchanged).execute();
+    let addedIds: number[] = [];
     if (added.size > 0) {
       changed = true;
-      await trx
+      const inserted = await trx
         .insertInto('ldap_user')
         .values(
           [...added.values()].map((u) => ({
@@ -79,17 +103,21 @@ async function storePage(ctx: Ctx, tenantId: number, users: DirectoryUser[], mar
             uuid: u.uuid,
             dn: u.dn,
             username: u.username,
+            ...mapped(u),
             description: u.description,
             disabled: u.disabled ? 1 : 0,
             member_id: null,
+            password_mark: u.passwordMark,
             seen: mark,
             create_time: now,
             update_time: now,
           })),
         )
+        .returning('id')
         .execute();
+      addedIds = inserted.map((r) => Number(r.id));
     }
-    return changed;
+    return { changed, added: addedIds };
   });
 }
 
@@ -152,13 +180,17 @@ export async function syncNow(ctx: Ctx, tenantId: number): Promise<SyncOutcome> 
       ctx.log.error({ err, tenantId }, 'ldap: the saved password does not open');
       throw new DirectoryError('other', M.ldapErrPassword, 'password does not open');
     }
-    const kind = directoryKindOf(row.type);
-    await withDirectory(directoryLimits(ctx, false), await storedServer(ctx, row), async (directory) => {
+    const autoImport = row.auto_import === 1 && row.sync_mode === LDAP_SYNC_MODE.automatic;
+    await withDirectory(directoryLimits(ctx, false), await storedServer(ctx, row), async (connected) => {
+      const { session: directory, markOf } = markingSession(connected, row.type);
       await directory.bind(row.username, password);
-      for await (const entries of directory.pages(row.base_dn, { filter: kind.filter, attributes: kind.attributes, buffers: kind.buffers, pageSize: LIMITS.ldapPageSize })) {
-        const users = entries.map((e) => kind.read(e)).filter((u): u is DirectoryUser => u !== null);
+      // The selection and the mapping of the configuration (core/ldapSelection.ts).
+      for await (const read of selectedUsers(directory, row)) {
+        const users = read.map((u) => ({ ...u, passwordMark: markOf(u.dn) }));
         count += users.length;
-        if (await storePage(ctx, tenantId, users, mark)) changed = true;
+        const page = await storePage(ctx, tenantId, users, mark);
+        if (page.changed) changed = true;
+        if (autoImport && page.added.length > 0) await importNew(ctx, row, page.added);
       }
     });
     if (await removeUnseen(ctx, tenantId, mark)) changed = true;

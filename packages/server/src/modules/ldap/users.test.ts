@@ -65,7 +65,7 @@ describeEachDatabase('LDAP users: /ldap/user, import, import_all, remove, remove
     const first = await t().call(listLdapUsers, { token: a.token, query: { page: 1 } });
     expect(first.count).toBe(12);
     expect(first.data!.list.map((u) => u.username)).toEqual(users.slice(0, 10).map((u) => u.uid));
-    expect(first.data!.list[0]).toEqual({ username: 'staff01', description: '财务部', uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), exist: false, verify: '', disable: 0 });
+    expect(first.data!.list[0]).toEqual({ username: 'staff01', member_name: 'staff01', description: '财务部', phone: '', email: '', issue: '', uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), exist: false, verify: '', disable: 0 });
     expect((await t().call(listLdapUsers, { token: a.token, query: { page: 2 } })).data!.list.map((u) => u.username)).toEqual(['staff11', 'staff12']);
 
     const search = await t().call(listLdapUsers, { token: a.token, query: { search: 'STAFF' } });
@@ -109,14 +109,25 @@ describeEachDatabase('LDAP users: /ldap/user, import, import_all, remove, remove
     expect(await memberNamed(t(), a.token, 'bob')).toMatchObject({ source: 'ldap', status: 0 });
   });
 
-  it('says why a user cannot be imported: a name no member may have, a name taken, the quota full', async () => {
-    const a = await tenantWith(t(), [{ uid: 'john-doe' }, { uid: 'averyveryverylongname' }, { uid: 'Taken1' }, { uid: 'fits1' }, { uid: 'fits2' }, { uid: 'nofit' }]);
+  it('says why a user cannot be imported: a name that maps to nothing, two names that map to one, a name taken, the quota full', async () => {
+    const a = await tenantWith(t(), [{ uid: 'john-doe' }, { uid: 'John_Doe' }, { uid: '---' }, { uid: 'averyveryverylongname' }, { uid: 'Taken1' }, { uid: 'fits1' }, { uid: 'nofit' }]);
+    // The member-name rule (contract memberNameOf): '-' becomes '_', cut to 18; both john-doe and John_Doe map to john_doe (case aside).
+    expect(Object.fromEntries((await listing(t(), a.token)).users.map((u) => [u.username, [u.member_name, u.issue]]))).toEqual({
+      'john-doe': ['john_doe', M.ldapNameCollision],
+      John_Doe: ['John_Doe', M.ldapNameCollision],
+      '---': ['', M.ldapNameEmpty],
+      averyveryverylongname: ['averyveryverylongn', ''],
+      Taken1: ['Taken1', ''],
+      fits1: ['fits1', ''],
+      nofit: ['nofit', ''],
+    });
     await seedMembers(t(), a.account.id, ['taken1'], { router_type: 2 });
     // One member in use and room for two more.
     await t().db.updateTable('account').set({ network_router_count: 3 }).where('id', '=', a.account.id).execute();
     for (const [name, msg] of [
-      ['john-doe', M.ldapImportNameInvalid],
-      ['averyveryverylongname', M.ldapImportNameInvalid],
+      ['john-doe', M.ldapNameCollision],
+      ['John_Doe', M.ldapNameCollision],
+      ['---', M.ldapNameEmpty],
       ['Taken1', M.ldapImportNameTaken],
     ] as const) {
       const u = await userNamed(t(), a.token, name);
@@ -124,14 +135,16 @@ describeEachDatabase('LDAP users: /ldap/user, import, import_all, remove, remove
     }
     const { hash } = await listing(t(), a.token);
     const all = await ok(t(), a.token, importAllLdapUsers, { hash });
-    expect(all).toMatchObject({ data: { success: 2, fail: 4 }, msg: fmt(M.ldapImportDone, { success: 2, fail: 4 }) });
+    expect(all).toMatchObject({ data: { success: 2, fail: 5 }, msg: fmt(M.ldapImportDone, { success: 2, fail: 5 }) });
+    expect(await memberNamed(t(), a.token, 'averyveryverylongn')).toMatchObject({ source: 'ldap' });
     const full = fmt(M.ldapImportQuotaFull, { n: 3 });
     expect(Object.fromEntries((await listing(t(), a.token)).users.map((u) => [u.username, [u.exist, u.verify]]))).toEqual({
-      'john-doe': [false, M.ldapImportNameInvalid],
-      averyveryverylongname: [false, M.ldapImportNameInvalid],
+      'john-doe': [false, M.ldapNameCollision],
+      John_Doe: [false, M.ldapNameCollision],
+      '---': [false, M.ldapNameEmpty],
+      averyveryverylongname: [true, ''],
       Taken1: [false, M.ldapImportNameTaken],
       fits1: [true, ''],
-      fits2: [true, ''],
       nofit: [false, full],
     });
     const nofit = await userNamed(t(), a.token, 'nofit');

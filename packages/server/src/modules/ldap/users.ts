@@ -8,8 +8,8 @@ import { deleteMembers, memberKey, membersCreated, placesLeft } from '../../core
 import { contains, pageOf } from '../../core/paging';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
-import { enabledConfig, freshConfig, hashOf, inTurn, type ConfigRow } from './state';
-import { noteOf } from './sync';
+import { nameIssue } from './selection';
+import { enabledConfig, freshConfig, hashOf, inTurn, noteOf, type ConfigRow } from './state';
 
 /*
  * The directory's users as the console lists them, and their members: importing makes a software
@@ -22,10 +22,15 @@ import { noteOf } from './sync';
 type ListQuery = z.output<typeof listLdapUsers.query>;
 const CHUNK = 500;
 
-const COLUMNS = ['username', 'description', 'uuid', 'member_id', 'verify', 'disabled'] as const;
-const toItem = (r: { username: string; description: string; uuid: string; member_id: number | null; verify: string; disabled: number }): LdapUser => ({
+const COLUMNS = ['username', 'member_name', 'description', 'phone', 'email', 'uuid', 'member_id', 'verify', 'disabled'] as const;
+type Row = { username: string; member_name: string; description: string; phone: string; email: string; uuid: string; member_id: number | null; verify: string; disabled: number; same: number | string | bigint | null };
+const toItem = (r: Row): LdapUser => ({
   username: r.username,
+  member_name: r.member_name,
   description: r.description,
+  phone: r.phone,
+  email: r.email,
+  issue: nameIssue(r.member_name, Number(r.same ?? 0)),
   uuid: r.uuid,
   exist: r.member_id !== null,
   verify: r.verify,
@@ -45,7 +50,20 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ list
     .$if(!!text, (qb) => qb.where((eb) => eb.or([contains(ctx.dialect, eb.ref('username'), text!), contains(ctx.dialect, eb.ref('description'), text!)])))
     .$if(q.exist === 1, (qb) => qb.where('member_id', 'is not', null))
     .$if(q.exist === 0, (qb) => qb.where('member_id', 'is', null));
-  const ordered = (qb: typeof filtered) => qb.select(COLUMNS).orderBy('username').orderBy('id');
+  // How many users of the tenant map to the same member name: more than one is a collision the listing shows.
+  const ordered = (qb: typeof filtered) =>
+    qb
+      .select(COLUMNS)
+      .select((eb) =>
+        eb
+          .selectFrom('ldap_user as o')
+          .select((o) => o.fn.countAll().as('n'))
+          .whereRef('o.tenant_id', '=', 'ldap_user.tenant_id')
+          .whereRef('o.member_key', '=', 'ldap_user.member_key')
+          .as('same'),
+      )
+      .orderBy('username')
+      .orderBy('id');
   if (text) {
     const rows = await ordered(filtered).limit(LIMITS.ldapSearchShown).execute();
     return { list: rows.map(toItem), hash: hashOf(config), count: rows.length };
@@ -54,7 +72,7 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ list
   return { list: rows.map(toItem), hash: hashOf(config), count };
 }
 
-type Candidate = { id: number; username: string; description: string; disabled: number };
+type Candidate = { id: number; member_name: string; member_key: string; description: string; disabled: number };
 
 /**
  * Imports one chunk of users under the tenant's lock: each either becomes a member or gets its reason
@@ -65,15 +83,26 @@ async function importChunk(ctx: Ctx, config: ConfigRow, users: Candidate[], refu
   const tenantId = config.tenant_id;
   return ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, tenantId);
-    const keys = [...new Set(users.map((u) => memberKey(u.username)))];
+    const keys = [...new Set(users.map((u) => memberKey(u.member_name)))];
     const taken = new Set((await trx.selectFrom('member').select('router_key').where('tenant_id', '=', tenantId).where('router_key', 'in', keys).execute()).map((r) => r.router_key));
+    // Users of the directory that map to the same member name: none of them is imported (the listing shows why).
+    const sharing = await trx
+      .selectFrom('ldap_user')
+      .select(['member_key', (eb) => eb.fn.countAll().as('n')])
+      .where('tenant_id', '=', tenantId)
+      .where('member_key', 'in', keys)
+      .groupBy('member_key')
+      .execute();
+    const sharers = new Map(sharing.map((r) => [r.member_key, Number(r.n)]));
     const places = await placesLeft(trx, tenantId);
     let left = places.left;
     const reasons = new Map<number, string>();
     const admitted: Candidate[] = [];
     for (const u of users) {
-      const key = memberKey(u.username);
-      if (u.username.length > LIMITS.memberNameMax || !MEMBER_NAME_PATTERN.test(u.username)) reasons.set(u.id, M.ldapImportNameInvalid);
+      const key = memberKey(u.member_name);
+      const issue = nameIssue(u.member_name, sharers.get(key) ?? 1);
+      if (issue) reasons.set(u.id, issue);
+      else if (u.member_name.length > LIMITS.memberNameMax || !MEMBER_NAME_PATTERN.test(u.member_name)) reasons.set(u.id, M.ldapImportNameInvalid);
       else if (taken.has(key)) reasons.set(u.id, M.ldapImportNameTaken);
       else if (left <= 0) reasons.set(u.id, fmt(M.ldapImportQuotaFull, { n: places.max }));
       else {
@@ -91,8 +120,8 @@ async function importChunk(ctx: Ctx, config: ConfigRow, users: Candidate[], refu
         .values(
           admitted.map((u) => ({
             tenant_id: tenantId,
-            router_name: u.username,
-            router_key: memberKey(u.username),
+            router_name: u.member_name,
+            router_key: memberKey(u.member_name),
             router_type: ROUTER_TYPE.software,
             note: noteOf(u.description),
             secret_hash: NO_LOCAL_SECRET,
@@ -109,7 +138,7 @@ async function importChunk(ctx: Ctx, config: ConfigRow, users: Candidate[], refu
         .execute();
       const idOf = new Map(created.map((c) => [c.router_key, Number(c.id)]));
       for (const u of admitted) {
-        await trx.updateTable('ldap_user').set({ member_id: idOf.get(memberKey(u.username))!, verify: '', update_time: now }).where('id', '=', u.id).execute();
+        await trx.updateTable('ldap_user').set({ member_id: idOf.get(memberKey(u.member_name))!, verify: '', update_time: now }).where('id', '=', u.id).execute();
       }
       const ids = [...idOf.values()];
       await membersCreated(
@@ -129,13 +158,13 @@ async function importChunk(ctx: Ctx, config: ConfigRow, users: Candidate[], refu
 }
 
 const candidates = (db: Db, tenantId: number) =>
-  db.selectFrom('ldap_user').select(['id', 'username', 'description', 'disabled']).where('tenant_id', '=', tenantId).where('member_id', 'is', null);
+  db.selectFrom('ldap_user').select(['id', 'member_name', 'member_key', 'description', 'disabled']).where('tenant_id', '=', tenantId).where('member_id', 'is', null);
 
 /** Imports one user; one that cannot be imported is refused with its reason (422) and nothing changes. */
 export async function importOne(ctx: Ctx, actor: Actor, hash: string, uuid: string): Promise<void> {
   await inTurn(ctx, actor.tenantId, async () => {
     const config = await freshConfig(ctx.db, actor.tenantId, hash);
-    const user = await ctx.db.selectFrom('ldap_user').select(['id', 'username', 'description', 'disabled', 'member_id']).where('tenant_id', '=', actor.tenantId).where('uuid', '=', uuid).executeTakeFirst();
+    const user = await ctx.db.selectFrom('ldap_user').select(['id', 'member_name', 'member_key', 'description', 'disabled', 'member_id']).where('tenant_id', '=', actor.tenantId).where('uuid', '=', uuid).executeTakeFirst();
     if (!user) throw invalid(M.ldapUserMissing);
     if (user.member_id !== null) throw invalid(M.ldapUserImported);
     await importChunk(ctx, config, [user], true);
@@ -160,6 +189,21 @@ export async function importAll(ctx: Ctx, actor: Actor, hash: string): Promise<{
     }
     return { success, fail };
   });
+}
+
+/**
+ * The automatic sync's import (auto_import, issue 33): these users, listed by this sync for the first
+ * time, as import-all imports them; one that cannot be imported keeps its reason in verify. The
+ * caller holds the turn.
+ */
+export async function importNew(ctx: Ctx, config: ConfigRow, ids: number[]): Promise<void> {
+  for (let from = 0; from < ids.length; from += CHUNK) {
+    const chunk = await candidates(ctx.db, config.tenant_id)
+      .where('id', 'in', ids.slice(from, from + CHUNK))
+      .orderBy('id')
+      .execute();
+    if (chunk.length > 0) await importChunk(ctx, config, chunk);
+  }
 }
 
 type Which = { uuid: string } | 'all' | 'disabled';

@@ -37,7 +37,7 @@ export function memberWords(ctx: Ctx, member: { router_name: string; note: strin
 /**
  * Records an alert and one delivery per channel and recipient in one transaction: the portal message
  * always, an email to the account's own address and to every verified contact when email is on, the
- * webhook when it is on and configured. `guard` runs first in the same transaction (the engine's state
+ * webhooks that take its kind when webhooks are on. `guard` runs first in the same transaction (the engine's state
  * change); when it answers false nothing is raised. After commit each delivery is queued as a job; one
  * that fails to queue is picked up by the sweep. Answers the alert's id, or null when it was not raised.
  */
@@ -63,7 +63,7 @@ export async function raiseAlert(ctx: Ctx, input: AlertInput, guard?: (trx: Db) 
       .returning('id')
       .executeTakeFirst();
     if (!alert) return null;
-    const targets = await recipients(trx, input.tenantId);
+    const targets = await recipients(trx, input.tenantId, input.kind);
     const rows = await trx
       .insertInto('monitor_delivery')
       .values(
@@ -99,7 +99,7 @@ interface Recipient {
 }
 
 /** Where an alert of the tenant goes now, by its configuration. */
-async function recipients(trx: Db, tenantId: number): Promise<Recipient[]> {
+async function recipients(trx: Db, tenantId: number, kind: AlertKind): Promise<Recipient[]> {
   const cfg = await trx.selectFrom('monitor_config').select(['email_confirm', 'webhook_confirm']).where('tenant_id', '=', tenantId).executeTakeFirst();
   const out: Recipient[] = [{ channel: 'portal', target: 'portal', contactId: null }];
   if (cfg?.email_confirm === 1) {
@@ -117,8 +117,9 @@ async function recipients(trx: Db, tenantId: number): Promise<Recipient[]> {
     }
   }
   if (cfg?.webhook_confirm === 1) {
-    const webhook = await trx.selectFrom('monitor_webhook').select('type').where('tenant_id', '=', tenantId).executeTakeFirst();
-    if (webhook) out.push({ channel: 'webhook', target: webhook.type, contactId: null });
+    // Each webhook that takes this kind of alert; the target is the webhook's uuid.
+    const hooks = await trx.selectFrom('monitor_hook').select(['uuid', 'kinds']).where('tenant_id', '=', tenantId).orderBy('id').execute();
+    for (const h of hooks) if (h.kinds.split(',').includes(kind)) out.push({ channel: 'webhook', target: h.uuid, contactId: null });
   }
   return out;
 }

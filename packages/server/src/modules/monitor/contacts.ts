@@ -5,10 +5,12 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { cancelEmailValidations, issueEmailValidation } from '../../core/emailValidation';
 import { ApiError, invalid, notFound, tooMany } from '../../core/errors';
+import { may } from '../../core/guard';
 import { pageOf } from '../../core/paging';
 import type { Limit } from '../../core/ratelimit';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
+import { maskedEmail } from './masking';
 
 type CreateInput = z.output<typeof createContact.body>;
 type EditInput = z.output<typeof editContact.body>;
@@ -22,7 +24,13 @@ const MAIL_LIMIT: Limit = { name: 'contact-mail-tenant', max: 30, windowSeconds:
 const ADDRESS_LIMIT: Limit = { name: 'contact-mail-address', max: 5, windowSeconds: 3600, message: M.contactMailLimit };
 
 const COLUMNS = ['uuid', 'name', 'email', 'email_verify'] as const;
-const item = (r: { uuid: string; name: string; email: string; email_verify: number }): ContactItem => ({ uuid: r.uuid, name: r.name, email: r.email, email_verify: r.email_verify === 1 ? 1 : 0 });
+/** A contact as the calls answer it: the address masked for whoever may not edit monitoring (issue 33). */
+const item = (actor: Actor, r: { uuid: string; name: string; email: string; email_verify: number }): ContactItem => ({
+  uuid: r.uuid,
+  name: r.name,
+  email: may(actor, 'monitor.edit') ? r.email : maskedEmail(r.email),
+  email_verify: r.email_verify === 1 ? 1 : 0,
+});
 
 const emailKey = (email: string) => email.trim().toLowerCase();
 
@@ -36,11 +44,11 @@ async function findContact(db: Db, tenantId: number, uuid: string) {
 export async function list(ctx: Ctx, actor: Actor, at: { page: number; limit: number }): Promise<{ rows: ContactItem[]; count: number }> {
   const filtered = ctx.db.selectFrom('monitor_contact').where('tenant_id', '=', actor.tenantId);
   const { rows, count } = await pageOf(filtered, at, (qb) => qb.select(COLUMNS).orderBy('id'));
-  return { rows: rows.map(item), count };
+  return { rows: rows.map((r) => item(actor, r)), count };
 }
 
 export async function info(ctx: Ctx, actor: Actor, uuid: string): Promise<ContactItem> {
-  return item(await findContact(ctx.db, actor.tenantId, uuid));
+  return item(actor, await findContact(ctx.db, actor.tenantId, uuid));
 }
 
 /** A second contact with the same address (any case) is refused; so is one past the tenant's limit. */

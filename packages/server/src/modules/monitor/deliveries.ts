@@ -1,10 +1,9 @@
 import { M } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import type { JobRun } from '../../core/jobs';
-import { formatTime } from '../../core/time';
 import { DELIVER_JOB } from './alerts';
-import { sendWebhook, type SendResult } from './providers';
-import { storedWebhook } from './webhook';
+import { queueWebhook, sweepLanes } from './dispatch';
+import type { SendResult } from './providers';
 
 /*
  * One delivery of an alert (a channel and a recipient) per job. The job claims its row (pending, or
@@ -13,6 +12,10 @@ import { storedWebhook } from './webhook';
  * wait (HUBLINK_ALERT_RETRY_SECONDS) until HUBLINK_ALERT_ATTEMPTS are used and the delivery is
  * 'failed'. A recipient that is gone by then (a deleted or unverified contact, a removed webhook) is
  * 'cancelled'. Every delivery is its own job, so one failing mailbox or webhook holds up no other.
+ * A webhook delivery is not sent by its job: the job puts it into its webhook's queue (dispatch.ts),
+ * which groups the alerts of a window into one message and sends each webhook's messages in order
+ * within its provider's limits; the delivery stays 'pending' under its message (message_id) until the
+ * message's outcome is written onto it, with the same retries and waits.
  */
 
 /** How long a claimed delivery is held before another run may take it (a crashed instance's). */
@@ -55,6 +58,7 @@ export async function runDelivery({ ctx, data }: JobRun<Ctx>): Promise<void> {
     ])
     .where('monitor_delivery.id', '=', id)
     .executeTakeFirstOrThrow();
+  if (delivery.channel === 'webhook') return queueWebhook(ctx, delivery);
 
   let outcome: Outcome;
   try {
@@ -90,8 +94,6 @@ async function send(ctx: Ctx, d: DeliveryRow): Promise<Outcome> {
       return { ok: true };
     case 'email':
       return sendMail(ctx, d);
-    case 'webhook':
-      return sendToWebhook(ctx, d);
     default:
       return { cancelled: `unknown channel ${d.channel}` };
   }
@@ -121,21 +123,6 @@ async function sendMail(ctx: Ctx, d: DeliveryRow): Promise<Outcome> {
     return { ok: false, reason: row?.error ? `${M.alertMailFailed}: ${row.error}` : M.alertMailFailed };
   }
   return status === 'logged' ? { cancelled: 'logged' } : { ok: true };
-}
-
-async function sendToWebhook(ctx: Ctx, d: DeliveryRow): Promise<Outcome> {
-  const cfg = await ctx.db.selectFrom('monitor_config').select('webhook_confirm').where('tenant_id', '=', d.tenant_id).executeTakeFirst();
-  const target = cfg?.webhook_confirm === 1 ? await storedWebhook(ctx, ctx.db, d.tenant_id) : undefined;
-  if (!target) return { cancelled: M.alertRecipientGone };
-  return sendWebhook(ctx.config, target, {
-    event: d.kind,
-    title: d.title,
-    text: d.text,
-    ...(d.router_name ? { router_name: d.router_name } : {}),
-    at: d.at,
-    time: formatTime(d.at, ctx.config.timezone),
-    alert_id: d.alert_id,
-  });
 }
 
 /** Records an attempt's outcome; a failed one is queued again after its wait, or given up. */
@@ -172,8 +159,22 @@ export async function sweepDeliveries({ ctx }: JobRun<Ctx>): Promise<void> {
     .selectFrom('monitor_delivery')
     .select('id')
     .where((eb) => eb.or([eb.and([eb('status', '=', 'pending'), eb('next_at', '<', now - LOST_AFTER_MS)]), eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)])]))
+    // A webhook delivery waiting under its message is the webhook queue's (its own sweep, below).
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('monitor_webhook_message as m')
+            .select('m.id')
+            .whereRef('m.id', '=', 'monitor_delivery.message_id')
+            .where('m.status', 'in', ['queued', 'sending'])
+            .where('monitor_delivery.status', '=', 'pending'),
+        ),
+      ),
+    )
     .orderBy('id')
     .limit(SWEEP_BATCH)
     .execute();
   for (const { id } of lost) await ctx.jobs.send(DELIVER_JOB, { delivery_id: id });
+  await sweepLanes(ctx);
 }

@@ -19,7 +19,8 @@ const SECRET = 'SECengine0123456789';
 let smtp: SmtpReceiver;
 let hooks: WebhookReceiver;
 const options: TestAppOptions & { config: NonNullable<TestAppOptions['config']> } = {
-  config: { runJobs: true, alertDebounceSeconds: 2, alertRetrySeconds: 1, alertAttempts: 3 },
+  // A short grouping window: each alert here is alone in it (grouping: dispatch.test.ts).
+  config: { runJobs: true, alertDebounceSeconds: 2, alertRetrySeconds: 1, alertAttempts: 3, alertGroupSeconds: 1 },
   backbone: { jobPollSeconds: 0.5 },
 };
 
@@ -87,11 +88,13 @@ describeEachDatabase(
       expect(alert).toMatchObject({ kind: 'router_offline', router_name: router, title: fmt(M.alertTitle, { kind: M.alertKindRouterOffline, name: router }), text: fmt(M.alertTextOffline, words), at });
       await settled(alert!.id);
       const deliveries = await deliveriesOf(alert!.id);
+      // A webhook delivery names its webhook by uuid (issue 33: several per tenant).
+      const { uuid: defaultUuid } = await t().db.selectFrom('monitor_hook').select('uuid').where('tenant_id', '=', a.account.id).executeTakeFirstOrThrow();
       expect(deliveries.map((d) => [d.channel, d.target, d.status, d.attempts])).toEqual([
         ['portal', 'portal', 'sent', 1],
         ['email', a.verify, 'sent', 1],
         ['email', verified, 'sent', 1],
-        ['webhook', 'dingtalk', 'sent', 1],
+        ['webhook', defaultUuid, 'sent', 1],
       ]);
       // The message centre.
       await t().ctx.events.settle();

@@ -22,7 +22,7 @@ export async function monitorOn(t: TestApp, token: string, setting: Partial<Body
   expect(res.msg).toBe(M.saved);
 }
 
-const MONITOR_TABLES = ['monitor_config', 'monitor_router', 'monitor_contact', 'monitor_webhook', 'monitor_state', 'monitor_alert', 'monitor_delivery', 'email_validation'] as const;
+const MONITOR_TABLES = ['monitor_config', 'monitor_router', 'monitor_contact', 'monitor_hook', 'monitor_state', 'monitor_alert', 'monitor_delivery', 'email_validation'] as const;
 
 /** Every row a call of this module can change, besides the shared snapshot: compare one before and after a refusal. */
 export async function monitorSnapshot(t: TestApp): Promise<Record<string, unknown[]>> {

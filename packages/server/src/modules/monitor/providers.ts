@@ -11,10 +11,13 @@ import { OutboundError, outboundRequest, type OutboundFailure, type OutboundResp
  * - Feishu custom bot: POST {timestamp (s), sign, msg_type:'text', content:{text}}, where
  *   sign = base64(HmacSHA256(key=`${timestamp}\n${secret}`, msg='')); success is code 0 (StatusCode 0
  *   in the bot's older answers).
- * - WeCom group robot: POST {msgtype:'markdown', markdown:{content}}; no signing; success errcode 0.
+ * - WeCom group robot: POST {msgtype:'markdown', markdown:{content}}, or {msgtype:'text', text:{content,
+ *   mentioned_list, mentioned_mobile_list}} when it mentions someone; no signing; success errcode 0.
  * - other: POST our own JSON document (below) with, when a secret is set, the headers
  *   X-HubLink-Timestamp (ms) and X-HubLink-Signature: sha256=hex(HmacSHA256(key=secret,
  *   msg=`${timestamp}.${body}`)); any 2xx answer is success.
+ * Mentions (issue 33): DingTalk's `at` {atMobiles, atUserIds, isAtAll} with "@…" in the text, Feishu's
+ * <at user_id="…"></at> in the text, WeCom's mention lists; 'other' carries none.
  * A non-2xx answer, or a provider's error code, is a failed attempt.
  */
 
@@ -30,6 +33,15 @@ export interface WebhookMessage {
   at: number;
   time: string;
   alert_id?: number;
+  /** A summary's alerts (event 'summary', dispatch.ts): all of them, for the 'other' provider's JSON. */
+  alerts?: { event: string; alert_id: number; router_name: string; title: string; at: number; time: string }[];
+}
+
+/** Whom a message mentions: mobiles (DingTalk, WeCom), user ids (DingTalk userId, Feishu open_id, WeCom userid), everyone. */
+export interface WebhookMentions {
+  mobiles: string[];
+  userIds: string[];
+  all: boolean;
 }
 
 export interface WebhookTarget {
@@ -37,7 +49,14 @@ export interface WebhookTarget {
   url: string;
   /** '' for none. */
   secret: string;
+  /** The webhook's name in the console (absent for the spec's test of an unsaved webhook). */
+  name?: string;
+  mentions?: WebhookMentions;
 }
+
+const NO_MENTIONS: WebhookMentions = { mobiles: [], userIds: [], all: false };
+const mentionsIn = (m: WebhookMentions) => m.mobiles.length > 0 || m.userIds.length > 0 || m.all;
+
 
 export interface BuiltRequest {
   url: string;
@@ -57,9 +76,15 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** The request a provider expects for one message; `now` is the signing time (epoch ms). */
 export function buildRequest(target: WebhookTarget, message: WebhookMessage, now = Date.now()): BuiltRequest {
+  const mentions = target.mentions ?? NO_MENTIONS;
   switch (target.type) {
     case 'dingtalk': {
-      const body = JSON.stringify({ msgtype: 'markdown', markdown: { title: message.title, text: `#### ${message.title}\n\n${message.text}` } });
+      // DingTalk highlights a mention only when "@<mobile or userId>" is also in the text.
+      const ats = [...mentions.mobiles, ...mentions.userIds].map((m) => `@${m}`);
+      if (mentions.all) ats.push('@all');
+      const text = `#### ${message.title}\n\n${message.text}${ats.length ? `\n\n${ats.join(' ')}` : ''}`;
+      const at = { atMobiles: mentions.mobiles, atUserIds: mentions.userIds, isAtAll: mentions.all };
+      const body = JSON.stringify({ msgtype: 'markdown', markdown: { title: message.title, text }, ...(mentionsIn(mentions) ? { at } : {}) });
       if (!target.secret) return { url: target.url, headers: JSON_HEADERS, body };
       const timestamp = String(now);
       const sign = hmac(target.secret, `${timestamp}\n${target.secret}`).toString('base64');
@@ -67,14 +92,27 @@ export function buildRequest(target: WebhookTarget, message: WebhookMessage, now
       return { url: withQuery(target.url, { timestamp, sign }), headers: JSON_HEADERS, body };
     }
     case 'feishu': {
-      const content = { text: `${message.title}\n${message.text}` };
+      // A Feishu text message mentions with <at user_id="open_id"></at>, everyone with user_id="all".
+      const ats = mentions.userIds.map((id) => `<at user_id="${escapeAttr(id)}"></at>`);
+      if (mentions.all) ats.push(`<at user_id="all">${M.webhookMentionAll}</at>`);
+      const content = { text: `${message.title}\n${message.text}${ats.length ? `\n${ats.join(' ')}` : ''}` };
       if (!target.secret) return { url: target.url, headers: JSON_HEADERS, body: JSON.stringify({ msg_type: 'text', content }) };
       const timestamp = String(Math.floor(now / 1000));
       const sign = hmac(`${timestamp}\n${target.secret}`, '').toString('base64');
       return { url: target.url, headers: JSON_HEADERS, body: JSON.stringify({ timestamp, sign, msg_type: 'text', content }) };
     }
-    case 'wecom':
-      return { url: target.url, headers: JSON_HEADERS, body: JSON.stringify({ msgtype: 'markdown', markdown: { content: `**${message.title}**\n${message.text}` } }) };
+    case 'wecom': {
+      if (!mentionsIn(mentions)) {
+        return { url: target.url, headers: JSON_HEADERS, body: JSON.stringify({ msgtype: 'markdown', markdown: { content: `**${message.title}**\n${message.text}` } }) };
+      }
+      // Only WeCom's text messages carry mentioned_list / mentioned_mobile_list ("@all" for everyone).
+      const text = {
+        content: `${message.title}\n${message.text}`,
+        mentioned_list: [...mentions.userIds, ...(mentions.all ? ['@all'] : [])],
+        mentioned_mobile_list: mentions.mobiles,
+      };
+      return { url: target.url, headers: JSON_HEADERS, body: JSON.stringify({ msgtype: 'text', text }) };
+    }
     case 'other': {
       const body = JSON.stringify(message);
       if (!target.secret) return { url: target.url, headers: JSON_HEADERS, body };
@@ -84,6 +122,8 @@ export function buildRequest(target: WebhookTarget, message: WebhookMessage, now
     }
   }
 }
+
+const escapeAttr = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A send's outcome: ok, or why not in words the console shows (Chinese). */
 export type SendResult = { ok: true } | { ok: false; reason: string };

@@ -1,6 +1,13 @@
 import {
   contactInfo,
   createContact,
+  createWebhook,
+  deleteWebhook,
+  editWebhook,
+  listDeliveries,
+  listWebhooks,
+  resendDelivery,
+  testWebhook,
   deleteContact,
   editContact,
   listContacts,
@@ -20,10 +27,12 @@ import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
 import * as contacts from './contacts';
+import * as deliveryList from './deliveryList';
 import * as settings from './settings';
 import * as webhook from './webhook';
+import * as webhooks from './webhooks';
 
-/** /monitor/*, /contacts/* and /webhook/* (spec 3 §7); POST /contacts/validate_email is the account module's. */
+/** /monitor/*, /contacts/*, /webhook/* (spec 3 §7) and /webhooks/* (issue 33); POST /contacts/validate_email is the account module's. */
 export function monitorRoutes(app: App, ctx: Ctx) {
   route(app, ctx, monitorConfig, async ({ actor }) => ok(await settings.config(ctx, actor)));
   route(app, ctx, monitorRouters, async ({ actor }) => ok(await settings.routers(ctx, actor)));
@@ -72,5 +81,28 @@ export function monitorRoutes(app: App, ctx: Ctx) {
   route(app, ctx, webhookDelete, async ({ actor }) => {
     await webhook.remove(ctx, actor);
     return ok(null, M.deleted);
+  });
+
+  route(app, ctx, listWebhooks, async ({ actor }) => ok(await webhooks.list(ctx, actor)));
+  route(app, ctx, createWebhook, async ({ actor, body }) => ok({ uuid: await webhooks.create(ctx, actor, body) }, M.webhookSaved));
+  route(app, ctx, editWebhook, async ({ actor, body }) => {
+    await webhooks.edit(ctx, actor, body);
+    return ok(null, M.webhookSaved);
+  });
+  route(app, ctx, deleteWebhook, async ({ actor, body }) => {
+    await webhooks.remove(ctx, actor, body.uuid);
+    return ok(null, M.deleted);
+  });
+  route(app, ctx, testWebhook, async ({ actor, body }) => {
+    await webhooks.test(ctx, actor, body.uuid);
+    return ok(null, M.webhookTestOk);
+  });
+  route(app, ctx, listDeliveries, async ({ actor, query }) => {
+    const { rows, count } = await deliveryList.list(ctx, actor, query);
+    return ok(rows, 'success', count);
+  });
+  route(app, ctx, resendDelivery, async ({ actor, body }) => {
+    await deliveryList.resend(ctx, actor, body.id);
+    return ok(null, M.deliveryResent);
   });
 }

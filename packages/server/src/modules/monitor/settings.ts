@@ -107,7 +107,7 @@ export async function save(ctx: Ctx, actor: Actor, input: Setting): Promise<void
       if (!account.email) throw invalid(M.monitorBindEmailFirst);
     }
     if (input.webhook_confirm === 1) {
-      const webhook = await trx.selectFrom('monitor_webhook').select('tenant_id').where('tenant_id', '=', tenantId).executeTakeFirst();
+      const webhook = await trx.selectFrom('monitor_hook').select('id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst();
       if (!webhook) throw invalid(M.monitorWebhookFirst);
     }
     const memberIds = await hardwareMemberIds(trx, tenantId, input.router);

@@ -76,7 +76,7 @@ describeEachDatabase('webhook (/webhook/*)', (t) => {
     expect(await t().call(webhookConfig, { token: a.token })).toMatchObject({ code: 200, data: null });
     expect(await t().call(webhookSetting, { token: a.token, body: { type: 'dingtalk', url: robot('dingtalk'), secret: SECRET } })).toMatchObject({ code: 200, msg: M.webhookSaved });
     expect((await t().call(webhookConfig, { token: a.token })).data).toEqual({ type: 'dingtalk', url: robot('dingtalk'), secret: SECRET_MASK });
-    const row = await t().db.selectFrom('monitor_webhook').selectAll().where('tenant_id', '=', a.account.id).executeTakeFirstOrThrow();
+    const row = await t().db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', a.account.id).executeTakeFirstOrThrow();
     expect(row.secret).toMatch(/^v1\./);
     expect(row.secret).not.toContain(SECRET);
     // Sending the mask back keeps the stored secret; the test below signs with it.

@@ -1,5 +1,5 @@
 import { CODE, downloadLdapVerifyFile, fmt, ldapMessages, verifyLdapDomain } from '@hublink/contract';
-import { Alert, Button, Flex } from 'antd';
+import { Alert, Button, Flex, Typography } from 'antd';
 import { download } from '../../api/files';
 import { LDAP_CALL, useLdapMutation } from './api';
 import { useState } from 'react';
@@ -10,12 +10,16 @@ export interface PendingDomain {
   message: string;
   /** The verification file to place on the domain. */
   file_name: string;
+  /** Or the TXT record to publish: its name and value (issue 33; '' from an older server). */
+  txt_name?: string;
+  txt_value?: string;
 }
 
 /**
  * A domain whose ownership is not verified yet (spec 3 §4, §8: code 423): the server's message, the
- * file to place, and the actions download the file and verify ('验证中...' while it runs). A refused
- * verification shows under the domain field (`onRefused`); a verified domain ends the hint.
+ * two ways to prove it (the file to place, or the TXT record to publish, its value copyable), and the
+ * actions download the file and verify ('验证中...' while it runs). A refused verification shows under
+ * the domain field (`onRefused`); a verified domain ends the hint.
  */
 export function DomainHint({ pending, onVerified, onRefused }: { pending: PendingDomain; onVerified: () => void; onRefused: (message: string) => void }) {
   const verify = useLdapMutation(verifyLdapDomain, { quiet: true });
@@ -30,7 +34,16 @@ export function DomainHint({ pending, onVerified, onRefused }: { pending: Pendin
       type="warning"
       showIcon
       title={pending.message}
-      description={fmt(ldapMessages.ldapVerifyFile, { name: pending.file_name })}
+      description={
+        <Flex vertical gap={4}>
+          <span>{fmt(ldapMessages.ldapVerifyFile, { name: pending.file_name })}</span>
+          {pending.txt_name && pending.txt_value ? (
+            <Typography.Text style={{ wordBreak: 'break-all' }} copyable={{ text: pending.txt_value }}>
+              {fmt(ldapMessages.ldapVerifyTxt, { name: pending.txt_name, value: pending.txt_value })}
+            </Typography.Text>
+          ) : null}
+        </Flex>
+      }
       action={
         <Flex vertical gap={8}>
           <Button

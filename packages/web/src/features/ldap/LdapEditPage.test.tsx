@@ -1,4 +1,4 @@
-import { CODE, fmt, LIMITS, M, type LdapConfig } from '@hublink/contract';
+import { CODE, fmt, LDAP_FILTER_PROBLEMS, LIMITS, M, type LdapConfig } from '@hublink/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -117,8 +117,17 @@ describe('LdapEditPage (/router/ldap_edit)', () => {
       type: 1,
       username: 'cn=admin,dc=example,dc=com',
       password: 'secret',
+      user_group: '',
+      user_filter: '',
+      name_attr: '',
+      name_lower: 0,
+      note_attr: 'description',
+      phone_attr: '',
+      email_attr: '',
       network_number: 'N1',
       sync_mode: 1,
+      auto_import: 0,
+      sync_cycle: LIMITS.ldapSyncCycleMinutes,
     });
     // A change after the check: check again.
     await choose(M.ldapSyncMode, M.ldapSyncAuto);
@@ -181,12 +190,13 @@ describe('LdapEditPage (/router/ldap_edit)', () => {
     expect(r.location()).toBe('/router/ldap_edit?ldapType=edit');
   });
 
-  it('edits: breadcrumb says modify, base DN fixed, password masked; unchanged it saves directly', async () => {
+  it('edits: breadcrumb says modify, base DN editable with its warning, password masked; unchanged it saves directly', async () => {
     const m = api(savedConfig({ use_ssl: 1, port: 636, ca_id: 3, file_name: 'corp.pem' }));
     const r = open('/router/ldap_edit?ldapType=edit');
     await shows(M.ldapGroupConnection);
     expect(screen.getAllByText(M.ldapEditCrumb).length).toBeGreaterThan(0);
-    expect(field(M.ldapBaseDn)).toBeDisabled();
+    expect(field(M.ldapBaseDn)).toBeEnabled();
+    expect(screen.getByText(M.ldapBaseDnChangeHint)).toBeInTheDocument();
     expect(field(M.ldapPassword)).toHaveValue('******');
     expect(screen.getByText('corp.pem')).toBeInTheDocument();
     // Nothing to check: the saved configuration saves directly (spec 3 §4: 直接保存).
@@ -219,5 +229,46 @@ describe('LdapEditPage (/router/ldap_edit)', () => {
     await u().upload(input(), new File(['-----BEGIN CERTIFICATE-----'], 'root-ca.pem'));
     await shows('root-ca.pem');
     expect(m.callsTo('/ldap/upload')).toHaveLength(1);
+  });
+
+  it('previews the selection: a filter that is no filter shows its reason and sends nothing; the table shows member names and the names that cannot be imported; a missing group shows under the group', async () => {
+    const m = api();
+    m.answer('/ldap/preview', ok({
+      count: 12,
+      users: [
+        { username: 'john-doe', member_name: 'john_doe', description: '研发部', phone: '', email: 'john@example.com', disable: 0, issue: M.ldapNameCollision },
+        { username: 'amy', member_name: 'amy', description: '', phone: '13800000001', email: '', disable: 0, issue: '' },
+      ],
+      issue_count: 3,
+      issues: [
+        { username: 'john-doe', member_name: 'john_doe', description: '研发部', phone: '', email: 'john@example.com', disable: 0, issue: M.ldapNameCollision },
+        { username: 'John_Doe', member_name: 'John_Doe', description: '', phone: '', email: '', disable: 0, issue: M.ldapNameCollision },
+        { username: '张三', member_name: '', description: '', phone: '', email: '', disable: 0, issue: M.ldapNameEmpty },
+      ],
+    }));
+    open();
+    await shows(M.ldapGroupSelection);
+    fillValid();
+    fill(M.ldapUserFilter, '(uid=john');
+    await u().click(screen.getByRole('button', { name: M.ldapPreview }));
+    await shows(fmt(M.ldapFilterInvalid, { reason: LDAP_FILTER_PROBLEMS.unbalanced }));
+    expect(m.callsTo('/ldap/preview')).toHaveLength(0);
+
+    fill(M.ldapUserFilter, '(uid=j*)');
+    fill(M.ldapNameAttr, 'mail');
+    await u().click(screen.getByRole('switch', { name: M.ldapNameLower }));
+    await u().click(screen.getByRole('button', { name: M.ldapPreview }));
+    await shows(fmt(M.ldapPreviewCount, { n: 12, m: 2 }));
+    expect(m.callsTo('/ldap/preview')[0]!.body).toMatchObject({ user_filter: '(uid=j*)', name_attr: 'mail', name_lower: 1, user_group: '' });
+    const preview = screen.getByRole('region', { name: M.ldapPreviewTitle });
+    expect(within(preview).getByText('amy', { selector: 'code' })).toBeInTheDocument();
+    await shows(fmt(M.ldapPreviewIssues, { n: 3 }));
+    expect(within(screen.getByRole('region', { name: M.ldapColIssue })).getByText(M.ldapNameEmpty)).toBeInTheDocument();
+
+    m.answer('/ldap/preview', refused(M.ldapGroupMissing));
+    fill(M.ldapUserGroup, 'cn=nobody,dc=example,dc=com');
+    await u().click(screen.getByRole('button', { name: M.ldapPreview }));
+    await waitFor(() => expect(screen.getAllByText(M.ldapGroupMissing).length).toBeGreaterThanOrEqual(2));
+    expect(screen.queryByRole('region', { name: M.ldapPreviewTitle })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { BM, type BodyOf, checkLdap, CODE, fmt, LDAP_PASSWORD_MASK, LDAP_SYNC_MODE, LDAP_TYPE, type LdapConfig, ldapConfigBody, ldapDomainPending, ldapMessages, type LdapMode, LIMITS, routerHardware, saveLdap, selectNetworks } from '@hublink/contract';
-import { Button, Col, Divider, Flex, Form, Input, Radio, Row, Select } from 'antd';
+import { Button, Col, Divider, Flex, Form, Input, InputNumber, Radio, Row, Select, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,8 @@ import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { useLdapMutation } from './api';
 import { CaUpload } from './CaUpload';
 import { DomainHint, type PendingDomain } from './DomainHint';
+import { PreviewPanel } from './PreviewPanel';
+import { SelectionFields } from './SelectionFields';
 
 type Security = 'none' | 'ssl' | 'tls';
 
@@ -24,8 +26,18 @@ export interface LdapFormValues {
   type: number;
   username: string;
   password: string;
+  // user selection and mapping (issue 33, SelectionFields)
+  user_group?: string;
+  user_filter?: string;
+  name_attr?: string;
+  name_lower?: boolean;
+  note_attr?: string;
+  phone_attr?: string;
+  email_attr?: string;
   network_number?: string;
   sync_mode: number;
+  auto_import: boolean;
+  sync_cycle: number | null;
 }
 
 const PORTS: Record<Security, string> = { none: '389', ssl: '636', tls: '389' };
@@ -45,8 +57,17 @@ export function bodyOf(v: LdapFormValues): BodyOf<typeof saveLdap> {
     type: v.type,
     username: v.username,
     password: v.password,
+    user_group: v.user_group ?? '',
+    user_filter: v.user_filter ?? '',
+    name_attr: v.name_attr ?? '',
+    name_lower: v.name_lower ? 1 : 0,
+    note_attr: v.note_attr ?? '',
+    phone_attr: v.phone_attr ?? '',
+    email_attr: v.email_attr ?? '',
     network_number: v.network_number ?? '',
     sync_mode: v.sync_mode,
+    auto_import: v.auto_import ? 1 : 0,
+    sync_cycle: v.sync_cycle ?? LIMITS.ldapSyncCycleMinutes,
   };
 }
 
@@ -63,11 +84,20 @@ export const valuesOf = (c: LdapConfig): LdapFormValues => ({
   type: c.type,
   username: c.username,
   password: LDAP_PASSWORD_MASK,
+  user_group: c.user_group,
+  user_filter: c.user_filter,
+  name_attr: c.name_attr,
+  name_lower: c.name_lower === 1,
+  note_attr: c.note_attr,
+  phone_attr: c.phone_attr,
+  email_attr: c.email_attr,
   network_number: c.network_number || undefined,
   sync_mode: c.sync_mode,
+  auto_import: c.auto_import === 1,
+  sync_cycle: c.sync_cycle,
 });
 
-export const NEW_VALUES: Partial<LdapFormValues> = { mode: 'public', port: PORTS.none, security: 'none', ca_id: null, type: LDAP_TYPE.openldap, sync_mode: LDAP_SYNC_MODE.manual };
+export const NEW_VALUES: Partial<LdapFormValues> = { mode: 'public', port: PORTS.none, security: 'none', ca_id: null, type: LDAP_TYPE.openldap, note_attr: 'description', sync_mode: LDAP_SYNC_MODE.manual, auto_import: false, sync_cycle: LIMITS.ldapSyncCycleMinutes };
 
 const same = (a: LdapFormValues, b: LdapFormValues) => JSON.stringify(bodyOf(a)) === JSON.stringify(bodyOf(b));
 const rules = (field: string) => rulesOf(ldapConfigBody, field);
@@ -85,7 +115,8 @@ const requiredWhen =
  * The LDAP form (spec 3 §4, §5): every field with the server's rules. The main button checks the
  * connection first (检测配置, '检测中...'), then saves (保存配置, '保存中...') and goes to /router/ldap;
  * any change after a check asks for a check again. Editing, the saved configuration saves directly
- * (直接保存) while the form still equals it. base_dn cannot change once saved. A save answered 423 shows the
+ * (直接保存) while the form still equals it. A saved base_dn may change (issue 33: members follow their users by stable id);
+ * the automatic mode's cycle and auto-import show in automatic mode only. A save answered 423 shows the
  * domain hint; a host the server refuses as not public shows under the host. The button stays busy at most 60 s.
  */
 export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Partial<LdapFormValues> }) {
@@ -100,6 +131,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
   const [caName, setCaName] = useState(saved?.file_name ?? '');
   const mode = Form.useWatch('mode', form);
   const security = Form.useWatch('security', form);
+  const automatic = Form.useWatch('sync_mode', form) === LDAP_SYNC_MODE.automatic;
   const values = Form.useWatch([], form);
   const routers = useApiQuery(routerHardware, {}, { enabled: mode === 'private' }).data?.data ?? [];
   const networks = useApiQuery(selectNetworks).data?.data ?? [];
@@ -110,10 +142,15 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
   const idle = checked ? ldapMessages.ldapSave : unchanged ? ldapMessages.ldapSaveDirect : ldapMessages.ldapCheck;
   const label = busy ? (phase === 'save' ? ldapMessages.ldapSaving : ldapMessages.ldapChecking) : idle;
 
-  /** The host is the one field the server can refuse after the form passed (not a public address): say it where it was typed. */
+  /** What the server can refuse after the form passed, said where it was typed: the host (not a public address), the group and the filter (issue 33). */
   const hostRefused = (msg: string) => {
     if (msg === ldapMessages.ldapHostPrivate) form.setFields([{ name: 'host', errors: [msg] }]);
+    if (msg === ldapMessages.ldapGroupMissing || msg === ldapMessages.ldapGroupNotGroup || msg.startsWith(ldapMessages.ldapGroupTooDeep.split('{')[0]!) || msg.startsWith(ldapMessages.ldapGroupTooLarge.split('{')[0]!)) {
+      form.setFields([{ name: 'user_group', errors: [msg] }]);
+    }
+    if (msg.startsWith(ldapMessages.ldapFilterRefused.split('{')[0]!)) form.setFields([{ name: 'user_filter', errors: [msg] }]);
   };
+  const type = Form.useWatch('type', form);
 
   const submit = () =>
     run(async () => {
@@ -133,7 +170,7 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
       if (env.code === CODE.ok) void navigate('/router/ldap');
       else if (env.code === CODE.furtherAction) {
         const data = ldapDomainPending.safeParse(env.data);
-        setPending({ domain: body.domain, message: env.msg, file_name: data.success ? data.data.file_name : '' });
+        setPending({ domain: body.domain, message: env.msg, ...(data.success ? data.data : { file_name: '' }) });
       }
     });
 
@@ -243,8 +280,8 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
           />
         </div>
       )}
-      <Form.Item name="base_dn" required label={ldapMessages.ldapBaseDn} rules={rules('base_dn')}>
-        <Input placeholder={ldapMessages.ldapBaseDnPlaceholder} maxLength={LIMITS.ldapBaseDnMax} disabled={saved !== undefined} autoComplete="off" />
+      <Form.Item name="base_dn" required label={ldapMessages.ldapBaseDn} rules={rules('base_dn')} extra={saved ? ldapMessages.ldapBaseDnChangeHint : undefined}>
+        <Input placeholder={ldapMessages.ldapBaseDnPlaceholder} maxLength={LIMITS.ldapBaseDnMax} autoComplete="off" />
       </Form.Item>
       <Row gutter={24}>
         <Col xs={24} md={12}>
@@ -264,6 +301,10 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
           </Form.Item>
         </Col>
       </Row>
+
+      <Divider titlePlacement="start">{ldapMessages.ldapGroupSelection}</Divider>
+      <SelectionFields type={type} />
+      <PreviewPanel body={async () => ((await form.validateFields().catch(() => null)) ? bodyOf(form.getFieldsValue(true) as LdapFormValues) : null)} onRefused={hostRefused} />
 
       <Divider titlePlacement="start">{ldapMessages.ldapGroupAssociation}</Divider>
       <Row gutter={24}>
@@ -288,6 +329,20 @@ export function LdapForm({ saved, initial }: { saved?: LdapConfig; initial: Part
                 { value: LDAP_SYNC_MODE.automatic, label: ldapMessages.ldapSyncAuto },
               ]}
             />
+          </Form.Item>
+        </Col>
+      </Row>
+      {/* Kept in the form while hidden (manual mode): a save keeps the tenant's choices. */}
+      <Row gutter={24}>
+        <Col xs={24} md={12}>
+          <Form.Item name="sync_cycle" hidden={!automatic} required label={ldapMessages.ldapSyncCycle} rules={rules('sync_cycle')} extra={ldapMessages.ldapSyncCycleHint}>
+            {/* No min/max here: a value out of range gets the rule's message instead of being corrected silently. */}
+            <InputNumber aria-label={ldapMessages.ldapSyncCycle} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="auto_import" hidden={!automatic} valuePropName="checked" label={ldapMessages.ldapAutoImport} extra={ldapMessages.ldapAutoImportHint}>
+            <Switch aria-label={ldapMessages.ldapAutoImport} />
           </Form.Item>
         </Col>
       </Row>

@@ -35,7 +35,8 @@ const u = () => userEvent.setup({ delay: null });
 /** antd puts a space between the two characters of a button's label. */
 const button = (name: string) => screen.getByRole('button', { name: new RegExp(name.split('').join('\\s*')) });
 const confirmOk = async () => u().click(await screen.findByRole('button', { name: /确\s*定|OK/ }));
-const rowOf = async (name: string) => (await screen.findByRole('cell', { name })).closest('tr')!;
+/** The row of a user by its directory name (the first cell; the member-name cell may read the same). */
+const rowOf = async (name: string) => (await screen.findAllByRole('cell', { name }))[0]!.closest('tr')!;
 
 describe('LdapPage (/router/ldap)', () => {
   it('shows the enable tile while LDAP is off; the main account enables it, a sub-account is told to ask', async () => {

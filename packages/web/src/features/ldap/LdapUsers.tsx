@@ -66,6 +66,23 @@ export function LdapUsers({ syncMode, rights }: { syncMode: number; rights: Ldap
   const columns = [
     { title: ldapMessages.ldapColUsername, dataIndex: 'username', key: 'username' },
     {
+      // The member name the user maps to, and why it cannot be one (issue 33): never hidden.
+      title: ldapMessages.ldapColMemberName,
+      dataIndex: 'member_name',
+      key: 'member_name',
+      render: (v: string, u: LdapUser) => (
+        <>
+          {v || '—'}
+          {u.issue && (
+            <>
+              <br />
+              <Typography.Text type="danger">{u.issue}</Typography.Text>
+            </>
+          )}
+        </>
+      ),
+    },
+    {
       title: ldapMessages.ldapColDescription,
       dataIndex: 'description',
       key: 'description',

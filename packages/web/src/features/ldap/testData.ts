@@ -2,7 +2,7 @@ import type { DataOf, LdapUser, ldapSyncStatus } from '@hublink/contract';
 
 export { savedConfig } from '../../test/ldapFixtures';
 
-export const ldapUser = (over: Partial<LdapUser> = {}): LdapUser => ({ username: 'alice', description: 'dev', uuid: 'u-alice', exist: false, verify: '', disable: 0, ...over });
+export const ldapUser = (over: Partial<LdapUser> = {}): LdapUser => ({ username: 'alice', member_name: 'alice', description: 'dev', phone: '', email: '', issue: '', uuid: 'u-alice', exist: false, verify: '', disable: 0, ...over });
 
 export const syncState = (over: Partial<DataOf<typeof ldapSyncStatus>['service']> = {}, count = 2): DataOf<typeof ldapSyncStatus> => ({
   count,

@@ -35,6 +35,7 @@ function setup(config: MonitorConfig, extra: Answers = {}, user = mainUser) {
     '/monitor/config': ok(config),
     '/monitor/routers': ok(routers),
     '/webhook/config': ok(null),
+    '/webhooks/lists': ok([]),
     '/monitor/enable': ok(null, M.monitorStarted),
     '/monitor/close': ok(null, M.monitorClosed),
     '/monitor/setting': ok(null, M.saved),

@@ -12,6 +12,7 @@ import { ContactsDialog } from './ContactsDialog';
 import { RouterPicker } from './RouterPicker';
 import { useMonitorRights } from './rights';
 import { WebhookDialog } from './WebhookDialog';
+import { WebhooksCard } from './WebhooksCard';
 
 /** What the save sends, as the screen holds it. */
 interface Draft {
@@ -143,6 +144,7 @@ export function MonitorSettings({ config }: { config: MonitorConfig }) {
           </ChannelRow>
         </Flex>
       </Card>
+      <WebhooksCard />
       <Card title={monitorMessages.monitorKinds} variant="borderless">
         <Flex gap={token.marginLG} wrap role="group" aria-label={monitorMessages.monitorKinds}>
           {KINDS.map((k) => (
