@@ -93,6 +93,7 @@ const AUDIT_ACTION_NAMES: Readonly<Record<string, string>> = {
   // directory (LDAP) and sign-in sources
   '/ldap/save': '保存LDAP配置',
   '/ldap/check': '测试LDAP连接',
+  '/ldap/preview': '预览LDAP用户',
   '/ldap/delete': '删除LDAP配置',
   '/ldap/upload': '上传LDAP证书',
   '/ldap/verify_domain': '验证LDAP域名',

@@ -86,6 +86,9 @@ const NO_FIELD_CHANGE: Record<string, string> = {
   '/login/logout': 'ends the session: sessions are bookkeeping, not audited',
   '/webhook/test': 'sends a test message to the given webhook now: nothing is stored',
   '/ldap/check': 'tries the connection and the bind with the form: nothing is stored',
+  '/ldap/preview': 'reads the users the form selects: nothing is stored',
+  '/webhooks/test': 'sends a test message to a stored webhook now: nothing is stored',
+  '/webhooks/resend': 'puts a failed delivery back in its queue: deliveries are bookkeeping (core/audit.ts UNAUDITED_TABLES), the entry names the call',
 };
 
 let seq = 0;
@@ -208,6 +211,7 @@ const RECIPES: Record<string, Recipe> = {
   // sync mode, a restart of the sync, and closing LDAP. The directory is the tenant's own OU of the slapd.
   '/ldap/upload': async ({ t, main, ldap }) => ({ send: () => uploadFile(t, uploadLdapCa, main.token, { filename: 'ca.pem', body: Buffer.from(ldap.s.ca) }) }),
   '/ldap/check': async ({ ldap }) => ({ body: ldap.form() }),
+  '/ldap/preview': async ({ ldap }) => ({ body: ldap.form() }),
   '/ldap/verify_domain': async ({ t, main, ldap }) => {
     // The save asks for the verification file; the tenant puts it on its web site (the test's server).
     const asked = await t.call(saveLdap, { token: main.token, body: ldap.form() });
@@ -278,6 +282,30 @@ const RECIPES: Record<string, Recipe> = {
   '/webhook/setting': async () => ({ body: { type: 'dingtalk', url: 'https://oapi.dingtalk.com/robot/send?access_token=walk', secret: '' } }),
   '/webhook/test': async (w) => ({ body: { type: 'wecom', url: `${w.hooks.url}/wecom`, secret: '' } }),
   '/webhook/delete': async () => ({}),
+  '/webhooks/create': async (w) => ({ body: { name: '值班群', type: 'wecom', url: `${w.hooks.url}/wecom`, secret: '', kinds: ['router_offline'], at_mobiles: ['13800138000'] } }),
+  '/webhooks/edit': async (w) => {
+    const h = await w.t.db.selectFrom('monitor_hook').select('uuid').where('tenant_id', '=', w.main.account.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    w.ids.hook = h.uuid;
+    return { body: { uuid: h.uuid, name: '值班群改', type: 'wecom', url: `${w.hooks.url}/wecom`, secret: '', kinds: ['router_offline', 'router_online'] } };
+  },
+  '/webhooks/test': async (w) => ({ body: { uuid: w.ids.hook } }),
+  // A delivery the robot gave up on, resent.
+  '/webhooks/resend': async (w) => {
+    const now = Date.now();
+    const tenant_id = w.main.account.id;
+    const alert = await w.t.db
+      .insertInto('monitor_alert')
+      .values({ tenant_id, dedupe_key: `walk:${now}`, kind: 'router_offline', member_id: null, title: '设备离线', text: '设备 walk 离线。', at: now, create_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const d = await w.t.db
+      .insertInto('monitor_delivery')
+      .values({ tenant_id, alert_id: alert.id, channel: 'webhook', target: String(w.ids.hook), contact_id: null, status: 'failed', attempts: 3, last_error: '企业微信返回错误', next_at: now, create_time: now, update_time: now, done_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { body: { id: d.id } };
+  },
+  '/webhooks/delete': async (w) => ({ body: { uuid: w.ids.hook } }),
   '/message/update_message': async (w) => {
     const now = Date.now();
     const m = await w.t.db
