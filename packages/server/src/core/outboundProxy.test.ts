@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhookReceiver';
 import { loadConfig, type OutboundProxy } from '../config';
+import { PROVIDERS } from '../modules/auth-source/providers';
+import { ProviderRefusal } from '../modules/auth-source/providers/types';
 import { sendWebhook } from '../modules/monitor/providers';
+import { startWecom } from '../../test/providers/wecom';
 import { OutboundError, outboundRequest } from './outbound';
 import { bypassesProxy } from './outboundProxy';
 
@@ -149,6 +152,20 @@ describe('outbound calls through a proxy', () => {
       expect(err).toMatchObject({ reason: 'private_address' });
     }
     expect(proxy.seen).toEqual([]);
+  });
+
+  it("asks a sign-in provider's server API through the proxy too", async () => {
+    const wecom = await startWecom([{ corpId: 'wwproxy01', agentId: '1000002', secret: 'right-secret', trustedDomain: 'console.example.com' }]);
+    try {
+      const urls = { ...loadConfig({}).authProviders, wecomApi: wecom.url };
+      const app = { type: 'wechat' as const, app_id: 'wwproxy01', app_secret: 'wrong-secret', agent_id: '1000002', corp_id: 'wwproxy01' };
+      // The provider refuses the secret: what matters is that its API was asked through the proxy.
+      await expect(PROVIDERS.wechat.identify({ urls, proxy: through() }, app, 'code')).rejects.toBeInstanceOf(ProviderRefusal);
+      expect(proxy.seen.map((r) => ({ method: r.method, target: r.target.replace(/\?.*$/, '') }))).toEqual([{ method: 'GET', target: `${wecom.url}/cgi-bin/gettoken` }]);
+      expect(wecom.received.map((r) => r.path)).toEqual(['/cgi-bin/gettoken']);
+    } finally {
+      await wecom.close();
+    }
   });
 
   it('without a proxy configured, connects direct as before', async () => {

@@ -141,7 +141,7 @@ export async function callback(ctx: Ctx, ip: string, q: CallbackQuery): Promise<
     await ensureFeature(ctx.db, p.tenant_id);
     const source = await enabledSource(ctx, p.tenant_id, p.source_id);
     const app = appOf(ctx, source);
-    const identity = await PROVIDERS[app.type].identify(ctx.config.authProviders, app, code);
+    const identity = await PROVIDERS[app.type].identify({ urls: ctx.config.authProviders, proxy: ctx.config.outboundProxy }, app, code);
     const member = await memberFor(ctx, source, identity);
     if (member.status !== 1) throw forbidden(M.authSourceMemberDisabled);
     const ticket = randomBytes(32).toString('base64url');

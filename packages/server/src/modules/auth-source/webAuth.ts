@@ -106,7 +106,7 @@ export async function vpnCallback(ctx: Ctx, ip: string, q: CallbackQuery): Promi
     await ensureFeature(ctx.db, r.tenant_id);
     const source = await enabledSource(ctx, r.tenant_id, source_id);
     const app = appOf(ctx, source);
-    const identity = await PROVIDERS[app.type].identify(ctx.config.authProviders, app, code);
+    const identity = await PROVIDERS[app.type].identify({ urls: ctx.config.authProviders, proxy: ctx.config.outboundProxy }, app, code);
     const bound = await ctx.db
       .selectFrom('auth_source_member')
       .select('member_id')

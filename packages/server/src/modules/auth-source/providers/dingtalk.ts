@@ -38,8 +38,8 @@ export const dingtalk: Provider = {
     return `${urls.dingtalkLogin}/oauth2/auth?${q}`;
   },
 
-  async identify(urls, app, code) {
-    const tokenAnswer = await providerCall(NAME, {
+  async identify({ urls, proxy }, app, code) {
+    const tokenAnswer = await providerCall(NAME, proxy, {
       url: `${urls.dingtalkApi}/v1.0/oauth2/userAccessToken`,
       method: 'POST',
       json: { clientId: app.app_id, clientSecret: app.app_secret, code, grantType: 'authorization_code' },
@@ -48,7 +48,7 @@ export const dingtalk: Provider = {
     const token = answerOf(NAME, 'oauth2/userAccessToken', z.object({ accessToken: z.string().max(2048), corpId: providerText(128).optional() }), tokenAnswer);
     if (token.corpId !== app.corp_id) throw new ProviderRefusal(M.authSourceCorpMismatch, `oauth2/userAccessToken: the user chose corp ${token.corpId ?? '(none)'}`);
 
-    const meAnswer = await providerCall(NAME, { url: `${urls.dingtalkApi}/v1.0/contact/users/me`, headers: { 'x-acs-dingtalk-access-token': token.accessToken } });
+    const meAnswer = await providerCall(NAME, proxy, { url: `${urls.dingtalkApi}/v1.0/contact/users/me`, headers: { 'x-acs-dingtalk-access-token': token.accessToken } });
     if (meAnswer.status !== 200) throw refusal('contact/users/me', meAnswer);
     const me = answerOf(NAME, 'contact/users/me', z.object({ nick: providerText(256).optional(), unionId: providerText(128), openId: providerText(128).optional() }), meAnswer);
     return { namespace: app.corp_id, userId: me.unionId, nameBase: me.unionId, displayName: me.nick ?? '' };

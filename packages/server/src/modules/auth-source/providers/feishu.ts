@@ -25,12 +25,12 @@ export const feishu: Provider = {
     return `${urls.feishu}/open-apis/authen/v1/authorize?${new URLSearchParams({ app_id: app.app_id, redirect_uri: redirectUri, state })}`;
   },
 
-  async identify(urls, app, code) {
+  async identify({ urls, proxy }, app, code) {
     const appToken = answerOf(
       NAME,
       'app_access_token',
       result.extend({ app_access_token: z.string().max(1024).optional() }),
-      await providerCall(NAME, { url: `${urls.feishu}/open-apis/auth/v3/app_access_token/internal`, method: 'POST', json: { app_id: app.app_id, app_secret: app.app_secret } }),
+      await providerCall(NAME, proxy, { url: `${urls.feishu}/open-apis/auth/v3/app_access_token/internal`, method: 'POST', json: { app_id: app.app_id, app_secret: app.app_secret } }),
     );
     if (appToken.code !== 0 || !appToken.app_access_token) throw new ProviderRefusal(fmt(M.authSourceProviderConfig, { provider: NAME }), `app_access_token: code ${appToken.code}`);
 
@@ -38,7 +38,7 @@ export const feishu: Provider = {
       NAME,
       'oidc/access_token',
       result.extend({ data: z.object({ access_token: z.string().max(2048) }).optional() }),
-      await providerCall(NAME, {
+      await providerCall(NAME, proxy, {
         url: `${urls.feishu}/open-apis/authen/v1/oidc/access_token`,
         method: 'POST',
         headers: { authorization: `Bearer ${appToken.app_access_token}` },
@@ -63,7 +63,7 @@ export const feishu: Provider = {
           })
           .optional(),
       }),
-      await providerCall(NAME, { url: `${urls.feishu}/open-apis/authen/v1/user_info`, headers: { authorization: `Bearer ${userToken.data.access_token}` } }),
+      await providerCall(NAME, proxy, { url: `${urls.feishu}/open-apis/authen/v1/user_info`, headers: { authorization: `Bearer ${userToken.data.access_token}` } }),
     );
     if (user.code !== 0 || !user.data) throw refused(user.code, 'user_info');
     const { data } = user;

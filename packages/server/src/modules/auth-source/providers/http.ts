@@ -1,6 +1,7 @@
 import { fmt, M } from '@hublink/contract';
 import { z } from 'zod';
 import { OutboundError, outboundRequest } from '../../../core/outbound';
+import type { ProviderNet } from './types';
 import { ProviderRefusal } from './types';
 
 /** An answer of a provider's API: its HTTP status and its JSON body (null when it was not JSON). */
@@ -15,16 +16,18 @@ const MAX_BYTES = 64 * 1024;
 /**
  * One call to a provider's API, bounded like every outbound request (time, size, no redirects). The
  * providers' hosts are the operator's configuration, not a tenant's input, so private addresses are
- * allowed (a test's local provider, an egress proxy). A failure to get an answer is a refusal that says
- * the provider cannot be reached.
+ * allowed (a test's local provider, an egress proxy); the operator's egress proxy (HTTPS_PROXY) is used
+ * as for every outbound call. A failure to get an answer is a refusal that says the provider cannot be
+ * reached.
  */
 export async function providerCall(
   provider: string,
+  proxy: ProviderNet['proxy'],
   req: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; json?: unknown },
 ): Promise<ProviderAnswer> {
   try {
     const res = await outboundRequest(
-      { allowPrivateTargets: true },
+      { allowPrivateTargets: true, outboundProxy: proxy },
       {
         url: req.url,
         method: req.method ?? 'GET',

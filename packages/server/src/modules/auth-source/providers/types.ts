@@ -3,6 +3,11 @@ import type { Ctx } from '../../../core/context';
 
 /** The providers' base URLs (configuration). */
 export type AuthProviderUrls = Ctx['config']['authProviders'];
+/** Where a provider's server API is and how to reach it (the operator's egress proxy, if any). */
+export interface ProviderNet {
+  urls: AuthProviderUrls;
+  proxy: Ctx['config']['outboundProxy'];
+}
 
 /** A source as a provider needs it: its app's credentials in the clear (only in memory, only for the call). */
 export interface SourceApp {
@@ -42,5 +47,5 @@ export interface Provider {
   /** The provider's sign-in page for this app, which sends the browser back to `redirectUri` with a code and `state`. */
   authorizeUrl(urls: AuthProviderUrls, app: SourceApp, redirectUri: string, state: string): string;
   /** Exchanges the code for the user's identity through the provider's server API. */
-  identify(urls: AuthProviderUrls, app: SourceApp, code: string): Promise<Identity>;
+  identify(net: ProviderNet, app: SourceApp, code: string): Promise<Identity>;
 }

@@ -25,12 +25,12 @@ export const wecom: Provider = {
     return `${urls.wecomLogin}/wwlogin/sso/login?${q}`;
   },
 
-  async identify(urls, app, code) {
+  async identify({ urls, proxy }, app, code) {
     const token = answerOf(
       NAME,
       'gettoken',
       result.extend({ access_token: z.string().max(1024).optional() }),
-      await providerCall(NAME, { url: `${urls.wecomApi}/cgi-bin/gettoken?${new URLSearchParams({ corpid: app.app_id, corpsecret: app.app_secret })}` }),
+      await providerCall(NAME, proxy, { url: `${urls.wecomApi}/cgi-bin/gettoken?${new URLSearchParams({ corpid: app.app_id, corpsecret: app.app_secret })}` }),
     );
     // 40013 corp id, 40001 secret, 60020 an address not among the corp's trusted IPs: the source's configuration.
     if (token.errcode !== 0 || !token.access_token) throw new ProviderRefusal(fmt(M.authSourceProviderConfig, { provider: NAME }), `gettoken: errcode ${token.errcode}`);
@@ -40,7 +40,7 @@ export const wecom: Provider = {
       NAME,
       'auth/getuserinfo',
       result.extend({ userid: providerText(64).optional(), openid: providerText(128).optional() }),
-      await providerCall(NAME, { url: `${urls.wecomApi}/cgi-bin/auth/getuserinfo?${new URLSearchParams({ access_token, code })}` }),
+      await providerCall(NAME, proxy, { url: `${urls.wecomApi}/cgi-bin/auth/getuserinfo?${new URLSearchParams({ access_token, code })}` }),
     );
     if (user.errcode === INVALID_CODE) throw new ProviderRefusal(M.authSourceCodeInvalid, `auth/getuserinfo: errcode ${user.errcode}`);
     if (user.errcode !== 0) throw refused(user.errcode, 'auth/getuserinfo');
@@ -52,7 +52,7 @@ export const wecom: Provider = {
       NAME,
       'user/get',
       result.extend({ name: providerText(256).optional() }),
-      await providerCall(NAME, { url: `${urls.wecomApi}/cgi-bin/user/get?${new URLSearchParams({ access_token, userid: user.userid })}` }),
+      await providerCall(NAME, proxy, { url: `${urls.wecomApi}/cgi-bin/user/get?${new URLSearchParams({ access_token, userid: user.userid })}` }),
     );
     const displayName = detail.errcode === 0 ? (detail.name ?? '') : '';
     return { namespace: app.app_id, userId: user.userid, nameBase: user.userid, displayName };
