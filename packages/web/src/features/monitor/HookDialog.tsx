@@ -7,7 +7,6 @@ import {
   editWebhook,
   LIMITS,
   monitorMessages as T,
-  WEBHOOK_TYPES,
   type WebhookItem,
   webhookMentionsAllowed,
   type WebhookType,
@@ -18,6 +17,7 @@ import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
 import { useMonitorMutation } from './api';
 import { KIND_OPTIONS } from './labels';
+import { WebhookTargetFields } from './WebhookTargetFields';
 
 type Values = BodyOf<typeof createWebhook>;
 /** The form holds "mention everyone" as a switch. */
@@ -27,7 +27,6 @@ type FormValues = Omit<Values, 'at_all'> & { at_all: boolean };
 // eslint-disable-next-line hublink-web/no-chinese-text -- a separator character, not a text
 const SEPARATORS = [',', '，', ' '];
 
-const TYPE_OPTIONS = (Object.keys(WEBHOOK_TYPES) as WebhookType[]).map((value) => ({ value, label: WEBHOOK_TYPES[value] }));
 
 /** Messages of the server that belong under one field of the form (it says them there, not only in a toast). */
 const FIELD_OF: Record<string, keyof FormValues> = {
@@ -96,17 +95,7 @@ export function HookDialog({ open, record, onClose }: HookDialogProps) {
       <Form.Item name="name" label={T.webhookName} rules={rulesOf(createWebhook.body, 'name')}>
         <Input maxLength={LIMITS.webhookNameMax} placeholder={T.webhookNamePlaceholder} />
       </Form.Item>
-      <Form.Item name="type" label={T.webhookType} rules={rulesOf(createWebhook.body, 'type')}>
-        <Select options={TYPE_OPTIONS} aria-label={T.webhookType} />
-      </Form.Item>
-      <Form.Item name="url" label={T.webhookUrl} rules={rulesOf(createWebhook.body, 'url')}>
-        <Input maxLength={LIMITS.webhookUrlMax} placeholder={T.webhookUrlPlaceholder} autoComplete="off" />
-      </Form.Item>
-      {webhookUsesSecret(type) && (
-        <Form.Item name="secret" label={T.webhookSecret} rules={rulesOf(createWebhook.body, 'secret')}>
-          <Input.Password maxLength={LIMITS.webhookSecretMax} placeholder={T.webhookSecretPlaceholder} autoComplete="new-password" />
-        </Form.Item>
-      )}
+      <WebhookTargetFields schema={createWebhook.body} type={type} />
       <Form.Item name="kinds" label={T.webhookKinds} rules={rulesOf(createWebhook.body, 'kinds')}>
         <Checkbox.Group options={KIND_OPTIONS} aria-label={T.webhookKinds} />
       </Form.Item>

@@ -61,10 +61,18 @@ describe('MonitorPage', () => {
     await userEvent.click(screen.getByRole('button', { name: new RegExp(M.monitorStart) }));
     await shows(M.monitorStartConfirm);
     expect(m.callsTo('/monitor/enable')).toHaveLength(0);
-    m.answer('/monitor/config', ok(on));
+    // The reload waits until the toast was seen: on a loaded machine the settings page's first render
+    // could outlast the toast's few seconds.
+    let reload!: () => void;
+    const toastSeen = new Promise<void>((resolve) => (reload = resolve));
+    m.answer('/monitor/config', async () => {
+      await toastSeen;
+      return ok(on);
+    });
     await confirm();
     await waitFor(() => expect(m.callsTo('/monitor/enable')).toHaveLength(1));
     await shows(M.monitorStarted);
+    reload();
     await shows(M.monitorChannels);
     expect(m.callsTo('/monitor/config').length).toBeGreaterThan(1);
   });

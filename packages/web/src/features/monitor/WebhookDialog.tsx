@@ -1,15 +1,14 @@
-import { BM, type BodyOf, CODE, DEFAULT_WEBHOOK_TYPE, LIMITS, monitorMessages, WEBHOOK_TYPES, webhookConfig, webhookDelete, webhookSetting, webhookTest, type WebhookType, webhookUsesSecret } from '@hublink/contract';
-import { Button, Flex, Form, Input, Modal, Popconfirm, Select, Typography } from 'antd';
+import { BM, type BodyOf, CODE, DEFAULT_WEBHOOK_TYPE, LIMITS, monitorMessages, webhookConfig, webhookDelete, webhookSetting, webhookTest, type WebhookType, webhookUsesSecret } from '@hublink/contract';
+import { Button, Flex, Form, Modal, Popconfirm, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
-import { rulesOf } from '../../api/rules';
 import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { useMonitorMutation } from './api';
 import { useMonitorRights } from './rights';
+import { WebhookTargetFields } from './WebhookTargetFields';
 
 type Values = BodyOf<typeof webhookSetting>;
 
-const TYPE_OPTIONS = (Object.keys(WEBHOOK_TYPES) as WebhookType[]).map((value) => ({ value, label: WEBHOOK_TYPES[value] }));
 
 export interface WebhookDialogProps {
   open: boolean;
@@ -102,17 +101,7 @@ export function WebhookDialog({ open, onClose }: WebhookDialogProps) {
   return (
     <Modal title={monitorMessages.monitorWebhookConfig} open={open} onCancel={onClose} footer={footer} forceRender width={560}>
       <Form<Values> form={form} layout="vertical" requiredMark={false} disabled={!rights.edit || current.isPending} initialValues={{ type: DEFAULT_WEBHOOK_TYPE }}>
-        <Form.Item name="type" label={monitorMessages.webhookType} rules={rulesOf(webhookSetting.body, 'type')}>
-          <Select options={TYPE_OPTIONS} aria-label={monitorMessages.webhookType} />
-        </Form.Item>
-        <Form.Item name="url" label={monitorMessages.webhookUrl} rules={rulesOf(webhookSetting.body, 'url')}>
-          <Input maxLength={LIMITS.webhookUrlMax} placeholder={monitorMessages.webhookUrlPlaceholder} autoComplete="off" />
-        </Form.Item>
-        {webhookUsesSecret(type) && (
-          <Form.Item name="secret" label={monitorMessages.webhookSecret} rules={rulesOf(webhookSetting.body, 'secret')}>
-            <Input.Password maxLength={LIMITS.webhookSecretMax} placeholder={monitorMessages.webhookSecretPlaceholder} autoComplete="new-password" />
-          </Form.Item>
-        )}
+        <WebhookTargetFields schema={webhookSetting.body} type={type} />
         {type === 'other' && <Typography.Paragraph type="secondary">{monitorMessages.webhookOtherHint}</Typography.Paragraph>}
       </Form>
     </Modal>
