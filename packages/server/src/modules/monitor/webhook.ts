@@ -8,7 +8,9 @@ import { may } from '../../core/guard';
 import { judgeTarget } from '../../core/outbound';
 import type { Limit } from '../../core/ratelimit';
 import { formatTime } from '../../core/time';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect';
+import type { MonitorHookTable } from '../../db/types';
 import { maskedUrl } from './masking';
 import { sendWebhook, type WebhookMentions, type WebhookTarget } from './providers';
 
@@ -25,21 +27,7 @@ export const TEST_LIMIT: Limit = { name: 'webhook-test-tenant', max: 20, windowS
 /** The sealed secret is bound to its tenant: copied into another tenant's row it does not open. */
 export const sealContext = (tenantId: number) => `monitor_webhook:${tenantId}`;
 
-export type HookRow = {
-  id: number;
-  uuid: string;
-  tenant_id: number;
-  name: string;
-  type: string;
-  url: string;
-  secret: string | null;
-  kinds: string;
-  at_mobiles: string;
-  at_user_ids: string;
-  at_all: number;
-  create_time: number;
-  update_time: number;
-};
+export type HookRow = Selectable<MonitorHookTable>;
 
 export const listOf = (csv: string): string[] => (csv ? csv.split(',') : []);
 
@@ -47,7 +35,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The tenant's default webhook row: its oldest. */
 export const defaultHook = (db: Db, tenantId: number) =>
-  db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', tenantId).orderBy('id').limit(1).executeTakeFirst() as Promise<HookRow | undefined>;
+  db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', tenantId).orderBy('id').limit(1).executeTakeFirst();
 
 export function mentionsOf(row: Pick<HookRow, 'at_mobiles' | 'at_user_ids' | 'at_all'>): WebhookMentions {
   return { mobiles: listOf(row.at_mobiles), userIds: listOf(row.at_user_ids), all: row.at_all === 1 };
@@ -71,7 +59,7 @@ export function targetOfRow(ctx: Ctx, row: HookRow): WebhookTarget {
 export async function storedWebhook(ctx: Ctx, db: Db, tenantId: number, target?: string): Promise<WebhookTarget | undefined> {
   const row =
     target && UUID.test(target)
-      ? ((await db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', tenantId).where('uuid', '=', target.toLowerCase()).executeTakeFirst()) as HookRow | undefined)
+      ? await db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', tenantId).where('uuid', '=', target.toLowerCase()).executeTakeFirst()
       : await defaultHook(db, tenantId);
   return row ? targetOfRow(ctx, row) : undefined;
 }

@@ -20,7 +20,7 @@ type CreateInput = z.output<typeof createWebhook.body>;
 type EditInput = z.output<typeof editWebhook.body>;
 
 async function findHook(db: Db, tenantId: number, uuid: string): Promise<HookRow> {
-  const row = (await db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', tenantId).where('uuid', '=', uuid.toLowerCase()).executeTakeFirst()) as HookRow | undefined;
+  const row = await db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', tenantId).where('uuid', '=', uuid.toLowerCase()).executeTakeFirst();
   if (!row) throw notFound(M.webhookNotFound);
   return row;
 }
@@ -29,7 +29,7 @@ const kindsOf = (csv: string): AlertKind[] => ALERT_KINDS.filter((k) => listOf(c
 
 /** GET /webhooks/lists: oldest first (the default); each with its newest delivery's status. */
 export async function list(ctx: Ctx, actor: Actor): Promise<WebhookItem[]> {
-  const rows = (await ctx.db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', actor.tenantId).orderBy('id').execute()) as HookRow[];
+  const rows = await ctx.db.selectFrom('monitor_hook').selectAll().where('tenant_id', '=', actor.tenantId).orderBy('id').execute();
   const whole = may(actor, 'monitor.edit');
   const out: WebhookItem[] = [];
   for (const [i, r] of rows.entries()) {
