@@ -1,15 +1,20 @@
 import fs from 'node:fs';
 import { relative } from 'node:path';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 /** How many of the slowest test files the summary names (where the suite's time goes, for CI's budget). */
 const SLOWEST = 25;
 
-/** What one run found: the counts, every file's time, and each project's span (epoch ms). */
+/** How many failures the summary names: CI shows only the end of the output, where this list is. */
+const FAILURES_NAMED = 30;
+
+/** What one run found: the counts, what failed, every file's time, and each project's span (epoch ms). */
 export interface RunSummary {
   passed: number;
   failed: number;
   skipped: number;
+  /** Each failed test, file that failed outside its tests, or error outside any test, with its first message line. */
+  failures: string[];
   files: { name: string; ms: number }[];
   spans: Record<string, { start: number; end: number; sum: number }>;
 }
@@ -41,20 +46,28 @@ export default class PlainSummary implements Reporter {
     span.sum += d.collectDuration + d.setupDuration + d.duration;
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>) {
-    const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, files: [], spans: Object.fromEntries(this.spans) };
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
+    const summary: RunSummary = { passed: 0, failed: 0, skipped: 0, failures: [], files: [], spans: Object.fromEntries(this.spans) };
     for (const m of modules) {
+      const file = `${projectOf(m)} ${relative(process.cwd(), m.moduleId)}`;
       let failedTests = 0;
       for (const t of m.children.allTests()) {
-        const state = t.result().state;
-        if (state === 'passed') summary.passed++;
-        else if (state === 'failed') failedTests++;
-        else summary.skipped++;
+        const result = t.result();
+        if (result.state === 'passed') summary.passed++;
+        else if (result.state === 'failed') {
+          failedTests++;
+          summary.failures.push(`${file} > ${t.fullName}: ${firstLine(result.errors?.[0])}`);
+        } else summary.skipped++;
       }
-      summary.failed += failedTests > 0 ? failedTests : m.state() === 'failed' ? 1 : 0;
+      if (failedTests === 0 && m.state() === 'failed') {
+        summary.failed += 1;
+        summary.failures.push(`${file} (outside its tests): ${firstLine(m.errors()[0])}`);
+      }
+      summary.failed += failedTests;
       const d = m.diagnostic();
-      summary.files.push({ name: `${projectOf(m)} ${relative(process.cwd(), m.moduleId)}`, ms: d.collectDuration + d.setupDuration + d.duration });
+      summary.files.push({ name: file, ms: d.collectDuration + d.setupDuration + d.duration });
     }
+    for (const e of unhandled) summary.failures.push(`${process.env.PLAIN_SUMMARY_LABEL ?? ''} error outside any test: ${firstLine(e)}`.trim());
     const out = process.env.PLAIN_SUMMARY_OUT;
     if (out) fs.writeFileSync(out, JSON.stringify(summary));
     else process.stdout.write(summaryText(summary));
@@ -72,5 +85,15 @@ export function summaryText(s: RunSummary): string {
     const at = (ms: number) => `${((ms - t0) / 1000).toFixed(0).padStart(5)} s`;
     text += `\nProjects (from, to, files' summed time):\n${rows.map(([name, x]) => `  ${name.padEnd(27)} ${at(x.start)} to ${at(x.end)}  ${(x.sum / 1000).toFixed(0).padStart(6)} s`).join('\n')}\n`;
   }
+  if (s.failures.length > 0) {
+    const more = s.failures.length > FAILURES_NAMED ? `\n  … and ${s.failures.length - FAILURES_NAMED} more` : '';
+    text += `\nFailed:\n${s.failures.slice(0, FAILURES_NAMED).map((f) => `  ${f}`).join('\n')}${more}\n`;
+  }
   return `${text}\nTests: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n`;
+}
+
+function firstLine(e: { message?: string; name?: string } | undefined): string {
+  if (!e) return '(no error recorded)';
+  const line = (e.message ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return `${e.name ?? 'Error'}: ${line}`.slice(0, 300);
 }

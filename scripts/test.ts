@@ -21,6 +21,9 @@ const OTHER_NODE = '24.22.3';
 const VITEST = path.resolve(import.meta.dirname, '../node_modules/vitest/vitest.mjs');
 
 interface Run {
+  args: string[];
+  /** ' under Node N' for a run under the other Node, else ''. */
+  label: string;
   code: number;
   summary: RunSummary | null;
 }
@@ -28,8 +31,9 @@ interface Run {
 function vitest(args: string[], out: 'live' | 'held', under?: OtherNode): Promise<Run> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-test-')), 'summary.json');
   const env = under
-    ? // SQLite only: the PostgreSQL and Redis runs are the first Node's.
-      otherNodeEnv(under, { ...process.env, TEST_DATABASE_URL: '', TEST_REDIS_URL: '', PLAIN_SUMMARY_LABEL: `Node ${under.version}` })
+    ? // SQLite only: the PostgreSQL and Redis runs are the first Node's. The fuzz test still calls every
+      // route under the other Node, with a tenth of its generated requests (the first Node runs them all).
+      otherNodeEnv(under, { ...process.env, TEST_DATABASE_URL: '', TEST_REDIS_URL: '', FUZZ_RUNS: '20', PLAIN_SUMMARY_LABEL: `Node ${under.version}` })
     : process.env;
   const child = spawn(under ? under.node : process.execPath, [VITEST, 'run', ...args], {
     stdio: ['ignore', out === 'live' ? 'inherit' : 'pipe', out === 'live' ? 'inherit' : 'pipe'],
@@ -48,7 +52,7 @@ function vitest(args: string[], out: 'live' | 'held', under?: OtherNode): Promis
         // The run died before its reporter wrote: it counts as one failure below.
       }
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
-      resolve({ code: code ?? (signal ? 128 : 1), summary });
+      resolve({ args, label: under ? ` under Node ${under.version}` : '', code: code ?? (signal ? 128 : 1), summary });
     });
   });
 }
@@ -68,7 +72,7 @@ if (args.length > 0) {
     const other = await otherNode;
     if ('error' in other) {
       process.stdout.write(`\nNode ${OTHER_NODE} could not be made ready: ${other.error}\n`);
-      return [{ code: 1, summary: null }];
+      return [{ args: [], label: ` (Node ${OTHER_NODE} not ready)`, code: 1, summary: null }];
     }
     process.stdout.write(`\nThe server files and npm start under Node ${OTHER_NODE}, on SQLite:\n`);
     return [
@@ -81,20 +85,25 @@ if (args.length > 0) {
     vitest(['--project', 'e2e'], 'held').then((e2e) => [e2e]),
   ]).then((lanes) => lanes.flat());
   const runs = [first, ...rest];
-  const total: RunSummary = { passed: 0, failed: 0, skipped: 0, files: [], spans: {} };
+  const total: RunSummary = { passed: 0, failed: 0, skipped: 0, failures: [], files: [], spans: {} };
   for (const r of runs) {
     if (!r.summary) {
       total.failed += 1;
+      total.failures.push(`vitest ${r.args.join(' ')}${r.label}: ended (exit ${r.code}) before its reporter wrote`);
       continue;
     }
     total.passed += r.summary.passed;
     total.failed += r.summary.failed;
     total.skipped += r.summary.skipped;
+    total.failures.push(...r.summary.failures);
     total.files.push(...r.summary.files);
     Object.assign(total.spans, r.summary.spans);
+    // A run that exited non-zero with no failed test (a set-up or teardown error) still fails the whole.
+    if (r.code !== 0 && r.summary.failed === 0) {
+      total.failed += 1;
+      total.failures.push(`vitest ${r.args.join(' ')}${r.label}: exit ${r.code} with no failed test (see its output)`);
+    }
   }
-  // A run that exited non-zero with no failed test (a reporter or set-up error) still fails the whole.
-  if (total.failed === 0 && runs.some((r) => r.code !== 0)) total.failed = 1;
   process.stdout.write(summaryText(total));
   process.exit(runs.some((r) => r.code !== 0) || total.failed > 0 ? 1 : 0);
 }
