@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fmt, LDAP_FILTER_PROBLEMS, M } from '@hublink/contract';
+import { fmt, LDAP_FILTER_PROBLEMS, LDAP_SYNC_MODE, LIMITS, M } from '@hublink/contract';
 import { Client } from 'ldapts';
 import { verifyFileName, verifyToken } from '../packages/server/src/modules/ldap/domain';
 import { startSlapd, type Slapd } from '../packages/server/test/slapd';
@@ -111,6 +111,9 @@ describe('LDAP directory sync in Chromium', () => {
     // The domain is not proven yet: the hint with the file to place.
     await page.getByText(M.ldapDomainUnverified).waitFor();
     await page.getByRole('button', { name: M.ldapDownloadFile }).waitFor();
+    // Or the TXT record (issue 33): its name under the domain, and the value to publish.
+    const tenant = await server.ctx.db.selectFrom('account').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+    await page.getByText(fmt(M.ldapVerifyTxt, { name: `_hublink-verify.${domain}`, value: verifyToken(server.ctx, tenant.id, domain) })).waitFor();
     await screenshotAtWidths(page, 'ldap-form-domain', page.getByText(M.ldapDomainUnverified));
     await page.getByRole('button', { name: spaced(M.ldapVerify) }).click();
     await page.getByText(M.ldapDomainVerified).first().waitFor();
@@ -158,6 +161,38 @@ describe('LDAP directory sync in Chromium', () => {
     await mainButton().click();
     await expectPath(page, '/router/ldap');
     await page.getByRole('cell', { name: 'zhangwei' }).first().waitFor();
+  });
+
+  it('syncs automatically every 5 minutes with new users imported (4 minutes refused); private mode asks for its router', async () => {
+    await page.goto(`${server.url}/router/ldap_edit?ldapType=edit`);
+    await page.getByText(M.ldapEditCrumb).first().waitFor();
+    await page.getByRole('radiogroup', { name: M.ldapSyncMode }).getByText(M.ldapSyncAuto).click();
+    const cycle = field(M.ldapSyncCycle);
+    await cycle.fill('4');
+    await mainButton().click();
+    const range = fmt(M.ldapSyncCycleRange, { min: LIMITS.ldapSyncCycleMin, max: LIMITS.ldapSyncCycleMax });
+    await page.getByText(range).waitFor();
+    await screenshotAtWidths(page, 'ldap-form-cycle-refused', page.getByText(range));
+    await cycle.fill('5');
+    await page.getByRole('switch', { name: M.ldapAutoImport }).click();
+    await expect.poll(() => page.getByText(range).count()).toBe(0);
+
+    // Private mode: the router the directory is reached through must be chosen (the tenant has none online).
+    await page.getByRole('radiogroup', { name: M.ldapMode }).getByText(M.ldapModePrivate).click();
+    await mainButton().click();
+    const noRouter = page.locator('.ant-form-item-explain-error', { hasText: M.ldapRouterRequired });
+    await noRouter.waitFor();
+    await screenshotAtWidths(page, 'ldap-form-private-router', noRouter);
+    await page.getByRole('radiogroup', { name: M.ldapMode }).getByText(M.ldapModePublic).click();
+
+    // Saved (checked again first when the form asks for it): automatic, every 5 minutes, new users imported.
+    await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapCheck));
+    await mainButton().click();
+    await expect.poll(() => mainButton().textContent()).toMatch(spaced(M.ldapSave));
+    await mainButton().click();
+    await expectPath(page, '/router/ldap');
+    const saved = await server.ctx.db.selectFrom('ldap_config').innerJoin('account', 'account.id', 'ldap_config.tenant_id').select(['sync_mode', 'sync_cycle', 'auto_import', 'mode']).where('account.username', '=', username).executeTakeFirstOrThrow();
+    expect(saved).toEqual({ sync_mode: LDAP_SYNC_MODE.automatic, sync_cycle: 5, auto_import: 1, mode: 'public' });
   });
 
   it('chooses the users by a group (nested) and a filter, maps their names, previews them; a filter that is no filter is refused', async () => {
