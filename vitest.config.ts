@@ -21,7 +21,8 @@ const expectPoll = { poll: { timeout: CONDITION_TIMEOUT_MS } };
  * - `server-exclusive`: an exclusive resource but not the processor — the shared Redis (whose channels
  *   every app on it shares), server processes and clusters, backups, migrations with locks, slapd.
  * The e2e files (a browser and a server each) run one at a time. `npm test` (scripts/test.ts) runs
- * server-exclusive and e2e side by side after the rest; a plain `vitest run` runs the groups in order.
+ * the web files beside server-serial (raised above them), and server-exclusive beside e2e; a plain
+ * `vitest run` runs the groups in order.
  */
 const PARALLEL_WORKERS = Math.min(4, Math.max(2, availableParallelism()));
 const EXCLUSIVE_SERVER_FILES = [

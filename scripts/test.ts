@@ -6,13 +6,17 @@ import { otherNodeEnv, prepareNode, type OtherNode } from './otherNode/prepare';
 import { summaryText, type RunSummary } from './plain-summary';
 
 /*
- * `npm test` after lint and types (docs/testing.md, "Where CI's time goes"). One vitest process runs
- * the parallel files, then the files that must have the machine to themselves (namespaces, OpenVPN,
- * measured times). Then two run side by side: the files that need an exclusive resource but not the
- * processor (Redis, server processes, slapd, migrations) and the browser tests, whose output is held
- * and printed whole when they end. Meanwhile Node 24 is fetched and better-sqlite3 built for it
- * (scripts/otherNode); after the exclusive files, the server files and the start of `npm start` run
- * again under it on SQLite. With arguments, one plain `vitest run` with them.
+ * `npm test` after lint and types (docs/testing.md, "What the suite runs"), in vitest processes:
+ *  1. the server's parallel files (two at a time);
+ *  2. the namespace suites (OpenVPN, FRR, measured failovers), one at a time: they wait on timers and
+ *     the network and leave most of the processor idle, so beside them run the console's files and
+ *     then the server's files and the start of `npm start` under Node 24 on SQLite. The suites are
+ *     started at a raised priority (nice -10: root, which they need anyway), so what they time is
+ *     never kept waiting by the files beside them; without root they run first, alone;
+ *  3. the files that need an exclusive resource but little processor (Redis, server processes, slapd,
+ *     migrations) beside the browser tests.
+ * Node 24 is fetched and better-sqlite3 built for it (scripts/otherNode) from the start. Output of the
+ * runs beside another is held and printed whole when each ends. With arguments, one plain `vitest run`.
  */
 
 /** The Node version, besides the one running npm, that the server's tests run under (users run 22, 24 or 26). */
@@ -28,14 +32,23 @@ interface Run {
   summary: RunSummary | null;
 }
 
-function vitest(args: string[], out: 'live' | 'held', under?: OtherNode): Promise<Run> {
+/** How a run is started: its output live or held until it ends, under the other Node, at a raised priority. */
+interface RunOptions {
+  out: 'live' | 'held';
+  under?: OtherNode;
+  /** Started through nice(1) at this niceness (negative: before everything else; root only). */
+  niceness?: number;
+}
+
+function vitest(args: string[], { out, under, niceness }: RunOptions): Promise<Run> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hublink-test-')), 'summary.json');
   const env = under
     ? // SQLite only: the PostgreSQL and Redis runs are the first Node's. The fuzz test still calls every
       // route under the other Node, with a tenth of its generated requests (the first Node runs them all).
       otherNodeEnv(under, { ...process.env, TEST_DATABASE_URL: '', TEST_REDIS_URL: '', FUZZ_RUNS: '20', PLAIN_SUMMARY_LABEL: `Node ${under.version}` })
     : process.env;
-  const child = spawn(under ? under.node : process.execPath, [VITEST, 'run', ...args], {
+  const command = [under ? under.node : process.execPath, VITEST, 'run', ...args];
+  const child = spawn(niceness ? 'nice' : command[0]!, niceness ? ['-n', String(niceness), ...command] : command.slice(1), {
     stdio: ['ignore', out === 'live' ? 'inherit' : 'pipe', out === 'live' ? 'inherit' : 'pipe'],
     env: { ...env, PLAIN_SUMMARY_OUT: file },
   });
@@ -66,25 +79,35 @@ if (args.length > 0) {
     (made) => ({ made }),
     (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
   );
-  const first = await vitest(['--project', 'server', '--project', 'server-mocks', '--project', 'web', '--project', 'web-mocks', '--project', 'server-serial'], 'live');
-  process.stdout.write('\nThe exclusive-resource files and the browser tests, side by side (browser output when it ends):\n');
   const underOtherNode = async (): Promise<Run[]> => {
     const other = await otherNode;
     if ('error' in other) {
       process.stdout.write(`\nNode ${OTHER_NODE} could not be made ready: ${other.error}\n`);
       return [{ args: [], label: ` (Node ${OTHER_NODE} not ready)`, code: 1, summary: null }];
     }
-    process.stdout.write(`\nThe server files and npm start under Node ${OTHER_NODE}, on SQLite:\n`);
     return [
-      await vitest(['--project', 'server'], 'live', other.made),
-      await vitest(['--project', 'server-exclusive', 'packages/server/src/startup.test.ts'], 'live', other.made),
+      await vitest(['--project', 'server'], { out: 'held', under: other.made }),
+      await vitest(['--project', 'server-exclusive', 'packages/server/src/startup.test.ts'], { out: 'held', under: other.made }),
     ];
   };
+  // The console's files, then the server's under the other Node: beside the namespace suites when they
+  // can be put first (they leave most of the processor idle, waiting on timers and the network).
+  const side = async (): Promise<Run[]> => [await vitest(['--project', 'web', '--project', 'web-mocks'], { out: 'held' }), ...(await underOtherNode())];
+
+  const parallel = await vitest(['--project', 'server', '--project', 'server-mocks'], { out: 'live' });
+  // Root may raise a priority (and the namespace suites need root anyway): then their failovers and
+  // cut-offs are timed with every process of theirs scheduled before the side lane's.
+  const raised = process.getuid?.() === 0;
+  const sideLane = raised ? side() : Promise.resolve([]);
+  if (raised) process.stdout.write('\nThe namespace suites, at a raised priority; beside them the console files and the other Node (their output when each ends):\n');
+  const serial = await vitest(['--project', 'server-serial'], { out: 'live', niceness: raised ? -10 : 0 });
+  process.stdout.write('\nThe exclusive-resource files and the browser tests, side by side (browser output when it ends):\n');
   const rest = await Promise.all([
-    vitest(['--project', 'server-exclusive'], 'live').then(async (exclusive) => [exclusive, ...(await underOtherNode())]),
-    vitest(['--project', 'e2e'], 'held').then((e2e) => [e2e]),
+    vitest(['--project', 'server-exclusive'], { out: 'live' }).then((r) => [r]),
+    vitest(['--project', 'e2e'], { out: 'held' }).then((r) => [r]),
+    raised ? sideLane : side(),
   ]).then((lanes) => lanes.flat());
-  const runs = [first, ...rest];
+  const runs = [parallel, serial, ...rest];
   const total: RunSummary = { passed: 0, failed: 0, skipped: 0, failures: [], files: [], spans: {} };
   for (const r of runs) {
     if (!r.summary) {

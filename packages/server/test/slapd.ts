@@ -27,6 +27,14 @@ export interface TestUser {
   password?: string;
   description?: string;
   disabled?: boolean;
+  /** An Active Directory user's memberOf values (the DNs of its groups), as AD keeps them on the user. */
+  memberOf?: string[];
+}
+
+/** A groupOfNames loaded with the directory; its members may be users or other groups (nesting). */
+export interface TestGroup {
+  dn: string;
+  members: string[];
 }
 
 export interface SlapdOptions {
@@ -39,6 +47,8 @@ export interface SlapdOptions {
   tls?: boolean;
   /** Load the ppolicy overlay (no policy): it records each password change in pwdChangedTime. */
   ppolicy?: boolean;
+  /** Groups loaded after the users (their parents must exist: ou=groups does). */
+  groups?: TestGroup[];
 }
 
 export interface Slapd {
@@ -121,6 +131,7 @@ function adAttrs(u: TestUser, guid: Buffer): [string, string | Buffer][] {
     ['userAccountControl', u.disabled ? '514' : '512'],
     ['userPassword', ssha(u.password ?? 'password1')],
     ...(u.description ? ([['description', u.description]] as [string, string][]) : []),
+    ...(u.memberOf ?? []).map((g) => ['memberOf', g] as [string, string]),
   ];
 }
 
@@ -236,6 +247,10 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
         const guid = randomBytes(16);
         guids.set(u.uid, guid);
         return entry(adDn(u), adAttrs(u, guid));
+      }),
+      ...(opts.groups ?? []).map((g) => {
+        const cn = /^cn=([^,]+)/i.exec(g.dn)?.[1] ?? 'group';
+        return entry(g.dn, [['objectClass', 'groupOfNames'], ['cn', cn], ...g.members.map((m) => ['member', m] as [string, string])]);
       }),
     ];
     fs.writeFileSync(path.join(dir, 'data.ldif'), `${entries.join('\n\n')}\n`);
