@@ -80,7 +80,7 @@ export const refreshToken = defineEndpoint({
   response: loginResult,
 });
 
-export const logout = defineEndpoint({ path: '/login/logout', method: 'POST', access: 'user', response: noData });
+export const logout = defineEndpoint({ path: '/login/logout', method: 'POST', access: 'user', endsChain: true, response: noData });
 
 export const accountInfo = defineEndpoint({
   path: '/account/info',

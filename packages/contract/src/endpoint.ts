@@ -50,6 +50,11 @@ export interface Endpoint {
   response: z.ZodType | FileResponse | RedirectResponse;
   /** A paged list: a successful answer carries `count`, the total of the list. */
   paged?: true;
+  /**
+   * The sign-out: a token that a refresh racing this call has just replaced (revoked, its sign-in still
+   * on) is still accepted, so the sign-out ends the chain the refresh continued.
+   */
+  endsChain?: true;
 }
 
 /** `data` of a call that answers none: the envelope carries `data: null`. */

@@ -31,13 +31,13 @@ export const bearerToken = (header: string | undefined): string | null => {
 /**
  * Resolves a bearer token into an actor; throws 2001 (missing/invalid/revoked), 2002 (expired),
  * 2003 (disabled). A personal API token ('hlk_…', core/apiTokens.ts) gives an actor with apiTokenId. With allowExpired (the refresh call) a token whose time ran out is accepted as
- * long as its session lives.
+ * long as its session lives; with replacedToo (the sign-out) one a refresh replaced, while its sign-in lasts.
  */
 export async function authenticate(
   db: Db,
   tokens: TokenService,
   header: string | undefined,
-  opts: { allowExpired?: boolean; ip?: string } = {},
+  opts: { allowExpired?: boolean; ip?: string; replacedToo?: boolean } = {},
 ): Promise<Actor> {
   const token = bearerToken(header);
   if (!token) throw new ApiError(CODE.tokenInvalid, M.tokenMissing);
@@ -56,7 +56,9 @@ export async function authenticate(
     .select(['session.tenant_id', 'session.ram_id', 'session.revoked_at', 'sign_in.ended_at', 'account.status', 'ram_account.status as ram_status', 'ram_role.auth'])
     .where('session.id', '=', claims.sid)
     .executeTakeFirst();
-  if (!s || s.revoked_at !== null || s.ended_at !== null || s.tenant_id !== claims.tid || (s.ram_id ?? 0) !== claims.rid) {
+  // A token replaced by a refresh is revoked while its sign-in goes on (ended_at is the sign-in's end).
+  const revoked = s !== undefined && s.revoked_at !== null && !(opts.replacedToo && s.ended_at === null);
+  if (!s || revoked || s.ended_at !== null || s.tenant_id !== claims.tid || (s.ram_id ?? 0) !== claims.rid) {
     throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
   }
   if (s.status !== 1) throw new ApiError(CODE.accountDisabled, M.accountDisabled);

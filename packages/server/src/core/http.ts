@@ -188,7 +188,7 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
         req.member = await authenticateMember(ctx, req.headers.authorization);
         return;
       }
-      req.actor = await authenticate(ctx.db, ctx.tokens, req.headers.authorization, { ip: req.ip });
+      req.actor = await authenticate(ctx.db, ctx.tokens, req.headers.authorization, { ip: req.ip, replacedToo: endpoint.endsChain === true });
     },
     // Authorisation too (the body is parsed, not yet validated): a refused caller learns nothing
     // about the payload's rules.

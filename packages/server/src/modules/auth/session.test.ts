@@ -180,6 +180,21 @@ describeEachDatabase('POST /login/logout', (t) => {
     }
   });
 
+  it('ends the chain when the token it is sent with was just replaced by a refresh (the refresh answered first)', async () => {
+    const a = await newAccount(t());
+    const replaced = ((await t().call(refreshToken, { token: a.token })).data as LoginData).access_token;
+    const next = ((await t().call(refreshToken, { token: replaced })).data as LoginData).access_token;
+    expect(await t().call(logout, { token: replaced })).toMatchObject({ code: 200 });
+    expect((await t().call(accountInfo, { token: next })).code).toBe(2001);
+    // Once the sign-in ended, its tokens, replaced or not, sign nothing out: the chain is gone.
+    expect(await t().call(logout, { token: replaced })).toMatchObject({ code: 2001, status: 401 });
+    // A replaced token is still refused by every other call.
+    const b = await newAccount(t());
+    const old = b.token;
+    await t().call(refreshToken, { token: old });
+    expect((await t().call(accountInfo, { token: old })).code).toBe(2001);
+  });
+
   it('needs a token', async () => {
     expect(await t().call(logout)).toMatchObject({ code: 2001, status: 401 });
   });
