@@ -82,6 +82,12 @@ export interface Config {
    */
   auditPendingGraceMs: number;
   /**
+   * How long an instance holds an event's delivery before another may take it
+   * (HUBLINK_EVENT_LEASE_SECONDS, default 60, at least 5): what a crashed instance was delivering waits
+   * this long after the crash. Longer than any event handler runs.
+   */
+  eventLeaseMs: number;
+  /**
    * The key that seals private keys at rest (core/secretBox.ts), from HUBLINK_SECRET_KEY; unset: a key
    * generated into `<dataDir>/secret.key` on first start and reused afterwards.
    */
@@ -340,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Jobs, the scheduler and other once-only work run in the first worker only.
     runJobs: env.HUBLINK_JOBS !== '0' && workerIndex === 0,
     auditPendingGraceMs: numberOr(env, 'HUBLINK_AUDIT_PENDING_GRACE_SECONDS', 600, 0) * 1000,
+    eventLeaseMs: numberOr(env, 'HUBLINK_EVENT_LEASE_SECONDS', 60, 5) * 1000,
     instance: env.HUBLINK_INSTANCE ? `${env.HUBLINK_INSTANCE}${workerIndex > 0 ? `-w${workerIndex}` : ''}` : `${os.hostname()}-${process.pid}`,
     secretKey: env.HUBLINK_SECRET_KEY ? parseSecretKey(env.HUBLINK_SECRET_KEY, 'HUBLINK_SECRET_KEY') : undefined,
     allowPrivateTargets: env.HUBLINK_ALLOW_PRIVATE_TARGETS === '1',

@@ -37,7 +37,8 @@ describe.each(DATABASES)('a server killed (SIGKILL) while clients write (%s)', (
     const database = await databaseFor(dialect, dataDir, 'hublink_crash');
     drop = database.drop;
     open = database.open;
-    env = serverEnv(dataDir, port, database.env);
+    // A short event lease: what the killed process was delivering is taken again 10 s after the kill, not a minute.
+    env = serverEnv(dataDir, port, { ...database.env, HUBLINK_EVENT_LEASE_SECONDS: '10' });
     await runOps(env, ['tenants', 'create', '--username', 'crash01', '--nickname', 'crash', '--password', PASSWORD, '--phone', '13800000078']);
     await runOps(env, ['tenants', 'plan', 'crash01', '--network-router-count', '100000']);
     server = await startServer(env, port);
@@ -163,7 +164,7 @@ describe.each(DATABASES)('a server killed (SIGKILL) while clients write (%s)', (
 
       // Every committed change has its audit entry, cut off by the kill or not (issue 32): each member
       // row and each membership was written with its record, which the restart turned into an entry.
-      // (Entries whose event the killed process was delivering wait for its lease to run out, a minute.)
+      // (Entries whose event the killed process was delivering wait for its lease to run out: 10 s here.)
       const audited = async () => {
         const inserts = new Set<string>();
         for (const e of await db.selectFrom('audit_entry').select('changes').where('tenant_id', '=', tenant.id).execute()) {
