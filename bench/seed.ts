@@ -105,5 +105,22 @@ export async function seed(db: Db): Promise<Seeded> {
     .flatMap((id, i) => [c1, c2].map((center) => ({ network_id: big.id, member_id: id, center_member_id: center, vpn_online: 1, vpn_ip: `10.8.${(i >> 8) & 255}.${i & 255}`, vpn_online_time: now - 60_000, update_time: now })));
   await insertChunks(db, live, (trx, chunk) => trx.insertInto('member_link').values(chunk).execute());
 
+  // The big network's compiled configs, as after its third change: all acknowledged but a few (the
+  // network page's delivery call reads them every 10 s).
+  const configs = [c1, c2, ...bigPoints].map((id, i) => ({
+    tenant_id: tenantId,
+    network_id: big.id,
+    member_id: id,
+    version: 3,
+    hash: 'bench',
+    config: '{}',
+    openvpn: '{}',
+    update_time: now - 60_000,
+    applied_version: i % 200 === 7 ? 2 : 3,
+    applied_error: '',
+    applied_time: i % 200 === 7 ? now - 120_000 : now - 60_000 + 500 + (i % 40) * 50,
+  }));
+  await insertChunks(db, configs, (trx, chunk) => trx.insertInto('member_config').values(chunk).execute());
+
   return { tenantId, bigNetwork: big.network_number, searchText: 'user054321' };
 }

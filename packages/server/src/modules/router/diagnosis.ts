@@ -1,4 +1,5 @@
 import { DEVICE_CLOSE, M, diagnosisMessage, type Diagnosis, type DiagnosisCause, type DiagnosisNetwork } from '@hublink/contract';
+import { sql } from 'kysely';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { notFound } from '../../core/errors';
@@ -154,25 +155,31 @@ export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string) {
   if (allowed !== null && !allowed.includes(networkNumber)) throw notFound(M.networkNotFound);
   const net = await db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirst();
   if (!net) throw notFound(M.networkNotFound);
-  const rows = await db
-    .selectFrom('member_config as c')
-    .innerJoin('member as m', 'm.id', 'c.member_id')
-    .select(['m.router_name', 'm.router_type', 'm.online_status', 'c.version', 'c.update_time', 'c.applied_version', 'c.applied_error', 'c.applied_time'])
-    .where('c.network_id', '=', net.id)
-    .where('c.tenant_id', '=', actor.tenantId)
-    .where('m.tenant_id', '=', actor.tenantId)
-    .orderBy('m.router_type')
-    .orderBy('m.router_name')
-    .execute();
-  const acked = (r: (typeof rows)[number]) => r.applied_version >= r.version && r.applied_error === '';
-  const behind = rows
-    .filter((r) => !acked(r))
-    .map((r) => ({ router_name: r.router_name, online: r.online_status, config_version: r.version, applied_version: r.applied_version, applied_error: r.applied_error }));
+  // The network's configs by their numbers only (no config text), then the members behind, which are
+  // few once a change has gone out (the network page asks every 10 s). The CROSS JOIN keeps SQLite's
+  // planner on the network's configs: with an inner join it walked the tenant's every member by the
+  // tenant's index (6 ms at 100,000 members).
+  const configs = db.selectFrom('member_config').where('member_config.network_id', '=', net.id).where('member_config.tenant_id', '=', actor.tenantId);
+  const notAcked = sql<boolean>`(member_config.applied_version < member_config.version or member_config.applied_error <> '')`;
+  const [rows, behindRows] = await Promise.all([
+    configs.select(['member_config.update_time', 'member_config.applied_time', sql<number>`case when ${notAcked} then 0 else 1 end`.as('acked')]).execute(),
+    configs
+      .crossJoin('member')
+      .whereRef('member.id', '=', 'member_config.member_id')
+      .where('member.tenant_id', '=', actor.tenantId)
+      .where(notAcked)
+      .select(['member.router_name', 'member.online_status', 'member_config.version', 'member_config.applied_version', 'member_config.applied_error'])
+      .orderBy('member.router_type')
+      .orderBy('member.router_name')
+      .execute(),
+  ]);
+  const behind = behindRows.map((r) => ({ router_name: r.router_name, online: r.online_status, config_version: r.version, applied_version: r.applied_version, applied_error: r.applied_error }));
   if (rows.length === 0) return { behind, last_change: null };
-  const last = Math.max(...rows.map((r) => Number(r.update_time)));
+  let last = 0;
+  for (const r of rows) last = Math.max(last, Number(r.update_time));
   const changed = rows.filter((r) => Number(r.update_time) === last);
   const took = changed
-    .filter((r) => acked(r) && r.applied_time !== null)
+    .filter((r) => Number(r.acked) === 1 && r.applied_time !== null)
     .map((r) => Math.max(0, Number(r.applied_time) - last))
     .sort((a, b) => a - b);
   const p50 = percentile(took, 0.5);
