@@ -67,6 +67,8 @@ export default class PlainSummary implements Reporter {
       const d = m.diagnostic();
       summary.files.push({ name: file, ms: d.collectDuration + d.setupDuration + d.duration });
     }
+    // An error outside any test fails the run too: it counts, and is named.
+    summary.failed += unhandled.length;
     for (const e of unhandled) summary.failures.push(`${process.env.PLAIN_SUMMARY_LABEL ?? ''} error outside any test: ${firstLine(e)}`.trim());
     const out = process.env.PLAIN_SUMMARY_OUT;
     if (out) fs.writeFileSync(out, JSON.stringify(summary));
