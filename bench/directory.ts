@@ -24,6 +24,7 @@ import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { connect } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
+import { benchTenant } from './seed';
 import { startRouterAgent } from '../packages/server/test/routerAgent';
 import { startSlapd, type TestGroup, type TestUser } from '../packages/server/test/slapd';
 
@@ -83,27 +84,7 @@ async function main() {
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
   const now = Date.now();
-  const tenant = await handle.db
-    .insertInto('account')
-    .values({
-      username: 'dirbench',
-      username_key: 'dirbench',
-      nickname: 'bench',
-      password_hash: 'x',
-      phone: null,
-      email: null,
-      sign: 'dirbench',
-      domain: 'dirbench',
-      network_level: 2,
-      network_router_count: 100_000,
-      network_center_count: 2,
-      dns_quantity: 2,
-      ram_quantity: 10,
-      create_time: now,
-      update_time: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const tenant = { id: await benchTenant(handle.db, { username: 'dirbench', sign: 'dirbench', domain: 'dirbench', members: 100_000 }) };
   await handle.db.insertInto('ldap_domain').values({ tenant_id: tenant.id, domain: 'example.com', token: 'bench', verify_time: now, create_time: now }).execute();
   const { token } = await app.ctx.tokens.issue(tenant.id, null);
 

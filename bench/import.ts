@@ -23,6 +23,7 @@ import { loadConfig } from '../packages/server/src/config';
 import { hashConcurrency, hashPasswords } from '../packages/server/src/core/passwords';
 import { connect } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
+import { benchTenant } from './seed';
 
 if (!process.env.UV_THREADPOOL_SIZE) {
   const env = { ...process.env, UV_THREADPOOL_SIZE: String(os.availableParallelism() + 2) };
@@ -108,28 +109,7 @@ async function main() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
 
-  const now = Date.now();
-  const tenant = await handle.db
-    .insertInto('account')
-    .values({
-      username: 'importbench',
-      username_key: 'importbench',
-      nickname: 'bench',
-      password_hash: 'x',
-      phone: null,
-      email: null,
-      sign: 'benchim',
-      domain: 'importbench',
-      network_level: 2,
-      network_router_count: 100_000,
-      network_center_count: 2,
-      dns_quantity: 2,
-      ram_quantity: 10,
-      create_time: now,
-      update_time: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const tenant = { id: await benchTenant(handle.db, { username: 'importbench', sign: 'benchim', domain: 'importbench', members: 100_000 }) };
   const { token } = await app.ctx.tokens.issue(tenant.id, null);
   const auth = { authorization: `Bearer ${token}` };
   const client = new Client(port, auth);

@@ -26,21 +26,22 @@ async function insertChunks<T>(db: Db, rows: T[], insert: (trx: Db, chunk: T[]) 
  * and 999 of 10, plus live link rows for half of the big network's points. Rows go in directly: the
  * benchmark measures reading, not the rules of adding.
  */
-export async function seed(db: Db): Promise<Seeded> {
+/** A main account put in directly, with room for `members` members: the tenant a benchmark works in. */
+export async function benchTenant(db: Db, t: { username: string; sign: string; domain: string; members: number }): Promise<number> {
   const now = Date.now();
-  const account = await db
+  const row = await db
     .insertInto('account')
     .values({
-      username: 'benchtenant',
-      username_key: 'benchtenant',
+      username: t.username,
+      username_key: t.username,
       nickname: 'bench',
       password_hash: 'x',
       phone: null,
       email: null,
-      sign: 'benchsg',
-      domain: 'benchtenant',
+      sign: t.sign,
+      domain: t.domain,
       network_level: 2,
-      network_router_count: MEMBERS,
+      network_router_count: t.members,
       network_center_count: 2,
       dns_quantity: 2,
       ram_quantity: 10,
@@ -49,6 +50,12 @@ export async function seed(db: Db): Promise<Seeded> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function seed(db: Db): Promise<Seeded> {
+  const now = Date.now();
+  const account = { id: await benchTenant(db, { username: 'benchtenant', sign: 'benchsg', domain: 'benchtenant', members: MEMBERS }) };
   const tenantId = account.id;
 
   const members = Array.from({ length: MEMBERS }, (_, i) => {
