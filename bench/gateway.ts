@@ -23,7 +23,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { simulate, type SimulatedMember, type SimulationCounts } from '../packages/agent/src/index';
+import { loopbackAddress, simulate, type SimulatedMember, type SimulationCounts } from '../packages/agent/src/index';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { hashPassword } from '../packages/server/src/core/passwords';
@@ -277,7 +277,10 @@ class Agents {
     for (let i = 0; i < AGENT_PROCS; i++) {
       const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'agents'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child.on('message', (m: AgentsOut) => this.latest.set(child, m));
-      const members: SimulatedMember[] = names.slice(i * per, (i + 1) * per).map((router_name) => ({ kind: 'router', router_name, secret: SECRET, credential: credentialOf(router_name) }));
+      // Each site from an address of its own, as in the field (one address would be held to the gateway's connections per address).
+      const members: SimulatedMember[] = names
+        .slice(i * per, (i + 1) * per)
+        .map((router_name, k) => ({ kind: 'router', router_name, secret: SECRET, credential: credentialOf(router_name), localAddress: loopbackAddress(i * per + k) }));
       child.send({ url, members } satisfies AgentsIn);
       this.procs.push(child);
     }

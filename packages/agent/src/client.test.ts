@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEVICE_CLOSE, DEVICE_PROTOCOL, sessionMessage, statusMessage, trafficMessage, flowsMessage } from '@hublink/contract';
+import { DEVICE_CLOSE, DEVICE_LIMITS, DEVICE_PROTOCOL, sessionMessage, sessionsMessage, statusMessage, trafficMessage, flowsMessage } from '@hublink/contract';
 import { DeviceClient, type ClientOptions } from './client';
 import { Scheduler } from './scheduler';
 import { SimulatedDevice } from './simulated';
@@ -233,6 +233,27 @@ describe('configs, commands and reports', () => {
     gateway.timing = { heartbeat_timeout: 30, ping_interval: 0.05, status_interval: 60, traffic_interval: 60 };
     agent();
     await expect.poll(() => gateway.received('ping').length).toBeGreaterThan(1);
+  });
+
+  it('to a server of protocol 3, reports sessions in batches, in order, at most sessionsPerMessage each', async () => {
+    gateway.protocol = 3;
+    gateway.onHello = () => ({ configs: [centerConfig('N1')] });
+    const client = agent();
+    // The two links come up within a moment of each other: one message.
+    await expect.poll(() => gateway.received('sessions').flatMap((m) => m.sessions).length).toBe(2);
+    expect(gateway.received('sessions')).toHaveLength(1);
+    gateway.last.send({ type: 'command', command_id: 7, kind: 'restart', network_number: 'N1', payload: {} });
+    await expect.poll(() => gateway.received('sessions').flatMap((m) => m.sessions.map((x) => x.event))).toEqual(['up', 'up', 'down', 'down', 'up', 'up']);
+    const many = DEVICE_LIMITS.sessionsPerMessage * 2 + 50;
+    const before = gateway.received('sessions').length;
+    for (let i = 0; i < many; i++) client.sendSession('up', { id: `x${i}`, mode: 'p2p', network_number: 'N1', link_router_name: `p${i}`, pop_name: '', area: '', orig: '', vpn_ip: '', time: 1 });
+    await expect.poll(() => gateway.received('sessions').slice(before).flatMap((m) => m.sessions).length).toBe(many);
+    const sent = gateway.received('sessions').slice(before);
+    expect(sent.map((m) => m.sessions.length)).toEqual([DEVICE_LIMITS.sessionsPerMessage, DEVICE_LIMITS.sessionsPerMessage, 50]);
+    expect(sent.flatMap((m) => m.sessions.map((x) => x.id))).toEqual(Array.from({ length: many }, (_, i) => `x${i}`));
+    for (const m of sent) sessionsMessage.parse(m);
+    expect(gateway.received('session')).toEqual([]);
+    expect(gateway.invalid).toEqual([]);
   });
 
   it('resends its open sessions after a reconnect', async () => {

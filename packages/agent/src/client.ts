@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import {
   DEVICE_CLOSE,
+  DEVICE_FEATURES,
   DEVICE_LIMITS,
   DEVICE_PROTOCOL,
   DEVICE_TIMING,
@@ -9,6 +10,7 @@ import {
   type HelloMessage,
   type NetworkConfigPayload,
   type ServerMessage,
+  type SessionReport,
   type WelcomeMessage,
 } from '@hublink/contract';
 import { backoffDelay, DEFAULT_BACKOFF, RESTART_MAX_MS, type BackoffPolicy } from './backoff';
@@ -35,6 +37,8 @@ export interface ClientOptions {
   saveCredential?: (credential: string | undefined) => void;
   /** The device's own random id (StateDir.deviceId), sent in the hello so the tenant can approve this device (issue 30). */
   deviceId?: string;
+  /** The local address to connect from (a simulator spreads its agents over 127.0.0.0/8, as sites have addresses of their own). */
+  localAddress?: string;
   /** How long to wait after 4030 (awaiting approval); DEVICE_TIMING.approvalRetry seconds by default. */
   approvalRetryMs?: number;
   onStateChange?: (state: ClientState, client: DeviceClient) => void;
@@ -54,6 +58,8 @@ export interface Failure {
 
 /** A link change is reported this soon, so changes coming together go in one status message. */
 const STATUS_SOON_MS = 200;
+/** Session reports wait this long for others to go with them in one `sessions` message (protocol 3). */
+const SESSIONS_SOON_MS = 200;
 const AUTH_CODES: ReadonlySet<number> = new Set([DEVICE_CLOSE.authFailed, DEVICE_CLOSE.disabled, DEVICE_CLOSE.revoked]);
 const DEVICE_PATH = '/api/device/v1/ws';
 
@@ -103,6 +109,11 @@ export class DeviceClient {
   private restarting = false;
   private timing: Record<'heartbeat' | 'ping' | 'status' | 'traffic', number> = { heartbeat: DEVICE_TIMING.heartbeatTimeout, ping: DEVICE_TIMING.pingInterval, status: DEVICE_TIMING.statusInterval, traffic: DEVICE_TIMING.trafficInterval };
   private next: Scheduled | null = null;
+  /** The protocol version the welcome named (what this session may send). */
+  private protocol = 1;
+  /** Session reports waiting to go in one `sessions` message, and the flush that sends them. */
+  private pendingSessions: SessionReport[] = [];
+  private sessionsFlush: Scheduled | null = null;
   private due = { status: 0, traffic: 0, flows: 0 };
   private lastSent = 0;
   private lastReceived = 0;
@@ -159,6 +170,7 @@ export class DeviceClient {
   async stop(): Promise<void> {
     this.next?.cancel();
     this.next = null;
+    this.dropPendingSessions();
     this.setState('stopped');
     this.ws?.close(1000);
     this.ws = null;
@@ -186,7 +198,7 @@ export class DeviceClient {
     if (this.state === 'stopped' || this.state === 'failed') return;
     this.setState('connecting');
     // No permessage-deflate: a zlib context per socket is what would make 10,000 agents heavy.
-    const ws = new WebSocket(this.url, { maxPayload: 64 * 1024 * 1024, handshakeTimeout: this.timing.heartbeat * 1000, perMessageDeflate: false });
+    const ws = new WebSocket(this.url, { maxPayload: 64 * 1024 * 1024, handshakeTimeout: this.timing.heartbeat * 1000, perMessageDeflate: false, ...(this.options.localAddress ? { localAddress: this.options.localAddress } : {}) });
     this.ws = ws;
     ws.on('upgrade', (res) => {
       this.localAddress = (res.socket.localAddress ?? '').replace(/^::ffff:/, '');
@@ -315,6 +327,7 @@ export class DeviceClient {
     this.restarting = false;
     this.secretIsLastTry = false;
     this.sessionId = welcome.session_id;
+    this.protocol = welcome.protocol;
     this.welcomes++;
     if (welcome.credential && welcome.credential !== this.credential) {
       this.credential = welcome.credential;
@@ -339,6 +352,7 @@ export class DeviceClient {
       for (const config of welcome.configs) await this.applyConfig(config);
     });
     for (const session of this.options.device.openSessions()) this.sendSession('up', session);
+    this.flushSessions();
     this.schedule();
   }
 
@@ -368,8 +382,35 @@ export class DeviceClient {
     this.work = this.work.then(task).catch((e: unknown) => this.log(`task failed: ${errorText(e)}`));
   }
 
+  /**
+   * Reports a session's start or end. A server of protocol 3 gets them in batches (a center whose 5,000
+   * clients connect sends a few messages, not 5,000); an older one gets one message each.
+   */
   sendSession(event: 'up' | 'down', s: DeviceSession): void {
-    this.send({ type: 'session', event, ...s, time: event === 'up' ? s.time : nowSeconds() });
+    const report: SessionReport = { event, ...s, time: event === 'up' ? s.time : nowSeconds() };
+    if (this.protocol < DEVICE_FEATURES.sessionBatches) {
+      this.send({ type: 'session', ...report });
+      return;
+    }
+    // Nothing goes out before the welcome (it resends the open sessions), nor is kept across a reconnect.
+    if (this.state !== 'connected') return;
+    this.pendingSessions.push(report);
+    if (this.pendingSessions.length >= DEVICE_LIMITS.sessionsPerMessage) this.flushSessions();
+    else this.sessionsFlush ??= this.scheduler.after(SESSIONS_SOON_MS, () => this.flushSessions());
+  }
+
+  private flushSessions(): void {
+    this.sessionsFlush?.cancel();
+    this.sessionsFlush = null;
+    const sessions = this.pendingSessions;
+    this.pendingSessions = [];
+    if (sessions.length > 0) this.send({ type: 'sessions', sessions });
+  }
+
+  private dropPendingSessions(): void {
+    this.sessionsFlush?.cancel();
+    this.sessionsFlush = null;
+    this.pendingSessions = [];
   }
 
   /** A link changed: report the links within a moment rather than at the next status interval. */
@@ -439,6 +480,8 @@ export class DeviceClient {
   private onClose(code: number, reason: string): void {
     this.next?.cancel();
     this.next = null;
+    // The server ends a closed session's sessions itself; the next welcome reports the open ones again.
+    this.dropPendingSessions();
     this.directory.closeAll();
     if (this.state === 'stopped') return;
     const wasCredential = this.usedCredential;

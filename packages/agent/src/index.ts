@@ -13,7 +13,7 @@ export { DeviceClient, deviceUrl, type ClientOptions, type ClientState, type Fai
 export type { Device, DeviceEvents, DeviceIdentity, DeviceSession, FlowSample, TrafficSample } from './device';
 export { Scheduler, sharedScheduler, type Scheduled } from './scheduler';
 export { SimulatedDevice, type SimulatedOptions } from './simulated';
-export { simulate, type SimulatedMember, type SimulateOptions, type Simulation, type SimulationCounts } from './simulator';
+export { loopbackAddress, simulate, type SimulatedMember, type SimulateOptions, type Simulation, type SimulationCounts } from './simulator';
 export { findOpenvpn, OpenvpnDevice, type OpenvpnDeviceOptions } from './openvpn/device';
 export { plannedLinks, type PlannedLink } from './plan';
 export { AGENT_USAGE, RELAY_USAGE, runAgentCommand, runRelayCommand, runSimulateCommand, SIMULATE_USAGE } from './cli';

@@ -3,8 +3,11 @@ import { DeviceClient, type ClientState, type Identity } from './client';
 import { Scheduler } from './scheduler';
 import { SimulatedDevice } from './simulated';
 
-/** `credential`: one issued earlier (the hello skips the secret's slow check); the secret stays the fallback. */
-export type SimulatedMember = ({ kind: 'router'; router_name: string } | { kind: 'app'; login: string }) & { secret: string; credential?: string };
+/**
+ * `credential`: one issued earlier (the hello skips the secret's slow check); the secret stays the
+ * fallback. `localAddress`: where this agent connects from (see loopbackAddress).
+ */
+export type SimulatedMember = ({ kind: 'router'; router_name: string } | { kind: 'app'; login: string }) & { secret: string; credential?: string; localAddress?: string };
 
 export interface SimulateOptions {
   url: string;
@@ -28,6 +31,15 @@ export interface Simulation {
   stop(): Promise<void>;
 }
 
+/**
+ * The i-th of many simulated sites' own address on the loopback network (127.1.0.1, 127.1.0.2, …), so
+ * a large run is not held to the gateway's connections per address, as sites behind their own
+ * addresses are not.
+ */
+export function loopbackAddress(i: number): string {
+  return `127.${1 + Math.floor(i / 62_500)}.${Math.floor(i / 250) % 250}.${1 + (i % 250)}`;
+}
+
 /** Runs one simulated agent per member in this process, all on one scheduler. */
 export function simulate(options: SimulateOptions): Simulation {
   const scheduler = new Scheduler();
@@ -49,6 +61,7 @@ export function simulate(options: SimulateOptions): Simulation {
       identity,
       secret: m.secret,
       credential: m.credential,
+      localAddress: m.localAddress,
       device,
       scheduler,
       backoff: options.backoff,

@@ -9,14 +9,16 @@ import { MEMBER_COMMANDS } from './networkSettings';
  */
 
 /** The protocol versions the server speaks; a hello names the newest the device speaks. */
-export const DEVICE_PROTOCOL = { current: 2, oldest: 1 } as const;
+export const DEVICE_PROTOCOL = { current: 3, oldest: 1 } as const;
 
 /**
  * The version from which a device understands a feature. 2: the agent answers OpenVPN's client
  * authentication on a center (client_auth, client_kill; issue 30): a center on an older agent gets its
- * software service without `management-client-auth`, which it would never answer.
+ * software service without `management-client-auth`, which it would never answer. 3: the device reports
+ * its tunnel sessions in batches (`sessions`; issue 34): a center of 5,000 points reports them in a few
+ * messages, not 5,000.
  */
-export const DEVICE_FEATURES = { clientAuth: 2 } as const;
+export const DEVICE_FEATURES = { clientAuth: 2, sessionBatches: 3 } as const;
 
 /** Timing the server asks of devices (seconds); the welcome carries them so they can change. */
 export const DEVICE_TIMING = {
@@ -39,6 +41,8 @@ export const DEVICE_LIMITS = {
   maxMessageBytes: 256 * 1024,
   interfaces: 64,
   links: 1024,
+  /** Session reports in one `sessions` message (each at most ~700 bytes, so a batch stays under maxMessageBytes). */
+  sessionsPerMessage: 300,
   trafficPoints: 256,
   flowRecords: 2000,
   text: 128,
@@ -170,8 +174,8 @@ export const trafficMessage = z.object({
   tx_bytes: count.default(0),
 });
 
-export const sessionMessage = z.object({
-  type: z.literal('session'),
+/** A tunnel session began or ended (the online log), as `session` and `sessions` carry it. */
+const sessionReportFields = {
   event: z.enum(['up', 'down']),
   /** The device's own id for the session, unique per device, so its 'down' finds its 'up'. */
   id: text(64).min(1),
@@ -190,6 +194,16 @@ export const sessionMessage = z.object({
    */
   bytes_received: count.optional(),
   bytes_sent: count.optional(),
+};
+export const sessionReport = z.object(sessionReportFields);
+export type SessionReport = z.infer<typeof sessionReport>;
+
+export const sessionMessage = z.object({ type: z.literal('session'), ...sessionReportFields });
+
+/** Session reports in the order they happened (protocol 3, DEVICE_FEATURES.sessionBatches). */
+export const sessionsMessage = z.object({
+  type: z.literal('sessions'),
+  sessions: z.array(sessionReport).min(1).max(DEVICE_LIMITS.sessionsPerMessage),
 });
 
 export const flowRecord = z.object({
@@ -278,6 +292,7 @@ export const deviceMessage = z.discriminatedUnion('type', [
   statusMessage,
   trafficMessage,
   sessionMessage,
+  sessionsMessage,
   flowsMessage,
   ackMessage,
   appliedMessage,
@@ -293,6 +308,7 @@ export const DEVICE_MESSAGE_TYPES = [
   'status',
   'traffic',
   'session',
+  'sessions',
   'flows',
   'ack',
   'applied',

@@ -24,6 +24,8 @@ export class FakeGateway {
   readonly helloTimes: number[] = [];
   readonly invalid: string[] = [];
   timing = { heartbeat_timeout: 30, ping_interval: 10, status_interval: 0.05, traffic_interval: 0.05 };
+  /** The protocol version the welcome names. */
+  protocol = 1;
   onHello: (hello: HelloMessage, index: number) => HelloVerdict = () => ({});
   private server!: WebSocketServer;
 
@@ -74,7 +76,7 @@ export class FakeGateway {
         const name = hello.data.kind === 'router' ? hello.data.router_name : hello.data.login;
         session.send({
           type: 'welcome',
-          protocol: 1,
+          protocol: this.protocol,
           session_id: `s${this.sessions.length}`,
           ...(verdict.credential ? { credential: verdict.credential } : {}),
           member: { router_name: name, router_type: hello.data.kind === 'router' ? 1 : 2 },

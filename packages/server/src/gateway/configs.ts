@@ -11,17 +11,26 @@ export interface HeldConfig {
   payload: NetworkConfigPayload;
 }
 
-/** The networks a member is in, by id, with their numbers (for leave messages after a network is gone). */
-export async function networksOf(ctx: Ctx, tenantId: number, memberId: number): Promise<Map<number, string>> {
-  const rows = await ctx.db
+export interface MemberNetwork {
+  id: number;
+  network_number: string;
+  /** 'center' | 'point'. */
+  member_type: string;
+  /** The version of the member's stored config; null before the network's first compile. */
+  version: number | null;
+}
+
+/** The networks the member is in, with its role and its config's version (so a welcome loads only the configs a device lacks). */
+export async function networksOf(ctx: Ctx, tenantId: number, memberId: number): Promise<MemberNetwork[]> {
+  return ctx.db
     .selectFrom('network_member as nm')
     .innerJoin('network as n', 'n.id', 'nm.network_id')
-    .select(['n.id', 'n.network_number'])
+    .leftJoin('member_config as c', (j) => j.onRef('c.network_id', '=', 'nm.network_id').onRef('c.member_id', '=', 'nm.member_id'))
+    .select(['n.id', 'n.network_number', 'nm.member_type', 'c.version'])
     .where('nm.member_id', '=', memberId)
     .where('nm.tenant_id', '=', tenantId)
     .where('n.tenant_id', '=', tenantId)
     .execute();
-  return new Map(rows.map((r) => [r.id, r.network_number]));
 }
 
 /**

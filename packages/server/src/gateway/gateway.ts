@@ -13,6 +13,7 @@ import {
   type DeviceLink,
   type DeviceMessage,
   type HelloMessage,
+  type SessionReport,
 } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { ApiError } from '../core/errors';
@@ -21,7 +22,8 @@ import type { Unsubscribe } from '../core/pubsub';
 import { authenticate, DEVICE_CONNECTION_LIMIT } from './auth';
 import { deny, judgeClient } from './clientAuth';
 import { deviceOrigin, startWebSignIns, stopWebSignIns } from './webSignIn';
-import { sessionDown, sessionUp } from './onlineLog';
+import { sessionsReported } from './onlineLog';
+import { FLOOD_BASE, floodLimits } from './floodLimit';
 import { configsOf, networkConfigsOf, networksOf, payloadFor, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
 import { FlowWriter } from './flows';
@@ -34,12 +36,7 @@ import { DirectoryTunnels } from './directoryTunnels';
 import { recordEnds, recordRefusal, type SessionEndSeen } from './diagnosisRows';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, endSessions, sweepSessions } from './sessionRows';
 
-/**
- * Messages a session may send per check window before it counts as a flood. A center reports one session
- * message per link (up to DEVICE_LIMITS.links) when its tunnels come up, and may see them go down and up
- * again within one window: 400 closed every center of a 1,000-member network as it started.
- */
-const FLOOD_MAX = 2 * DEVICE_LIMITS.links + 100;
+/** The window in which a session's messages are counted (floodLimit.ts: how many it may send). */
 const CHECK_MS = 5_000;
 /** How often sessions are checked for the heartbeat timeout (so a lost device is offline within a second of it). */
 const HEARTBEAT_CHECK_MS = 1_000;
@@ -164,12 +161,14 @@ export class Gateway {
     const admitted = this.admit(remote.ip);
     void admitted.then((ok) => ok || this.close(socket, DEVICE_CLOSE.tooManyAttempts, 'too many connections from this address, try later'));
 
+    // Messages that arrive while the hello is handled count toward the session's first window.
+    let early = 0;
     socket.on('message', (data: RawData, isBinary: boolean) => {
       const received = performance.now();
       if (session) {
         session.lastSeen = Date.now();
         session.messages++;
-      }
+      } else early++;
       const parsed = isBinary ? undefined : parseJson(data);
       if (parsed === undefined) return this.close(socket, DEVICE_CLOSE.protocolError, 'a message must be one JSON object');
       chain = chain.then(async () => {
@@ -177,7 +176,10 @@ export class Gateway {
         if (!session) {
           clearTimeout(helloTimer);
           session = await this.hello(socket, parsed, remote);
-          if (session) session.origin = origin;
+          if (session) {
+            session.origin = origin;
+            session.messages += early;
+          }
           this.metrics.record('hello', performance.now() - received);
           if (session && closed) await this.end(session);
           return;
@@ -257,10 +259,12 @@ export class Gateway {
   private async welcome(s: DeviceSession, hello: HelloMessage, credential: string | undefined) {
     const { tenant_id, id } = s.member;
     const networks = await networksOf(this.ctx, tenant_id, id);
-    const configs = await configsOf(this.ctx, tenant_id, id);
-    for (const [networkId, number] of networks) s.networks.set(networkId, { number, memberType: '' });
-    for (const c of configs) this.hold(s, c);
+    for (const n of networks) s.networks.set(n.id, { number: n.network_number, memberType: n.member_type });
+    // Only the configs the device lacks are loaded (a restart storm's devices hold them all).
     const held = new Map(hello.configs.map((c) => [c.network_number, c.version]));
+    const stale = networks.filter((n) => n.version !== null && held.get(n.network_number) !== n.version).map((n) => n.id);
+    const configs = await configsOf(this.ctx, tenant_id, id, stale);
+    for (const c of configs) this.hold(s, c);
     s.send({
       type: 'welcome',
       protocol: s.protocol,
@@ -274,7 +278,7 @@ export class Gateway {
         traffic_interval: DEVICE_TIMING.trafficInterval,
       },
       configs: configs.filter((c) => held.get(c.network_number) !== c.payload.version).map((c) => payloadFor(s.protocol, c.payload)),
-      networks: [...networks.values()],
+      networks: networks.map((n) => n.network_number),
     });
   }
 
@@ -337,18 +341,11 @@ export class Gateway {
         return;
       }
       case 'session': {
-        if (m.event === 'up') {
-          await db.transaction().execute(async (trx) => {
-            await sessionUp(trx, this.ctx.events, s, m);
-            if (m.mode === 'pop') {
-              await this.ctx.events.emit(trx, { type: 'pop.connected', tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 });
-            }
-          });
-        } else {
-          await db.transaction().execute((trx) => sessionDown(trx, this.ctx.events, s, m));
-        }
-        return;
+        const { type: _, ...report } = m;
+        return this.onSessions(s, [report]);
       }
+      case 'sessions':
+        return this.onSessions(s, m.sessions);
       case 'flows':
         // Minute sums for SaaS analysis, written in batches.
         this.flows.add(s.member.id, s.member.tenant_id, m.records);
@@ -394,6 +391,20 @@ export class Gateway {
         return;
       }
     }
+  }
+
+  /** Tunnel sessions began or ended: the online log, and a POP area's connection for its events. */
+  private async onSessions(s: DeviceSession, reports: SessionReport[]) {
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await sessionsReported(trx, this.ctx.events, s, reports);
+      const pops = reports.filter((m) => m.event === 'up' && m.mode === 'pop');
+      if (pops.length > 0) {
+        await this.ctx.events.emitAll(
+          trx,
+          pops.map((m) => ({ type: 'pop.connected' as const, tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 })),
+        );
+      }
+    });
   }
 
   /** A point's links to its centers (a center's view of the same links is not written twice). */
@@ -499,10 +510,17 @@ export class Gateway {
     }
   }
 
-  private checkFloods() {
+  /** Closes the sessions that sent more in the last window than their links explain (floodLimit.ts). */
+  private async checkFloods() {
+    const suspects: [DeviceSession, number][] = [];
     for (const s of this.sessions.values()) {
-      if (s.messages > FLOOD_MAX) this.close(s.socket, DEVICE_CLOSE.tooManyAttempts, 'too many messages', s);
+      if (s.messages > FLOOD_BASE) suspects.push([s, s.messages]);
       s.messages = 0;
+    }
+    if (suspects.length === 0) return;
+    const limits = await floodLimits(this.ctx.db, suspects.map(([s]) => s.member.id));
+    for (const [s, messages] of suspects) {
+      if (messages > limits.get(s.member.id)! && this.sessions.get(s.member.id) === s) this.close(s.socket, DEVICE_CLOSE.tooManyAttempts, 'too many messages', s);
     }
   }
 

@@ -18,8 +18,9 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     (await t().db.selectFrom('event').select('payload').where('type', '=', type).orderBy('id').execute()).map((r) => JSON.parse(r.payload) as { member_id: number }).filter((e) => e.member_id === memberId);
   const onlineOf = async (name: string) => (await t().db.selectFrom('member').select('online_status').where('router_key', '=', name.toLowerCase()).executeTakeFirstOrThrow()).online_status;
 
-  it("keeps each session's bytes, and writes a standard client's session as its member's, online while it lasts", async () => {
-    await t().app.listen({ port: 0, host: '127.0.0.1' });
+  // A device of protocol 3 sends its reports in batches (`sessions`): the log comes out the same.
+  it.each(['session', 'sessions'] as const)("keeps each session's bytes, and writes a standard client's session as its member's, online while it lasts (%s messages)", async (kind) => {
+    if (!t().app.server.listening) await t().app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t().app.server.address() as AddressInfo).port}`;
     const a = await newAccount(t());
     const [center = '', point = ''] = await seedFreshMembers(t(), a.account.id, 2);
@@ -35,8 +36,18 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     c.send(routerHello(center, SEEDED_MEMBER_SECRET));
     const w = await c.next('welcome');
     const since = Math.floor(Date.now() / 1000) - 60;
-    const session = (event: 'up' | 'down', id: string, peer: string, extra: object = {}) =>
-      c.send({ type: 'session', event, id, mode: 'p2p', network_number: networkNumber, link_router_name: peer, orig: '198.51.100.7:41000', vpn_ip: '10.8.0.9', time: since, ...extra });
+    let batch: object[] = [];
+    const session = (event: 'up' | 'down', id: string, peer: string, extra: object = {}, device = c) => {
+      const report = { event, id, mode: 'p2p', network_number: networkNumber, link_router_name: peer, orig: '198.51.100.7:41000', vpn_ip: '10.8.0.9', time: since, ...extra };
+      if (kind === 'session') device.send({ type: 'session', ...report });
+      else batch.push(report);
+    };
+    /** A ping after the reports (a batch goes first): its pong says they were handled. */
+    const ping = (device = c) => {
+      if (batch.length > 0) device.send({ type: 'sessions', sessions: batch });
+      batch = [];
+      device.send({ type: 'ping' });
+    };
     // The standard client asked to connect first (what it said of itself goes to the login log).
     const serial = async (name: string) => {
       const row = await t().db.selectFrom('member_certificate as c').innerJoin('member as m', 'm.id', 'c.member_id').select('c.serial').where('m.router_key', '=', name.toLowerCase()).where('c.revoked_at', 'is', null).orderBy('c.id', 'desc').executeTakeFirstOrThrow();
@@ -52,7 +63,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     c.send({ type: 'client_auth', id: 'qa', network_number: networkNumber, common_name: agented, serial: await serial(agented), username: `${agented}@${sign}`, password: credential, orig: '198.51.100.8:41000', platform: 'linux', client_version: '2.6.14' });
     expect((await c.next('client_auth_result', (r) => r.id === 'qa')).verdict).toBe('accept');
     for (const [id, peer] of [['k1', point], ['k2', stock], ['k3', agented]] as const) session('up', id, peer);
-    c.send({ type: 'ping' });
+    ping();
     await c.next('pong');
     const rows = () => t().db.selectFrom('online_log').selectAll().where('tenant_id', '=', a.account.id).orderBy('router_name').orderBy('link_router_name').execute();
     const sorted = <T extends { router_name: string; peer: string }>(xs: T[]) => [...xs].sort((x, y) => (x.router_name + x.peer < y.router_name + y.peer ? -1 : 1));
@@ -70,7 +81,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     // The center received 7,000 bytes from the standard client and sent it 90,000: the member downloaded 90,000.
     session('down', 'k2', stock, { bytes_received: 7000, bytes_sent: 90000 });
     session('down', 'k1', point);
-    c.send({ type: 'ping' });
+    ping();
     await c.next('pong');
     await until(async () => (await rows()).filter((r) => r.end_time !== null).length === 3, 'three rows ended');
     expect(await shape()).toEqual(
@@ -100,7 +111,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     await admit('q2');
     session('up', 'k4', stock);
     const pongs = c.received.filter((x) => x.type === 'pong').length;
-    c.send({ type: 'ping' });
+    ping();
     await until(() => c.received.filter((x) => x.type === 'pong').length > pongs, 'the session handled');
     expect(await onlineOf(stock)).toBe(1);
     c.close();
@@ -114,8 +125,8 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     const again = await TestDevice.open(base);
     again.send(routerHello(center, SEEDED_MEMBER_SECRET));
     await again.next('welcome');
-    again.send({ type: 'session', event: 'up', id: 'k4', mode: 'p2p', network_number: networkNumber, link_router_name: stock, orig: '198.51.100.7:41000', vpn_ip: '10.8.0.9', time: since });
-    again.send({ type: 'ping' });
+    session('up', 'k4', stock, {}, again);
+    ping(again);
     await again.next('pong');
     expect(await onlineOf(stock)).toBe(1);
     expect((await rows()).filter((r) => r.end_time === null).map((r) => r.router_name).sort()).toEqual([center, stock].sort());

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { ROUTER_TYPE, type DeviceMessage } from '@hublink/contract';
+import { ROUTER_TYPE, type SessionReport } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import type { Db } from '../db/connect';
 import { splitOrig } from './clientAuth';
 import type { DeviceSession } from './session';
-
-type SessionReport = Extract<DeviceMessage, { type: 'session' }>;
 
 /*
  * The online log (dial-in records) from the sessions devices report. A row is written from its member's
@@ -62,25 +60,44 @@ export async function clientsEnded(db: Db, events: Events, members: readonly Cli
   await events.emitAll(db, offline.map((m) => ({ type: 'member.offline', tenant_id: m.tenant_id, member_id: m.id, at })));
 }
 
+/** Rows inserted per statement (11 columns each: well under SQLite's and PostgreSQL's bound parameters). */
+const ROWS_PER_INSERT = 200;
+/** Names or ids per IN list. */
+const PER_QUERY = 500;
+
+const chunks = <T>(xs: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
+
+/** A center's report of a client session names the client: the candidates for a standard client's row. */
+function namesAClient(s: DeviceSession, m: SessionReport): boolean {
+  if (m.mode !== 'p2p' || !m.link_router_name) return false;
+  return [...s.networks.values()].find((n) => n.number === m.network_number)?.memberType === 'center';
+}
+
+/** The software members among the clients these reports of a center name, by router_key (one query per 500 names). */
+async function softwareClientsNamed(db: Db, s: DeviceSession, reports: readonly SessionReport[]): Promise<Map<string, ClientMember>> {
+  const keys = [...new Set(reports.filter((m) => namesAClient(s, m)).map((m) => m.link_router_name.toLowerCase()))];
+  const found = new Map<string, ClientMember>();
+  for (const part of chunks(keys, PER_QUERY)) {
+    const rows = await db
+      .selectFrom('member')
+      .select(['id', 'tenant_id', 'router_name', 'router_key'])
+      .where('tenant_id', '=', s.member.tenant_id)
+      .where('router_key', 'in', part)
+      .where('router_type', '=', ROUTER_TYPE.software)
+      .execute();
+    for (const r of rows) found.set(r.router_key, { id: r.id, tenant_id: r.tenant_id, router_name: r.router_name });
+  }
+  return found;
+}
+
 /**
- * The software member a center's report names, if it is a standard client: this center session asked
+ * Whether the software member a center's report names is a standard client: this center session asked
  * about it and admitted it otherwise than by the member's agent credential (gateway.ts keeps what the
  * client said of itself then), or — `resumed` — the center reports again, after its own connection to
  * the platform dropped, a session that was written as the member's before (same center, same device's
  * id for it, same start).
  */
-async function standardClientOf(db: Db, s: DeviceSession, m: SessionReport): Promise<{ member: ClientMember; resumed: boolean } | null> {
-  if (m.mode !== 'p2p' || !m.link_router_name) return null;
-  const held = [...s.networks.values()].find((n) => n.number === m.network_number);
-  if (held?.memberType !== 'center') return null;
-  const peer = await db
-    .selectFrom('member')
-    .select(['id', 'tenant_id', 'router_name'])
-    .where('tenant_id', '=', s.member.tenant_id)
-    .where('router_key', '=', m.link_router_name.toLowerCase())
-    .where('router_type', '=', ROUTER_TYPE.software)
-    .executeTakeFirst();
-  if (!peer) return null;
+async function asStandardClient(db: Db, s: DeviceSession, m: SessionReport, peer: ClientMember): Promise<{ member: ClientMember; resumed: boolean } | null> {
   if (s.clientHellos.has(m.link_router_name.toLowerCase())) return { member: peer, resumed: false };
   const before = await db
     .selectFrom('online_log')
@@ -111,8 +128,41 @@ export async function logConnect(db: Db, centerSession: string, deviceKey: strin
     .execute();
 }
 
-export async function sessionUp(db: Db, events: Events, s: DeviceSession, m: SessionReport): Promise<void> {
-  const row = {
+/**
+ * A device's session reports, in the order it sent them (a `session` message is a batch of one). Runs of
+ * starts are written in a few statements; a center of 5,000 points reports them in a handful of batches
+ * when its tunnels come up (issue 34). Call inside a transaction.
+ */
+export async function sessionsReported(db: Db, events: Events, s: DeviceSession, reports: readonly SessionReport[]): Promise<void> {
+  for (let i = 0; i < reports.length; ) {
+    let j = i + 1;
+    while (j < reports.length && reports[j]!.event === reports[i]!.event) j++;
+    const run = reports.slice(i, j);
+    if (run[0]!.event === 'up') await sessionsUp(db, events, s, run);
+    else await sessionsDown(db, events, s, run);
+    i = j;
+  }
+}
+
+async function sessionsUp(db: Db, events: Events, s: DeviceSession, reports: readonly SessionReport[]): Promise<void> {
+  const software = await softwareClientsNamed(db, s, reports);
+  const plain: SessionReport[] = [];
+  for (const m of reports) {
+    const peer = namesAClient(s, m) ? software.get(m.link_router_name.toLowerCase()) : undefined;
+    const found = peer && (await asStandardClient(db, s, m, peer));
+    if (found) await clientSessionUp(db, events, s, m, found);
+    else plain.push(m);
+  }
+  for (const part of chunks(plain, ROWS_PER_INSERT)) {
+    await db
+      .insertInto('online_log')
+      .values(part.map((m) => ({ ...rowOf(s, m), router_name: s.member.router_name, link_router_name: m.link_router_name })))
+      .execute();
+  }
+}
+
+function rowOf(s: DeviceSession, m: SessionReport) {
+  return {
     tenant_id: s.member.tenant_id,
     mode: m.mode,
     network_number: m.network_number,
@@ -124,18 +174,21 @@ export async function sessionUp(db: Db, events: Events, s: DeviceSession, m: Ses
     session_id: s.id,
     device_key: m.id,
   };
-  const found = await standardClientOf(db, s, m);
-  const client = found?.member;
+}
+
+/** A standard client's session: the center's row and the member's, its sign-in, its connect log, and the member online. */
+async function clientSessionUp(db: Db, events: Events, s: DeviceSession, m: SessionReport, found: { member: ClientMember; resumed: boolean }): Promise<void> {
+  const client = found.member;
+  const row = rowOf(s, m);
   // Online from its first open session (none yet: neither this row nor any other).
-  const wasOnline = client ? (await withOpenSessions(db, [client])).size > 0 : true;
+  const wasOnline = (await withOpenSessions(db, [client])).size > 0;
   await db
     .insertInto('online_log')
     .values([
       { ...row, router_name: s.member.router_name, link_router_name: m.link_router_name },
-      ...(client ? [{ ...row, router_name: client.router_name, link_router_name: s.member.router_name }] : []),
+      { ...row, router_name: client.router_name, link_router_name: s.member.router_name },
     ])
     .execute();
-  if (!client) return;
   // Its sign-in, with what the client said of itself when it asked to connect (a resumed session signed in before).
   const hello = s.clientHellos.get(m.link_router_name.toLowerCase()) ?? { os: '', version: '' };
   s.clientHellos.delete(m.link_router_name.toLowerCase());
@@ -152,37 +205,45 @@ export async function sessionUp(db: Db, events: Events, s: DeviceSession, m: Ses
   }
 }
 
-/** Ends the session's rows (the device's own, and the client's the center wrote for it) with its bytes. */
-export async function sessionDown(db: Db, events: Events, s: DeviceSession, m: SessionReport): Promise<void> {
-  const rows = await db
-    .selectFrom('online_log')
-    .select(['id', 'start_time', 'router_name'])
-    .where('session_id', '=', s.id)
-    .where('device_key', '=', m.id)
-    .where('tenant_id', '=', s.member.tenant_id)
-    .where('end_time', 'is', null)
-    .execute();
-  const clients: ClientMember[] = [];
-  for (const row of rows) {
-    const end = Math.max(Number(row.start_time), m.time * 1000);
-    const own = row.router_name === s.member.router_name;
-    if (!own) {
-      const client = await db.selectFrom('member').select(['id', 'tenant_id', 'router_name']).where('tenant_id', '=', s.member.tenant_id).where('router_name', '=', row.router_name).executeTakeFirst();
-      if (client) {
-        await logConnect(db, s.id, m.id, client, m.orig, 0, '', m.time * 1000);
-        clients.push(client);
-      }
-    }
-    await db
-      .updateTable('online_log')
-      .set({
-        end_time: end,
-        online_time: Math.round((end - Number(row.start_time)) / 1000),
-        bytes_in: (own ? m.bytes_received : m.bytes_sent) ?? null,
-        bytes_out: (own ? m.bytes_sent : m.bytes_received) ?? null,
-      })
-      .where('id', '=', row.id)
+/** Ends the sessions' rows (the device's own, and the clients' the center wrote for them) with their bytes. */
+async function sessionsDown(db: Db, events: Events, s: DeviceSession, reports: readonly SessionReport[]): Promise<void> {
+  const rowsByKey = new Map<string, { id: number; start_time: number; router_name: string }[]>();
+  for (const part of chunks([...new Set(reports.map((m) => m.id))], PER_QUERY)) {
+    const rows = await db
+      .selectFrom('online_log')
+      .select(['id', 'start_time', 'router_name', 'device_key'])
+      .where('session_id', '=', s.id)
+      .where('device_key', 'in', part)
+      .where('tenant_id', '=', s.member.tenant_id)
+      .where('end_time', 'is', null)
       .execute();
+    for (const r of rows) rowsByKey.set(r.device_key, [...(rowsByKey.get(r.device_key) ?? []), r]);
   }
-  await clientsEnded(db, events, clients, m.time * 1000);
+  for (const m of reports) {
+    const clients: ClientMember[] = [];
+    for (const row of rowsByKey.get(m.id) ?? []) {
+      const end = Math.max(Number(row.start_time), m.time * 1000);
+      const own = row.router_name === s.member.router_name;
+      if (!own) {
+        const client = await db.selectFrom('member').select(['id', 'tenant_id', 'router_name']).where('tenant_id', '=', s.member.tenant_id).where('router_name', '=', row.router_name).executeTakeFirst();
+        if (client) {
+          await logConnect(db, s.id, m.id, client, m.orig, 0, '', m.time * 1000);
+          clients.push(client);
+        }
+      }
+      await db
+        .updateTable('online_log')
+        .set({
+          end_time: end,
+          online_time: Math.round((end - Number(row.start_time)) / 1000),
+          bytes_in: (own ? m.bytes_received : m.bytes_sent) ?? null,
+          bytes_out: (own ? m.bytes_sent : m.bytes_received) ?? null,
+        })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    // A report repeated in the batch ends nothing twice.
+    rowsByKey.delete(m.id);
+    await clientsEnded(db, events, clients, m.time * 1000);
+  }
 }

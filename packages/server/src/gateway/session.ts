@@ -4,7 +4,7 @@ import type { DeviceMember } from './auth';
 
 export interface HeldNetwork {
   number: string;
-  /** 'center' | 'point', from its compiled config ('' before it has one). */
+  /** 'center' | 'point': the member's role (network_member at the welcome, then its compiled config). */
   memberType: string;
 }
 
