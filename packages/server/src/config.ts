@@ -118,6 +118,8 @@ export interface Config {
   metricsHost: string;
   /** HUBLINK_GATEWAY_METRICS=<seconds>: the gateway logs its message handling latency this often (the load benchmark reads it); unset: never. */
   gatewayMetricsSeconds?: number;
+  /** HUBLINK_SQL_PROFILE=<file>: the time spent per SQL text is written there at exit (db/sqlProfile.ts; benches). */
+  sqlProfileFile?: string;
   /**
    * HUBLINK_PUBLIC_URL: where users reach the console (`https://console.example.com`): links in mails
    * (contact email validation) and where sign-in sources send users back (shown as the address to
@@ -357,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     ...metricsOf(env, port),
     gatewayMetricsSeconds: Number(env.HUBLINK_GATEWAY_METRICS) > 0 ? Number(env.HUBLINK_GATEWAY_METRICS) : undefined,
+    sqlProfileFile: env.HUBLINK_SQL_PROFILE || undefined,
     publicUrl: env.HUBLINK_PUBLIC_URL ? publicUrlOf(env.HUBLINK_PUBLIC_URL) : undefined,
     alertDebounceSeconds: numberOr(env, 'HUBLINK_ALERT_DEBOUNCE_SECONDS', 60, 0),
     alertRetrySeconds: numberOr(env, 'HUBLINK_ALERT_RETRY_SECONDS', 30, 1),

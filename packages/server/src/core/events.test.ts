@@ -114,6 +114,28 @@ for (const dialect of DATABASES) {
       }
     });
 
+    it("runs a tenant's deliveries one after another without a pass each: 500 events, in order, in a few dozen passes", async () => {
+      const r = recorder('chain');
+      const database = shared.open();
+      const t = await createTestApp(dialect, { database, modules: [r.module], backbone: { events: FAST } });
+      try {
+        let passes = 0;
+        const observed = database.onQuery;
+        database.onQuery = (e) => {
+          observed?.(e);
+          if (/not exists/i.test(e.query.sql) && e.query.sql.includes('event_delivery')) passes++;
+        };
+        const members = Array.from({ length: 500 }, (_, i) => 11_000 + i);
+        await t.db.transaction().execute((trx) => t.ctx.events.emitAll(trx, members.map((m) => changed(11, m))));
+        await t.ctx.events.settle();
+        expect(r.seen.map((s) => s.member)).toEqual(members);
+        // One pass per delivery before chains (a pass reads every pending delivery).
+        expect(passes).toBeLessThan(60);
+      } finally {
+        await t.close();
+      }
+    });
+
     it('gives a delivery up after its last attempt, logs it and lets the tenant’s later events through', async () => {
       const doomed = recorder('doomed', { 501: 99 });
       const t = await appWith([doomed.module], { ...FAST, maxAttempts: 3 });

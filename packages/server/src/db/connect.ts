@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { auditedDialect } from '../core/audit';
 import { poolSizeFor, type ServerLimits } from './poolSize';
 import { sqliteForKysely } from './sqliteForKysely';
+import { sqlProfiler } from './sqlProfile';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -53,11 +54,12 @@ export interface ConnectOptions {
 }
 
 /** What the server's configuration says about the connection. */
-export const connectOptionsOf = (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'workers'>): ConnectOptions => ({
+export const connectOptionsOf = (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'workers' | 'sqlProfileFile'>): ConnectOptions => ({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   poolSize: config.databasePoolSize,
   workers: config.workers,
+  ...(config.sqlProfileFile ? { log: sqlProfiler(config.sqlProfileFile) } : {}),
 });
 
 /** The server's connection limits, read over one short-lived connection. */
