@@ -243,11 +243,21 @@ async function changeToAck(dir: string): Promise<{ took: number[]; compiled: num
       committed.set(n.id, Date.now());
     }
     await app.ctx.events.settle();
+    // Counted in the database while waiting (reading 10,000 rows four times a second took a core's share from the server).
+    const counts = () =>
+      db
+        .selectFrom('member_config')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('changed'),
+          eb.fn.sum<number>(eb.case().when(eb.and([eb('applied_version', '>=', eb.ref('version')), eb('applied_time', 'is not', null)])).then(1).else(0).end()).as('acked'),
+        ])
+        .where('update_time', '>=', t0)
+        .executeTakeFirstOrThrow();
     for (;;) {
-      const rows = await db.selectFrom('member_config').select(['id', 'network_id', 'version', 'update_time', 'applied_version', 'applied_time']).execute();
-      const changed = rows.filter((r) => r.version !== before.get(r.id));
-      const acked = changed.filter((r) => r.applied_version >= r.version && r.applied_time !== null);
-      if (changed.length === members && acked.length === members) {
+      const c = await counts();
+      if (Number(c.changed) === members && Number(c.acked) === members) {
+        const rows = await db.selectFrom('member_config').select(['id', 'network_id', 'version', 'update_time', 'applied_version', 'applied_time']).execute();
+        const acked = rows.filter((r) => r.version !== before.get(r.id) && r.applied_version >= r.version && r.applied_time !== null);
         const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
         const at = (r: (typeof acked)[number]) => committed.get(r.network_id) ?? t0;
         return {
@@ -257,7 +267,7 @@ async function changeToAck(dir: string): Promise<{ took: number[]; compiled: num
           allMs: Date.now() - t0,
         };
       }
-      if (Date.now() - t0 > 300_000) throw new Error(`change to acknowledgement: ${acked.length} of ${changed.length} changed (of ${members}) acknowledged after 300 s`);
+      if (Date.now() - t0 > 300_000) throw new Error(`change to acknowledgement: ${Number(c.acked)} of ${Number(c.changed)} changed (of ${members}) acknowledged after 300 s`);
       await sleep(250);
     }
   } finally {
@@ -364,7 +374,20 @@ async function main() {
     if (process.env.REDIS_URL) {
       // Every agent has applied its first config before the change is made.
       await sleep(WARMUP_S * 1000);
+      const metricsFrom = server.metrics.length;
+      // HUBLINK_SQL_PROFILE: the server's SQL during the change alone (SIGUSR2 writes the count so far and starts again).
+      const sqlProfile = process.env.HUBLINK_SQL_PROFILE;
+      if (sqlProfile) process.kill(server.pid, 'SIGUSR2');
       const ack = await changeToAck(dir);
+      if (sqlProfile) {
+        process.kill(server.pid, 'SIGUSR2');
+        await sleep(1000);
+        fs.copyFileSync(sqlProfile, `${sqlProfile}.change.json`);
+      }
+      // What the server handled meanwhile (the gateway's windows of METRICS_S), for where the time goes;
+      // its log lines are read from the pipe once this process's event loop turns.
+      await sleep(METRICS_S * 1000);
+      for (const m of server.metrics.slice(metricsFrom)) console.log(`  server window: ${JSON.stringify(Object.fromEntries(Object.entries(m.types).map(([k, v]) => [k, `${v.count} p50 ${v.p50} p99 ${v.p99} max ${v.max}`])))}`);
       const line = (xs: number[]) => `p50 ${percentile(xs, 0.5)} ms, p95 ${percentile(xs, 0.95)} ms, max ${xs.at(-1)} ms`;
       console.log(`change to acknowledgement (${AGENTS} devices, ${ACK_NETWORKS ?? seeded.networks} of ${seeded.networks} networks changed at once): ${line(ack.took)}; all acknowledged ${seconds(ack.allMs)} s after the first change`);
       console.log(`  of which the hand-off (commit to the recompile's start, which stamps the version): ${line(ack.compiled)}; the recompile, the delivery and the device (that stamp to the acknowledgement): ${line(ack.delivered)}`);

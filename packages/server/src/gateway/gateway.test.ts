@@ -206,7 +206,7 @@ describeEachDatabase('device gateway', (t) => {
     await until(async () => (await link())?.vpn_online === 1, 'the link written');
     expect(await link()).toMatchObject({ vpn_ip: '10.8.0.6' });
     const log = () => t().db.selectFrom('online_log').selectAll().where('session_id', '=', w.session_id).execute();
-    expect(await log()).toEqual([expect.objectContaining({ mode: 'p2p', link_router_name: center, vpn_ip: '10.8.0.6', start_time: since * 1000, end_time: null })]);
+    await expect.poll(log, { timeout: 10_000 }).toEqual([expect.objectContaining({ mode: 'p2p', link_router_name: center, vpn_ip: '10.8.0.6', start_time: since * 1000, end_time: null })]);
 
     // The session ending ends what was open: its online-log row, its links.
     d.close();
@@ -226,7 +226,8 @@ describeEachDatabase('device gateway', (t) => {
     first.send({ type: 'session', event: 'up', id: 'x1', mode: 'p2p', network_number: networkNumber, link_router_name: center, orig: '192.0.2.10:1194', vpn_ip: '10.8.0.6', time: since });
     first.send({ type: 'ping' });
     await first.next('pong');
-    expect(await eventsOf('pop.connected', id)).toEqual([{ tenant_id: a.account.id, member_id: id, pop_name: 'pop-sh', area: '上海', at: since * 1000 }]);
+    // Session reports are written with others' soon after (not before the pong).
+    await expect.poll(() => eventsOf('pop.connected', id), { timeout: 10_000 }).toEqual([{ tenant_id: a.account.id, member_id: id, pop_name: 'pop-sh', area: '上海', at: since * 1000 }]);
     expect(await eventsOf('member.offline', id)).toEqual([]);
     first.close();
     await until(async () => (await eventsOf('member.offline', id)).length === 1, 'offline announced');

@@ -28,6 +28,9 @@ import { configsOf, networkConfigsOf, networksOf, payloadFor, type HeldConfig } 
 import { delivery, publishDelivery, type Delivery } from './deliveries';
 import { FlowWriter } from './flows';
 import { LiveWriter } from './liveWriter';
+import { AppliedWriter } from './appliedWriter';
+import { GroupCommit } from '../core/groupCommit';
+import type { Db } from '../db/connect';
 import { TrafficHistoryWriter } from './trafficHistory';
 import { GatewayMetrics } from './metrics';
 import { metricsOf } from '../core/metrics';
@@ -58,6 +61,8 @@ export class Gateway {
   private readonly sessions = new Map<number, DeviceSession>();
   private readonly writes = new Set<Promise<unknown>>();
   private readonly writer: LiveWriter;
+  private readonly applied: AppliedWriter;
+  private readonly sessionLog: GroupCommit<{ s: DeviceSession; reports: SessionReport[] }>;
   private readonly flows: FlowWriter;
   private readonly trafficHistory: TrafficHistoryWriter;
   private readonly metrics: GatewayMetrics;
@@ -71,6 +76,8 @@ export class Gateway {
 
   constructor(private readonly ctx: Ctx) {
     this.writer = new LiveWriter(ctx.db);
+    this.sessionLog = new GroupCommit(ctx.db, (trx, { s, reports }) => this.writeSessions(trx, s, reports));
+    this.applied = new AppliedWriter(ctx.db, (err) => ctx.log.error({ err }, 'gateway: writing acknowledged configs failed'));
     this.flows = new FlowWriter(ctx.db);
     this.trafficHistory = new TrafficHistoryWriter(ctx.db);
     this.tunnels = new DirectoryTunnels(ctx, (id) => this.sessions.get(id));
@@ -137,7 +144,7 @@ export class Gateway {
     for (const s of this.sessions.values()) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down', s);
     await Promise.all([...this.sessions.values()].map((s) => this.end(s)));
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
-    await Promise.all([this.writer.flush(), this.flows.flush(), this.trafficHistory.flush()]);
+    await Promise.all([this.writer.flush(), this.applied.flush(), this.flows.flush(), this.trafficHistory.flush()]);
   }
 
   /** Keeps a write in view so stop() waits for it; its failure is logged, never thrown into a socket handler. */
@@ -381,30 +388,37 @@ export class Gateway {
       case 'applied': {
         const networkId = s.networkIdOf(m.network_number);
         if (networkId === undefined) return;
-        await db
-          .updateTable('member_config')
-          .set({ applied_version: m.version, applied_error: m.ok ? '' : m.error, applied_time: m.ok ? now : null })
-          .where('network_id', '=', networkId)
-          .where('member_id', '=', s.member.id)
-          .where('tenant_id', '=', s.member.tenant_id)
-          .execute();
+        this.applied.add({ tenant_id: s.member.tenant_id, network_id: networkId, member_id: s.member.id, version: m.version, ok: m.ok, error: m.error, at: now });
         return;
       }
     }
   }
 
-  /** Tunnel sessions began or ended: the online log, and a POP area's connection for its events. */
-  private async onSessions(s: DeviceSession, reports: SessionReport[]) {
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await sessionsReported(trx, this.ctx.events, s, reports);
-      const pops = reports.filter((m) => m.event === 'up' && m.mode === 'pop');
-      if (pops.length > 0) {
-        await this.ctx.events.emitAll(
-          trx,
-          pops.map((m) => ({ type: 'pop.connected' as const, tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 })),
-        );
-      }
+  /**
+   * Tunnel sessions began or ended: the online log, and a POP area's connection for its events, written
+   * with other sessions' reports in one transaction. The session's next messages do not wait for it (an
+   * acknowledgement behind a queue of 25,000 reports took seconds); its reports keep their order in the
+   * queue, and its end waits for them.
+   */
+  private onSessions(s: DeviceSession, reports: SessionReport[]) {
+    // What a standard client said of itself goes into its sign-in record; a newer hello (it connected again meanwhile) stays.
+    const hellos = new Map(reports.filter((m) => m.event === 'up').map((m) => [m.link_router_name.toLowerCase(), s.clientHellos.get(m.link_router_name.toLowerCase())]));
+    const written = this.sessionLog.run({ s, reports }).then(() => {
+      for (const [name, hello] of hellos) if (hello && s.clientHellos.get(name) === hello) s.clientHellos.delete(name);
     });
+    s.writing = written.catch(() => undefined);
+    this.track(written);
+  }
+
+  private async writeSessions(trx: Db, s: DeviceSession, reports: SessionReport[]) {
+    await sessionsReported(trx, this.ctx.events, s, reports);
+    const pops = reports.filter((m) => m.event === 'up' && m.mode === 'pop');
+    if (pops.length > 0) {
+      await this.ctx.events.emitAll(
+        trx,
+        pops.map((m) => ({ type: 'pop.connected' as const, tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 })),
+      );
+    }
   }
 
   /** A point's links to its centers (a center's view of the same links is not written twice). */
@@ -538,13 +552,18 @@ export class Gateway {
 
   /** Writes the session's end once (whoever comes first: the socket's close, a replacement, stop). */
   private end(s: DeviceSession): Promise<void> {
-    s.ending ??= new Promise<void>((done) => {
+    s.ending ??= (async () => {
       if (this.sessions.get(s.member.id) === s) this.sessions.delete(s.member.id);
       this.tunnels.sessionEnded(s);
-      const seen: SessionEndSeen = { member_id: s.member.id, tenant_id: s.member.tenant_id, seen: s.lastSeen, ip: s.remoteIp, code: s.closeCode, reason: s.closeReason };
-      this.endQueue.push({ id: s.id, at: Date.now(), seen, done });
-      this.endWorker ??= this.writeEnds();
-    });
+      const at = Date.now();
+      // Its session reports still waiting to be written go first, so that the end closes what they open.
+      await s.writing;
+      await new Promise<void>((done) => {
+        const seen: SessionEndSeen = { member_id: s.member.id, tenant_id: s.member.tenant_id, seen: s.lastSeen, ip: s.remoteIp, code: s.closeCode, reason: s.closeReason };
+        this.endQueue.push({ id: s.id, at, seen, done });
+        this.endWorker ??= this.writeEnds();
+      });
+    })();
     return s.ending;
   }
 

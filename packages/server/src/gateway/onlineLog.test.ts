@@ -42,7 +42,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
       if (kind === 'session') device.send({ type: 'session', ...report });
       else batch.push(report);
     };
-    /** A ping after the reports (a batch goes first): its pong says they were handled. */
+    /** A ping after the reports (a batch goes first); their rows are written soon after (gateway.ts: with other sessions' reports). */
     const ping = (device = c) => {
       if (batch.length > 0) device.send({ type: 'sessions', sessions: batch });
       batch = [];
@@ -69,7 +69,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     const sorted = <T extends { router_name: string; peer: string }>(xs: T[]) => [...xs].sort((x, y) => (x.router_name + x.peer < y.router_name + y.peer ? -1 : 1));
     const shape = async () => sorted((await rows()).map((r) => ({ router_name: r.router_name, peer: r.link_router_name, ended: r.end_time !== null, bytes_in: r.bytes_in === null ? null : Number(r.bytes_in), bytes_out: r.bytes_out === null ? null : Number(r.bytes_out) })));
 
-    expect(await shape()).toEqual(
+    await expect.poll(shape, { timeout: 10_000 }).toEqual(
       sorted([
         { router_name: center, peer: point, ended: false, bytes_in: null, bytes_out: null },
         { router_name: center, peer: stock, ended: false, bytes_in: null, bytes_out: null },
@@ -84,7 +84,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     ping();
     await c.next('pong');
     await until(async () => (await rows()).filter((r) => r.end_time !== null).length === 3, 'three rows ended');
-    expect(await shape()).toEqual(
+    await expect.poll(shape, { timeout: 10_000 }).toEqual(
       sorted([
         { router_name: center, peer: point, ended: true, bytes_in: null, bytes_out: null },
         { router_name: center, peer: stock, ended: true, bytes_in: 7000, bytes_out: 90000 },
@@ -113,7 +113,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     const pongs = c.received.filter((x) => x.type === 'pong').length;
     ping();
     await until(() => c.received.filter((x) => x.type === 'pong').length > pongs, 'the session handled');
-    expect(await onlineOf(stock)).toBe(1);
+    await expect.poll(() => onlineOf(stock), { timeout: 10_000 }).toBe(1);
     c.close();
     await until(async () => (await onlineOf(stock)) === 0, "the member offline with its center's session");
     expect((await eventsOf('member.offline', stockId)).length).toBe(2);
@@ -128,8 +128,8 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
     session('up', 'k4', stock, {}, again);
     ping(again);
     await again.next('pong');
-    expect(await onlineOf(stock)).toBe(1);
-    expect((await rows()).filter((r) => r.end_time === null).map((r) => r.router_name).sort()).toEqual([center, stock].sort());
+    await expect.poll(() => onlineOf(stock), { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await rows()).filter((r) => r.end_time === null).map((r) => r.router_name).sort(), { timeout: 10_000 }).toEqual([center, stock].sort());
     expect(await t().db.selectFrom('software_login').select('id').where('router_name', '=', stock).execute()).toHaveLength(2);
     again.close();
   });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { ROUTER_TYPE, type SessionReport } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import type { Db } from '../db/connect';
@@ -131,7 +132,8 @@ export async function logConnect(db: Db, centerSession: string, deviceKey: strin
 /**
  * A device's session reports, in the order it sent them (a `session` message is a batch of one). Runs of
  * starts are written in a few statements; a center of 5,000 points reports them in a handful of batches
- * when its tunnels come up (issue 34). Call inside a transaction.
+ * when its tunnels come up (issue 34). Call inside a transaction; nothing outside it changes (the
+ * caller drops the standard clients' hellos once it committed), so it can be run again after a rollback.
  */
 export async function sessionsReported(db: Db, events: Events, s: DeviceSession, reports: readonly SessionReport[]): Promise<void> {
   for (let i = 0; i < reports.length; ) {
@@ -191,7 +193,6 @@ async function clientSessionUp(db: Db, events: Events, s: DeviceSession, m: Sess
     .execute();
   // Its sign-in, with what the client said of itself when it asked to connect (a resumed session signed in before).
   const hello = s.clientHellos.get(m.link_router_name.toLowerCase()) ?? { os: '', version: '' };
-  s.clientHellos.delete(m.link_router_name.toLowerCase());
   if (!found.resumed) {
     await db
       .insertInto('software_login')
@@ -214,7 +215,9 @@ async function sessionsDown(db: Db, events: Events, s: DeviceSession, reports: r
       .select(['id', 'start_time', 'router_name', 'device_key'])
       .where('session_id', '=', s.id)
       .where('device_key', 'in', part)
-      .where('tenant_id', '=', s.member.tenant_id)
+      // `+`: not a term an index may use, so SQLite takes the session's index and not the tenant's open
+      // rows (tens of thousands in a big network: 8.6 ms a read instead of 0.05).
+      .where(sql<number>`+tenant_id`, '=', s.member.tenant_id)
       .where('end_time', 'is', null)
       .execute();
     for (const r of rows) rowsByKey.set(r.device_key, [...(rowsByKey.get(r.device_key) ?? []), r]);
