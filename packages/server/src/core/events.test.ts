@@ -114,10 +114,11 @@ for (const dialect of DATABASES) {
       }
     });
 
-    it("runs a tenant's deliveries one after another without a pass each: 500 events, in order, in a few dozen passes", async () => {
+    it("runs a tenant's deliveries one after another without a pass each: 500 events, in order, in a few passes", async () => {
       const r = recorder('chain');
       const database = shared.open();
-      const t = await createTestApp(dialect, { database, modules: [r.module], backbone: { events: FAST } });
+      // No polling passes: only the passes the emit and settle() make are counted, however slow the machine.
+      const t = await createTestApp(dialect, { database, modules: [r.module], backbone: { events: { ...FAST, pollMs: 600_000 } } });
       try {
         let passes = 0;
         const observed = database.onQuery;
@@ -130,7 +131,7 @@ for (const dialect of DATABASES) {
         await t.ctx.events.settle();
         expect(r.seen.map((s) => s.member)).toEqual(members);
         // One pass per delivery before chains (a pass reads every pending delivery).
-        expect(passes).toBeLessThan(60);
+        expect(passes).toBeLessThan(40);
       } finally {
         await t.close();
       }
