@@ -400,10 +400,8 @@ export class DeviceClient {
   }
 
   private flushSessions(): void {
-    this.sessionsFlush?.cancel();
-    this.sessionsFlush = null;
     const sessions = this.pendingSessions;
-    this.pendingSessions = [];
+    this.dropPendingSessions();
     if (sessions.length > 0) this.send({ type: 'sessions', sessions });
   }
 

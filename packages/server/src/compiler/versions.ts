@@ -104,7 +104,7 @@ export async function recompileNetwork(ctx: Ctx, tenantId: number, networkId: nu
   // results in the memo and their stored forms made: on SQLite the transaction holds the only writer,
   // and another process's writes wait for it without yielding (a 1,000-member network: ~0.3 s).
   const ahead = await loadNetwork(ctx.db, tenantId, networkId);
-  if (ahead) diffConfigs(new Map(), compileNetwork(ahead.input, memoOf(tenantId, networkId)));
+  if (ahead) for (const m of compileNetwork(ahead.input, memoOf(tenantId, networkId)).members) storedForm(m);
   return ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, tenantId);
     const loaded = await loadNetwork(trx, tenantId, networkId);

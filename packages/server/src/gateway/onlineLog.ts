@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { ROUTER_TYPE, type SessionReport } from '@hublink/contract';
+import { chunks } from '../core/chunks';
 import type { Ctx } from '../core/context';
 import type { Db } from '../db/connect';
 import { splitOrig } from './clientAuth';
@@ -61,12 +62,8 @@ export async function clientsEnded(db: Db, events: Events, members: readonly Cli
   await events.emitAll(db, offline.map((m) => ({ type: 'member.offline', tenant_id: m.tenant_id, member_id: m.id, at })));
 }
 
-/** Rows inserted per statement (11 columns each: well under SQLite's and PostgreSQL's bound parameters). */
+/** Rows inserted per statement (12 columns each: well under SQLite's and PostgreSQL's bound parameters). */
 const ROWS_PER_INSERT = 200;
-/** Names or ids per IN list. */
-const PER_QUERY = 500;
-
-const chunks = <T>(xs: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
 
 /** A center's report of a client session names the client: the candidates for a standard client's row. */
 function namesAClient(s: DeviceSession, m: SessionReport): boolean {
@@ -78,7 +75,7 @@ function namesAClient(s: DeviceSession, m: SessionReport): boolean {
 async function softwareClientsNamed(db: Db, s: DeviceSession, reports: readonly SessionReport[]): Promise<Map<string, ClientMember>> {
   const keys = [...new Set(reports.filter((m) => namesAClient(s, m)).map((m) => m.link_router_name.toLowerCase()))];
   const found = new Map<string, ClientMember>();
-  for (const part of chunks(keys, PER_QUERY)) {
+  for (const part of chunks(keys)) {
     const rows = await db
       .selectFrom('member')
       .select(['id', 'tenant_id', 'router_name', 'router_key'])
@@ -209,7 +206,7 @@ async function clientSessionUp(db: Db, events: Events, s: DeviceSession, m: Sess
 /** Ends the sessions' rows (the device's own, and the clients' the center wrote for them) with their bytes. */
 async function sessionsDown(db: Db, events: Events, s: DeviceSession, reports: readonly SessionReport[]): Promise<void> {
   const rowsByKey = new Map<string, { id: number; start_time: number; router_name: string }[]>();
-  for (const part of chunks([...new Set(reports.map((m) => m.id))], PER_QUERY)) {
+  for (const part of chunks([...new Set(reports.map((m) => m.id))])) {
     const rows = await db
       .selectFrom('online_log')
       .select(['id', 'start_time', 'router_name', 'device_key'])

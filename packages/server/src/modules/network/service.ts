@@ -23,6 +23,7 @@ import {
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
+import { chunks } from '../../core/chunks';
 import { ApiError, forbidden, invalid, notFound } from '../../core/errors';
 import { allowedNetworks, ensureNetworkAllowed } from '../../core/networks';
 import { planOf } from '../../core/plan';
@@ -366,10 +367,6 @@ interface Chosen {
   router_name: string;
   member_type: MemberType;
 }
-
-/** Rows of this many values per statement keep every database under its parameter limit. */
-const CHUNK = 500;
-const chunks = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /** The same member named twice (centers and points together, case-insensitively). */
 function ensureOnce(center: string[], point: string[]): void {
