@@ -42,6 +42,8 @@ describe('members and networks in Chromium', () => {
   async function addMember(name: string, secret: string, note: string) {
     await page.getByRole('button', { name: new RegExp(M.memberAdd) }).click();
     const dialog = page.getByRole('dialog');
+    // Which dialog opened is read once its title shows (the dialog's chunk may still be loading).
+    await dialog.getByText(M.memberAddHardwareTitle).or(dialog.getByText(M.memberAddSoftwareTitle)).waitFor();
     await settled(page);
     const hardware = (await dialog.getByText(M.memberAddHardwareTitle).count()) > 0;
     await dialog.getByLabel(hardware ? M.memberDeviceName : M.memberAccountLabel, { exact: true }).fill(name);
@@ -131,8 +133,10 @@ describe('members and networks in Chromium', () => {
     await renamed.getByRole('link', { name: spaced(M.networkActionDetail) }).or(renamed.getByRole('button', { name: spaced(M.networkActionDetail) })).first().click();
     await expectPath(page, '/network/detail');
     // The detail redraws as live states come in; on a loaded machine a redraw can move the confirmation
-    // between Playwright's look and its click, which then lands outside and closes it unanswered. So the
-    // removal is confirmed once the call is sent, and asked again when the confirmation closed without it.
+    // between Playwright's look and its click, which then lands beside its button: outside, it closes
+    // the confirmation unanswered; inside, it leaves it open (a clean-clone run waited 30 s on that).
+    // So the removal counts once the call is sent; until then the confirmation is opened if it closed
+    // and its button clicked again.
     const confirm = page.locator('.ant-popover').filter({ hasText: M.networkConfirmRemove });
     let sent = false;
     page.on('request', (r) => {
@@ -140,12 +144,18 @@ describe('members and networks in Chromium', () => {
     });
     for (let attempt = 1; !sent; attempt++) {
       if (attempt > 3) throw new Error('the removal was confirmed three times and never sent');
-      await page.getByRole('button', { name: `${M.networkRemove} bob01` }).click();
-      await confirm.waitFor();
+      if (!(await confirm.isVisible())) {
+        await page.getByRole('button', { name: `${M.networkRemove} bob01` }).click();
+        await confirm.waitFor();
+      }
       await settled(page);
       await confirm.getByRole('button', { name: OK }).click();
-      await confirm.waitFor({ state: 'hidden' });
+      await expect
+        .poll(async () => sent || !(await confirm.isVisible()), { timeout: 10_000 })
+        .toBe(true)
+        .catch(() => undefined);
     }
+    await confirm.waitFor({ state: 'hidden' });
     await expect.poll(() => page.getByRole('cell', { name: 'bob01', exact: true }).count()).toBe(0);
   });
 
