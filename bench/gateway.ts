@@ -11,8 +11,12 @@
  * network is changed (as the console's /network/dns does: the row, then network.changed) by an app in this
  * process whose deliveries reach the server through Redis; each member's new version is stamped when it
  * is made (member_config.update_time) and when its device acknowledges it (applied_time). The p50 and p95
- * of the difference are printed per run. BENCH_ACK_NETWORKS=n changes only the first n networks;
- * BENCH_ACK_ONLY=1 stops after that (no steady state, no storm).
+ * of the difference are printed per run (BENCH_ACK_NETWORKS=n changes only the first n networks). Then the
+ * same change as the console makes it, by the server alone (POST /network/dns for every network at once;
+ * it commits, recompiles and delivers), and BENCH_ACK_ONE=n (default 20) one-member changes one after
+ * another through the server's API: a point's dial mode in the first network (its config and its centers'
+ * change), each timed from the request to the last acknowledgement of the versions it made.
+ * BENCH_ACK_ONLY=1 stops after these (no steady state, no storm).
  *
  * The agents run in BENCH_AGENT_PROCS child processes of their own (this file with the argument
  * `agents`), so neither their CPU nor their sockets count as the server's.
@@ -30,6 +34,7 @@ import { hashPassword } from '../packages/server/src/core/passwords';
 import { connect } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
 import { credentialHash } from '../packages/server/src/core/deviceCredentials';
+import { TokenService } from '../packages/server/src/core/tokens';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
 /** Members per network: two centers, the rest points (each point links to both centers). */
@@ -40,6 +45,7 @@ const AGENT_PROCS = Number(process.env.BENCH_AGENT_PROCS ?? 2);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 30);
 /** How many networks the change-to-acknowledgement run changes at once (default: all of them). */
 const ACK_NETWORKS = process.env.BENCH_ACK_NETWORKS ? Number(process.env.BENCH_ACK_NETWORKS) : undefined;
+const ACK_ONE = Number(process.env.BENCH_ACK_ONE ?? 20);
 const METRICS_S = 10;
 const STORM_LIMIT_S = 60;
 const SECRET = 'bench-secret-1';
@@ -221,7 +227,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  * waits), from the commit to the recompile's start (which stamps the new version's update_time: the
  * event hand-off), and from that stamp to the acknowledgement (the recompile, the delivery, the device).
  */
-async function changeToAck(dir: string): Promise<{ took: number[]; compiled: number[]; delivered: number[]; allMs: number }> {
+async function changeToAck(dir: string): Promise<{ took: number[]; fromFirst: number[]; compiled: number[]; delivered: number[]; allMs: number }> {
   const handle = connect({ dataDir: dir });
   const app = await buildApp({ ...loadConfig({ HUBLINK_DATA_DIR: dir, REDIS_URL: process.env.REDIS_URL! }), prettyLogs: false, logLevel: 'warn' }, { db: handle, logger: false });
   await app.ready();
@@ -262,6 +268,7 @@ async function changeToAck(dir: string): Promise<{ took: number[]; compiled: num
         const at = (r: (typeof acked)[number]) => committed.get(r.network_id) ?? t0;
         return {
           took: sorted(acked.map((r) => Number(r.applied_time) - at(r))),
+          fromFirst: sorted(acked.map((r) => Number(r.applied_time) - t0)),
           compiled: sorted(acked.map((r) => Number(r.update_time) - at(r))),
           delivered: sorted(acked.map((r) => Number(r.applied_time) - Number(r.update_time))),
           allMs: Date.now() - t0,
@@ -274,6 +281,98 @@ async function changeToAck(dir: string): Promise<{ took: number[]; compiled: num
     await app.close();
     await handle.close();
   }
+}
+
+/** A token of the seeded tenant's main account (its session is in the database the server reads). */
+async function tenantToken(dir: string, db: ReturnType<typeof connect>['db'], tenantId: number): Promise<string> {
+  const config = loadConfig({ HUBLINK_DATA_DIR: dir });
+  return (await new TokenService(db, config.tokenTtlSeconds, config.sessionTtlSeconds).issue(tenantId, null)).token;
+}
+
+/** POSTs one console call to the server; throws unless it answers code 200. */
+async function post(token: string, call: string, body: object): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${PORT}/api/v1${call}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const env = (await res.json()) as { code: number; message: string };
+  if (env.code !== 200) throw new Error(`${call}: ${env.code} ${env.message}`);
+}
+
+/**
+ * The same change made as the console makes it, by the one server alone (it commits, recompiles and
+ * delivers): every network's DNS by POST /network/dns, the calls sent at once. Per member, from the
+ * sending to the acknowledgement (ms, sorted).
+ */
+async function changeToAckByApi(dir: string): Promise<number[]> {
+  const handle = connect({ dataDir: dir });
+  const { db } = handle;
+  try {
+    const networks = await db.selectFrom('network').select(['id', 'tenant_id', 'network_number']).orderBy('id').execute();
+    const changed = networks.slice(0, ACK_NETWORKS ?? networks.length);
+    const token = await tenantToken(dir, db, changed[0]!.tenant_id);
+    const ids = changed.map((n) => n.id);
+    const members = Number((await db.selectFrom('member_config').select((eb) => eb.fn.countAll<number>().as('n')).where('network_id', 'in', ids).executeTakeFirstOrThrow()).n);
+    const t0 = Date.now();
+    await Promise.all(changed.map((n) => post(token, '/network/dns', { network_number: n.network_number, dns: ['119.29.29.29'] })));
+    for (;;) {
+      const rows = await db.selectFrom('member_config').select(['version', 'applied_version', 'applied_time']).where('network_id', 'in', ids).where('update_time', '>=', t0).execute();
+      if (rows.length === members && rows.every((r) => r.applied_version >= r.version && r.applied_time !== null)) return rows.map((r) => Number(r.applied_time) - t0).sort((a, b) => a - b);
+      if (Date.now() - t0 > 300_000) throw new Error('the change through the API was not acknowledged within 300 s');
+      await sleep(250);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The dial modes of the contract (DIAL_MODE): the network's own, and center first. */
+const DIAL_DEFAULT = 1;
+const DIAL_CENTER_FIRST = 2;
+
+/**
+ * One-member changes one after another, made as the console makes them: POST /network/software_mode
+ * (a point's dial mode) to the server, which commits, recompiles and delivers by itself (one instance).
+ * Each is timed from the request to the acknowledgement of the last version it made (the point's and
+ * its centers', stored by one recompile); returns the times (ms, sorted).
+ */
+async function oneMemberChanges(dir: string, n: number): Promise<{ took: number[]; versions: number }> {
+  const handle = connect({ dataDir: dir });
+  const { db } = handle;
+  const took: number[] = [];
+  let versions = 0;
+  try {
+    const first = await db.selectFrom('network').select(['id', 'tenant_id', 'network_number']).orderBy('id').executeTakeFirstOrThrow();
+    const token = await tenantToken(dir, db, first.tenant_id);
+    const points = await db
+      .selectFrom('network_member as nm')
+      .innerJoin('member as m', 'm.id', 'nm.member_id')
+      .select(['m.router_name', 'nm.mode'])
+      .where('nm.network_id', '=', first.id)
+      .where('nm.member_type', '=', 'point')
+      .orderBy('nm.id')
+      .limit(n)
+      .execute();
+    for (const p of points) {
+      const t0 = Date.now();
+      await post(token, '/network/software_mode', { network_number: first.network_number, router_name: p.router_name, mode: p.mode === DIAL_CENTER_FIRST ? DIAL_DEFAULT : DIAL_CENTER_FIRST });
+      for (;;) {
+        // The recompile stores the point's and its centers' versions in one transaction: all or none show.
+        const rows = await db.selectFrom('member_config').select(['version', 'applied_version', 'applied_time']).where('network_id', '=', first.id).where('update_time', '>=', t0).execute();
+        if (rows.length > 0 && rows.every((r) => r.applied_version >= r.version && r.applied_time !== null)) {
+          took.push(Math.max(...rows.map((r) => Number(r.applied_time))) - t0);
+          versions += rows.length;
+          break;
+        }
+        if (Date.now() - t0 > 60_000) throw new Error('a one-member change was not acknowledged within 60 s');
+        await sleep(20);
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  return { took: took.sort((a, b) => a - b), versions };
 }
 
 // ---- the run ----------------------------------------------------------------------------------
@@ -391,6 +490,14 @@ async function main() {
       const line = (xs: number[]) => `p50 ${percentile(xs, 0.5)} ms, p95 ${percentile(xs, 0.95)} ms, max ${xs.at(-1)} ms`;
       console.log(`change to acknowledgement (${AGENTS} devices, ${ACK_NETWORKS ?? seeded.networks} of ${seeded.networks} networks changed at once): ${line(ack.took)}; all acknowledged ${seconds(ack.allMs)} s after the first change`);
       console.log(`  of which the hand-off (commit to the recompile's start, which stamps the version): ${line(ack.compiled)}; the recompile, the delivery and the device (that stamp to the acknowledgement): ${line(ack.delivered)}`);
+      console.log(`  from the first change: ${line(ack.fromFirst)}`);
+      await sleep(WARMUP_S * 1000);
+      const byApi = await changeToAckByApi(dir);
+      console.log(`the same by the server alone (${ACK_NETWORKS ?? seeded.networks} POST /network/dns at once), from the sending: ${line(byApi)}`);
+      if (ACK_ONE > 0) {
+        const one = await oneMemberChanges(dir, ACK_ONE);
+        console.log(`one-member change through the API (a point's dial mode, in a network of ${NETWORK_SIZE}), ${one.took.length} one after another, ${one.versions} versions in all: ${line(one.took)}`);
+      }
       if (process.env.BENCH_ACK_ONLY === '1') return;
     }
 
