@@ -529,6 +529,9 @@ async function main() {
     server = new Server(dir);
     await server.listening();
     const listenMs = Date.now() - kill;
+    // The median agent is back when half are (the counts are sampled every 100 ms).
+    await agents.until('half the agents back', (c) => c.connected >= AGENTS / 2, STORM_LIMIT_S * 1000 * 5, progress);
+    const halfMs = Date.now() - kill;
     await agents.until('every agent back', (c) => c.connected === AGENTS, STORM_LIMIT_S * 1000 * 5, progress);
     const backMs = Date.now() - kill;
     let stormPeak = 0;
@@ -536,7 +539,7 @@ async function main() {
     stormPeak = after.rss;
     await sleep(METRICS_S * 1000 + 500);
     const storm = latencyOf(server.metrics);
-    console.log(`storm: the old server stopped in ${seconds(stoppedMs)} s (exit ${code}; ${before.other.length} other log lines), the new one listened ${seconds(listenMs)} s after the kill; all ${AGENTS} back ${seconds(backMs)} s after the kill (${seconds(backMs - listenMs)} s after it listened) — limit ${STORM_LIMIT_S} s: ${backMs < STORM_LIMIT_S * 1000 ? 'met' : 'MISSED'}`);
+    console.log(`storm: the old server stopped in ${seconds(stoppedMs)} s (exit ${code}; ${before.other.length} other log lines), the new one listened ${seconds(listenMs)} s after the kill; half back ${seconds(halfMs)} s and all ${AGENTS} back ${seconds(backMs)} s after the kill (${seconds(backMs - listenMs)} s after it listened) — limit ${STORM_LIMIT_S} s: ${backMs < STORM_LIMIT_S * 1000 ? 'met' : 'MISSED'}`);
     console.log(`  new server RSS ${mib(stormPeak)} when all were back; hello p99 ${storm.types.hello?.worstP99 ?? '-'} ms (worst window), max ${storm.types.hello?.max ?? '-'} ms`);
     console.log(`  RSS < 1.5 GiB: ${peakRss < 1.5 * 2 ** 30 ? 'met' : 'MISSED'}; p99 < 50 ms: ${steady.worstP99 < 50 ? 'met' : 'MISSED'}`);
     if (server.other.length > 0) console.log(`server log lines other than metrics (first ${server.other.length}):\n${server.other.join('\n')}`);
