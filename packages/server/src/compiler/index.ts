@@ -20,9 +20,11 @@ export const compilerModule = defineModule({
       for (const networkId of e.network_ids) await recompileNetwork(ctx, e.tenant_id, networkId, Date.now(), announce(ctx, e.tenant_id, networkId));
     },
     // The address a center reports is where its points (and the other centers' links) dial it.
-    'member.changed': async (e, ctx) => {
-      if (!e.fields.includes('router_ipv4')) return;
-      for (const networkId of await centerNetworksOf(ctx.db, e.tenant_id, e.member_id)) await recompileNetwork(ctx, e.tenant_id, networkId, Date.now(), announce(ctx, e.tenant_id, networkId));
+    'member.changed': {
+      when: (e) => e.fields.includes('router_ipv4'),
+      run: async (e, ctx) => {
+        for (const networkId of await centerNetworksOf(ctx.db, e.tenant_id, e.member_id)) await recompileNetwork(ctx, e.tenant_id, networkId, Date.now(), announce(ctx, e.tenant_id, networkId));
+      },
     },
   },
 });

@@ -41,6 +41,34 @@ for (const dialect of DATABASES) {
     const appWith = (modules: Module[], events: EventBusOptions = FAST) => createTestApp(dialect, { database: shared.open(), modules, backbone: { events } });
     const deliveries = (t: TestApp) => t.db.selectFrom('event_delivery').selectAll().orderBy('id').execute();
 
+    it('writes no delivery for an event a filtered subscriber declines, and runs it for one it takes', async () => {
+      const seen: string[][] = [];
+      const filtered = defineModule({
+        name: 'filtered',
+        on: {
+          'member.changed': {
+            when: (e) => e.fields.includes('status'),
+            run: async (e) => void seen.push(e.fields),
+          },
+        },
+      });
+      const t = await appWith([filtered]);
+      try {
+        await t.ctx.events.emitAll(t.db, [changed(1, 201), { type: 'member.changed', tenant_id: 1, member_id: 202, fields: ['note', 'status'] }, changed(1, 203)]);
+        await t.ctx.events.settle();
+        expect(seen).toEqual([['note', 'status']]);
+        const rows = await t.db
+          .selectFrom('event_delivery as d')
+          .innerJoin('event as e', 'e.id', 'd.event_id')
+          .select(['e.payload', 'd.state'])
+          .where('d.subscriber', '=', 'filtered:member.changed')
+          .execute();
+        expect(rows.map((r) => [(JSON.parse(r.payload) as { member_id: number }).member_id, r.state])).toEqual([[202, 'done']]);
+      } finally {
+        await t.close();
+      }
+    });
+
     it('delivers nothing for an event whose transaction rolled back', async () => {
       const r = recorder('rollback');
       const t = await appWith([r.module]);

@@ -13,7 +13,16 @@ export interface EventMeta {
 
 /** What a module does when an event happens: runs after commit, at least once, so it must be idempotent. */
 export type EventHandler<T extends EventType, C> = (event: DomainEvent<T>, ctx: C, meta: EventMeta) => Promise<void>;
-export type Subscriptions<C> = { [T in EventType]?: EventHandler<T, C> };
+/**
+ * A handler for only some events of its type: `when` is asked as the event is written, from the event
+ * alone, and an event it declines gets no delivery for this subscriber at all (no row, no pass, no
+ * bookkeeping: a note's edit announces member.changed, which two subscribers only act on for other fields).
+ */
+export interface FilteredHandler<T extends EventType, C> {
+  when: (event: DomainEvent<T>) => boolean;
+  run: EventHandler<T, C>;
+}
+export type Subscriptions<C> = { [T in EventType]?: EventHandler<T, C> | FilteredHandler<T, C> };
 
 export interface EventBusOptions {
   /** How often an idle dispatcher looks for due deliveries (the backstop; emit wakes it at once). */
@@ -42,6 +51,7 @@ interface DueDelivery {
 interface Subscriber {
   name: string;
   handle: (event: DomainEvent, ctx: unknown, meta: EventMeta) => Promise<void>;
+  when?: (event: DomainEvent) => boolean;
 }
 
 const ERROR_MAX = 1000;
@@ -85,8 +95,12 @@ export class EventBus<C = unknown> {
 
   /** Registers a module's handlers (before start); the subscriber is named module:event. */
   subscribe(moduleName: string, subscriptions: Subscriptions<C>) {
-    for (const [type, handler] of Object.entries(subscriptions) as [EventType, EventHandler<EventType, C>][]) {
-      const sub: Subscriber = { name: `${moduleName}:${type}`, handle: handler as Subscriber['handle'] };
+    for (const [type, handler] of Object.entries(subscriptions) as [EventType, EventHandler<EventType, C> | FilteredHandler<EventType, C>][]) {
+      const name = `${moduleName}:${type}`;
+      const sub: Subscriber =
+        typeof handler === 'function'
+          ? { name, handle: handler as Subscriber['handle'] }
+          : { name, handle: handler.run as Subscriber['handle'], when: handler.when as Subscriber['when'] };
       if (this.byName.has(sub.name)) throw new Error(`event subscriber ${sub.name} registered twice`);
       this.byName.set(sub.name, sub);
       this.subscribers.set(type, [...(this.subscribers.get(type) ?? []), sub]);
@@ -110,9 +124,12 @@ export class EventBus<C = unknown> {
         .execute();
       // RETURNING promises no order; ids follow the order of the values, and deliveries follow the ids.
       rows.sort((a, b) => Number(a.id) - Number(b.id));
-      const deliveries = rows.flatMap((r) =>
-        (this.subscribers.get(r.type as EventType) ?? []).map((s) => ({ event_id: Number(r.id), tenant_id: r.tenant_id, subscriber: s.name, next_at: now, error: null, done_at: null })),
-      );
+      const deliveries = rows.flatMap((r, k) => {
+        const event = { type: part[k]!.type, ...part[k]!.data } as DomainEvent;
+        return (this.subscribers.get(event.type) ?? [])
+          .filter((s) => !s.when || s.when(event))
+          .map((s) => ({ event_id: Number(r.id), tenant_id: r.tenant_id, subscriber: s.name, next_at: now, error: null, done_at: null }));
+      });
       for (let k = 0; k < deliveries.length; k += EMIT_CHUNK) await trx.insertInto('event_delivery').values(deliveries.slice(k, k + EMIT_CHUNK)).execute();
       if (deliveries.length > 0) this.wake();
     }

@@ -76,22 +76,26 @@ export const gatewayModule = defineModule({
     'member.command_queued': async (e, ctx) => {
       await publishDelivery(ctx, { kind: 'command', member_id: e.member_id, command_id: e.command_id });
     },
-    'member.changed': async (e, ctx) => {
-      if (e.fields.some((f) => SECRET_FIELDS.includes(f))) {
-        await revokeDeviceCredentials(ctx, e.member_id);
-        await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'the secret changed' });
-        // Its standard clients at the centers and its self-service sessions too: they were admitted with the secret that changed.
-        await killClients(ctx, e.tenant_id, e.member_id);
-        await endMemberSessions(ctx, e.member_id);
-      }
-      if (e.fields.includes('status')) {
-        const m = await ctx.db.selectFrom('member').select('status').where('id', '=', e.member_id).where('tenant_id', '=', e.tenant_id).executeTakeFirst();
-        if (m && m.status !== 1) {
-          await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.disabled, reason: 'member disabled' });
+    // Only the fields it acts on: a note's edit, the commonest change, makes no delivery here.
+    'member.changed': {
+      when: (e) => e.fields.some((f) => SECRET_FIELDS.includes(f) || f === 'status' || f === MEMBER_CERTIFICATE_FIELD),
+      run: async (e, ctx) => {
+        if (e.fields.some((f) => SECRET_FIELDS.includes(f))) {
+          await revokeDeviceCredentials(ctx, e.member_id);
+          await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'the secret changed' });
+          // Its standard clients at the centers and its self-service sessions too: they were admitted with the secret that changed.
           await killClients(ctx, e.tenant_id, e.member_id);
+          await endMemberSessions(ctx, e.member_id);
         }
-      }
-      if (e.fields.includes(MEMBER_CERTIFICATE_FIELD)) await killClients(ctx, e.tenant_id, e.member_id);
+        if (e.fields.includes('status')) {
+          const m = await ctx.db.selectFrom('member').select('status').where('id', '=', e.member_id).where('tenant_id', '=', e.tenant_id).executeTakeFirst();
+          if (m && m.status !== 1) {
+            await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.disabled, reason: 'member disabled' });
+            await killClients(ctx, e.tenant_id, e.member_id);
+          }
+        }
+        if (e.fields.includes(MEMBER_CERTIFICATE_FIELD)) await killClients(ctx, e.tenant_id, e.member_id);
+      },
     },
     'member.deleted': async (e, ctx) => {
       await publishDelivery(ctx, { kind: 'close', member_id: e.member_id, code: DEVICE_CLOSE.revoked, reason: 'member deleted' });
