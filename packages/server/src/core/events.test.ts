@@ -69,6 +69,29 @@ for (const dialect of DATABASES) {
       }
     });
 
+    it('delivers the event when a subscription filter throws, and the change still commits', async () => {
+      const seen: number[] = [];
+      const broken = defineModule({
+        name: 'brokenfilter',
+        on: {
+          'member.changed': {
+            when: () => {
+              throw new Error('a filter bug');
+            },
+            run: async (e) => void seen.push(e.member_id),
+          },
+        },
+      });
+      const t = await appWith([broken]);
+      try {
+        await t.ctx.events.emit(t.db, changed(1, 301));
+        await t.ctx.events.settle();
+        expect(seen).toEqual([301]);
+      } finally {
+        await t.close();
+      }
+    });
+
     it('delivers nothing for an event whose transaction rolled back', async () => {
       const r = recorder('rollback');
       const t = await appWith([r.module]);

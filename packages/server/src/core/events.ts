@@ -127,11 +127,22 @@ export class EventBus<C = unknown> {
       const deliveries = rows.flatMap((r, k) => {
         const event = { type: part[k]!.type, ...part[k]!.data } as DomainEvent;
         return (this.subscribers.get(event.type) ?? [])
-          .filter((s) => !s.when || s.when(event))
+          .filter((s) => this.takes(s, event))
           .map((s) => ({ event_id: Number(r.id), tenant_id: r.tenant_id, subscriber: s.name, next_at: now, error: null, done_at: null }));
       });
       for (let k = 0; k < deliveries.length; k += EMIT_CHUNK) await trx.insertInto('event_delivery').values(deliveries.slice(k, k + EMIT_CHUNK)).execute();
       if (deliveries.length > 0) this.wake();
+    }
+  }
+
+  /** Whether a subscriber gets a delivery of the event; a filter that throws is answered yes (the handler decides then). */
+  private takes(s: Subscriber, event: DomainEvent): boolean {
+    if (!s.when) return true;
+    try {
+      return s.when(event);
+    } catch (err) {
+      this.log.error({ err, subscriber: s.name }, 'events: a subscription filter failed; delivering the event');
+      return true;
     }
   }
 
