@@ -28,10 +28,11 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { loopbackAddress, simulate, type SimulatedMember, type SimulationCounts } from '../packages/agent/src/index';
+import { DIAL_MODE } from '@hublink/contract';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { hashPassword } from '../packages/server/src/core/passwords';
-import { connect } from '../packages/server/src/db/connect';
+import { connect, type Db } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
 import { credentialHash } from '../packages/server/src/core/deviceCredentials';
 import { TokenService } from '../packages/server/src/core/tokens';
@@ -219,6 +220,9 @@ function sample(pid: number) {
 
 // ---- change to acknowledgement (issue 18) -----------------------------------------------------
 
+/** Whether a member's device acknowledged the config version it has now. */
+const acknowledged = (r: { version: number; applied_version: number; applied_time: number | null }) => r.applied_version >= r.version && r.applied_time !== null;
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
 
 /**
@@ -263,7 +267,7 @@ async function changeToAck(dir: string): Promise<{ took: number[]; fromFirst: nu
       const c = await counts();
       if (Number(c.changed) === members && Number(c.acked) === members) {
         const rows = await db.selectFrom('member_config').select(['id', 'network_id', 'version', 'update_time', 'applied_version', 'applied_time']).execute();
-        const acked = rows.filter((r) => r.version !== before.get(r.id) && r.applied_version >= r.version && r.applied_time !== null);
+        const acked = rows.filter((r) => r.version !== before.get(r.id) && acknowledged(r));
         const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
         const at = (r: (typeof acked)[number]) => committed.get(r.network_id) ?? t0;
         return {
@@ -284,7 +288,7 @@ async function changeToAck(dir: string): Promise<{ took: number[]; fromFirst: nu
 }
 
 /** A token of the seeded tenant's main account (its session is in the database the server reads). */
-async function tenantToken(dir: string, db: ReturnType<typeof connect>['db'], tenantId: number): Promise<string> {
+async function tenantToken(dir: string, db: Db, tenantId: number): Promise<string> {
   const config = loadConfig({ HUBLINK_DATA_DIR: dir });
   return (await new TokenService(db, config.tokenTtlSeconds, config.sessionTtlSeconds).issue(tenantId, null)).token;
 }
@@ -318,7 +322,7 @@ async function changeToAckByApi(dir: string): Promise<number[]> {
     await Promise.all(changed.map((n) => post(token, '/network/dns', { network_number: n.network_number, dns: ['119.29.29.29'] })));
     for (;;) {
       const rows = await db.selectFrom('member_config').select(['version', 'applied_version', 'applied_time']).where('network_id', 'in', ids).where('update_time', '>=', t0).execute();
-      if (rows.length === members && rows.every((r) => r.applied_version >= r.version && r.applied_time !== null)) return rows.map((r) => Number(r.applied_time) - t0).sort((a, b) => a - b);
+      if (rows.length === members && rows.every(acknowledged)) return rows.map((r) => Number(r.applied_time) - t0).sort((a, b) => a - b);
       if (Date.now() - t0 > 300_000) throw new Error('the change through the API was not acknowledged within 300 s');
       await sleep(250);
     }
@@ -326,10 +330,6 @@ async function changeToAckByApi(dir: string): Promise<number[]> {
     await handle.close();
   }
 }
-
-/** The dial modes of the contract (DIAL_MODE): the network's own, and center first. */
-const DIAL_DEFAULT = 1;
-const DIAL_CENTER_FIRST = 2;
 
 /**
  * One-member changes one after another, made as the console makes them: POST /network/software_mode
@@ -356,11 +356,11 @@ async function oneMemberChanges(dir: string, n: number): Promise<{ took: number[
       .execute();
     for (const p of points) {
       const t0 = Date.now();
-      await post(token, '/network/software_mode', { network_number: first.network_number, router_name: p.router_name, mode: p.mode === DIAL_CENTER_FIRST ? DIAL_DEFAULT : DIAL_CENTER_FIRST });
+      await post(token, '/network/software_mode', { network_number: first.network_number, router_name: p.router_name, mode: p.mode === DIAL_MODE.centerFirst ? DIAL_MODE.default : DIAL_MODE.centerFirst });
       for (;;) {
         // The recompile stores the point's and its centers' versions in one transaction: all or none show.
         const rows = await db.selectFrom('member_config').select(['version', 'applied_version', 'applied_time']).where('network_id', '=', first.id).where('update_time', '>=', t0).execute();
-        if (rows.length > 0 && rows.every((r) => r.applied_version >= r.version && r.applied_time !== null)) {
+        if (rows.length > 0 && rows.every(acknowledged)) {
           took.push(Math.max(...rows.map((r) => Number(r.applied_time))) - t0);
           versions += rows.length;
           break;
