@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineEndpoint, noData } from './endpoint';
-import { pageQuery, requiredString } from './fields';
+import { integerField, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
-import { fmt, networkMessages, routerMessages } from './messages';
+import { BM, fmt, networkMessages, routerMessages } from './messages';
 
 export const MEMBER_TYPES = ['center', 'point'] as const;
 export type MemberType = (typeof MEMBER_TYPES)[number];
@@ -201,8 +201,14 @@ export const networkDetail = z.object({
   network_type: z.number(),
   network_level: z.number(),
   member_count: z.number(),
+  /** Every member, or with paging (networkDetailPaging) the page asked for. */
   member: z.array(networkMember),
+  /** Every center, whatever the paging: the menu, the lines and the center pickers need them (issue 34). */
+  centers: z.array(networkMember),
+  /** Every link, or with paging the page asked for (or the links of the members' page). */
   link: z.array(networkLink),
+  /** How many links the network has in all. */
+  link_count: z.number(),
   network_config: networkQuota.extend({ dns_quantity: z.number() }),
   ncp_ciphers: z.string(),
   network_dns: z.array(z.string()),
@@ -219,13 +225,26 @@ export type NetworkDetail = z.infer<typeof networkDetail>;
 
 const networkQuery = z.object({ network_number: networkNumberField });
 
+/**
+ * Paging of a network's detail and status (issue 34: a network of 5,000 members must not be sent whole).
+ * Without member_page and link_page the answer holds every member and link, as spec 2 §2 has it. With
+ * member_page, `member` is that page (centers first, then each position in the order it joined); with
+ * link_page, `link` is that page of every link, and without it the links of the members' page.
+ */
+export const networkDetailPaging = z.object({
+  member_page: integerField(BM.pageInvalid, 1, LIMITS.maxId).optional(),
+  link_page: integerField(BM.pageInvalid, 1, LIMITS.maxId).optional(),
+  page_size: integerField(BM.limitInvalid, 1, LIMITS.maxPageLimit).optional(),
+});
+export type NetworkDetailPaging = z.infer<typeof networkDetailPaging>;
+
 /** GET /network/info: 204 when the tenant has no such network. */
 export const networkInfo = defineEndpoint({
   path: '/network/info',
   method: 'GET',
   access: 'user',
   networkScoped: true,
-  query: networkQuery,
+  query: networkQuery.extend(networkDetailPaging.shape),
   response: networkDetail,
 });
 
@@ -247,10 +266,13 @@ export const networkStatus = defineEndpoint({
   method: 'GET',
   access: 'user',
   networkScoped: true,
-  query: networkQuery,
+  query: networkQuery.extend(networkDetailPaging.shape),
   response: z.object({
     network_status: z.number(),
+    /** Every link, or with paging the page asked for (networkDetailPaging). */
     link: z.array(networkLink),
+    link_count: z.number(),
+    /** Every member's flag, or with paging the members' page and the centers. */
     online: z.record(z.string(), z.number()),
     /** By router_name, for members that have a config or a command. */
     device: z.record(z.string(), memberDeviceState),

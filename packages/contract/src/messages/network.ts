@@ -160,6 +160,8 @@ export const networkMessages = {
   networkLegendMainLine: '主线路',
   networkLegendBackupLine: '备线路',
   networkTopologyHint: '滚轮缩放，拖动平移',
+  /** Above one page of members (issue 34) the graph draws a page of them, every center on each. */
+  networkTopologyPaged: '成员较多，拓扑图分页显示：第 {from}–{to} 个成员，共 {total} 个；中心点每页都显示',
   networkMemberPick: '请选择成员',
   networkListTitle: 'VPN',
   networkSave: '保存',

@@ -49,25 +49,32 @@ export const link = (over: Partial<NetworkLink> = {}): NetworkLink => ({
   ...over,
 });
 
-export const detail = (over: Partial<NetworkDetail> = {}): NetworkDetail => ({
-  network_number: 'N1',
-  network_name: '华东总部',
-  network_status: 1,
-  network_service: 1,
-  network_type: 1,
-  network_level: 1,
-  member_count: 2,
-  member: [member({ router_name: 'R1', member_type: 'center', online: 1 }), member({ router_name: 'R2', online: 1 })],
-  link: [link()],
-  network_config: { ...quota(), dns_quantity: 2 },
-  ncp_ciphers: 'default',
-  network_dns: [],
-  network_fr: null,
-  mode: 1,
-  network_center_link: 0,
-  network_center_link_show: 0,
-  network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '', line_mode: 1 },
-  network_interconnect: { enable: 0, segment: null },
-  create_time: '2026-01-01 10:00:00',
-  ...over,
-});
+/** A whole network's detail: its centers, member count and link count follow the members and links given. */
+export const detail = (over: Partial<NetworkDetail> = {}): NetworkDetail => {
+  const members = over.member ?? [member({ router_name: 'R1', member_type: 'center', online: 1 }), member({ router_name: 'R2', online: 1 })];
+  const links = over.link ?? [link()];
+  return {
+    network_number: 'N1',
+    network_name: '华东总部',
+    network_status: 1,
+    network_service: 1,
+    network_type: 1,
+    network_level: 1,
+    member_count: members.length,
+    member: members,
+    centers: members.filter((m) => m.member_type === 'center'),
+    link: links,
+    link_count: links.length,
+    network_config: { ...quota(), dns_quantity: 2 },
+    ncp_ciphers: 'default',
+    network_dns: [],
+    network_fr: null,
+    mode: 1,
+    network_center_link: 0,
+    network_center_link_show: 0,
+    network_center_link_network: { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '', line_mode: 1 },
+    network_interconnect: { enable: 0, segment: null },
+    create_time: '2026-01-01 10:00:00',
+    ...over,
+  };
+};

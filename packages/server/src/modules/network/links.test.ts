@@ -42,7 +42,7 @@ describeEachDatabase('networks: links and the online map', (t) => {
     ];
     const status = await t().call(networkStatus, { token: main.token, query: { network_number: net.network_number } });
     expect(status).toMatchObject({ code: 200 });
-    expect(status.data).toEqual({ network_status: 1, link: expected, online: { [c1!]: 1, [c2!]: 0, [p1!]: 1, [p2!]: 0, [s1!]: 0 }, device: {} });
+    expect(status.data).toEqual({ network_status: 1, link: expected, link_count: expected.length, online: { [c1!]: 1, [c2!]: 0, [p1!]: 1, [p2!]: 0, [s1!]: 0 }, device: {} });
     const info = await t().call(networkInfo, { token: main.token, query: { network_number: net.network_number } });
     expect(info.data!.link).toEqual(expected);
     expect(info.data!.member.map((m) => [m.router_name, m.online])).toEqual([

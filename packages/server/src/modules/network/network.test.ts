@@ -87,6 +87,8 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
       network_level: 1,
       member_count: 3,
       member: [member(h[0]!, 'center', 1, { note: '总部', online: 1 }), member(h[1]!, 'point'), member(s[0]!, 'point', 2)],
+      centers: [member(h[0]!, 'center', 1, { note: '总部', online: 1 })],
+      link_count: 2,
       link: [
         { router_name: h[1], router_name_note: '', center_router_name: h[0], center_router_name_note: '总部', vpn_online: 0, vpn_ip: '', vpn_online_time: '' },
         { router_name: s[0], router_name_note: '', center_router_name: h[0], center_router_name_note: '总部', vpn_online: 0, vpn_ip: '', vpn_online_time: '' },

@@ -16,6 +16,7 @@ import {
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
+import * as detail from './detail';
 import * as networks from './service';
 
 export function networkRoutes(app: App, ctx: Ctx) {
@@ -25,9 +26,9 @@ export function networkRoutes(app: App, ctx: Ctx) {
   });
   route(app, ctx, networkConfig, async ({ actor }) => ok(await networks.config(ctx, actor)));
   route(app, ctx, selectNetworks, async ({ actor }) => ok(await networks.select(ctx, actor)));
-  route(app, ctx, networkInfo, async ({ actor, query }) => ok(await networks.info(ctx, actor, query.network_number)));
-  route(app, ctx, networkStatus, async ({ actor, query }) => ok(await networks.status(ctx, actor, query.network_number)));
-  route(app, ctx, networkMembers, async ({ actor, query }) => ok(await networks.members(ctx, actor, query.network_number, query.member_type)));
+  route(app, ctx, networkInfo, async ({ actor, query }) => ok(await detail.info(ctx, actor, query.network_number, query)));
+  route(app, ctx, networkStatus, async ({ actor, query }) => ok(await detail.status(ctx, actor, query.network_number, query)));
+  route(app, ctx, networkMembers, async ({ actor, query }) => ok(await detail.members(ctx, actor, query.network_number, query.member_type)));
   route(app, ctx, createNetwork, async ({ actor, body }) => ok({ network_number: await networks.create(ctx, actor, body) }, M.saved));
   route(app, ctx, editNetwork, async ({ actor, body }) => {
     await networks.edit(ctx, actor, body);

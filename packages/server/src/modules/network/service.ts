@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   fmt,
   M,
-  NETWORK_DEFAULTS,
-  NETWORK_SERVICE,
   NETWORK_TYPE,
   ROUTER_TYPE,
   ROUTING_LINE,
@@ -12,13 +10,8 @@ import {
   type editNetwork,
   type listNetworks,
   type MemberType,
-  type NetworkDetail,
   type NetworkItem,
-  type MemberDeviceState,
-  type NetworkLink,
-  type NetworkMember,
   type NetworkQuota,
-  type SegmentValue,
 } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
@@ -32,9 +25,7 @@ import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
 import { recordVersion, versionBaseline } from './historyRecord';
-import { popOfNetwork } from './popInfo';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
-import { centerLinkViewOf, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
 
 type ListQuery = z.output<typeof listNetworks.query>;
 type CreateInput = z.output<typeof createNetwork.body>;
@@ -74,128 +65,6 @@ export async function networkOf(db: Db, actor: Actor, networkNumber: string) {
     .executeTakeFirst();
   if (!net) throw notFound(M.networkNotFound);
   return net;
-}
-
-/** What a link or the online map needs of a member. */
-interface LinkEnd {
-  /** The row of network_member: the order members joined. */
-  id: number;
-  member_id: number;
-  member_type: string;
-  router_name: string;
-  note: string;
-  online_status: number;
-  /** A point's linked centers (JSON member ids), null for every center. */
-  link_centers: string | null;
-}
-
-interface MemberRow extends LinkEnd {
-  router_type: number;
-  routing: number;
-  default_route: number;
-  metric: number;
-  quagga: number;
-  mode: number;
-  gateway: string;
-  fixed_port: string;
-  ov_main: number;
-  ov_backup: number;
-  ov_priority: number;
-}
-
-/** Centers first, each position in the order its members joined. */
-const byPosition = (a: LinkEnd, b: LinkEnd) => (a.member_type === b.member_type ? a.id - b.id : a.member_type === 'center' ? -1 : 1);
-
-const LINK_END_COLUMNS = ['nm.id', 'nm.member_id', 'nm.member_type', 'm.router_name', 'm.note', 'm.online_status', 'nm.link_centers'] as const;
-
-function networkMembers(db: Db, networkId: number) {
-  return db.selectFrom('network_member as nm').innerJoin('member as m', 'm.id', 'nm.member_id').where('nm.network_id', '=', networkId);
-}
-
-/** A network's members with their settings, centers first, each position in the order they joined (sorted here: cheaper than SQLite's sorter for wide rows). */
-async function membersOf(db: Db, networkId: number, onlyCenters = false): Promise<MemberRow[]> {
-  const rows = await networkMembers(db, networkId)
-    .select([...LINK_END_COLUMNS, 'm.router_type', 'nm.routing', 'nm.default_route', 'nm.metric', 'nm.quagga', 'nm.mode', 'nm.gateway', 'nm.fixed_port', 'nm.ov_main', 'nm.ov_backup', 'nm.ov_priority'])
-    .$if(onlyCenters, (qb) => qb.where('nm.member_type', '=', 'center'))
-    .execute();
-  return rows.sort(byPosition);
-}
-
-/**
- * Only what links need, for the status poll: at 1,000 members, every column more costs SQLite and
- * better-sqlite3 about 0.2 ms.
- */
-async function linkEndsOf(db: Db, networkId: number): Promise<LinkEnd[]> {
-  return (await networkMembers(db, networkId).select(LINK_END_COLUMNS).execute()).sort(byPosition);
-}
-
-const toMember = (r: MemberRow, areaNames: Map<number, string> = new Map()): NetworkMember => ({
-  router_name: r.router_name,
-  note: r.note,
-  member_type: r.member_type as MemberType,
-  router_type: r.router_type,
-  online: r.online_status,
-  routing: r.routing,
-  ov_id: { main: r.ov_main, backup: r.ov_backup, main_name: areaNames.get(r.ov_main) ?? '', backup_name: areaNames.get(r.ov_backup) ?? '', priority: r.ov_priority },
-  default_route: r.default_route,
-  metric: r.metric,
-  quagga: r.quagga,
-  mode: r.mode,
-  fixed_port: memberFixedPort(r.fixed_port),
-  gateway: withCenterNote(memberGateway(r.gateway), r.note),
-});
-
-/** A center's segments as the member carries them: each with the center's note (spec 2 §3). */
-function withCenterNote(g: ReturnType<typeof memberGateway>, note: string): NetworkMember['gateway'] {
-  const of = (s: SegmentValue | null) => (s === null ? null : { ...s, center_router_name_note: note });
-  return { router: of(g.router), software: of(g.software) };
-}
-
-/**
- * Every point's link to each center it links to (every center unless set otherwise), with the state
- * the device gateway last reported (member_link) or down when it never did. One query whatever the
- * network's size.
- */
-async function linksOf(ctx: Ctx, networkId: number, ends: LinkEnd[] | Promise<LinkEnd[]>): Promise<NetworkLink[]> {
-  const [reported, members] = await Promise.all([
-    ctx.db.selectFrom('member_link').select(['member_id', 'center_member_id', 'vpn_online', 'vpn_ip', 'vpn_online_time', 'path', 'path_area']).where('network_id', '=', networkId).execute(),
-    ends,
-  ]);
-  type Reported = (typeof reported)[number];
-  const byCenter = new Map<number, Map<number, Reported>>();
-  for (const l of reported) {
-    let points = byCenter.get(l.center_member_id);
-    if (!points) byCenter.set(l.center_member_id, (points = new Map()));
-    points.set(l.member_id, l);
-  }
-  const centers = members.filter((m) => m.member_type === 'center');
-  const links: NetworkLink[] = [];
-  for (const p of members) {
-    if (p.member_type !== 'point') continue;
-    for (const c of linkedCenters(p, centers)) {
-      const l = byCenter.get(c.member_id)?.get(p.member_id);
-      links.push({
-        router_name: p.router_name,
-        router_name_note: p.note,
-        center_router_name: c.router_name,
-        center_router_name_note: c.note,
-        vpn_online: l?.vpn_online ?? 0,
-        vpn_ip: l?.vpn_ip ?? '',
-        vpn_online_time: l?.vpn_online_time ? formatTime(l.vpn_online_time, ctx.config.timezone) : '',
-        // Only what an up link's device said (issue 30): straight to the center, or through a POP area's relay.
-        ...(l?.vpn_online && (l.path === 'center' || l.path === 'pop') ? { path: l.path, ...(l.path === 'pop' ? { pop_area: l.path_area } : {}) } : {}),
-      });
-    }
-  }
-  return links;
-}
-
-/** The centers a point links to; a list naming none of them (all gone) means every center, as the compiler reads it. */
-function linkedCenters(p: LinkEnd, centers: LinkEnd[]): LinkEnd[] {
-  const chosen = linkCentersFrom(p.link_centers);
-  if (!chosen) return centers;
-  const linked = centers.filter((c) => chosen.includes(c.member_id));
-  return linked.length > 0 ? linked : centers;
 }
 
 /**
@@ -263,101 +132,6 @@ export async function select(ctx: Ctx, actor: Actor): Promise<{ network_number: 
 
 export async function config(ctx: Ctx, actor: Actor): Promise<NetworkQuota> {
   return quotaOf(await planOf(ctx.db, actor.tenantId));
-}
-
-export async function info(ctx: Ctx, actor: Actor, networkNumber: string): Promise<NetworkDetail> {
-  const net = await networkOf(ctx.db, actor, networkNumber);
-  const [plan, members] = await Promise.all([planOf(ctx.db, actor.tenantId), membersOf(ctx.db, net.id)]);
-  const links = await linksOf(ctx, net.id, members);
-  const pop = await popOfNetwork(ctx.db, actor.tenantId, net.network_fr_id);
-  const centers = members.filter((m) => m.member_type === 'center').length;
-  return {
-    network_number: net.network_number,
-    network_name: net.network_name,
-    network_status: networkStatusOf(plan),
-    network_service: plan.network_level === NETWORK_SERVICE.basic ? NETWORK_SERVICE.basic : NETWORK_SERVICE.standard,
-    network_type: net.network_type,
-    network_level: plan.network_level,
-    member_count: members.length,
-    member: members.map((m) => toMember(m, pop.areaNames)),
-    link: links,
-    network_config: { ...quotaOf(plan), dns_quantity: plan.dns_quantity },
-    ncp_ciphers: net.ncp_ciphers,
-    network_dns: JSON.parse(net.dns) as string[],
-    network_fr: pop.fr,
-    mode: net.mode,
-    network_center_link: net.center_link,
-    network_center_link_show: centers >= NETWORK_DEFAULTS.centerLinkMinCenters ? 1 : 0,
-    network_center_link_network: centerLinkViewOf(net),
-    network_interconnect: { enable: net.interconnect, segment: interconnectFrom(net.interconnect_network) },
-    create_time: formatTime(net.create_time, ctx.config.timezone),
-  };
-}
-
-/** Each member's online flag by name (a loop: Object.fromEntries costs five times more at 1,000 members). */
-function onlineOf(members: LinkEnd[]): Record<string, number> {
-  const online: Record<string, number> = {};
-  for (const m of members) online[m.router_name] = m.online_status;
-  return online;
-}
-
-/** Each member's config version, what its device applied, and its latest command (members with neither are left out). */
-async function deviceStateOf(ctx: Ctx, tenantId: number, networkId: number, ends: LinkEnd[] | Promise<LinkEnd[]>): Promise<Record<string, MemberDeviceState>> {
-  const [configs, commands, members] = await Promise.all([
-    ctx.db.selectFrom('member_config').select(['member_id', 'version', 'applied_version', 'applied_error']).where('network_id', '=', networkId).where('tenant_id', '=', tenantId).execute(),
-    // Each member's latest command, in one query.
-    ctx.db
-      .selectFrom('member_command')
-      .select(['member_id', 'kind', 'state', 'error', 'update_time'])
-      .where('id', 'in', (eb) =>
-        eb.selectFrom('member_command as latest').select((c) => c.fn.max('latest.id').as('id')).where('latest.network_id', '=', networkId).where('latest.tenant_id', '=', tenantId).groupBy('latest.member_id'),
-      )
-      .where('tenant_id', '=', tenantId)
-      .execute(),
-    ends,
-  ]);
-  const nameOf = new Map(members.map((m) => [m.member_id, m.router_name]));
-  const out: Record<string, MemberDeviceState> = {};
-  const entry = (memberId: number) => {
-    const name = nameOf.get(memberId);
-    if (name === undefined) return undefined;
-    return (out[name] ??= { config_version: 0, applied_version: 0, applied_error: '', command: null });
-  };
-  for (const c of configs) {
-    const e = entry(c.member_id);
-    if (e) Object.assign(e, { config_version: c.version, applied_version: c.applied_version, applied_error: c.applied_error });
-  }
-  for (const c of commands) {
-    const e = entry(c.member_id);
-    if (e) e.command = { kind: c.kind, state: c.state, error: c.error, update_time: formatTime(Number(c.update_time), ctx.config.timezone) };
-  }
-  return out;
-}
-
-/** What the detail page polls: the status, every expected link, each member's online flag and device state. */
-export async function status(
-  ctx: Ctx,
-  actor: Actor,
-  networkNumber: string,
-): Promise<{ network_status: number; link: NetworkLink[]; online: Record<string, number>; device: Record<string, MemberDeviceState> }> {
-  // The network and the tenant's plan in one read; then every read of its members at once.
-  ensureNetworkAllowed(actor, networkNumber);
-  const net = await ctx.db
-    .selectFrom('network')
-    .innerJoin('account', 'account.id', 'network.tenant_id')
-    .select(['network.id', 'account.network_router_use', 'account.network_router_count'])
-    .where('network.tenant_id', '=', actor.tenantId)
-    .where('network.network_number', '=', networkNumber)
-    .executeTakeFirst();
-  if (!net) throw notFound(M.networkNotFound);
-  const members = linkEndsOf(ctx.db, net.id);
-  const [link, device, ends] = await Promise.all([linksOf(ctx, net.id, members), deviceStateOf(ctx, actor.tenantId, net.id, members), members]);
-  return { network_status: networkStatusOf(net), link, online: onlineOf(ends), device };
-}
-
-export async function members(ctx: Ctx, actor: Actor, networkNumber: string, memberType?: MemberType): Promise<NetworkMember[]> {
-  const net = await networkOf(ctx.db, actor, networkNumber);
-  return (await membersOf(ctx.db, net.id, memberType === 'center')).filter((m) => !memberType || m.member_type === memberType).map((m) => toMember(m));
 }
 
 // ---- changing ----

@@ -3,6 +3,7 @@ import { Form, Radio, Select } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { FormDialog } from '../../components/FormDialog';
+import { useAllMembers } from './allMembers';
 import { useNetworkMutation } from './api';
 import { positionLabel } from './labels';
 import { canBeCenter } from './memberPicker';
@@ -17,7 +18,8 @@ export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDeta
   const [form] = Form.useForm<Values>();
   const all = useApiQuery(routerMembers, undefined, { enabled: open });
   const add = useNetworkMutation(addNetworkMember);
-  const inNetwork = useMemo(() => new Set(detail.member.map((m) => m.router_name)), [detail.member]);
+  const current = useAllMembers(detail, open);
+  const inNetwork = useMemo(() => new Set(current.members.map((m) => m.router_name)), [current.members]);
   const candidates = useMemo(() => {
     const data = all.data?.data;
     return data ? [...data.router, ...data.app].filter((m) => !inNetwork.has(m.router_name)) : [];
@@ -29,7 +31,7 @@ export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDeta
     if (software) form.setFieldValue('member_type', 'point');
   }, [software, form]);
 
-  const centers = detail.member.filter((m) => m.member_type === 'center').length;
+  const centers = detail.centers.length;
   const limit = detail.network_config.network_center_count;
 
   const submit = async (v: Values) => {
@@ -43,7 +45,7 @@ export function AddMemberDialog({ detail, open, onClose }: { detail: NetworkDeta
         <Select
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={networkMessages.networkMemberPick}
-          loading={all.isLoading}
+          loading={all.isLoading || current.loading}
           options={candidates.map((m) => ({ value: m.router_name, label: m.note ? fmt(networkMessages.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
         />
       </Form.Item>

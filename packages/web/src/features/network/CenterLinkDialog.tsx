@@ -56,7 +56,7 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
   const set = useNetworkMutation(setCenterLink);
   const on = detail.network_center_link === 1;
   const saved = detail.network_center_link_network;
-  const centers = detail.member.filter((m) => m.member_type === 'center').map((m) => ({ value: m.router_name, label: m.router_name }));
+  const centers = detail.centers.map((m) => ({ value: m.router_name, label: m.router_name }));
   const initial: Values = {
     center_router_name: saved.center_router_name || undefined,
     public_ip: saved.public_ip,

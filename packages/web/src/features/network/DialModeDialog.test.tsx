@@ -29,4 +29,16 @@ describe('DialModeDialog', () => {
     expect(m.callsTo('/network/software_mode')[0]!.body).toEqual({ network_number: 'N1', router_name: 'A1', mode: 2 });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
+
+  it('on a big network whose detail holds one page, lists every member from /network/member (issue 34)', async () => {
+    const everyone = [member({ router_name: 'R1', member_type: 'center' }), ...Array.from({ length: 30 }, (_, i) => member({ router_name: `P${i + 1}`, mode: 2 }))];
+    const m = mockApi({ '/network/member': ok(everyone) });
+    renderWithProviders(<DialModeDialog detail={detail({ member: everyone.slice(0, 10), member_count: everyone.length })} open onClose={vi.fn()} />);
+    await waitFor(() => expect(m.callsTo('/network/member')).toHaveLength(1));
+    expect(m.callsTo('/network/member')[0]!.query).toEqual({ network_number: 'N1' });
+    await userEvent.click(screen.getByLabelText(M.netSetModeMember));
+    await userEvent.type(screen.getByLabelText(M.netSetModeMember), 'P30');
+    await userEvent.click((await screen.findAllByTitle('P30')).at(-1)!);
+    await waitFor(() => expect(screen.getByLabelText(M.networkModeCenter)).toBeChecked());
+  });
 });

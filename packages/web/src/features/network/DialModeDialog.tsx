@@ -2,6 +2,7 @@ import { CODE, DIAL_MODE, fmt, LIMITS, type NetworkDetail, networkMessages, netw
 import { Form, Radio, Select } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
+import { useAllMembers } from './allMembers';
 import { useNetworkMutation } from './api';
 import { modeLabel } from './labels';
 
@@ -16,8 +17,9 @@ const MODES = [DIAL_MODE.default, DIAL_MODE.centerFirst, DIAL_MODE.popFirst];
 export function DialModeDialog({ detail, open, onClose }: { detail: NetworkDetail; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
   const set = useNetworkMutation(setSoftwareMode);
+  const all = useAllMembers(detail, open);
   const pick = (name: string) => {
-    const m = detail.member.find((x) => x.router_name === name);
+    const m = all.members.find((x) => x.router_name === name);
     if (m && (MODES as number[]).includes(m.mode)) form.setFieldValue('mode', m.mode);
   };
   const submit = async (v: Values) => {
@@ -31,7 +33,8 @@ export function DialModeDialog({ detail, open, onClose }: { detail: NetworkDetai
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={networkSettingsUiMessages.netSetModeMemberPick}
           onChange={pick}
-          options={detail.member.map((m) => ({ value: m.router_name, label: m.note ? fmt(networkMessages.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
+          loading={all.loading}
+          options={all.members.map((m) => ({ value: m.router_name, label: m.note ? fmt(networkMessages.networkNameWithNote, { name: m.router_name, note: m.note }) : m.router_name }))}
         />
       </Form.Item>
       <Form.Item name="mode" label={networkSettingsUiMessages.netSetMode} rules={rulesOf(setSoftwareMode.body, 'mode')}>

@@ -15,8 +15,19 @@ const pathText = (l: NetworkLink) => (l.path === 'pop' ? fmt(networkMessages.net
  * comes right after the center it concerns, so a phone shows which tunnel is up without scrolling (there
  * the line's tag goes under the center's name).
  */
-export function LinkTable({ links, members = [], loading }: { links: readonly NetworkLink[]; members?: readonly NetworkMember[]; loading?: boolean }) {
-  const centers = members.filter((m) => m.member_type === 'center');
+export function LinkTable({
+  links,
+  centers = [],
+  paging,
+  loading,
+}: {
+  links: readonly NetworkLink[];
+  /** The network's centers: their lines (main or backup) tag the links. */
+  centers?: readonly NetworkMember[];
+  /** The server's paging of the links (the page shown, the total, a page change); without it `links` are all of them. */
+  paging?: { page: number; total: number; onPage: (page: number) => void };
+  loading?: boolean;
+}) {
   const routing = new Map(centers.length >= LINES_FROM_CENTERS ? centers.map((c) => [c.router_name, c.routing]) : []);
   const narrow = Grid.useBreakpoint().sm === false;
   const columns = [
@@ -52,7 +63,7 @@ export function LinkTable({ links, members = [], loading }: { links: readonly Ne
       dataSource={links as NetworkLink[]}
       loading={loading}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> }}
-      pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false }}
+      pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, ...(paging && { current: paging.page, total: paging.total, onChange: paging.onPage }) }}
     />
   );
 }

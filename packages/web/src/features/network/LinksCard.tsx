@@ -5,12 +5,24 @@ import { PageLoading } from '../../components/PageLoading';
 import { LinkTable } from './LinkTable';
 
 // ECharts loads only when the graph is first shown.
-const TopologyChart = lazy(() => import('./TopologyChart').then((m) => ({ default: m.TopologyChart })));
+const TopologyView = lazy(() => import('./TopologyView').then((m) => ({ default: m.TopologyView })));
 
 type View = 'list' | 'topology';
 
+export interface LinksCardProps {
+  networkNumber: string;
+  /** Every center of the network (their lines tag the links). */
+  centers: readonly NetworkMember[];
+  /** The page of links shown, the count of all, the page and a page change (the server pages them). */
+  links: readonly NetworkLink[];
+  total: number;
+  page: number;
+  onPage: (page: number) => void;
+  loading?: boolean;
+}
+
 /** The network's links, as a list or as the topology graph. */
-export function LinksCard({ members, links }: { members: readonly NetworkMember[]; links: readonly NetworkLink[] }) {
+export function LinksCard({ networkNumber, centers, links, total, page, onPage, loading }: LinksCardProps) {
   const [view, setView] = useState<View>('list');
   return (
     <Card
@@ -31,10 +43,10 @@ export function LinksCard({ members, links }: { members: readonly NetworkMember[
       }
     >
       {view === 'list' ? (
-        <LinkTable links={links} members={members} />
+        <LinkTable links={links} centers={centers} paging={{ page, total, onPage }} loading={loading} />
       ) : (
         <Suspense fallback={<PageLoading />}>
-          <TopologyChart members={members} links={links} />
+          <TopologyView networkNumber={networkNumber} />
         </Suspense>
       )}
     </Card>

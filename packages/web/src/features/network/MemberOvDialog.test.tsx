@@ -71,7 +71,7 @@ describe('the member table’s POP area edit', () => {
   async function table(areas: typeof THREE, canSet = true) {
     session.setUser(mainUser);
     const m = mockApi({ '/network_fr/ov': ok(areas), '/network/member_ov': ok(null, '保存成功') });
-    const r = renderWithProviders(<MemberTable networkNumber="N1" members={[member({ router_name: 'R2' })]} canEdit={canSet} canSet={canSet} />);
+    const r = renderWithProviders(<MemberTable networkNumber="N1" members={[member({ router_name: 'R2' })]} centers={[]} total={1} page={1} onPage={() => {}} canEdit={canSet} canSet={canSet} />);
     await screen.findByText('R2');
     /** The areas have arrived (and drawn what they draw). */
     const arrived = () => waitFor(() => expect(r.queryClient.getQueryState(['/network_fr/ov', { network_number: 'N1' }])?.status).toBe('success'));

@@ -19,7 +19,16 @@ import { QuaggaSwitch } from './QuaggaSwitch';
 
 export interface MemberTableProps {
   networkNumber: string;
+  /** The page of members shown. */
   members: NetworkMember[];
+  /** Every center of the network, whatever the page (the lines and the center column follow them). */
+  centers: NetworkMember[];
+  /** The server's paging: how many members in all, the page shown, and a page change. */
+  total: number;
+  page: number;
+  onPage: (page: number) => void;
+  /** While the next page loads (the last one stays shown). */
+  loading?: boolean;
   canEdit: boolean;
   /** The edit right on a usable network (status 1): default route, dynamic routing, member commands. */
   canSet: boolean;
@@ -33,7 +42,7 @@ export interface MemberTableProps {
  * The members of a network (spec 2 §2) with the optional default-route column (edited in a dialog) and
  * dynamic-routing column (a switch per member, one-click enable and disable above the table).
  */
-export function MemberTable({ networkNumber, members, canEdit, canSet, extra, device = {} }: MemberTableProps) {
+export function MemberTable({ networkNumber, members, centers, total, page, onPage, loading, canEdit, canSet, extra, device = {} }: MemberTableProps) {
   const auth = useUser()?.auth;
   const [routeOf, setRouteOf] = useState<NetworkMember | null>(null);
   const center = useCenterActions(networkNumber);
@@ -41,7 +50,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
   // The areas of the network's POP resource: members' POP areas are edited only when there are some.
   const areas = useApiQuery(frOv, { network_number: networkNumber }, { enabled: canSet, quiet: true }).data?.data ?? [];
   const quagga = auth?.quagga === 1;
-  const lines = members.filter((m) => m.member_type === 'center').length >= LINES_FROM_CENTERS;
+  const lines = centers.length >= LINES_FROM_CENTERS;
   const columns = [
     {
       title: networkMessages.networkMemberName,
@@ -113,7 +122,7 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
         ]
       : []),
     // A center's segment settings sit in their own column: the fixed actions column must stay narrow on a phone.
-    ...(canSet && members.some((m) => m.member_type === 'center')
+    ...(canSet && centers.length > 0
       ? [{ title: networkSegmentsMessages.segUiCenterSettings, key: 'center_settings', render: (_: unknown, m: NetworkMember) => center.actions(m) ?? orDash('') }]
       : []),
     { title: networkMessages.networkDeviceColumn, key: 'device', render: (_: unknown, m: NetworkMember) => <DeviceStateCell state={device[m.router_name]} /> },
@@ -138,8 +147,9 @@ export function MemberTable({ networkNumber, members, canEdit, canSet, extra, de
         rowKey="router_name"
         columns={columns}
         dataSource={members}
+        loading={loading}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> }}
-        pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false }}
+        pagination={{ current: page, total, pageSize: LIMITS.pageSize, onChange: onPage, hideOnSinglePage: true, showSizeChanger: false }}
       />
       {canSet && <DefaultRouteDialog networkNumber={networkNumber} member={routeOf} onClose={() => setRouteOf(null)} />}
       {canSet && center.dialogs}

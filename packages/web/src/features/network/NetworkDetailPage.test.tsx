@@ -19,7 +19,7 @@ function setup(over: Parameters<typeof detail>[0] = {}, user = mainUser) {
   session.setUser(user);
   const m = mockApi({
     '/network/info': ok(detail({ member: members, member_count: 3, ...over })),
-    '/network/status': ok({ network_status: over.network_status ?? 1, link: [link({ router_name: 'A1', center_router_name: 'R1', vpn_online: 1 })], online: { R1: 1, R2: 0, A1: 1 },
+    '/network/status': ok({ network_status: over.network_status ?? 1, link: [link({ router_name: 'A1', center_router_name: 'R1', vpn_online: 1 })], link_count: 1, online: { R1: 1, R2: 0, A1: 1 },
       device: {
         R1: { config_version: 3, applied_version: 3, applied_error: '', command: { kind: 'kill', state: 'done', error: '', update_time: '2026-11-23 10:00:00' } },
         A1: { config_version: 2, applied_version: 1, applied_error: 'openvpn exited', command: null },
@@ -54,7 +54,7 @@ describe('NetworkDetailPage', () => {
     const linkOn = { ...detail().network_center_link_network, center_router_name: 'R1', line_mode: 2 };
     const { m } = setup({ network_service: 2, ncp_ciphers: 'sm', mode: 3, network_center_link: 1, network_center_link_network: linkOn, network_fr: { network_fr_id: 1, shortname: 'POP-华东' } });
     await shows('R1');
-    expect(m.callsTo('/network/info')[0]!.query).toEqual({ network_number: 'N1' });
+    expect(m.callsTo('/network/info')[0]!.query).toEqual({ network_number: 'N1', member_page: '1', link_page: '1', page_size: '10' });
     const mainBackup = fmt(M.netSetRoutingMainBackupOf, { name: 'R1' });
     for (const text of [M.networkLevelStandard, M.networkCiphersSm, M.networkModePop, 'POP-华东', M.networkOn, mainBackup]) expect(screen.getByText(text)).toBeInTheDocument();
 
@@ -248,5 +248,40 @@ describe('NetworkDetailPage', () => {
     await userEvent.click(await screen.findByLabelText(M.netSetCiphersSm));
     await confirm();
     await waitFor(() => expect(m.callsTo('/network/ciphers')).toHaveLength(1));
+  });
+
+  it('asks the server for one page of members and one of links, and the next page when asked (issue 34)', async () => {
+    session.setUser(mainUser);
+    const centers = [member({ router_name: 'C1', member_type: 'center', online: 1 })];
+    const points = Array.from({ length: 24 }, (_, i) => member({ router_name: `P${String(i + 1).padStart(2, '0')}` }));
+    const all = [...centers, ...points];
+    const links = points.map((p) => link({ router_name: p.router_name, center_router_name: 'C1' }));
+    const pageOf = <T,>(list: T[], page: string | undefined, size: number) => list.slice((Number(page ?? 1) - 1) * size, Number(page ?? 1) * size);
+    const m = mockApi({
+      '/network/info': ({ query }) => {
+        const size = Number(query.page_size ?? 10);
+        const page = pageOf(all, query.member_page, size);
+        const shown = query.link_page ? pageOf(links, query.link_page, size) : links.filter((l) => page.some((p) => p.router_name === l.router_name));
+        return ok(detail({ member: page, centers, member_count: all.length, link: shown, link_count: links.length }));
+      },
+      '/network/status': ({ query }) =>
+        ok({ network_status: 1, link: pageOf(links, query.link_page, 10), link_count: links.length, online: Object.fromEntries(pageOf(all, query.member_page, 10).map((p) => [p.router_name, 0])), device: {} }),
+    });
+    renderWithProviders(<NetworkDetailPage />, { route: '/network/detail?network_number=N1' });
+    await shows('P09');
+    expect(membersCard().queryByText('P10')).toBeNull();
+    const memberPager = within(screen.getByLabelText(M.networkMembers));
+    await userEvent.click(memberPager.getByTitle('2'));
+    await waitFor(() => expect(membersCard().getByText('P10')).toBeInTheDocument());
+    expect(membersCard().queryByText('P09')).toBeNull();
+    expect(m.callsTo('/network/info').at(-1)!.query).toMatchObject({ member_page: '2', link_page: '1' });
+    await waitFor(() => expect(m.callsTo('/network/status').some((c) => c.query.member_page === '2')).toBe(true));
+
+    const linksCard = within(screen.getByLabelText(M.networkLinks));
+    expect(linksCard.getAllByText('P01').length).toBeGreaterThan(0);
+    await userEvent.click(linksCard.getByTitle('3'));
+    await waitFor(() => expect(linksCard.getByText('P21')).toBeInTheDocument());
+    expect(linksCard.queryByText('P01')).toBeNull();
+    expect(m.callsTo('/network/info').at(-1)!.query).toMatchObject({ member_page: '2', link_page: '3' });
   });
 });

@@ -15,7 +15,7 @@ export function PointLinkDialog({ detail, open, onClose }: { detail: NetworkDeta
   const saved = useApiQuery(getPointLink, { network_number: detail.network_number }, { enabled: open });
   const set = useNetworkMutation(setPointLink);
   const config = saved.data?.data?.link_config;
-  const centers = detail.member.filter((m) => m.member_type === 'center').map((m) => ({ value: m.router_name, label: m.router_name }));
+  const centers = detail.centers.map((m) => ({ value: m.router_name, label: m.router_name }));
   const points = Object.keys(config ?? {});
   // Field names are indexes: a member name may hold characters a form path would split on.
   const initial: Values = Object.fromEntries(points.map((p, i) => [`p${i}`, config![p]]));

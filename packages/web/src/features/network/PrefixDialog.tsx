@@ -6,6 +6,7 @@ import { useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
 import { useUser } from '../../app/user';
 import { FormDialog } from '../../components/FormDialog';
+import { useAllMembers } from './allMembers';
 import { useNetworkMutation } from './api';
 import { MATCH_OPTIONS, PREFIX_MASK_OPTIONS, text, zodRule } from './segmentForm';
 
@@ -76,7 +77,7 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
   const rows = saved.data?.data;
   // On a phone a row's fields wrap over several lines: each row gets a heading with its remove button.
   const narrow = Grid.useBreakpoint().md === false;
-  const members = detail.member.map((m) => ({ value: m.router_name, label: m.router_name }));
+  const members = useAllMembers(detail, open).members.map((m) => ({ value: m.router_name, label: m.router_name }));
 
   /** Corrects row `i`'s network number to its mask, saying so. */
   const correct = (i: number) => {

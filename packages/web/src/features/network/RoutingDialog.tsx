@@ -24,7 +24,7 @@ export function RoutingDialog({ detail, open, onClose }: { detail: NetworkDetail
   const routing = useApiQuery(getRouting, { network_number: detail.network_number }, { enabled: open });
   const edit = useNetworkMutation(editRouting);
   const type = Form.useWatch('type', form);
-  const centers = detail.member.filter((m) => m.member_type === 'center').map((m) => m.router_name);
+  const centers = detail.centers.map((m) => m.router_name);
   const options = centers.map((c) => ({ value: c, label: c }));
   const saved = routing.data?.data;
 

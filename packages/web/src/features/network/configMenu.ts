@@ -14,9 +14,9 @@ const LINE_MIN_CENTERS = 2;
  * POP config with a network_fr, segment config with a center or a POP, route prefixes with auth.quagga;
  * last, resending the config to every member.
  */
-export function configEntries(detail: Pick<NetworkDetail, 'member' | 'network_fr' | 'network_center_link_show'>, auth: UserMessage['auth'] | undefined): ConfigEntry[] {
-  const centers = detail.member.filter((m) => m.member_type === 'center').length;
-  const points = detail.member.length - centers;
+export function configEntries(detail: Pick<NetworkDetail, 'centers' | 'member_count' | 'network_fr' | 'network_center_link_show'>, auth: UserMessage['auth'] | undefined): ConfigEntry[] {
+  const centers = detail.centers.length;
+  const points = detail.member_count - centers;
   const hasFr = detail.network_fr !== null;
   const entries: (ConfigEntry | false)[] = [
     centers >= LINE_MIN_CENTERS && { key: 'routing', label: networkMessages.networkMenuRouting },

@@ -59,7 +59,7 @@ describe('network helpers', () => {
 
   it('lays the latest poll over the loaded detail', () => {
     const d = detail();
-    expect(liveView(d, undefined)).toEqual({ network_status: 1, member: d.member, link: d.link, device: {} });
+    expect(liveView(d, undefined)).toEqual({ network_status: 1, member: d.member, centers: d.centers, link: d.link, device: {} });
     const device = { R1: { config_version: 2, applied_version: 2, applied_error: '', command: null } };
     const polled = liveView(d, { network_status: 0, link: [link({ vpn_online: 0 })], online: { R1: 0 }, device });
     expect(polled.device).toBe(device);
@@ -68,6 +68,7 @@ describe('network helpers', () => {
       ['R1', 0],
       ['R2', 1],
     ]);
+    expect(polled.centers.map((m) => [m.router_name, m.online])).toEqual([['R1', 0]]);
     expect(polled.link[0]!.vpn_online).toBe(0);
   });
 });

@@ -23,8 +23,8 @@ export const modeLabel = (mode: number) => (mode === 2 ? networkMessages.network
  * Line main/backup (the routing type, which the twin-center link shows as its line mode): dual primary,
  * or main-backup with its main line's center; '-' with fewer than two centers, where it means nothing.
  */
-export function routingLabel(detail: Pick<NetworkDetail, 'member' | 'network_center_link_network'>): string {
-  const centers = detail.member.filter((m) => m.member_type === 'center');
+export function routingLabel(detail: Pick<NetworkDetail, 'centers' | 'network_center_link_network'>): string {
+  const centers = detail.centers;
   if (centers.length < 2) return orDash(null);
   if (detail.network_center_link_network.line_mode !== ROUTING_TYPE.mainBackup) return networkSettingsUiMessages.netSetRoutingDual;
   const main = centers.find((m) => m.routing === ROUTING_LINE.main);

@@ -40,8 +40,8 @@ describe('useNetworkStatus', () => {
   beforeEach(() => intervals.clear());
 
   it('polls every 10 s and stops when the page is left', async () => {
-    const m = mockApi({ '/network/status': ok({ network_status: 1, link: [], online: {}, device: {} }) });
-    const { unmount } = renderHook(() => useNetworkStatus('N1', true), { wrapper });
+    const m = mockApi({ '/network/status': ok({ network_status: 1, link: [], link_count: 0, online: {}, device: {} }) });
+    const { unmount } = renderHook(() => useNetworkStatus({ network_number: 'N1' }, true), { wrapper });
     await waitFor(() => expect(m.callsTo('/network/status')).toHaveLength(1));
     expect(m.callsTo('/network/status')[0]!.query).toEqual({ network_number: 'N1' });
     expect([...intervals.values()].map((i) => i.every)).toEqual([LIMITS.statusPollMs]);
@@ -56,8 +56,8 @@ describe('useNetworkStatus', () => {
   });
 
   it('does not poll before the network is loaded', async () => {
-    const m = mockApi({ '/network/status': ok({ network_status: 1, link: [], online: {}, device: {} }) });
-    renderHook(() => useNetworkStatus('N1', false), { wrapper });
+    const m = mockApi({ '/network/status': ok({ network_status: 1, link: [], link_count: 0, online: {}, device: {} }) });
+    renderHook(() => useNetworkStatus({ network_number: 'N1' }, false), { wrapper });
     // The hook settles with no interval set, so no period of any length would call.
     await waitFor(() => expect(intervals.size).toBe(0));
     tick(LIMITS.statusPollMs);

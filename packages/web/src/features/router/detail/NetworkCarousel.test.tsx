@@ -18,7 +18,7 @@ vi.mock('antd', async (original) => ({
 
 describe('NetworkCarousel', () => {
   it('turns every 5000 ms, one slide per network', () => {
-    mockApi({ '/network/status': ok({ network_status: 1, link: [], online: {}, device: {} }) });
+    mockApi({ '/network/status': ok({ network_status: 1, link: [], link_count: 0, online: {}, device: {} }) });
     const networks = [
       { network_name: '总部', network_number: 'N1', network_member_count: 2 },
       { network_name: 'abcdefgh', network_number: 'N2', network_member_count: 5 },

@@ -110,7 +110,7 @@ describe('RouterDetailPage for a software member (issue 31)', () => {
   }, LONG);
 
   it('words the status view as a member’s too', async () => {
-    mockApi({ '/router/info': ok(software), '/network/status': ok({ network_status: 1, link: [], online: {}, device: {} }) });
+    mockApi({ '/router/info': ok(software), '/network/status': ok({ network_status: 1, link: [], link_count: 0, online: {}, device: {} }) });
     renderWithProviders(<RouterDetailPage />, { route: '/router/detail?router_name=alice01&view=status' });
     await shows(M.routerStatusTitle);
     expect(fields(cardTitled(M.routerStatusTitle))).toEqual([

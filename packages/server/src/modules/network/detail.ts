@@ -1,0 +1,321 @@
+import {
+  LIMITS,
+  M,
+  NETWORK_DEFAULTS,
+  NETWORK_SERVICE,
+  type MemberDeviceState,
+  type MemberType,
+  type NetworkDetail,
+  type NetworkDetailPaging,
+  type NetworkLink,
+  type NetworkMember,
+  type SegmentValue,
+} from '@hublink/contract';
+import type { Actor } from '../../core/actor';
+import type { Ctx } from '../../core/context';
+import { notFound } from '../../core/errors';
+import { ensureNetworkAllowed } from '../../core/networks';
+import { planOf } from '../../core/plan';
+import { formatTime } from '../../core/time';
+import type { Db } from '../../db/connect';
+import { popOfNetwork } from './popInfo';
+import { networkStatusOf, quotaOf } from './quota';
+import { centerLinkViewOf, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
+import { networkOf } from './service';
+
+/*
+ * What the network detail reads (spec 2 §2): the detail, the status it polls and the member list.
+ * A network is read whole unless the caller pages it (networkDetailPaging, issue 34): then only the
+ * order of every member is read (narrow rows), and the settings, links, online flags and device
+ * states of the page alone.
+ */
+
+/** What a link or the online map needs of a member. */
+interface LinkEnd {
+  /** The row of network_member: the order members joined. */
+  id: number;
+  member_id: number;
+  member_type: string;
+  router_name: string;
+  note: string;
+  online_status: number;
+  /** A point's linked centers (JSON member ids), null for every center. */
+  link_centers: string | null;
+}
+
+interface MemberRow extends LinkEnd {
+  router_type: number;
+  routing: number;
+  default_route: number;
+  metric: number;
+  quagga: number;
+  mode: number;
+  gateway: string;
+  fixed_port: string;
+  ov_main: number;
+  ov_backup: number;
+  ov_priority: number;
+}
+
+/** A point's link to one of its centers, before what the gateway reported is laid over it. */
+interface LinkPair {
+  point: LinkEnd;
+  center: LinkEnd;
+}
+
+/** Centers first, each position in the order its members joined. */
+const byPosition = (a: LinkEnd, b: LinkEnd) => (a.member_type === b.member_type ? a.id - b.id : a.member_type === 'center' ? -1 : 1);
+
+const LINK_END_COLUMNS = ['nm.id', 'nm.member_id', 'nm.member_type', 'm.router_name', 'm.note', 'm.online_status', 'nm.link_centers'] as const;
+const SETTING_COLUMNS = ['m.router_type', 'nm.routing', 'nm.default_route', 'nm.metric', 'nm.quagga', 'nm.mode', 'nm.gateway', 'nm.fixed_port', 'nm.ov_main', 'nm.ov_backup', 'nm.ov_priority'] as const;
+
+function networkMembers(db: Db, networkId: number) {
+  return db.selectFrom('network_member as nm').innerJoin('member as m', 'm.id', 'nm.member_id').where('nm.network_id', '=', networkId);
+}
+
+/** A network's members with their settings (only those of `ids` when given), centers first, each position in the order they joined (sorted here: cheaper than SQLite's sorter for wide rows). */
+async function membersOf(db: Db, networkId: number, only: { centers?: boolean; ids?: number[] } = {}): Promise<MemberRow[]> {
+  if (only.ids?.length === 0) return [];
+  const rows = await networkMembers(db, networkId)
+    .select([...LINK_END_COLUMNS, ...SETTING_COLUMNS])
+    .$if(only.centers === true, (qb) => qb.where('nm.member_type', '=', 'center'))
+    .$if(only.ids !== undefined, (qb) => qb.where('nm.id', 'in', only.ids!))
+    .execute();
+  return rows.sort(byPosition);
+}
+
+/**
+ * Only what links need, for the status poll and for paging: at 1,000 members, every column more costs
+ * SQLite and better-sqlite3 about 0.2 ms.
+ */
+async function linkEndsOf(db: Db, networkId: number): Promise<LinkEnd[]> {
+  return (await networkMembers(db, networkId).select(LINK_END_COLUMNS).execute()).sort(byPosition);
+}
+
+const toMember = (r: MemberRow, areaNames: Map<number, string> = new Map()): NetworkMember => ({
+  router_name: r.router_name,
+  note: r.note,
+  member_type: r.member_type as MemberType,
+  router_type: r.router_type,
+  online: r.online_status,
+  routing: r.routing,
+  ov_id: { main: r.ov_main, backup: r.ov_backup, main_name: areaNames.get(r.ov_main) ?? '', backup_name: areaNames.get(r.ov_backup) ?? '', priority: r.ov_priority },
+  default_route: r.default_route,
+  metric: r.metric,
+  quagga: r.quagga,
+  mode: r.mode,
+  fixed_port: memberFixedPort(r.fixed_port),
+  gateway: withCenterNote(memberGateway(r.gateway), r.note),
+});
+
+/** A center's segments as the member carries them: each with the center's note (spec 2 §3). */
+function withCenterNote(g: ReturnType<typeof memberGateway>, note: string): NetworkMember['gateway'] {
+  const of = (s: SegmentValue | null) => (s === null ? null : { ...s, center_router_name_note: note });
+  return { router: of(g.router), software: of(g.software) };
+}
+
+/** The centers a point links to; a list naming none of them (all gone) means every center, as the compiler reads it. */
+function linkedCenters(p: LinkEnd, centers: LinkEnd[]): LinkEnd[] {
+  const chosen = linkCentersFrom(p.link_centers);
+  if (!chosen) return centers;
+  const linked = centers.filter((c) => chosen.includes(c.member_id));
+  return linked.length > 0 ? linked : centers;
+}
+
+/** Every point's link to each center it links to (every center unless set otherwise), points in their order. */
+function linkPairs(ends: LinkEnd[]): LinkPair[] {
+  const centers = ends.filter((m) => m.member_type === 'center');
+  const pairs: LinkPair[] = [];
+  for (const point of ends) {
+    if (point.member_type !== 'point') continue;
+    for (const center of linkedCenters(point, centers)) pairs.push({ point, center });
+  }
+  return pairs;
+}
+
+/**
+ * The links with the state the device gateway last reported (member_link), or down when it never did.
+ * One query: the network's reports, or only its points' when a page names them.
+ */
+async function linksOf(ctx: Ctx, networkId: number, pairs: LinkPair[], paged: boolean): Promise<NetworkLink[]> {
+  if (pairs.length === 0) return [];
+  const points = [...new Set(pairs.map((p) => p.point.member_id))];
+  const reported = await ctx.db
+    .selectFrom('member_link')
+    .select(['member_id', 'center_member_id', 'vpn_online', 'vpn_ip', 'vpn_online_time', 'path', 'path_area'])
+    .where('network_id', '=', networkId)
+    .$if(paged, (qb) => qb.where('member_id', 'in', points))
+    .execute();
+  type Reported = (typeof reported)[number];
+  const byCenter = new Map<number, Map<number, Reported>>();
+  for (const l of reported) {
+    let ofCenter = byCenter.get(l.center_member_id);
+    if (!ofCenter) byCenter.set(l.center_member_id, (ofCenter = new Map()));
+    ofCenter.set(l.member_id, l);
+  }
+  return pairs.map(({ point: p, center: c }) => {
+    const l = byCenter.get(c.member_id)?.get(p.member_id);
+    return {
+      router_name: p.router_name,
+      router_name_note: p.note,
+      center_router_name: c.router_name,
+      center_router_name_note: c.note,
+      vpn_online: l?.vpn_online ?? 0,
+      vpn_ip: l?.vpn_ip ?? '',
+      vpn_online_time: l?.vpn_online_time ? formatTime(l.vpn_online_time, ctx.config.timezone) : '',
+      // Only what an up link's device said (issue 30): straight to the center, or through a POP area's relay.
+      ...(l?.vpn_online && (l.path === 'center' || l.path === 'pop') ? { path: l.path, ...(l.path === 'pop' ? { pop_area: l.path_area } : {}) } : {}),
+    };
+  });
+}
+
+/** What one answer holds of a network: every member and link, or the pages asked for. */
+interface Slice {
+  /** The members whose settings, flags and device states are sent. */
+  members: LinkEnd[];
+  centers: LinkEnd[];
+  links: LinkPair[];
+  linkCount: number;
+  paged: boolean;
+}
+
+const pageOfList = <T>(list: T[], page: number, size: number) => list.slice((page - 1) * size, page * size);
+
+/** The members' page and the links' page of networkDetailPaging (or everything, unpaged). */
+function sliceOf(ends: LinkEnd[], paging: NetworkDetailPaging): Slice {
+  const centers = ends.filter((m) => m.member_type === 'center');
+  const pairs = linkPairs(ends);
+  if (paging.member_page === undefined && paging.link_page === undefined) return { members: ends, centers, links: pairs, linkCount: pairs.length, paged: false };
+  const size = paging.page_size ?? LIMITS.pageSize;
+  const members = pageOfList(ends, paging.member_page ?? 1, size);
+  const onPage = new Set(members);
+  const links = paging.link_page !== undefined ? pageOfList(pairs, paging.link_page, size) : pairs.filter((p) => onPage.has(p.point));
+  return { members, centers, links, linkCount: pairs.length, paged: true };
+}
+
+/** The members and centers of a slice, each once. */
+const membersAndCenters = (s: Slice) => [...new Set([...s.members, ...s.centers])];
+
+export async function info(ctx: Ctx, actor: Actor, networkNumber: string, paging: NetworkDetailPaging = {}): Promise<NetworkDetail> {
+  const net = await networkOf(ctx.db, actor, networkNumber);
+  // Whole, the members' settings are read at once; paged, every member's order first, then the page's settings.
+  const whole = paging.member_page === undefined && paging.link_page === undefined;
+  const [plan, pop, ends] = await Promise.all([
+    planOf(ctx.db, actor.tenantId),
+    popOfNetwork(ctx.db, actor.tenantId, net.network_fr_id),
+    whole ? membersOf(ctx.db, net.id) : linkEndsOf(ctx.db, net.id),
+  ]);
+  const slice = sliceOf(ends, paging);
+  const [rows, links] = await Promise.all([
+    whole ? (ends as MemberRow[]) : membersOf(ctx.db, net.id, { ids: membersAndCenters(slice).map((m) => m.id) }),
+    linksOf(ctx, net.id, slice.links, slice.paged),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, toMember(r, pop.areaNames)]));
+  const memberOf = (e: LinkEnd) => byId.get(e.id);
+  // A member that left between the two reads is left out rather than sent half-known.
+  const present = (m: NetworkMember | undefined): m is NetworkMember => m !== undefined;
+  return {
+    network_number: net.network_number,
+    network_name: net.network_name,
+    network_status: networkStatusOf(plan),
+    network_service: plan.network_level === NETWORK_SERVICE.basic ? NETWORK_SERVICE.basic : NETWORK_SERVICE.standard,
+    network_type: net.network_type,
+    network_level: plan.network_level,
+    member_count: ends.length,
+    member: slice.members.map(memberOf).filter(present),
+    centers: slice.centers.map(memberOf).filter(present),
+    link: links,
+    link_count: slice.linkCount,
+    network_config: { ...quotaOf(plan), dns_quantity: plan.dns_quantity },
+    ncp_ciphers: net.ncp_ciphers,
+    network_dns: JSON.parse(net.dns) as string[],
+    network_fr: pop.fr,
+    mode: net.mode,
+    network_center_link: net.center_link,
+    network_center_link_show: slice.centers.length >= NETWORK_DEFAULTS.centerLinkMinCenters ? 1 : 0,
+    network_center_link_network: centerLinkViewOf(net),
+    network_interconnect: { enable: net.interconnect, segment: interconnectFrom(net.interconnect_network) },
+    create_time: formatTime(net.create_time, ctx.config.timezone),
+  };
+}
+
+/** Each member's online flag by name (a loop: Object.fromEntries costs five times more at 1,000 members). */
+function onlineOf(members: LinkEnd[]): Record<string, number> {
+  const online: Record<string, number> = {};
+  for (const m of members) online[m.router_name] = m.online_status;
+  return online;
+}
+
+/** Each member's config version, what its device applied, and its latest command (members with neither are left out). */
+async function deviceStateOf(ctx: Ctx, tenantId: number, networkId: number, members: LinkEnd[], paged: boolean): Promise<Record<string, MemberDeviceState>> {
+  if (members.length === 0) return {};
+  const ids = members.map((m) => m.member_id);
+  const [configs, commands] = await Promise.all([
+    ctx.db
+      .selectFrom('member_config')
+      .select(['member_id', 'version', 'applied_version', 'applied_error'])
+      .where('network_id', '=', networkId)
+      .where('tenant_id', '=', tenantId)
+      .$if(paged, (qb) => qb.where('member_id', 'in', ids))
+      .execute(),
+    // Each member's latest command, in one query.
+    ctx.db
+      .selectFrom('member_command')
+      .select(['member_id', 'kind', 'state', 'error', 'update_time'])
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('member_command as latest')
+          .select((c) => c.fn.max('latest.id').as('id'))
+          .where('latest.network_id', '=', networkId)
+          .where('latest.tenant_id', '=', tenantId)
+          .$if(paged, (qb) => qb.where('latest.member_id', 'in', ids))
+          .groupBy('latest.member_id'),
+      )
+      .where('tenant_id', '=', tenantId)
+      .execute(),
+  ]);
+  const nameOf = new Map(members.map((m) => [m.member_id, m.router_name]));
+  const out: Record<string, MemberDeviceState> = {};
+  const entry = (memberId: number) => {
+    const name = nameOf.get(memberId);
+    if (name === undefined) return undefined;
+    return (out[name] ??= { config_version: 0, applied_version: 0, applied_error: '', command: null });
+  };
+  for (const c of configs) {
+    const e = entry(c.member_id);
+    if (e) Object.assign(e, { config_version: c.version, applied_version: c.applied_version, applied_error: c.applied_error });
+  }
+  for (const c of commands) {
+    const e = entry(c.member_id);
+    if (e) e.command = { kind: c.kind, state: c.state, error: c.error, update_time: formatTime(Number(c.update_time), ctx.config.timezone) };
+  }
+  return out;
+}
+
+/** What the detail page polls: the status, the links, each member's online flag and device state (of the pages asked for, with the centers). */
+export async function status(
+  ctx: Ctx,
+  actor: Actor,
+  networkNumber: string,
+  paging: NetworkDetailPaging = {},
+): Promise<{ network_status: number; link: NetworkLink[]; link_count: number; online: Record<string, number>; device: Record<string, MemberDeviceState> }> {
+  // The network and the tenant's plan in one read; then every read of its members at once.
+  ensureNetworkAllowed(actor, networkNumber);
+  const net = await ctx.db
+    .selectFrom('network')
+    .innerJoin('account', 'account.id', 'network.tenant_id')
+    .select(['network.id', 'account.network_router_use', 'account.network_router_count'])
+    .where('network.tenant_id', '=', actor.tenantId)
+    .where('network.network_number', '=', networkNumber)
+    .executeTakeFirst();
+  if (!net) throw notFound(M.networkNotFound);
+  const slice = sliceOf(await linkEndsOf(ctx.db, net.id), paging);
+  const shown = slice.paged ? membersAndCenters(slice) : slice.members;
+  const [link, device] = await Promise.all([linksOf(ctx, net.id, slice.links, slice.paged), deviceStateOf(ctx, actor.tenantId, net.id, shown, slice.paged)]);
+  return { network_status: networkStatusOf(net), link, link_count: slice.linkCount, online: onlineOf(shown), device };
+}
+
+export async function members(ctx: Ctx, actor: Actor, networkNumber: string, memberType?: MemberType): Promise<NetworkMember[]> {
+  const net = await networkOf(ctx.db, actor, networkNumber);
+  return (await membersOf(ctx.db, net.id, { centers: memberType === 'center' })).filter((m) => !memberType || m.member_type === memberType).map((m) => toMember(m));
+}
