@@ -300,7 +300,8 @@ async function main() {
         signedIn: true,
         content: { kind: 'heading', text: '网络0' },
         call: networkInfo,
-        query: { network_number: data.bigNetwork },
+        // The first pages of members and links, as the page asks them (issue 34).
+        query: { network_number: data.bigNetwork, member_page: '1', link_page: '1', page_size: '10' },
       },
       {
         name: 'router detail',
