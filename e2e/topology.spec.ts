@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { M, ROUTER_TYPE } from '@hublink/contract';
+import { fmt, M, ROUTER_TYPE } from '@hublink/contract';
 import { randomNetworkNumber } from '../packages/server/src/modules/network/service';
 import { layoutTopology, type LayoutInput } from '../packages/web/src/features/network/topologyLayout';
-import { CONTEXT, launch, registerByApi, screenshot, signIn, startServer, trackCaptcha, type Server } from './support';
+import { CONTEXT, launch, registerByApi, screenshot, screenshotAtWidths, signIn, startServer, trackCaptcha, type Server } from './support';
 
 interface Seeded {
   name: string;
@@ -179,7 +179,7 @@ describe('the topology graph in Chromium', () => {
     await shoot('topology-small');
   });
 
-  it('draws 2 centers (one offline and backup) and 200 points inside the card', async () => {
+  it('draws 2 centers (one offline and backup) and the first page of 200 points inside the card', async () => {
     const points = Array.from({ length: 200 }, (_, i) => ({ name: `pt${tag}${String(i).padStart(3, '0')}`, online: i % 7 !== 3 }));
     const number = await seedNetwork('全国门店', [{ name: `hqa${tag}`, center: true }, { name: `hqb${tag}`, center: true, online: false, routing: 0 }, ...points]);
     const chart = await openGraph(number);
@@ -187,5 +187,49 @@ describe('the topology graph in Chromium', () => {
     const [c, b] = [(await chart.boundingBox())!, (await card.boundingBox())!];
     expect(c.x + c.width).toBeLessThanOrEqual(b.x + b.width);
     await shoot('topology-large');
+  });
+
+  it('opens a network of 1,202 members from pages the server cuts, and draws the graph a page at a time (issue 34)', async () => {
+    const points = Array.from({ length: 1200 }, (_, i) => ({ name: `big${tag}${String(i).padStart(4, '0')}`, hardware: i % 3 === 0, online: i % 5 !== 2 }));
+    const number = await seedNetwork('全国工厂', [{ name: `bca${tag}`, center: true }, { name: `bcb${tag}`, center: true, routing: 0 }, ...points]);
+    // A plan with room for them all, so the network is usable (no over-quota banner).
+    await server.ctx.db.updateTable('account').set({ network_router_count: 2000 }).where('id', '=', tenantId).execute();
+    const sizes = new Map<string, number>();
+    const sized = (r: import('playwright-core').Response) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/network/info') || url.pathname.endsWith('/network/status'))
+        void r.body().then((b) => sizes.set(`${url.pathname.split('/').at(-1)}?${url.searchParams.get('member_page')}/${url.searchParams.get('link_page')}`, b.length), () => undefined);
+    };
+    page.on('response', sized);
+    const opened = Date.now();
+    await page.goto(`${server.url}/network/detail?network_number=${number}`);
+    const members = page.getByRole('region', { name: M.networkMembers });
+    await members.getByText(`big${tag}0007`).waitFor();
+    const loadMs = Date.now() - opened;
+    expect(await members.getByText(`big${tag}0008`).count()).toBe(0);
+    // The first page of members and of links: a few kilobytes, not the whole network.
+    await expect.poll(() => sizes.get('info?1/1') ?? 0).toBeGreaterThan(0);
+    expect(sizes.get('info?1/1')).toBeLessThan(20_000);
+    await expect.poll(() => sizes.get('status?1/1') ?? 0).toBeGreaterThan(0);
+    expect(sizes.get('status?1/1')).toBeLessThan(10_000);
+    console.log(`network detail of 1,202 members: first page of members shown ${loadMs} ms after navigation; info ${sizes.get('info?1/1')} B, status ${sizes.get('status?1/1')} B`);
+    await screenshotAtWidths(page, 'network-detail-big', members.getByText(`big${tag}0007`));
+
+    // The member table's last page, and the links' third page, each asked of the server.
+    await members.getByTitle('121').click();
+    await members.getByText(`big${tag}1199`).waitFor();
+    const links = page.getByRole('region', { name: M.networkLinks });
+    await links.getByTitle('3').click();
+    await expect.poll(() => links.getByText(`big${tag}0010`).count()).toBeGreaterThan(0);
+    expect(await links.getByText(`big${tag}0000`).count()).toBe(0);
+
+    // The graph draws 100 members a page (every center on each) and says so; the next page redraws it.
+    await openGraph(number);
+    const note = (from: number, to: number) => page.getByText(fmt(M.networkTopologyPaged, { from, to, total: 1202 }));
+    await note(1, 100).waitFor();
+    await shoot('topology-paged');
+    await links.getByRole('listitem', { name: '下一页' }).or(links.getByTitle('下一页')).or(links.getByTitle('Next Page')).first().click();
+    await note(101, 200).waitFor();
+    page.off('response', sized);
   });
 });

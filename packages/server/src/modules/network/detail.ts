@@ -30,17 +30,21 @@ import { networkOf } from './service';
  * states of the page alone.
  */
 
-/** What a link or the online map needs of a member. */
-interface LinkEnd {
+/** A member's place in the network: enough to order the members and pair points with centers. */
+interface Slot {
   /** The row of network_member: the order members joined. */
   id: number;
   member_id: number;
   member_type: string;
+  /** A point's linked centers (JSON member ids), null for every center. */
+  link_centers: string | null;
+}
+
+/** What a link or the online map needs of a member. */
+interface LinkEnd extends Slot {
   router_name: string;
   note: string;
   online_status: number;
-  /** A point's linked centers (JSON member ids), null for every center. */
-  link_centers: string | null;
 }
 
 interface MemberRow extends LinkEnd {
@@ -58,13 +62,13 @@ interface MemberRow extends LinkEnd {
 }
 
 /** A point's link to one of its centers, before what the gateway reported is laid over it. */
-interface LinkPair {
-  point: LinkEnd;
-  center: LinkEnd;
+interface LinkPair<T extends Slot = LinkEnd> {
+  point: T;
+  center: T;
 }
 
 /** Centers first, each position in the order its members joined. */
-const byPosition = (a: LinkEnd, b: LinkEnd) => (a.member_type === b.member_type ? a.id - b.id : a.member_type === 'center' ? -1 : 1);
+const byPosition = (a: Slot, b: Slot) => (a.member_type === b.member_type ? a.id - b.id : a.member_type === 'center' ? -1 : 1);
 
 const LINK_END_COLUMNS = ['nm.id', 'nm.member_id', 'nm.member_type', 'm.router_name', 'm.note', 'm.online_status', 'nm.link_centers'] as const;
 const SETTING_COLUMNS = ['m.router_type', 'nm.routing', 'nm.default_route', 'nm.metric', 'nm.quagga', 'nm.mode', 'nm.gateway', 'nm.fixed_port', 'nm.ov_main', 'nm.ov_backup', 'nm.ov_priority'] as const;
@@ -115,7 +119,7 @@ function withCenterNote(g: ReturnType<typeof memberGateway>, note: string): Netw
 }
 
 /** The centers a point links to; a list naming none of them (all gone) means every center, as the compiler reads it. */
-function linkedCenters(p: LinkEnd, centers: LinkEnd[]): LinkEnd[] {
+function linkedCenters<T extends Slot>(p: T, centers: T[]): T[] {
   const chosen = linkCentersFrom(p.link_centers);
   if (!chosen) return centers;
   const linked = centers.filter((c) => chosen.includes(c.member_id));
@@ -123,9 +127,9 @@ function linkedCenters(p: LinkEnd, centers: LinkEnd[]): LinkEnd[] {
 }
 
 /** Every point's link to each center it links to (every center unless set otherwise), points in their order. */
-function linkPairs(ends: LinkEnd[]): LinkPair[] {
+function linkPairs<T extends Slot>(ends: T[]): LinkPair<T>[] {
   const centers = ends.filter((m) => m.member_type === 'center');
-  const pairs: LinkPair[] = [];
+  const pairs: LinkPair<T>[] = [];
   for (const point of ends) {
     if (point.member_type !== 'point') continue;
     for (const center of linkedCenters(point, centers)) pairs.push({ point, center });
@@ -170,27 +174,51 @@ async function linksOf(ctx: Ctx, networkId: number, pairs: LinkPair[], paged: bo
 }
 
 /** What one answer holds of a network: every member and link, or the pages asked for. */
-interface Slice {
+interface Slice<T extends Slot = LinkEnd> {
   /** The members whose settings, flags and device states are sent. */
-  members: LinkEnd[];
-  centers: LinkEnd[];
-  links: LinkPair[];
+  members: T[];
+  centers: T[];
+  links: LinkPair<T>[];
   linkCount: number;
+  memberCount: number;
   paged: boolean;
 }
+
+const isPaged = (paging: NetworkDetailPaging) => paging.member_page !== undefined || paging.link_page !== undefined;
 
 const pageOfList = <T>(list: T[], page: number, size: number) => list.slice((page - 1) * size, page * size);
 
 /** The members' page and the links' page of networkDetailPaging (or everything, unpaged). */
-function sliceOf(ends: LinkEnd[], paging: NetworkDetailPaging): Slice {
+function sliceOf<T extends Slot>(ends: T[], paging: NetworkDetailPaging): Slice<T> {
   const centers = ends.filter((m) => m.member_type === 'center');
   const pairs = linkPairs(ends);
-  if (paging.member_page === undefined && paging.link_page === undefined) return { members: ends, centers, links: pairs, linkCount: pairs.length, paged: false };
+  const counts = { linkCount: pairs.length, memberCount: ends.length };
+  if (!isPaged(paging)) return { members: ends, centers, links: pairs, ...counts, paged: false };
   const size = paging.page_size ?? LIMITS.pageSize;
   const members = pageOfList(ends, paging.member_page ?? 1, size);
   const onPage = new Set(members);
   const links = paging.link_page !== undefined ? pageOfList(pairs, paging.link_page, size) : pairs.filter((p) => onPage.has(p.point));
-  return { members, centers, links, linkCount: pairs.length, paged: true };
+  return { members, centers, links, ...counts, paged: true };
+}
+
+/**
+ * The pages of a big network: every member's place read alone (no names: the join with the member
+ * table costs more than the rest at 5,000 members), then the names and flags of what the pages show.
+ */
+async function pagedSlice(db: Db, networkId: number, paging: NetworkDetailPaging): Promise<Slice> {
+  const slots = (await db.selectFrom('network_member as nm').select(['nm.id', 'nm.member_id', 'nm.member_type', 'nm.link_centers']).where('nm.network_id', '=', networkId).execute()).sort(byPosition);
+  const s = sliceOf(slots, paging);
+  const ids = [...new Set([...s.members, ...s.centers, ...s.links.map((l) => l.point)].map((x) => x.id))];
+  const ends = ids.length === 0 ? [] : await networkMembers(db, networkId).select(LINK_END_COLUMNS).where('nm.id', 'in', ids).execute();
+  const byId = new Map(ends.map((e) => [e.id, e]));
+  // A member that left between the two reads is left out.
+  const known = (xs: Slot[]) => xs.flatMap((x) => byId.get(x.id) ?? []);
+  const links = s.links.flatMap((l) => {
+    const point = byId.get(l.point.id);
+    const center = byId.get(l.center.id);
+    return point && center ? [{ point, center }] : [];
+  });
+  return { ...s, members: known(s.members), centers: known(s.centers), links };
 }
 
 /** The members and centers of a slice, each once. */
@@ -198,16 +226,15 @@ const membersAndCenters = (s: Slice) => [...new Set([...s.members, ...s.centers]
 
 export async function info(ctx: Ctx, actor: Actor, networkNumber: string, paging: NetworkDetailPaging = {}): Promise<NetworkDetail> {
   const net = await networkOf(ctx.db, actor, networkNumber);
-  // Whole, the members' settings are read at once; paged, every member's order first, then the page's settings.
-  const whole = paging.member_page === undefined && paging.link_page === undefined;
-  const [plan, pop, ends] = await Promise.all([
+  // Whole, every member's settings are read at once; paged, the pages first, then their members' settings.
+  const whole = isPaged(paging) ? undefined : membersOf(ctx.db, net.id);
+  const [plan, pop, slice] = await Promise.all([
     planOf(ctx.db, actor.tenantId),
     popOfNetwork(ctx.db, actor.tenantId, net.network_fr_id),
-    whole ? membersOf(ctx.db, net.id) : linkEndsOf(ctx.db, net.id),
+    whole ? whole.then((all) => sliceOf(all, paging)) : pagedSlice(ctx.db, net.id, paging),
   ]);
-  const slice = sliceOf(ends, paging);
   const [rows, links] = await Promise.all([
-    whole ? (ends as MemberRow[]) : membersOf(ctx.db, net.id, { ids: membersAndCenters(slice).map((m) => m.id) }),
+    whole ?? membersOf(ctx.db, net.id, { ids: membersAndCenters(slice).map((m) => m.id) }),
     linksOf(ctx, net.id, slice.links, slice.paged),
   ]);
   const byId = new Map(rows.map((r) => [r.id, toMember(r, pop.areaNames)]));
@@ -221,7 +248,7 @@ export async function info(ctx: Ctx, actor: Actor, networkNumber: string, paging
     network_service: plan.network_level === NETWORK_SERVICE.basic ? NETWORK_SERVICE.basic : NETWORK_SERVICE.standard,
     network_type: net.network_type,
     network_level: plan.network_level,
-    member_count: ends.length,
+    member_count: slice.memberCount,
     member: slice.members.map(memberOf).filter(present),
     centers: slice.centers.map(memberOf).filter(present),
     link: links,
@@ -309,7 +336,7 @@ export async function status(
     .where('network.network_number', '=', networkNumber)
     .executeTakeFirst();
   if (!net) throw notFound(M.networkNotFound);
-  const slice = sliceOf(await linkEndsOf(ctx.db, net.id), paging);
+  const slice = isPaged(paging) ? await pagedSlice(ctx.db, net.id, paging) : sliceOf(await linkEndsOf(ctx.db, net.id), paging);
   const shown = slice.paged ? membersAndCenters(slice) : slice.members;
   const [link, device] = await Promise.all([linksOf(ctx, net.id, slice.links, slice.paged), deviceStateOf(ctx, actor.tenantId, net.id, shown, slice.paged)]);
   return { network_status: networkStatusOf(net), link, link_count: slice.linkCount, online: onlineOf(shown), device };

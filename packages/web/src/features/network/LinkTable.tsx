@@ -63,7 +63,7 @@ export function LinkTable({
       dataSource={links as NetworkLink[]}
       loading={loading}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> }}
-      pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, ...(paging && { current: paging.page, total: paging.total, onChange: paging.onPage }) }}
+      pagination={{ pageSize: LIMITS.pageSize, hideOnSinglePage: true, showSizeChanger: false, showTotal: (n) => fmt(BM.tableTotal, { n }), ...(paging && { current: paging.page, total: paging.total, onChange: paging.onPage }) }}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { BM, frOv, LIMITS, type MemberDeviceState, type NetworkMember, networkMessages, networkSegmentsMessages, networkSettingsUiMessages, popMessages } from '@hublink/contract';
+import { BM, fmt, frOv, LIMITS, type MemberDeviceState, type NetworkMember, networkMessages, networkSegmentsMessages, networkSettingsUiMessages, popMessages } from '@hublink/contract';
 import { EditOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Empty, Flex, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -149,7 +149,7 @@ export function MemberTable({ networkNumber, members, centers, total, page, onPa
         dataSource={members}
         loading={loading}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={BM.empty} /> }}
-        pagination={{ current: page, total, pageSize: LIMITS.pageSize, onChange: onPage, hideOnSinglePage: true, showSizeChanger: false }}
+        pagination={{ current: page, total, pageSize: LIMITS.pageSize, onChange: onPage, hideOnSinglePage: true, showSizeChanger: false, showTotal: (n) => fmt(BM.tableTotal, { n }) }}
       />
       {canSet && <DefaultRouteDialog networkNumber={networkNumber} member={routeOf} onClose={() => setRouteOf(null)} />}
       {canSet && center.dialogs}
