@@ -15,6 +15,8 @@
  *                                      /router/lists page 1 only
  *   BENCH_LOGS=warn:json               LOG_LEVEL:LOG_FORMAT of each run, comma-separated (the log's cost)
  *   BENCH_DATABASES=sqlite,postgres    which databases to run (default: sqlite, postgres with the URL)
+ *   BENCH_STATEMENTS=12                PostgreSQL: the statements of the measured run that cost most, from
+ *                                      pg_stat_statements when the server preloads it (0: none)
  *
  * autocannon runs in this process, on the same machine: its CPU time is printed beside the server's
  * so a run limited by the machine's cores can be told from one limited by the server.
@@ -45,6 +47,7 @@ const LOGS = (process.env.BENCH_LOGS ?? 'warn:json').split(',').map((s) => {
 const PG_URL = process.env.BENCH_DATABASE_URL;
 const DATABASES = (process.env.BENCH_DATABASES ?? (PG_URL ? 'sqlite,postgres' : 'sqlite')).split(',');
 const PORT = Number(process.env.BENCH_PORT ?? 18_190);
+const STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 12);
 /** Signed-in users: the tenant's main account and this many sub-accounts with a full role. */
 const SUB_ACCOUNTS = 7;
 const TARGET_P99_MS = 50;
@@ -342,6 +345,48 @@ async function backendsOf(db: Prepared): Promise<number[]> {
   }
 }
 
+/**
+ * pg_stat_statements of the benchmark's database, when the server preloads it (shared_preload_libraries):
+ * `reset` before the measured run, `top` after it. Null when it is not there: the run goes on without.
+ */
+async function statementsOf(db: Prepared): Promise<{ reset(): Promise<void>; top(requests: number): Promise<string[]> } | null> {
+  if (!db.databaseUrl || STATEMENTS <= 0) return null;
+  const handle = connect({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+  try {
+    await sql`create extension if not exists pg_stat_statements`.execute(handle.db);
+    await sql`select 1 from pg_stat_statements limit 1`.execute(handle.db);
+  } catch {
+    await handle.close();
+    return null;
+  }
+  const name = new URL(db.databaseUrl).pathname.slice(1);
+  return {
+    async reset() {
+      await sql`select pg_stat_statements_reset()`.execute(handle.db);
+    },
+    async top(requests: number) {
+      try {
+        const { rows } = await sql<{ calls: string; total: number; mean: number; rows: string; hit: string; query: string }>`
+          select s.calls, s.total_exec_time + s.total_plan_time as total, s.mean_exec_time as mean, s.rows, s.shared_blks_hit as hit, s.query
+          from pg_stat_statements s join pg_database d on d.oid = s.dbid
+          where d.datname = ${name} order by s.total_exec_time + s.total_plan_time desc limit ${STATEMENTS}`.execute(handle.db);
+        const all = await sql<{ total: number }>`
+          select coalesce(sum(s.total_exec_time + s.total_plan_time), 0) as total from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname = ${name}`.execute(handle.db);
+        const sum = Number(all.rows[0]?.total ?? 0);
+        return [
+          `pg_stat_statements of the run: ${(sum / Math.max(1, requests)).toFixed(3)} ms of statement time per request (planning and execution)`,
+          ...rows.map(
+            (r) =>
+              `${((100 * r.total) / Math.max(0.001, sum)).toFixed(1).padStart(5)} %  ${(r.total / Math.max(1, requests)).toFixed(3)} ms/req  ${String(r.calls).padStart(7)} calls  ${r.mean.toFixed(3)} ms  ${(Number(r.hit) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)} buffers/call  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}`,
+          ),
+        ];
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
 async function runServer(db: Prepared, workers: number, log: { level: string; format: string }): Promise<Row & { body: string }> {
   const server = new Server(db, workers, log);
   try {
@@ -354,6 +399,8 @@ async function runServer(db: Prepared, workers: number, log: { level: string; fo
     await load(url, requests, WARMUP_S);
     const processes = server.processes();
     const backends = await backendsOf(db);
+    const statements = await statementsOf(db);
+    await statements?.reset();
     const dbCpu = () => backends.reduce((sum, pid) => sum + cpuOf(pid), 0);
     const dbCpu0 = dbCpu();
     const cpu0 = server.cpuMs();
@@ -361,6 +408,7 @@ async function runServer(db: Prepared, workers: number, log: { level: string; fo
     const out = await load(url, requests, DURATION_S);
     const serverCpuMs = server.cpuMs() - cpu0;
     const databaseCpuMs = backends.length ? dbCpu() - dbCpu0 : undefined;
+    for (const line of (await statements?.top(out.requests)) ?? []) console.log(`    ${line}`);
     const name = `${db.dialect}, ${workers} worker${workers > 1 ? 's' : ''}${LOGS.length > 1 || log.level !== 'warn' ? `, LOG_LEVEL=${log.level} LOG_FORMAT=${log.format}` : ''}`;
     return { name, workers, processes, out, serverCpuMs, databaseCpuMs, logBytes: server.logBytes - log0, body };
   } finally {
@@ -407,7 +455,11 @@ async function main() {
           listsBody = row.body;
           rows.push(row);
           byWorkers.set(workers, row.out.rps);
-          console.log(`  ${row.name}: ${Math.round(row.out.rps)} req/s, p50 ${ms(row.out.p50)} ms, p99 ${ms(row.out.p99)} ms, ${row.out.errors} errors (${row.processes} processes)`);
+          const perRequest = (cpuMs: number) => (cpuMs / Math.max(1, row.out.requests)).toFixed(2);
+          console.log(
+            `  ${row.name}: ${Math.round(row.out.rps)} req/s, p50 ${ms(row.out.p50)} ms, p99 ${ms(row.out.p99)} ms, ${row.out.errors} errors (${row.processes} processes), ` +
+              `server CPU ${perRequest(row.serverCpuMs)} ms/request${row.databaseCpuMs === undefined ? '' : `, PostgreSQL CPU ${perRequest(row.databaseCpuMs)} ms/request`}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+          );
           for (const s of row.out.errorSamples) console.log(`    ${s}`);
           if (row.out.errors > 0) failures.push(`${row.name}: ${row.out.errors} errors`);
           if (row.out.p99 >= TARGET_P99_MS) failures.push(`${row.name}: p99 ${ms(row.out.p99)} ms`);
@@ -426,12 +478,12 @@ async function main() {
   if (listsBody) rows.push(await runBareRoute(listsBody));
 
   console.log(`\nload average after the runs ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  console.log('| configuration | processes | req/s | p50 ms | p99 ms | errors | server CPU | req per server CPU-second | PostgreSQL CPU | autocannon CPU | log bytes/request |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| configuration | processes | req/s | p50 ms | p99 ms | errors | server CPU | req per server CPU-second | PostgreSQL CPU | PostgreSQL CPU per request | autocannon CPU | log bytes/request |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const cores = (cpuMs: number) => `${(cpuMs / 1000 / DURATION_S).toFixed(2)} cores`;
     console.log(
-      `| ${r.name} | ${r.processes} | ${Math.round(r.out.rps).toLocaleString('en')} | ${ms(r.out.p50)} | ${ms(r.out.p99)} | ${r.out.errors} | ${cores(r.serverCpuMs)} | ${Math.round(r.out.requests / Math.max(0.001, r.serverCpuMs / 1000)).toLocaleString('en')} | ${r.databaseCpuMs === undefined ? '-' : cores(r.databaseCpuMs)} | ${cores(r.out.loadCpuMs)} | ${Math.round(r.logBytes / Math.max(1, r.out.requests))} |`,
+      `| ${r.name} | ${r.processes} | ${Math.round(r.out.rps).toLocaleString('en')} | ${ms(r.out.p50)} | ${ms(r.out.p99)} | ${r.out.errors} | ${cores(r.serverCpuMs)} | ${Math.round(r.out.requests / Math.max(0.001, r.serverCpuMs / 1000)).toLocaleString('en')} | ${r.databaseCpuMs === undefined ? '-' : cores(r.databaseCpuMs)} | ${r.databaseCpuMs === undefined ? '-' : `${(r.databaseCpuMs / Math.max(1, r.out.requests)).toFixed(2)} ms`} | ${cores(r.out.loadCpuMs)} | ${Math.round(r.logBytes / Math.max(1, r.out.requests))} |`,
     );
   }
   if (failures.length) {
