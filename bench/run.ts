@@ -135,6 +135,8 @@ async function main() {
     // What the detail page asks (issue 34): the first page of members and of links.
     { name: `/network/info page 1 (${big} members)`, url: `/api/v1/network/info?network_number=${seeded.bigNetwork}&${firstPages}`, pgTarget: PG_TARGET_P99_MS },
     { name: `/network/status page 1 (${big} members)`, url: `/api/v1/network/status?network_number=${seeded.bigNetwork}&${firstPages}`, pgTarget: PG_TARGET_P99_MS },
+    // The router detail's network panel: a center's own view (issue 34).
+    { name: `/network/status of a center (${big} members)`, url: `/api/v1/network/status?network_number=${seeded.bigNetwork}&router_name=${seeded.bigCenter}&link_page=1&page_size=1`, pgTarget: PG_TARGET_P99_MS },
     { name: `/network/delivery (${big} members)`, url: `/api/v1/network/delivery?network_number=${seeded.bigNetwork}`, pgTarget: PG_TARGET_P99_MS },
   ];
   const pg = handle.dialect === 'postgres';

@@ -11,6 +11,8 @@ const CHUNK = 500;
 export interface Seeded {
   tenantId: number;
   bigNetwork: string;
+  /** The big network's first center, whose router detail shows its 5,000 links. */
+  bigCenter: string;
   /** A software member's name somewhere in the middle, for the search case. */
   searchText: string;
 }
@@ -129,5 +131,6 @@ export async function seed(db: Db): Promise<Seeded> {
   }));
   await insertChunks(db, configs, (trx, chunk) => trx.insertInto('member_config').values(chunk).execute());
 
-  return { tenantId, bigNetwork: big.network_number, searchText: 'user054321' };
+  // The first member is hardware (every tenth is), the first of hardwareIds: the big network's first center.
+  return { tenantId, bigNetwork: big.network_number, bigCenter: members[0]!.router_name, searchText: 'user054321' };
 }

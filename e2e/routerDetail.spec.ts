@@ -156,6 +156,8 @@ describe('hardware router detail in Chromium', () => {
     await page.getByText(M.routerStatusTitle).waitFor({ timeout: WAIT_MS });
     await page.getByRole('link', { name: '总部网络', exact: true }).first().waitFor({ state: 'attached', timeout: WAIT_MS });
     await page.getByText('华东区域总部…').first().waitFor({ state: 'attached', timeout: WAIT_MS });
+    // Each slide counts the router's own links from its view of the status (a center of one, a point of the other).
+    await expect.poll(() => page.getByText(`${M.routerStatusLinkDown} 0/1`).count(), { timeout: WAIT_MS }).toBeGreaterThanOrEqual(2);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `router-status-${width}`, page.getByText(M.routerStatusTitle));

@@ -3,6 +3,7 @@ import { defineEndpoint, noData } from './endpoint';
 import { integerField, pageQuery, requiredString } from './fields';
 import { LIMITS } from './limits';
 import { BM, fmt, networkMessages, routerMessages } from './messages';
+import { routerNameField } from './router';
 
 export const MEMBER_TYPES = ['center', 'point'] as const;
 export type MemberType = (typeof MEMBER_TYPES)[number];
@@ -248,7 +249,6 @@ export const networkInfo = defineEndpoint({
   response: networkDetail,
 });
 
-/** GET /network/status, polled every 10 s by the detail page. */
 /** What the device gateway last knew of a member's device in a network (issue 13). */
 export const memberDeviceState = z.object({
   /** The member's current config version (0 before the network was compiled). */
@@ -261,17 +261,24 @@ export const memberDeviceState = z.object({
 });
 export type MemberDeviceState = z.infer<typeof memberDeviceState>;
 
+/**
+ * GET /network/status, polled every 10 s by the detail page. With router_name, only that member's view
+ * (the router detail's network panel, issue 34): its links (paged by link_page), their count and how
+ * many are up, its own flag and device state; nothing when it is not a member of the network.
+ */
 export const networkStatus = defineEndpoint({
   path: '/network/status',
   method: 'GET',
   access: 'user',
   networkScoped: true,
-  query: networkQuery.extend(networkDetailPaging.shape),
+  query: networkQuery.extend(networkDetailPaging.shape).extend({ router_name: routerNameField.optional() }),
   response: z.object({
     network_status: z.number(),
     /** Every link, or with paging the page asked for (networkDetailPaging). */
     link: z.array(networkLink),
     link_count: z.number(),
+    /** With router_name: how many of the member's links are up. */
+    link_up: z.number().optional(),
     /** Every member's flag, or with paging the members' page and the centers. */
     online: z.record(z.string(), z.number()),
     /** By router_name, for members that have a config or a command. */

@@ -96,6 +96,32 @@ describeEachDatabase('network detail: paging a big network (issue 34)', (t) => {
     expect(pairs(other.link)).toEqual(everyLink(centers, points).slice(36));
   });
 
+  it('answers one member’s view with router_name: its links paged, their count and how many are up', async () => {
+    const { main, centers, points, number } = await bigNetwork(t());
+    const status = async (query: Record<string, unknown>) => (await t().call(networkStatus, { token: main.token, query: { network_number: number, ...query } as never })).data!;
+
+    const center = await status({ router_name: centers[0]!.toUpperCase(), link_page: 2, page_size: 5 });
+    expect(center).toMatchObject({ link_count: 23, link_up: 3, online: { [centers[0]!]: 0 }, device: {} });
+    expect(pairs(center.link)).toEqual(points.slice(5, 10).map((p) => [p, centers[0]]));
+
+    const second = await status({ router_name: centers[1]! });
+    expect(second).toMatchObject({ link_count: 22, link_up: 0, online: { [centers[1]!]: 1 } });
+    expect(second.link).toHaveLength(22);
+
+    const point = await status({ router_name: points[0]! });
+    expect(point).toMatchObject({ link_count: 2, link_up: 1, online: { [points[0]!]: 0 }, device: {} });
+    expect(pairs(point.link)).toEqual(centers.map((c) => [points[0], c]));
+    expect(point.link[0]).toMatchObject({ vpn_online: 1, vpn_ip: '100.64.0.9' });
+
+    const applied = await status({ router_name: points[11]!, link_page: 1, page_size: 1 });
+    expect(applied).toMatchObject({ link_count: 2, link_up: 0, device: { [points[11]!]: { config_version: 2, applied_version: 2 } } });
+    expect(pairs(applied.link)).toEqual([[points[11], centers[0]]]);
+    expect((await status({ router_name: points[22]! })).link_count).toBe(1);
+
+    const stranger = await status({ router_name: 'not_a_member' });
+    expect(stranger).toEqual({ network_status: expect.any(Number), link: [], link_count: 0, link_up: 0, online: {}, device: {} });
+  });
+
   it('refuses a page or a size out of range with its message', async () => {
     const { main, number } = await bigNetwork(t());
     for (const [query, msg] of [

@@ -14,6 +14,7 @@ import {
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { notFound } from '../../core/errors';
+import { memberKey } from '../../core/members';
 import { ensureNetworkAllowed } from '../../core/networks';
 import { planOf } from '../../core/plan';
 import { formatTime } from '../../core/time';
@@ -201,13 +202,17 @@ function sliceOf<T extends Slot>(ends: T[], paging: NetworkDetailPaging): Slice<
   return { members, centers, links, ...counts, paged: true };
 }
 
+/** Every member's place alone (no names), in order: enough to page a big network. */
+async function slotsOf(db: Db, networkId: number): Promise<Slot[]> {
+  return (await db.selectFrom('network_member as nm').select(['nm.id', 'nm.member_id', 'nm.member_type', 'nm.link_centers']).where('nm.network_id', '=', networkId).execute()).sort(byPosition);
+}
+
 /**
  * The pages of a big network: every member's place read alone (no names: the join with the member
  * table costs more than the rest at 5,000 members), then the names and flags of what the pages show.
  */
 async function pagedSlice(db: Db, networkId: number, paging: NetworkDetailPaging): Promise<Slice> {
-  const slots = (await db.selectFrom('network_member as nm').select(['nm.id', 'nm.member_id', 'nm.member_type', 'nm.link_centers']).where('nm.network_id', '=', networkId).execute()).sort(byPosition);
-  const s = sliceOf(slots, paging);
+  const s = sliceOf(await slotsOf(db, networkId), paging);
   const ids = [...new Set([...s.members, ...s.centers, ...s.links.map((l) => l.point)].map((x) => x.id))];
   const ends = ids.length === 0 ? [] : await networkMembers(db, networkId).select(LINK_END_COLUMNS).where('nm.id', 'in', ids).execute();
   const byId = new Map(ends.map((e) => [e.id, e]));
@@ -219,6 +224,41 @@ async function pagedSlice(db: Db, networkId: number, paging: NetworkDetailPaging
     return point && center ? [{ point, center }] : [];
   });
   return { ...s, members: known(s.members), centers: known(s.centers), links };
+}
+
+/**
+ * One member's view (status with router_name, the router detail's network panel): the member alone, its
+ * links (as a point to its centers, or as a center from every point linked to it) paged, and how many of
+ * them are up. A name that is not a member of the network gets an empty view.
+ */
+async function memberSlice(db: Db, networkId: number, routerName: string, paging: NetworkDetailPaging): Promise<Slice & { linkUp: number }> {
+  const me = await networkMembers(db, networkId).select(LINK_END_COLUMNS).where('m.router_key', '=', memberKey(routerName)).executeTakeFirst();
+  if (!me) return { members: [], centers: [], links: [], linkCount: 0, memberCount: 0, paged: true, linkUp: 0 };
+  const asCenter = me.member_type === 'center';
+  const [centers, slots, up] = await Promise.all([
+    networkMembers(db, networkId).select(LINK_END_COLUMNS).where('nm.member_type', '=', 'center').execute(),
+    slotsOf(db, networkId),
+    db
+      .selectFrom('member_link')
+      .select(['member_id', 'center_member_id'])
+      .where('network_id', '=', networkId)
+      .where(asCenter ? 'center_member_id' : 'member_id', '=', me.member_id)
+      .where('vpn_online', '=', 1)
+      .execute(),
+  ]);
+  centers.sort(byPosition);
+  // The other ends: a point's centers, or the points linked to this center (their names read for the page only).
+  const others: Slot[] = asCenter ? slots.filter((p) => p.member_type === 'point' && linkedCenters(p, centers).some((c) => c.id === me.id)) : linkedCenters(me, centers);
+  const page = paging.link_page !== undefined ? pageOfList(others, paging.link_page, paging.page_size ?? LIMITS.pageSize) : others;
+  const named = asCenter && page.length > 0 ? await networkMembers(db, networkId).select(LINK_END_COLUMNS).where('nm.id', 'in', page.map((p) => p.id)).execute() : centers;
+  const byId = new Map(named.map((e) => [e.id, e]));
+  const links = page.flatMap((o) => {
+    const other = byId.get(o.id);
+    return other ? [asCenter ? { point: other, center: me } : { point: me, center: other }] : [];
+  });
+  const linked = new Set(others.map((o) => o.member_id));
+  const linkUp = up.filter((l) => linked.has(asCenter ? l.member_id : l.center_member_id)).length;
+  return { members: [me], centers: [], links, linkCount: others.length, memberCount: slots.length, paged: true, linkUp };
 }
 
 /** The members and centers of a slice, each once. */
@@ -319,13 +359,13 @@ async function deviceStateOf(ctx: Ctx, tenantId: number, networkId: number, memb
   return out;
 }
 
-/** What the detail page polls: the status, the links, each member's online flag and device state (of the pages asked for, with the centers). */
+/** What the detail page polls: the status, the links, each member's online flag and device state (of the pages asked for, with the centers; or of one member with router_name). */
 export async function status(
   ctx: Ctx,
   actor: Actor,
   networkNumber: string,
-  paging: NetworkDetailPaging = {},
-): Promise<{ network_status: number; link: NetworkLink[]; link_count: number; online: Record<string, number>; device: Record<string, MemberDeviceState> }> {
+  view: NetworkDetailPaging & { router_name?: string } = {},
+): Promise<{ network_status: number; link: NetworkLink[]; link_count: number; link_up?: number; online: Record<string, number>; device: Record<string, MemberDeviceState> }> {
   // The network and the tenant's plan in one read; then every read of its members at once.
   ensureNetworkAllowed(actor, networkNumber);
   const net = await ctx.db
@@ -336,10 +376,11 @@ export async function status(
     .where('network.network_number', '=', networkNumber)
     .executeTakeFirst();
   if (!net) throw notFound(M.networkNotFound);
-  const slice = isPaged(paging) ? await pagedSlice(ctx.db, net.id, paging) : sliceOf(await linkEndsOf(ctx.db, net.id), paging);
+  const one = view.router_name !== undefined ? await memberSlice(ctx.db, net.id, view.router_name, view) : undefined;
+  const slice = one ?? (isPaged(view) ? await pagedSlice(ctx.db, net.id, view) : sliceOf(await linkEndsOf(ctx.db, net.id), view));
   const shown = slice.paged ? membersAndCenters(slice) : slice.members;
   const [link, device] = await Promise.all([linksOf(ctx, net.id, slice.links, slice.paged), deviceStateOf(ctx, actor.tenantId, net.id, shown, slice.paged)]);
-  return { network_status: networkStatusOf(net), link, link_count: slice.linkCount, online: onlineOf(shown), device };
+  return { network_status: networkStatusOf(net), link, link_count: slice.linkCount, ...(one ? { link_up: one.linkUp } : {}), online: onlineOf(shown), device };
 }
 
 export async function members(ctx: Ctx, actor: Actor, networkNumber: string, memberType?: MemberType): Promise<NetworkMember[]> {

@@ -7,15 +7,14 @@ import { shortNetworkName } from './shortNetworkName';
 
 type Membership = RouterDetail['network'][number];
 
-/** The member's links in one network (as edge or as center) and whether its config took effect. */
+/** The member's links in one network (as edge or as center) and whether its config took effect: its own view of the status, not the whole network's. */
 function useMemberState(routerName: string, networkNumber: string) {
-  const status = useApiQuery(networkStatus, { network_number: networkNumber }, { on204: 'stay', quiet: true });
+  const status = useApiQuery(networkStatus, { network_number: networkNumber, router_name: routerName, link_page: 1, page_size: 1 }, { on204: 'stay', quiet: true });
   const data = status.data?.data;
   if (!data) return undefined;
   const key = routerName.toLowerCase();
-  const links = data.link.filter((l) => l.router_name.toLowerCase() === key || l.center_router_name.toLowerCase() === key);
   const device = Object.entries(data.device).find(([n]) => n.toLowerCase() === key)?.[1];
-  return { up: links.filter((l) => l.vpn_online === 1).length, total: links.length, device };
+  return { up: data.link_up ?? 0, total: data.link_count, device };
 }
 
 function LinkState({ state }: { state: NonNullable<ReturnType<typeof useMemberState>> }) {

@@ -34,7 +34,7 @@ function api(traffic = ok([{ time: '2026-11-23 10:00:00', down: 1.5, upload: 0.5
     '/saas/traffic': traffic,
     '/saas/connect': { code: 200, msg: 'success', data: [connect], count: 1 },
     '/saas/app_log': ok([{ name: 'wechat', download_flow_sum: 2048, upload_flow_sum: 100 }]),
-    '/network/status': ok({ network_status: 1, link: [link], link_count: 1, online: {}, device: { 'gw-beijing': { config_version: 3, applied_version: 3, applied_error: '', command: null } } }),
+    '/network/status': ok({ network_status: 1, link: [link], link_count: 1, link_up: 1, online: {}, device: { 'gw-beijing': { config_version: 3, applied_version: 3, applied_error: '', command: null } } }),
   });
 }
 
@@ -68,7 +68,7 @@ describe('RouterDetailPage views', () => {
     await waitFor(() => expect(page.location()).toBe(`${PAGE}?router_name=gw-beijing&view=status`));
     await shows(M.routerStatusTitle);
     await shows(`${M.routerStatusLinkUp} 1/1`);
-    expect(m.callsTo('/network/status')[0]!.query).toEqual({ network_number: 'N100' });
+    expect(m.callsTo('/network/status')[0]!.query).toEqual({ network_number: 'N100', router_name: 'gw-beijing', link_page: '1', page_size: '1' });
     expect(screen.getAllByText(M.routerStatusApplied)[0]).toBeInTheDocument();
     expect(screen.getAllByRole('img', { name: `eth0 ${M.routerTrafficIn}` })[0]).toBeInTheDocument();
 
