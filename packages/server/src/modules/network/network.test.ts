@@ -161,7 +161,9 @@ describeEachDatabase('networks: create, info, lists, member, config, select', (t
     expect(p1.data!.map((n) => n.member_count)).toEqual([3, 2, 1, 3, 2, 1, 3, 2, 1, 3]);
     const p2 = await t().call(listNetworks, { token: main.token, query: { page: 2 } });
     expect(p2.data!.map((n) => n.network_number)).toEqual([numbers[1], numbers[0]]);
-    expect((await t().call(listNetworks, { token: main.token, query: { page: 3 } })).data).toEqual([]);
+    expect(p2.data!.map((n) => n.member_count)).toEqual([2, 1]);
+    expect(p2.count).toBe(12);
+    expect(await t().call(listNetworks, { token: main.token, query: { page: 3 } })).toMatchObject({ data: [], count: 12 });
 
     const search = async (text: string) =>
       (await t().call(listNetworks, { token: main.token, query: { page: 1, search: text } })).data!.map((n) => n.network_name).sort();

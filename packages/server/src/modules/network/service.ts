@@ -20,7 +20,7 @@ import { chunks } from '../../core/chunks';
 import { ApiError, forbidden, invalid, notFound } from '../../core/errors';
 import { allowedNetworks, ensureNetworkAllowed } from '../../core/networks';
 import { planOf } from '../../core/plan';
-import { contains, countOf, offsetOf, pageOf, totalOf } from '../../core/paging';
+import { contains, countOf, offsetOf, totalOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
@@ -91,18 +91,17 @@ export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows
         eb.selectFrom('network_fr as fr').select('fr.name').whereRef('fr.id', '=', 'network.network_fr_id').whereRef('fr.tenant_id', '=', 'network.tenant_id').as('fr_name'),
       ])
       .orderBy('network.id', 'desc');
-  const page = q.search
-    ? pageOf(filtered, q, columns)
-    : (async () => {
-        const offset = offsetOf(q.page, q.limit);
-        const rows = await columns(filtered)
-          .select(() => filtered.select((eb) => eb.fn.countAll<number>().as('n')).as('total'))
-          .limit(q.limit)
-          .offset(offset)
-          .execute();
-        return { rows, count: rows.length > 0 ? Number(rows[0]!.total) : await totalOf(0, offset, q.limit, () => countOf(filtered)) };
-      })();
-  const { rows, count } = await page;
+  // The page's ids first, then its columns: PostgreSQL would count the members of every network the offset skips.
+  const offset = offsetOf(q.page, q.limit);
+  const onPage = ctx.db
+    .selectFrom('network')
+    .where('network.tenant_id', '=', actor.tenantId)
+    .where('network.id', 'in', filtered.select('network.id').orderBy('network.id', 'desc').limit(q.limit).offset(offset));
+  // Unsearched, the total comes in the page's own query; searched, a page that is not full tells it.
+  const rows = await columns(onPage)
+    .$if(!q.search, (qb) => qb.select(() => filtered.select((eb) => eb.fn.countAll<number>().as('n')).as('total')))
+    .execute();
+  const count = !q.search && rows.length > 0 ? Number(rows[0]!.total) : await totalOf(rows.length, offset, q.limit, () => countOf(filtered));
   return {
     rows: rows.map((r) => ({
       network_number: r.network_number,
