@@ -226,7 +226,8 @@ export class EventBus<C = unknown> {
       .selectFrom('event_delivery as d')
       .innerJoin('event as e', 'e.id', 'd.event_id')
       .select(['d.id', 'd.subscriber', 'd.tenant_id', 'd.attempts', 'e.id as event_id', 'e.type', 'e.payload', 'e.create_time'])
-      .where('d.state', '=', 'pending')
+      // Written out, not bound: the planner matches it to the index of pending deliveries (migration 0046).
+      .where('d.state', '=', sql.lit('pending'))
       .where('d.next_at', '<=', now)
       .where('d.lease_until', '<=', now)
       .where('d.subscriber', 'in', names)

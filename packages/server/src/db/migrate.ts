@@ -40,6 +40,8 @@ import { auditPending } from './migrations/0038_audit_pending';
 import { tenantIdCodes } from './migrations/0039_tenant_id_codes';
 import { ldapSelection } from './migrations/0040_ldap_selection';
 import { webhookQueue } from './migrations/0044_webhook_queue';
+import { searchGinDirect } from './migrations/0045_search_gin_direct';
+import { eventDeliveryPending } from './migrations/0046_event_delivery_pending';
 import { ldapSync } from './migrations/0041_ldap_sync';
 import { webhooks } from './migrations/0043_webhooks';
 
@@ -103,6 +105,8 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0039_tenant_id_codes': tenantIdCodes(),
     '0040_ldap_selection': ldapSelection(),
     '0044_webhook_queue': webhookQueue(handle.dialect),
+    '0045_search_gin_direct': searchGinDirect(handle.dialect),
+    '0046_event_delivery_pending': eventDeliveryPending(),
     '0041_ldap_sync': ldapSync(),
     '0043_webhooks': webhooks(handle.dialect),
   };
