@@ -42,7 +42,7 @@ export function createBackbone(config: Config, handle: DbHandle, log: FastifyBas
   const pubsub =
     opts.pubsub ?? (redis ? new RedisPubSub(redis, log, opts.redisPrefix) : sharesThroughPrimary(config.redisUrl) ? new ClusterPubSub(log) : new MemoryPubSub(log));
   const storage = opts.storage ?? (config.s3Url ? new S3Storage(s3FromUrl(config.s3Url)) : new LocalStorage(path.join(config.dataDir, 'storage')));
-  const events = new EventBus<Ctx>(handle.db, log, { leaseMs: config.eventLeaseMs, ...opts.events });
+  const events = new EventBus<Ctx>(handle.db, handle.dialect, log, { leaseMs: config.eventLeaseMs, ...opts.events });
   const runner: JobRunner =
     handle.dialect === 'postgres'
       ? new PgBossJobRunner(handle.db, log, config.instance, jobs, ctx, {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { EVENTS, type DomainEvent, type EventType } from '@hublink/contract';
-import type { Db } from '../db/connect';
+import type { Db, Dialect } from '../db/connect';
 import { uncaptured } from './audit';
 import { metricsOf } from './metrics';
 
@@ -87,6 +87,7 @@ export class EventBus<C = unknown> {
 
   constructor(
     private readonly db: Db,
+    private readonly dialect: Dialect,
     private readonly log: FastifyBaseLogger,
     opts: EventBusOptions = {},
   ) {
@@ -222,30 +223,32 @@ export class EventBus<C = unknown> {
     const names = [...this.byName.keys()];
     if (names.length === 0 || this.ctx === undefined) return 0;
     const now = Date.now();
-    const due = await this.db
-      .selectFrom('event_delivery as d')
-      .innerJoin('event as e', 'e.id', 'd.event_id')
-      .select(['d.id', 'd.subscriber', 'd.tenant_id', 'd.attempts', 'e.id as event_id', 'e.type', 'e.payload', 'e.create_time'])
-      // Written out, not bound: the planner matches it to the index of pending deliveries (migration 0046).
-      .where('d.state', '=', sql.lit('pending'))
-      .where('d.next_at', '<=', now)
-      .where('d.lease_until', '<=', now)
-      .where('d.subscriber', 'in', names)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('event_delivery as p')
-              .select(sql`1`.as('one'))
-              .whereRef('p.subscriber', '=', 'd.subscriber')
-              .whereRef('p.tenant_id', '=', 'd.tenant_id')
-              .where('p.state', '=', 'pending')
-              .whereRef('p.id', '<', 'd.id'),
-          ),
-        ),
+    // Each subscriber and tenant's oldest pending delivery, found by a skip scan over the index of pending
+    // deliveries (migration 0046): one probe per group, however long a group's backlog (a pass that read
+    // every pending row to find each one's oldest read thousands behind one tenant's running chain).
+    // SQLite, without statistics, would take the (state, next_at) index and sort every pending row: it
+    // is told which index; the cross joins keep it from starting with every delivery of the subscribers.
+    const pending = this.dialect === 'sqlite' ? sql`event_delivery p indexed by event_delivery_pending` : sql`event_delivery p`;
+    const { rows: due } = await sql<DueDelivery>`
+      with recursive head(id) as (
+        select (select p.id from ${pending} where p.state = 'pending' order by p.subscriber, p.tenant_id, p.id limit 1)
+        union all
+        select (
+          select p.id from ${pending}
+          where p.state = 'pending' and (p.subscriber, p.tenant_id) > (h.subscriber, h.tenant_id)
+          order by p.subscriber, p.tenant_id, p.id limit 1)
+        from head
+        cross join event_delivery h
+        where h.id = head.id
       )
-      .orderBy('d.id')
-      .limit(this.opts.batch)
-      .execute();
+      select d.id, d.subscriber, d.tenant_id, d.attempts, e.id as event_id, e.type, e.payload, e.create_time
+      from head
+      cross join event_delivery d
+      cross join event e
+      where d.id = head.id and e.id = d.event_id
+        and d.next_at <= ${now} and d.lease_until <= ${now} and d.subscriber in (${sql.join(names)})
+      order by d.id
+      limit ${this.opts.batch}`.execute(this.db);
     if (due.length === 0) return 0;
     // Claimed in one transaction: a commit each was most of what a pass cost in a burst.
     const claimed = await this.db.transaction().execute(async (trx) => {
