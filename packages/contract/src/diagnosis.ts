@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { diagnosisMessages, fmt } from './messages';
-import { networkNumberField } from './network';
+import { networkDetailPaging, networkNumberField } from './network';
 import { routerNameField } from './router';
 
 /**
@@ -68,16 +68,21 @@ export const routerDiagnosis = defineEndpoint({
   response: diagnosis,
 });
 
-/** GET /network/delivery: who has not acknowledged the current config, and how long the last change took. */
+/**
+ * GET /network/delivery: who has not acknowledged the current config, and how long the last change took.
+ * `behind` is whole, or with behind_page that page of it (issue 34: at 5,000 members all of them may be
+ * behind for a while); behind_count is always the whole count.
+ */
 export const networkDelivery = defineEndpoint({
   path: '/network/delivery',
   method: 'GET',
   access: 'user',
   networkScoped: true,
-  query: z.object({ network_number: networkNumberField }),
+  query: z.object({ network_number: networkNumberField, behind_page: networkDetailPaging.shape.member_page, page_size: networkDetailPaging.shape.page_size }),
   response: z.object({
-    /** Members whose device has not acknowledged its current config version. */
+    /** Members whose device has not acknowledged its current config version (hardware first, by name). */
     behind: z.array(z.object({ router_name: z.string(), online: z.number(), config_version: z.number(), applied_version: z.number(), applied_error: z.string() })),
+    behind_count: z.number(),
     /** The network's last change (null before any): when it was compiled, how many members it changed, how many acknowledged it, and the time to acknowledge (seconds; null while none has). */
     last_change: z
       .object({ time: z.string(), members: z.number(), acknowledged: z.number(), p50_seconds: z.number().nullable(), p95_seconds: z.number().nullable() })

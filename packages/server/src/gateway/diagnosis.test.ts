@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { simulate, type DeviceClient, type Simulation } from '@hublink/agent';
-import { DEVICE_CLOSE, DEVICE_TIMING, ROUTER_TYPE, networkDelivery, routerDiagnosis, setDns, updateRouterStatus, type DeviceLink } from '@hublink/contract';
+import { BM, DEVICE_CLOSE, DEVICE_TIMING, ROUTER_TYPE, networkDelivery, routerDiagnosis, setDns, updateRouterStatus, type DeviceLink } from '@hublink/contract';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
 import { until } from '../../test/until';
@@ -130,6 +130,12 @@ describeEachDatabase('device diagnosis', (t) => {
     expect(names).toContain(behind);
     expect(names).toContain(never);
     expect(names).not.toContain(healthy);
+    expect(res.data!.behind_count).toBe(late.length);
+    // Paged (issue 34): one page of the same list, the count of all of it.
+    const page = async (behind_page: number) => (await t().call(networkDelivery, { token, query: { network_number: networkNumber, behind_page, page_size: 1 } })).data!;
+    for (const [i, name] of names.entries()) expect(await page(i + 1)).toMatchObject({ behind: [{ router_name: name }], behind_count: late.length });
+    expect((await page(names.length + 1)).behind).toEqual([]);
+    expect((await t().call(networkDelivery, { token, query: { network_number: networkNumber, behind_page: 0 } })).msg).toBe(BM.pageInvalid);
     expect(last_change!.members).toBeGreaterThanOrEqual(1);
     expect(last_change!.acknowledged).toBeGreaterThanOrEqual(1);
     expect(last_change!.acknowledged).toBeLessThan(last_change!.members);

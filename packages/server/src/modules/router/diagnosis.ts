@@ -1,9 +1,10 @@
-import { DEVICE_CLOSE, M, diagnosisMessage, type Diagnosis, type DiagnosisCause, type DiagnosisNetwork } from '@hublink/contract';
+import { DEVICE_CLOSE, LIMITS, M, diagnosisMessage, type Diagnosis, type DiagnosisCause, type DiagnosisNetwork } from '@hublink/contract';
 import { sql } from 'kysely';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { notFound } from '../../core/errors';
 import { allowedNetworks } from '../../core/networks';
+import { offsetOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import { findMember } from './service';
 
@@ -149,7 +150,7 @@ const seconds = (ms: number) => Math.round(ms / 100) / 10;
  * Confirmed delivery in a network: the members whose device has not acknowledged its current config, and
  * the network's last change (the newest config version made) with how long its members took to acknowledge it.
  */
-export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string) {
+export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string, paging: { behind_page?: number; page_size?: number } = {}) {
   const { db } = ctx;
   const allowed = allowedNetworks(actor);
   if (allowed !== null && !allowed.includes(networkNumber)) throw notFound(M.networkNotFound);
@@ -161,6 +162,7 @@ export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string) {
   // tenant's index (6 ms at 100,000 members).
   const configs = db.selectFrom('member_config').where('member_config.network_id', '=', net.id).where('member_config.tenant_id', '=', actor.tenantId);
   const notAcked = sql<boolean>`(member_config.applied_version < member_config.version or member_config.applied_error <> '')`;
+  const size = paging.page_size ?? LIMITS.pageSize;
   const [rows, behindRows] = await Promise.all([
     configs.select(['member_config.update_time', 'member_config.applied_time', sql<number>`case when ${notAcked} then 0 else 1 end`.as('acked')]).execute(),
     configs
@@ -171,10 +173,14 @@ export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string) {
       .select(['member.router_name', 'member.online_status', 'member_config.version', 'member_config.applied_version', 'member_config.applied_error'])
       .orderBy('member.router_type')
       .orderBy('member.router_name')
+      .$if(paging.behind_page !== undefined, (qb) => qb.limit(size).offset(offsetOf(paging.behind_page!, size)))
       .execute(),
   ]);
   const behind = behindRows.map((r) => ({ router_name: r.router_name, online: r.online_status, config_version: r.version, applied_version: r.applied_version, applied_error: r.applied_error }));
-  if (rows.length === 0) return { behind, last_change: null };
+  // The configs' rows say how many are behind: no second read of the members.
+  let behindCount = 0;
+  for (const r of rows) if (Number(r.acked) === 0) behindCount++;
+  if (rows.length === 0) return { behind, behind_count: behindCount, last_change: null };
   let last = 0;
   for (const r of rows) last = Math.max(last, Number(r.update_time));
   const changed = rows.filter((r) => Number(r.update_time) === last);
@@ -186,6 +192,7 @@ export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string) {
   const p95 = percentile(took, 0.95);
   return {
     behind,
+    behind_count: behindCount,
     last_change: {
       time: formatTime(last, ctx.config.timezone),
       members: changed.length,

@@ -52,7 +52,7 @@ export function routerRoutes(app: App, ctx: Ctx) {
   );
   route(app, ctx, routerInfo, async ({ actor, query }) => ok(await members.info(ctx, actor, query.router_name)));
   route(app, ctx, routerDiagnosis, async ({ actor, query }) => ok(await diagnose(ctx, actor, query.router_name)));
-  route(app, ctx, networkDelivery, async ({ actor, query }) => ok(await delivery(ctx, actor, query.network_number)));
+  route(app, ctx, networkDelivery, async ({ actor, query }) => ok(await delivery(ctx, actor, query.network_number, query)));
   route(
     app,
     ctx,
