@@ -135,7 +135,8 @@ async function prepare(dialect: string): Promise<Prepared> {
     const t0 = Date.now();
     const seeded = await seed(handle.db);
     const subs = await addSubAccounts(handle.db, seeded.tenantId);
-    if (handle.dialect === 'postgres') await sql`analyze`.execute(handle.db);
+    // Vacuumed as autovacuum leaves a settled database: index-only scans need the visibility map.
+    if (handle.dialect === 'postgres') await sql`vacuum analyze`.execute(handle.db);
     // Sessions as a sign-in opens them: the key lives in the database, so the server accepts these tokens.
     const config = loadConfig({ HUBLINK_DATA_DIR: dataDir });
     const issuer = new TokenService(handle.db, config.tokenTtlSeconds, config.sessionTtlSeconds);
