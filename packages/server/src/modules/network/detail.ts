@@ -231,13 +231,14 @@ async function pagedSlice(db: Db, networkId: number, paging: NetworkDetailPaging
  * links (as a point to its centers, or as a center from every point linked to it) paged, and how many of
  * them are up. A name that is not a member of the network gets an empty view.
  */
-async function memberSlice(db: Db, networkId: number, routerName: string, paging: NetworkDetailPaging): Promise<Slice & { linkUp: number }> {
+async function memberSlice(db: Db, networkId: number, routerName: string, paging: NetworkDetailPaging): Promise<Omit<Slice, 'memberCount'> & { linkUp: number }> {
   const me = await networkMembers(db, networkId).select(LINK_END_COLUMNS).where('m.router_key', '=', memberKey(routerName)).executeTakeFirst();
-  if (!me) return { members: [], centers: [], links: [], linkCount: 0, memberCount: 0, paged: true, linkUp: 0 };
+  if (!me) return { members: [], centers: [], links: [], linkCount: 0, paged: true, linkUp: 0 };
   const asCenter = me.member_type === 'center';
   const [centers, slots, up] = await Promise.all([
     networkMembers(db, networkId).select(LINK_END_COLUMNS).where('nm.member_type', '=', 'center').execute(),
-    slotsOf(db, networkId),
+    // Every member's place only for a center, whose points are among them; a point's other ends are the centers.
+    asCenter ? slotsOf(db, networkId) : [],
     db
       .selectFrom('member_link')
       .select(['member_id', 'center_member_id'])
@@ -258,11 +259,11 @@ async function memberSlice(db: Db, networkId: number, routerName: string, paging
   });
   const linked = new Set(others.map((o) => o.member_id));
   const linkUp = up.filter((l) => linked.has(asCenter ? l.member_id : l.center_member_id)).length;
-  return { members: [me], centers: [], links, linkCount: others.length, memberCount: slots.length, paged: true, linkUp };
+  return { members: [me], centers: [], links, linkCount: others.length, paged: true, linkUp };
 }
 
 /** The members and centers of a slice, each once. */
-const membersAndCenters = (s: Slice) => [...new Set([...s.members, ...s.centers])];
+const membersAndCenters = (s: Pick<Slice, 'members' | 'centers'>) => [...new Set([...s.members, ...s.centers])];
 
 export async function info(ctx: Ctx, actor: Actor, networkNumber: string, paging: NetworkDetailPaging = {}): Promise<NetworkDetail> {
   const net = await networkOf(ctx.db, actor, networkNumber);
