@@ -21,21 +21,15 @@
  * The agents run in BENCH_AGENT_PROCS child processes of their own (this file with the argument
  * `agents`), so neither their CPU nor their sockets count as the server's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { loopbackAddress, simulate, type SimulatedMember, type SimulationCounts } from '../packages/agent/src/index';
 import { DIAL_MODE } from '@hublink/contract';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
-import { hashPassword } from '../packages/server/src/core/passwords';
 import { connect, type Db } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
-import { credentialHash } from '../packages/server/src/core/deviceCredentials';
-import { TokenService } from '../packages/server/src/core/tokens';
+import { acknowledged, Agents, line, mib, post, sample, seconds, seedFleet, Server, sleep, tenantToken, type MetricsLine, type Seeded } from './fleetParts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
 /** Members per network: two centers, the rest points (each point links to both centers). */
@@ -47,89 +41,24 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 30);
 /** How many networks the change-to-acknowledgement run changes at once (default: all of them). */
 const ACK_NETWORKS = process.env.BENCH_ACK_NETWORKS ? Number(process.env.BENCH_ACK_NETWORKS) : undefined;
 const ACK_ONE = Number(process.env.BENCH_ACK_ONE ?? 20);
-const METRICS_S = 10;
+const METRICS_S = Server.METRICS_S;
 const STORM_LIMIT_S = 60;
-const SECRET = 'bench-secret-1';
 const PORT = Number(process.env.BENCH_PORT ?? 18_090);
 const INSTANCE = 'bench-gateway';
-const CHUNK = 500;
 
-const nameOf = (i: number) => `gw${String(i).padStart(5, '0')}`;
-const credentialOf = (name: string) => `bench-credential-${name}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
-
-// ---- the agents' side (a child process) -------------------------------------------------------
-
-type AgentsIn = { url: string; members: SimulatedMember[] } | { stop: true };
-type AgentsOut = { counts: SimulationCounts; cpuMs: number; summary: string };
-
-function runAgents() {
-  let stopSim: (() => Promise<void>) | undefined;
-  process.on('message', (m: AgentsIn) => {
-    if ('stop' in m) {
-      void (stopSim?.() ?? Promise.resolve()).then(() => process.exit(0));
-      return;
-    }
-    const sim = simulate({ url: m.url, members: m.members });
-    stopSim = () => sim.stop();
-    setInterval(() => {
-      const cpu = process.cpuUsage();
-      process.send!({ counts: sim.counts(), cpuMs: (cpu.user + cpu.system) / 1000, summary: sim.summary() } satisfies AgentsOut);
-    }, 250);
-  });
-}
-
-// ---- seeding ----------------------------------------------------------------------------------
-
-/** One tenant, AGENTS hardware members with a known secret and a credential each, in networks of NETWORK_SIZE, compiled with their certificates. */
-async function seed(dir: string) {
+/** One tenant, AGENTS hardware members in networks of NETWORK_SIZE, compiled with their certificates (SQLite in `dir`). */
+async function seed(dir: string): Promise<Seeded> {
   const handle = connect({ dataDir: dir });
   await migrateToLatest(handle);
   const app = await buildApp({ ...loadConfig({ HUBLINK_DATA_DIR: dir }), prettyLogs: false, logLevel: 'warn' }, { db: handle, logger: false });
   await app.ready();
-  const { db } = handle;
-  const now = Date.now();
-  const tenant = await db
-    .insertInto('account')
-    .values({ username: 'gwbench', username_key: 'gwbench', nickname: 'bench', password_hash: 'x', phone: null, email: null, sign: 'gwbench', domain: 'gwbench', network_level: 2, network_router_count: AGENTS, network_center_count: 2, dns_quantity: 2, ram_quantity: 10, create_time: now, update_time: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const secretHash = await hashPassword(SECRET);
-  const names = Array.from({ length: AGENTS }, (_, i) => nameOf(i));
-  const ids: number[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < AGENTS; i += CHUNK) {
-      const rows = names.slice(i, i + CHUNK).map((n) => ({ tenant_id: tenant.id, router_name: n, router_key: n, router_type: 1, secret_hash: secretHash, area_number: null, phone: null, online_time: null, create_time: now, update_time: now }));
-      ids.push(...(await trx.insertInto('member').values(rows).returning('id').execute()).map((r) => r.id));
-    }
-    for (let i = 0; i < AGENTS; i += CHUNK) {
-      const rows = ids.slice(i, i + CHUNK).map((id, k) => ({ tenant_id: tenant.id, member_id: id, token_hash: credentialHash(credentialOf(names[i + k]!)), create_time: now, used_time: now }));
-      await trx.insertInto('device_credential').values(rows).execute();
-    }
-  });
-  const networkIds: number[] = [];
-  for (let start = 0, n = 0; start < AGENTS; start += NETWORK_SIZE, n++) {
-    const net = await db
-      .insertInto('network')
-      .values({ tenant_id: tenant.id, network_number: `NGW${String(n).padStart(6, '0')}`, network_name: `压测网络${n}`, create_time: now, update_time: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const members = ids.slice(start, start + NETWORK_SIZE).map((member_id, k) => ({ tenant_id: tenant.id, network_id: net.id, member_id, member_type: k < 2 ? 'center' : 'point', create_time: now }));
-    for (let i = 0; i < members.length; i += CHUNK) await db.insertInto('network_member').values(members.slice(i, i + CHUNK)).execute();
-    networkIds.push(net.id);
+  try {
+    return await seedFleet(handle.db, app, AGENTS, NETWORK_SIZE);
+  } finally {
+    await app.close();
+    await handle.close();
   }
-  // The compiler and the PKI follow network events, as they would after the console created the networks.
-  for (const network_id of networkIds) await app.ctx.events.emit(db, { type: 'network.changed', tenant_id: tenant.id, network_id, change: 'created' });
-  await app.ctx.events.settle();
-  const configs = await db.selectFrom('member_config').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const certs = await db.selectFrom('member_certificate').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  await app.close();
-  await handle.close();
-  return { names, networks: networkIds.length, configs: Number(configs.n), certificates: Number(certs.n) };
 }
-
-type Seeded = Awaited<ReturnType<typeof seed>>;
 
 /** BENCH_SEED_CACHE=<dir>: the seeded data dir is kept there and copied on later runs (seeding 10,000 takes minutes). */
 async function seedOrCopy(dir: string): Promise<Seeded> {
@@ -151,79 +80,7 @@ async function seedOrCopy(dir: string): Promise<Seeded> {
   return seeded;
 }
 
-// ---- the server (a child process) -------------------------------------------------------------
-
-interface MetricsLine {
-  time: number;
-  sessions: number;
-  all: { count: number; p50: number; p99: number; max: number };
-  types: Record<string, { count: number; p50: number; p99: number; max: number }>;
-}
-
-class Server {
-  readonly child: ChildProcess;
-  readonly metrics: MetricsLine[] = [];
-  readonly other: string[] = [];
-  exited: Promise<number | null>;
-
-  constructor(dir: string) {
-    // BENCH_SERVER_NODE_OPTIONS: e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to see where the server's time goes.
-    const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
-    this.child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'packages/server/src/main.ts', 'start'], {
-      env: { ...process.env, NODE_ENV: 'production', HUBLINK_DATA_DIR: dir, PORT: String(PORT), HOST: '127.0.0.1', HUBLINK_INSTANCE: INSTANCE, LOG_LEVEL: 'warn', HUBLINK_GATEWAY_METRICS: String(METRICS_S), HUBLINK_WORKERS: process.env.HUBLINK_WORKERS ?? '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    for (const stream of [this.child.stdout!, this.child.stderr!]) {
-      readline.createInterface({ input: stream }).on('line', (line) => {
-        try {
-          const entry = JSON.parse(line) as { msg?: string } & MetricsLine;
-          if (entry.msg === 'gateway: message handling') return void this.metrics.push(entry);
-        } catch {
-          // not a JSON log line
-        }
-        if (this.other.length < 20) this.other.push(line);
-      });
-    }
-    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
-  }
-
-  get pid() {
-    return this.child.pid!;
-  }
-
-  async listening(): Promise<void> {
-    for (;;) {
-      const up = await new Promise<boolean>((resolve) => {
-        http.get({ host: '127.0.0.1', port: PORT, path: '/api/health' }, (res) => {
-          res.resume();
-          resolve(true);
-        }).on('error', () => resolve(false));
-      });
-      if (up) return;
-      if (this.child.exitCode !== null) throw new Error(`the server exited (${this.child.exitCode}): ${this.other.join('\n')}`);
-      await sleep(100);
-    }
-  }
-}
-
-/** RSS (bytes), CPU time (ms) and bytes written to disk of a process, from /proc. */
-function sample(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  const io = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
-  const written = Number(/write_bytes:\s+(\d+)/.exec(io)![1]);
-  return { rss, cpuMs: (ticks * 1000) / 100, written, at: Date.now() };
-}
-
 // ---- change to acknowledgement (issue 18) -----------------------------------------------------
-
-/** Whether a member's device acknowledged the config version it has now. */
-const acknowledged = (r: { version: number; applied_version: number; applied_time: number | null }) => r.applied_version >= r.version && r.applied_time !== null;
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
 
 /**
  * Changes every network's DNS in one go and waits until every member's device acknowledged its new
@@ -287,22 +144,7 @@ async function changeToAck(dir: string): Promise<{ took: number[]; fromFirst: nu
   }
 }
 
-/** A token of the seeded tenant's main account (its session is in the database the server reads). */
-async function tenantToken(dir: string, db: Db, tenantId: number): Promise<string> {
-  const config = loadConfig({ HUBLINK_DATA_DIR: dir });
-  return (await new TokenService(db, config.tokenTtlSeconds, config.sessionTtlSeconds).issue(tenantId, null)).token;
-}
-
-/** POSTs one console call to the server; throws unless it answers code 200. */
-async function post(token: string, call: string, body: object): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${PORT}/api/v1${call}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; message: string };
-  if (env.code !== 200) throw new Error(`${call}: ${env.code} ${env.message}`);
-}
+const tokenOf = (dir: string, db: Db, tenantId: number) => tenantToken(db, loadConfig({ HUBLINK_DATA_DIR: dir }), tenantId);
 
 /**
  * The same change made as the console makes it, by the one server alone (it commits, recompiles and
@@ -315,11 +157,11 @@ async function changeToAckByApi(dir: string): Promise<number[]> {
   try {
     const networks = await db.selectFrom('network').select(['id', 'tenant_id', 'network_number']).orderBy('id').execute();
     const changed = networks.slice(0, ACK_NETWORKS ?? networks.length);
-    const token = await tenantToken(dir, db, changed[0]!.tenant_id);
+    const token = await tokenOf(dir, db, changed[0]!.tenant_id);
     const ids = changed.map((n) => n.id);
     const members = Number((await db.selectFrom('member_config').select((eb) => eb.fn.countAll<number>().as('n')).where('network_id', 'in', ids).executeTakeFirstOrThrow()).n);
     const t0 = Date.now();
-    await Promise.all(changed.map((n) => post(token, '/network/dns', { network_number: n.network_number, dns: ['119.29.29.29'] })));
+    await Promise.all(changed.map((n) => post(PORT, token, '/network/dns', { network_number: n.network_number, dns: ['119.29.29.29'] })));
     for (;;) {
       const rows = await db.selectFrom('member_config').select(['version', 'applied_version', 'applied_time']).where('network_id', 'in', ids).where('update_time', '>=', t0).execute();
       if (rows.length === members && rows.every(acknowledged)) return rows.map((r) => Number(r.applied_time) - t0).sort((a, b) => a - b);
@@ -344,7 +186,7 @@ async function oneMemberChanges(dir: string, n: number): Promise<{ took: number[
   let versions = 0;
   try {
     const first = await db.selectFrom('network').select(['id', 'tenant_id', 'network_number']).orderBy('id').executeTakeFirstOrThrow();
-    const token = await tenantToken(dir, db, first.tenant_id);
+    const token = await tokenOf(dir, db, first.tenant_id);
     const points = await db
       .selectFrom('network_member as nm')
       .innerJoin('member as m', 'm.id', 'nm.member_id')
@@ -356,7 +198,7 @@ async function oneMemberChanges(dir: string, n: number): Promise<{ took: number[
       .execute();
     for (const p of points) {
       const t0 = Date.now();
-      await post(token, '/network/software_mode', { network_number: first.network_number, router_name: p.router_name, mode: p.mode === DIAL_MODE.centerFirst ? DIAL_MODE.default : DIAL_MODE.centerFirst });
+      await post(PORT, token, '/network/software_mode', { network_number: first.network_number, router_name: p.router_name, mode: p.mode === DIAL_MODE.centerFirst ? DIAL_MODE.default : DIAL_MODE.centerFirst });
       for (;;) {
         // The recompile stores the point's and its centers' versions in one transaction: all or none show.
         const rows = await db.selectFrom('member_config').select(['version', 'applied_version', 'applied_time']).where('network_id', '=', first.id).where('update_time', '>=', t0).execute();
@@ -376,63 +218,6 @@ async function oneMemberChanges(dir: string, n: number): Promise<{ took: number[
 }
 
 // ---- the run ----------------------------------------------------------------------------------
-
-class Agents {
-  private readonly procs: ChildProcess[] = [];
-  private readonly latest = new Map<ChildProcess, AgentsOut>();
-
-  constructor(url: string, names: string[]) {
-    const per = Math.ceil(names.length / AGENT_PROCS);
-    for (let i = 0; i < AGENT_PROCS; i++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'agents'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      child.on('message', (m: AgentsOut) => this.latest.set(child, m));
-      // Each site from an address of its own, as in the field (one address would be held to the gateway's connections per address).
-      const members: SimulatedMember[] = names
-        .slice(i * per, (i + 1) * per)
-        .map((router_name, k) => ({ kind: 'router', router_name, secret: SECRET, credential: credentialOf(router_name), localAddress: loopbackAddress(i * per + k) }));
-      child.send({ url, members } satisfies AgentsIn);
-      this.procs.push(child);
-    }
-  }
-
-  counts(): SimulationCounts & { cpuMs: number } {
-    const sum = { idle: 0, connecting: 0, connected: 0, waiting: 0, failed: 0, stopped: 0, cpuMs: 0 };
-    for (const m of this.latest.values()) {
-      for (const k of Object.keys(m.counts) as (keyof SimulationCounts)[]) sum[k] += m.counts[k];
-      sum.cpuMs += m.cpuMs;
-    }
-    return sum;
-  }
-
-  summaries = () => [...this.latest.values()].map((m) => m.summary);
-
-  /** Resolves once the condition holds of the agents' counts (checked every 100 ms); throws after `limitMs`. */
-  async until(what: string, ok: (c: SimulationCounts) => boolean, limitMs: number, progress?: () => string): Promise<number> {
-    const t0 = Date.now();
-    let shown = t0;
-    for (;;) {
-      if (this.latest.size === this.procs.length && ok(this.counts())) return Date.now() - t0;
-      if (Date.now() - t0 > limitMs) throw new Error(`${what}: not within ${seconds(limitMs)} s (${this.summaries().join('; ')})`);
-      if (progress && Date.now() - shown >= 10_000) {
-        shown = Date.now();
-        console.log(`  ${seconds(shown - t0)} s: ${this.counts().connected} connected; ${progress()}`);
-      }
-      await sleep(100);
-    }
-  }
-
-  async stop() {
-    await Promise.all(
-      this.procs.map((p) => {
-        const gone = new Promise((r) => p.on('exit', r));
-        p.send({ stop: true } satisfies AgentsIn);
-        return gone;
-      }),
-    );
-  }
-}
-
-const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 function latencyOf(lines: MetricsLine[]) {
   const windows = lines.filter((l) => l.all.count > 0);
@@ -460,9 +245,10 @@ async function main() {
     const seeded = await seedOrCopy(dir);
     console.log(`seeded in ${seconds(Date.now() - t0)} s: ${seeded.networks} networks, ${seeded.configs} configs, ${seeded.certificates} certificates`);
 
-    server = new Server(dir);
+    server = new Server(PORT, INSTANCE, { HUBLINK_DATA_DIR: dir });
     await server.listening();
-    agents = new Agents(`ws://127.0.0.1:${PORT}`, seeded.names);
+    const per = Math.ceil(AGENTS / AGENT_PROCS);
+    agents = new Agents(Array.from({ length: AGENT_PROCS }, (_, i) => ({ url: `ws://127.0.0.1:${PORT}`, names: seeded.names.slice(i * per, (i + 1) * per) })));
     const progress = () => {
       const m = server?.metrics.at(-1);
       return m ? `last ${METRICS_S} s: ${JSON.stringify(m.types)}` : '';
@@ -487,7 +273,6 @@ async function main() {
       // its log lines are read from the pipe once this process's event loop turns.
       await sleep(METRICS_S * 1000);
       for (const m of server.metrics.slice(metricsFrom)) console.log(`  server window: ${JSON.stringify(Object.fromEntries(Object.entries(m.types).map(([k, v]) => [k, `${v.count} p50 ${v.p50} p99 ${v.p99} max ${v.max}`])))}`);
-      const line = (xs: number[]) => `p50 ${percentile(xs, 0.5)} ms, p95 ${percentile(xs, 0.95)} ms, max ${xs.at(-1)} ms`;
       console.log(`change to acknowledgement (${AGENTS} devices, ${ACK_NETWORKS ?? seeded.networks} of ${seeded.networks} networks changed at once): ${line(ack.took)}; all acknowledged ${seconds(ack.allMs)} s after the first change`);
       console.log(`  of which the hand-off (commit to the recompile's start, which stamps the version): ${line(ack.compiled)}; the recompile, the delivery and the device (that stamp to the acknowledgement): ${line(ack.delivered)}`);
       console.log(`  from the first change: ${line(ack.fromFirst)}`);
@@ -526,7 +311,7 @@ async function main() {
     await agents.until('the agents saw the server go', (c) => c.connected < AGENTS, 10_000);
     const stoppedMs = Date.now() - kill;
     const before = server;
-    server = new Server(dir);
+    server = new Server(PORT, INSTANCE, { HUBLINK_DATA_DIR: dir });
     await server.listening();
     const listenMs = Date.now() - kill;
     // The median agent is back when half are (the counts are sampled every 100 ms).
@@ -553,9 +338,7 @@ async function main() {
   }
 }
 
-if (process.argv[2] === 'agents') runAgents();
-else
-  main().catch((e: unknown) => {
+main().catch((e: unknown) => {
     console.error(e);
     process.exit(1);
   });

@@ -67,6 +67,7 @@ const DEVICE_PATH = '/api/device/v1/ws';
 const CLOSE_MEANING: Record<number, string> = {
   [DEVICE_CLOSE.goingAway]: 'server going away',
   [DEVICE_CLOSE.tooBig]: 'message too big',
+  [DEVICE_CLOSE.serverError]: 'server error',
   [DEVICE_CLOSE.authFailed]: 'wrong name, login, secret or credential',
   [DEVICE_CLOSE.disabled]: 'member disabled',
   [DEVICE_CLOSE.revoked]: 'member deleted or its secret changed',

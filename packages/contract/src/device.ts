@@ -54,6 +54,8 @@ export const DEVICE_CLOSE = {
   goingAway: 1001,
   /** A message over DEVICE_LIMITS.maxMessageBytes. */
   tooBig: 1009,
+  /** The server failed to set the session up (its fault, not the device's): reconnect (with backoff). */
+  serverError: 1011,
   /** Wrong name, login, secret, password or credential. */
   authFailed: 4001,
   /** The member exists but is disabled (status not 1). */

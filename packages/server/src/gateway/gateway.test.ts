@@ -283,6 +283,20 @@ describeEachDatabase('device gateway', (t) => {
     await until(async () => (await rowsOf(doomed)).length === 2, 'the session of the deleted member ended in the log');
   });
 
+  it('closes with 1011 a session whose welcome cannot be made (a key sealed under another key), and ends it', async () => {
+    const [c = '', p = ''] = await seedFreshMembers(t(), a.account.id, 2);
+    await createNetworkThroughApi(t(), a.token, { center: [c], point: [p] });
+    await t().ctx.events.settle();
+    const member = await memberRow(p);
+    await t().db.updateTable('member_certificate').set({ key_sealed: 'sealed-elsewhere' }).where('member_id', '=', member.id).execute();
+    const d = await connect();
+    d.send(routerHello(p, SEEDED_MEMBER_SECRET));
+    expect((await d.closedWith()).code).toBe(DEVICE_CLOSE.serverError);
+    expect(gatewayOf(t().ctx).sessionOf(member.id)).toBeUndefined();
+    await until(async () => (await t().db.selectFrom('device_session').select('id').where('member_id', '=', member.id).execute()).length === 0, 'the session ended');
+    expect((await memberRow(p)).online_status).toBe(0);
+  });
+
   it('closes a session that sends nothing for the heartbeat timeout, and the member goes offline', async () => {
     const [quiet = ''] = await seedFreshMembers(t(), a.account.id, 1);
     const d = await connect();

@@ -259,8 +259,14 @@ export class Gateway {
 
     await beginSession(this.ctx, { id: session.id, member, instance: this.ctx.config.instance, remoteIp: remote.ip, remotePort: remote.port, hello, now });
     this.sessions.set(member.id, session);
-    await this.welcome(session, hello, auth.credential);
-    await this.deliverCommands(session);
+    try {
+      await this.welcome(session, hello, auth.credential);
+      await this.deliverCommands(session);
+    } catch (err) {
+      // Left without its welcome, the device would wait for one until its heartbeat ran out: it comes again.
+      this.close(socket, DEVICE_CLOSE.serverError, 'the server could not set the session up', session);
+      throw err;
+    }
     return session;
   }
 

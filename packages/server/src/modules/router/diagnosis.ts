@@ -1,10 +1,7 @@
-import { DEVICE_CLOSE, LIMITS, M, diagnosisMessage, type Diagnosis, type DiagnosisCause, type DiagnosisNetwork } from '@hublink/contract';
-import { sql } from 'kysely';
+import { DEVICE_CLOSE, M, diagnosisMessage, type Diagnosis, type DiagnosisCause, type DiagnosisNetwork } from '@hublink/contract';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { notFound } from '../../core/errors';
 import { allowedNetworks } from '../../core/networks';
-import { offsetOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import { findMember } from './service';
 
@@ -134,71 +131,5 @@ export async function diagnose(ctx: Ctx, actor: Actor, name: string, now = Date.
     failure_time: failTime !== null ? formatTime(failTime, tz) : '',
     failure_ip: diag?.fail_ip ?? '',
     networks: shown,
-  };
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
-/** Seconds with one decimal. */
-const seconds = (ms: number) => Math.round(ms / 100) / 10;
-
-/**
- * Confirmed delivery in a network: the members whose device has not acknowledged its current config, and
- * the network's last change (the newest config version made) with how long its members took to acknowledge it.
- */
-export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string, paging: { behind_page?: number; page_size?: number } = {}) {
-  const { db } = ctx;
-  const allowed = allowedNetworks(actor);
-  if (allowed !== null && !allowed.includes(networkNumber)) throw notFound(M.networkNotFound);
-  const net = await db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirst();
-  if (!net) throw notFound(M.networkNotFound);
-  // The network's configs by their numbers only (no config text), then the members behind, which are
-  // few once a change has gone out (the network page asks every 10 s). The CROSS JOIN keeps SQLite's
-  // planner on the network's configs: with an inner join it walked the tenant's every member by the
-  // tenant's index (6 ms at 100,000 members).
-  const configs = db.selectFrom('member_config').where('member_config.network_id', '=', net.id).where('member_config.tenant_id', '=', actor.tenantId);
-  const notAcked = sql<boolean>`(member_config.applied_version < member_config.version or member_config.applied_error <> '')`;
-  const size = paging.page_size ?? LIMITS.pageSize;
-  const [rows, behindRows] = await Promise.all([
-    configs.select(['member_config.update_time', 'member_config.applied_time', sql<number>`case when ${notAcked} then 0 else 1 end`.as('acked')]).execute(),
-    configs
-      .crossJoin('member')
-      .whereRef('member.id', '=', 'member_config.member_id')
-      .where('member.tenant_id', '=', actor.tenantId)
-      .where(notAcked)
-      .select(['member.router_name', 'member.online_status', 'member_config.version', 'member_config.applied_version', 'member_config.applied_error'])
-      .orderBy('member.router_type')
-      .orderBy('member.router_name')
-      .$if(paging.behind_page !== undefined, (qb) => qb.limit(size).offset(offsetOf(paging.behind_page!, size)))
-      .execute(),
-  ]);
-  const behind = behindRows.map((r) => ({ router_name: r.router_name, online: r.online_status, config_version: r.version, applied_version: r.applied_version, applied_error: r.applied_error }));
-  // The configs' rows say how many are behind: no second read of the members.
-  let behindCount = 0;
-  for (const r of rows) if (Number(r.acked) === 0) behindCount++;
-  if (rows.length === 0) return { behind, behind_count: behindCount, last_change: null };
-  let last = 0;
-  for (const r of rows) last = Math.max(last, Number(r.update_time));
-  const changed = rows.filter((r) => Number(r.update_time) === last);
-  const took = changed
-    .filter((r) => Number(r.acked) === 1 && r.applied_time !== null)
-    .map((r) => Math.max(0, Number(r.applied_time) - last))
-    .sort((a, b) => a - b);
-  const p50 = percentile(took, 0.5);
-  const p95 = percentile(took, 0.95);
-  return {
-    behind,
-    behind_count: behindCount,
-    last_change: {
-      time: formatTime(last, ctx.config.timezone),
-      members: changed.length,
-      acknowledged: took.length,
-      p50_seconds: p50 === null ? null : seconds(p50),
-      p95_seconds: p95 === null ? null : seconds(p95),
-    },
   };
 }

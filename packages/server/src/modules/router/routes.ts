@@ -35,7 +35,8 @@ import { importStatus } from './importStatus';
 import { bindMemberPhone } from './phone';
 import { serveTrafficStream } from './stream';
 import * as members from './service';
-import { delivery, diagnose } from './diagnosis';
+import { delivery } from './delivery';
+import { diagnose } from './diagnosis';
 
 export function routerRoutes(app: App, ctx: Ctx) {
   route(app, ctx, listRouters, async ({ actor, query }) => {
