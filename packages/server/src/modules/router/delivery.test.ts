@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
 import { networkDelivery, setDns } from '@hublink/contract';
-import { writeApplied } from '../../gateway/applied';
 import { describeEachDatabase, newAccount } from '../../../test/helpers';
 import { createNetworkThroughApi, seedFreshMembers } from '../../../test/networks';
 
@@ -22,7 +21,13 @@ describeEachDatabase('network delivery', (t) => {
       return res.data!;
     };
     const ack = (c: { member_id: number; version: number; update_time: number }, took: number, ok = true) =>
-      writeApplied(t().db, { tenant_id: a.account.id, network_id: net.id, member_id: c.member_id, version: c.version, ok, error: ok ? '' : '隧道未建立', at: Number(c.update_time) + took });
+      // As the gateway stamps a device's acknowledgement (gateway/applied.ts).
+      t()
+        .db.updateTable('member_config')
+        .set({ applied_version: c.version, applied_error: ok ? '' : '隧道未建立', applied_time: ok ? Number(c.update_time) + took : null })
+        .where('network_id', '=', net.id)
+        .where('member_id', '=', c.member_id)
+        .execute();
 
     const rows = await configs();
     expect(rows).toHaveLength(4);
