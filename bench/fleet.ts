@@ -19,9 +19,9 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
-import { connect, type Db } from '../packages/server/src/db/connect';
+import { connect } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
-import { Agents, cpuMsOf, line, mib, nameOf, post, sample, seconds, seedFleet, Server, sleep, tenantToken } from './fleetParts';
+import { acknowledgedSince, Agents, cpuMsOf, line, mib, nameOf, post, sample, seconds, seedFleet, Server, sleep, tenantToken } from './fleetParts';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 4);
@@ -97,19 +97,6 @@ function cpuOfCommand(comm: string): number {
     }
   }
   return ms;
-}
-
-/** How many members' current versions are acknowledged by their devices, of those stored since `since`. */
-async function acknowledgedSince(db: Db, since: number) {
-  const c = await db
-    .selectFrom('member_config')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('changed'),
-      eb.fn.sum<number>(eb.case().when(eb.and([eb('applied_version', '>=', eb.ref('version')), eb('applied_time', 'is not', null)])).then(1).else(0).end()).as('acked'),
-    ])
-    .where('update_time', '>=', since)
-    .executeTakeFirstOrThrow();
-  return { changed: Number(c.changed), acked: Number(c.acked ?? 0) };
 }
 
 async function main() {

@@ -29,7 +29,7 @@ import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { connect, type Db } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
-import { acknowledged, Agents, line, mib, post, sample, seconds, seedFleet, Server, sleep, tenantToken, type MetricsLine, type Seeded } from './fleetParts';
+import { acknowledged, acknowledgedSince, Agents, line, mib, post, sample, seconds, seedFleet, Server, sleep, tenantToken, type MetricsLine, type Seeded } from './fleetParts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 10_000);
 /** Members per network: two centers, the rest points (each point links to both centers). */
@@ -110,19 +110,9 @@ async function changeToAck(dir: string): Promise<{ took: number[]; fromFirst: nu
       committed.set(n.id, Date.now());
     }
     await app.ctx.events.settle();
-    // Counted in the database while waiting (reading 10,000 rows four times a second took a core's share from the server).
-    const counts = () =>
-      db
-        .selectFrom('member_config')
-        .select((eb) => [
-          eb.fn.countAll<number>().as('changed'),
-          eb.fn.sum<number>(eb.case().when(eb.and([eb('applied_version', '>=', eb.ref('version')), eb('applied_time', 'is not', null)])).then(1).else(0).end()).as('acked'),
-        ])
-        .where('update_time', '>=', t0)
-        .executeTakeFirstOrThrow();
     for (;;) {
-      const c = await counts();
-      if (Number(c.changed) === members && Number(c.acked) === members) {
+      const c = await acknowledgedSince(db, t0);
+      if (c.changed === members && c.acked === members) {
         const rows = await db.selectFrom('member_config').select(['id', 'network_id', 'version', 'update_time', 'applied_version', 'applied_time']).execute();
         const acked = rows.filter((r) => r.version !== before.get(r.id) && acknowledged(r));
         const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
@@ -135,7 +125,7 @@ async function changeToAck(dir: string): Promise<{ took: number[]; fromFirst: nu
           allMs: Date.now() - t0,
         };
       }
-      if (Date.now() - t0 > 300_000) throw new Error(`change to acknowledgement: ${Number(c.acked)} of ${Number(c.changed)} changed (of ${members}) acknowledged after 300 s`);
+      if (Date.now() - t0 > 300_000) throw new Error(`change to acknowledgement: ${c.acked} of ${c.changed} changed (of ${members}) acknowledged after 300 s`);
       await sleep(250);
     }
   } finally {
