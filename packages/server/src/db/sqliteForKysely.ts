@@ -36,7 +36,7 @@ function readingStatement(stmt: Statement): SqliteStatement {
  *   query at a time on its single SQLite connection. A statement that may change the schema
  *   (migrations) empties the cache first.
  * - Rows are built in JavaScript (readingStatement).
- * - Transactions begin IMMEDIATE: they take the write lock first, waiting for it (busy_timeout), so
+ * - Transactions begin IMMEDIATE: they take the write lock first, waiting for it (sqliteBusy.ts), so
  *   that with several server processes on one file (HUBLINK_WORKERS) a transaction that read and then
  *   writes is never refused with SQLITE_BUSY because another process wrote in between.
  */

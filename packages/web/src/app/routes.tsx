@@ -1,5 +1,6 @@
 import { BM } from '@hublink/contract';
 import type { ComponentType } from 'react';
+import { detailPaging } from '../features/network/detailPaging';
 import type { PageAccess } from './guard';
 import { lazy } from './lazyPage';
 import { NOT_FOUND_PATH, normalizePath } from './paths';
@@ -32,7 +33,7 @@ export interface PageRoute {
 
 export interface FirstCall {
   path: string;
-  query?: Record<string, string>;
+  query?: Record<string, string | number>;
 }
 
 
@@ -88,7 +89,7 @@ export const ROUTES: PageRoute[] = [
     layout: 'main',
     menu: '/network/lists',
     page: lazy(() => import('../features/network/NetworkDetailPage')),
-    firstCalls: (params) => (params.get('network_number') ? [{ path: '/network/info', query: { network_number: params.get('network_number')! } }] : []),
+    firstCalls: (params) => (params.get('network_number') ? [{ path: '/network/info', query: detailPaging(params.get('network_number')!) }] : []),
   },
   { path: '/network/create', title: BM.routeNetworkCreate, layout: 'main', access: 'easylink.network.create', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },
   { path: '/network/edit', title: BM.routeNetworkEdit, layout: 'main', access: 'easylink.network.edit', menu: '/network/lists', page: lazy(() => import('../features/network/NetworkEditPage')) },

@@ -1,3 +1,4 @@
+import { LIMITS } from '@hublink/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../api/session';
 import { warmRoute, warmRoutes } from './router';
@@ -53,7 +54,9 @@ describe('the first calls of a route start with it', () => {
     move({ location: { pathname: '/network/detail', search: '?network_number=N1' } });
     move({ location: { pathname: '/network/detail', search: '?network_number=N1&tab=links' } });
     move({ location: { pathname: '/network/detail', search: '?network_number=N2' } });
-    expect(asked()).toEqual(['/api/v1/network/info?network_number=N1', '/api/v1/network/info?network_number=N2']);
+    // The detail's first page, as the page asks it (a whole network of 5,000 members is 3 MB).
+    const firstPage = (n: string) => `/api/v1/network/info?network_number=${n}&member_page=1&link_page=1&page_size=${LIMITS.pageSize}`;
+    expect(asked()).toEqual([firstPage('N1'), firstPage('N2')]);
   });
 
   it("the console's first address asks for the site's brand too", () => {

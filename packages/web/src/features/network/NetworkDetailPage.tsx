@@ -9,6 +9,7 @@ import { PageContainer } from '../../components/PageContainer';
 import { DeliveryCard } from '../../components/diagnosis/DeliveryCard';
 import { AddMemberDialog } from './AddMemberDialog';
 import { ConfigMenu } from './ConfigMenu';
+import { detailPaging } from './detailPaging';
 import { HistoryCard } from './HistoryCard';
 import { LinksCard } from './LinksCard';
 import { liveView } from './liveView';
@@ -29,7 +30,7 @@ export default function NetworkDetailPage() {
   const number = params.get('network_number') ?? '';
   const [memberPage, setMemberPage] = useState(1);
   const [linkPage, setLinkPage] = useState(1);
-  const paging = { network_number: number, member_page: memberPage, link_page: linkPage, page_size: LIMITS.pageSize };
+  const paging = detailPaging(number, memberPage, linkPage);
   const info = useApiQuery(networkInfo, paging, { enabled: number !== '', placeholderData: keepPreviousData });
   const detail = info.data?.data;
   const status = useNetworkStatus(paging, detail !== undefined);
