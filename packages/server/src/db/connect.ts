@@ -5,6 +5,8 @@ import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import { auditedDialect } from '../core/audit';
+import { NamedStatementClient } from './pgNamedStatements';
+import { withAsyncBusyWait } from './sqliteBusy';
 import { poolSizeFor, type ServerLimits } from './poolSize';
 import { sqliteForKysely } from './sqliteForKysely';
 import { sqlProfiler } from './sqlProfile';
@@ -80,7 +82,7 @@ async function serverLimits(connectionString: string): Promise<ServerLimits> {
 function connectPostgres(opts: ConnectOptions & { databaseUrl: string }): DbHandle {
   let created: pg.Pool | undefined;
   const poolOf = (max: number) =>
-    (created = new pg.Pool({ connectionString: opts.databaseUrl, max, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) }));
+    (created = new pg.Pool({ connectionString: opts.databaseUrl, max, Client: NamedStatementClient, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) }));
   // Sized on first use: connect() stays synchronous for its callers, and a process that never
   // queries never asks the server.
   let pool: Promise<pg.Pool> | undefined;
@@ -123,9 +125,8 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
   const handle: DbHandle = {
-    db: new Kysely<Database>({ dialect: auditedDialect(new SqliteDialect({ database: sqliteForKysely(sqlite) })), log: (e) => logTo(opts, handle, e) }),
+    db: new Kysely<Database>({ dialect: auditedDialect(withAsyncBusyWait(new SqliteDialect({ database: sqliteForKysely(sqlite) }), sqlite)), log: (e) => logTo(opts, handle, e) }),
     dialect: 'sqlite',
     close: () => handle.db.destroy(),
   };

@@ -1,0 +1,42 @@
+import os from 'node:os';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { connect } from './connect';
+import { statementName } from './pgNamedStatements';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+describe('the names of PostgreSQL statements', () => {
+  it('gives one text one name, and none to what a schema change could break', () => {
+    const text = 'select "id", "router_name" from "member" where "tenant_id" = $1 and "id" in ($2, $3)';
+    const name = statementName(text);
+    expect(name).toMatch(/^hl\d+$/);
+    expect(statementName(text)).toBe(name);
+    expect(statementName(`${text} limit $4`)).not.toBe(name);
+    expect(statementName('select count(*) as "n" from "member" where "tenant_id" = $1')).toBeDefined();
+    for (const unnamed of [
+      'select * from "member" where "id" = $1',
+      'select "member".* from "member" where "id" = $1',
+      'select "id", "network".* from "network" where "id" = $1',
+      'insert into "member" ("router_name") values ($1) returning *',
+      'alter table "member" add column "x" text default $1',
+      'create index "x" on "member" ("router_name")',
+    ])
+      expect(statementName(unnamed), unnamed).toBeUndefined();
+  });
+});
+
+describe.skipIf(!databaseUrl)('named statements on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  it('prepares a statement once on a connection and runs it by name after that', async () => {
+    const handle = connect({ databaseUrl, dataDir: os.tmpdir(), poolSize: 1 });
+    try {
+      const query = (n: number) => sql<{ v: number }>`select ${n}::int + 1 as v`.execute(handle.db);
+      expect((await query(1)).rows).toEqual([{ v: 2 }]);
+      expect((await query(41)).rows).toEqual([{ v: 42 }]);
+      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(handle.db);
+      expect(prepared.rows.map((r) => r.statement)).toEqual(['select $1::int + 1 as v']);
+    } finally {
+      await handle.close();
+    }
+  });
+});
