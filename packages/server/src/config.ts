@@ -46,6 +46,11 @@ export interface Config {
    */
   databasePoolSize?: number;
   /**
+   * DATABASE_NAMED_STATEMENTS: PostgreSQL statements prepared once per connection and run by name
+   * (default on; `off` behind a pooler in transaction mode that cannot keep them, PgBouncer before 1.21).
+   */
+  databaseNamedStatements: boolean;
+  /**
    * HUBLINK_SHUTDOWN_DELAY_SECONDS: on SIGTERM, serve on this long with /readyz answering 503 draining
    * before the listener closes, for balancers that probe /readyz (default 0: close at once).
    */
@@ -335,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     slowRequestMs: numberOr(env, 'HUBLINK_SLOW_REQUEST_MS', 500, 0),
     workers: numberOr(env, 'HUBLINK_WORKERS', production ? os.availableParallelism() : 1, 1),
     databasePoolSize: env.DATABASE_POOL_SIZE ? numberOr(env, 'DATABASE_POOL_SIZE', 10, 1) : undefined,
+    databaseNamedStatements: env.DATABASE_NAMED_STATEMENTS !== 'off',
     workerIndex,
     shutdownDelaySeconds: numberOr(env, 'HUBLINK_SHUTDOWN_DELAY_SECONDS', 0, 0),
     timezone: env.HUBLINK_TIMEZONE ?? 'Asia/Shanghai',

@@ -53,14 +53,17 @@ export interface ConnectOptions {
   poolSize?: number;
   /** Server processes sharing the database from this instance (HUBLINK_WORKERS; default 1), for poolSizeFor. */
   workers?: number;
+  /** PostgreSQL: run statements unnamed, parsed and planned each time (DATABASE_NAMED_STATEMENTS=off). */
+  unnamedStatements?: boolean;
 }
 
 /** What the server's configuration says about the connection. */
-export const connectOptionsOf = (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'workers' | 'sqlProfileFile'>): ConnectOptions => ({
+export const connectOptionsOf = (config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'databaseNamedStatements' | 'workers' | 'sqlProfileFile'>): ConnectOptions => ({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   poolSize: config.databasePoolSize,
   workers: config.workers,
+  unnamedStatements: !config.databaseNamedStatements,
   ...(config.sqlProfileFile ? { log: sqlProfiler(config.sqlProfileFile) } : {}),
 });
 
@@ -82,7 +85,7 @@ async function serverLimits(connectionString: string): Promise<ServerLimits> {
 function connectPostgres(opts: ConnectOptions & { databaseUrl: string }): DbHandle {
   let created: pg.Pool | undefined;
   const poolOf = (max: number) =>
-    (created = new pg.Pool({ connectionString: opts.databaseUrl, max, Client: NamedStatementClient, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) }));
+    (created = new pg.Pool({ connectionString: opts.databaseUrl, max, ...(opts.unnamedStatements ? {} : { Client: NamedStatementClient }), ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) }));
   // Sized on first use: connect() stays synchronous for its callers, and a process that never
   // queries never asks the server.
   let pool: Promise<pg.Pool> | undefined;

@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { connect } from './connect';
+import { loadConfig } from '../config';
+import { connect, connectOptionsOf } from './connect';
 import { statementName } from './pgNamedStatements';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -35,6 +36,17 @@ describe.skipIf(!databaseUrl)('named statements on PostgreSQL (needs TEST_DATABA
       expect((await query(41)).rows).toEqual([{ v: 42 }]);
       const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(handle.db);
       expect(prepared.rows.map((r) => r.statement)).toEqual(['select $1::int + 1 as v']);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('keeps none with DATABASE_NAMED_STATEMENTS=off', async () => {
+    const config = loadConfig({ HUBLINK_DATA_DIR: os.tmpdir(), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '1', DATABASE_NAMED_STATEMENTS: 'off' });
+    const handle = connect(connectOptionsOf(config));
+    try {
+      expect((await sql<{ v: number }>`select ${2}::int + 1 as v`.execute(handle.db)).rows).toEqual([{ v: 3 }]);
+      expect((await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(handle.db)).rows).toEqual([{ n: 0 }]);
     } finally {
       await handle.close();
     }
