@@ -212,6 +212,8 @@ describe('the topology graph in Chromium', () => {
     expect(sizes.get('info?1/1')).toBeLessThan(20_000);
     await expect.poll(() => sizes.get('status?1/1') ?? 0).toBeGreaterThan(0);
     expect(sizes.get('status?1/1')).toBeLessThan(10_000);
+    // Nor did the route's early call (made while the page's code loads) ask for the whole network.
+    expect([...sizes.keys()].filter((k) => k.endsWith('null/null'))).toEqual([]);
     console.log(`network detail of 1,202 members: first page of members shown ${loadMs} ms after navigation; info ${sizes.get('info?1/1')} B, status ${sizes.get('status?1/1')} B`);
     await screenshotAtWidths(page, 'network-detail-big', members.getByText(`big${tag}0007`));
 
