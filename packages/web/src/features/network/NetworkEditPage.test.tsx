@@ -106,9 +106,15 @@ describe('NetworkEditPage', () => {
       network_name: '华东总部',
       member: [member({ router_name: 'R1', member_type: 'center' }), member({ router_name: 'A1', router_type: 2 })],
     });
-    const { m } = setup({ use: 3, route: '/network/edit?network_number=N1', extra: { '/network/info': ok(network), '/network/edit': ok(null, '保存成功') } });
+    // The network's fields from its smallest page, every member from /network/member (not the whole info with its links).
+    const { m } = setup({
+      use: 3,
+      route: '/network/edit?network_number=N1',
+      extra: { '/network/info': ok({ ...network, member: network.member.slice(0, 1) }), '/network/member': ok(network.member), '/network/edit': ok(null, '保存成功') },
+    });
     await waitFor(() => expect(screen.getByPlaceholderText(M.networkNameRequired)).toHaveValue('华东总部'));
-    expect(m.callsTo('/network/info')[0]!.query).toEqual({ network_number: 'N1' });
+    expect(m.callsTo('/network/info')[0]!.query).toEqual({ network_number: 'N1', member_page: '1', link_page: '1', page_size: '1' });
+    expect(m.callsTo('/network/member')[0]!.query).toEqual({ network_number: 'N1' });
     await counter('已用 3 / 3');
     expect(selected().getByText('R1')).toBeInTheDocument();
 

@@ -1,7 +1,8 @@
-import { networkConfig, networkInfo, routerMembers } from '@hublink/contract';
+import { networkConfig, routerMembers } from '@hublink/contract';
 import { useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
+import { useWholeNetwork } from '../../components/useWholeNetwork';
 import { NetworkEditor } from './NetworkEditor';
 
 /** /network/create, and /network/edit?network_number (titled 管理成员): name and members of a network. */
@@ -11,10 +12,10 @@ export default function NetworkEditPage() {
   const editing = number !== '';
   const config = useApiQuery(networkConfig);
   const members = useApiQuery(routerMembers);
-  const info = useApiQuery(networkInfo, { network_number: number }, { enabled: editing });
+  const whole = useWholeNetwork(number, editing);
   const quota = config.data?.data;
   const candidates = members.data?.data;
-  const network = info.data?.data;
+  const network = whole.network && whole.members ? { network_number: whole.network.network_number, network_name: whole.network.network_name, member: whole.members } : undefined;
   const ready = quota && candidates && (!editing || network);
   return (
     <PageContainer loading={!ready}>

@@ -14,8 +14,8 @@ import { useShowRefusal } from './useRefusal';
 export interface NetworkEditorProps {
   quota: NetworkQuota;
   candidates: { router: MemberOption[]; app: MemberOption[] };
-  /** The network being edited; none to create one. */
-  network?: NetworkDetail;
+  /** The network being edited, with every member; none to create one. */
+  network?: Pick<NetworkDetail, 'network_number' | 'network_name' | 'member'>;
 }
 
 interface Values {

@@ -19,7 +19,8 @@ function setup(fr = true) {
   session.setUser(mainUser);
   const members = [member({ router_name: 'R1', member_type: 'center', ov_id: ov(11, '华南') }), member({ router_name: 'R2' }), member({ router_name: 'R3' })];
   const m = mockApi({
-    '/network/info': ok(detail({ member: members, network_name: '华东总部', network_fr: fr ? { network_fr_id: 5, shortname: '华南·华北 100M' } : null })),
+    '/network/info': ok(detail({ member: members.slice(0, 1), network_name: '华东总部', network_fr: fr ? { network_fr_id: 5, shortname: '华南·华北 100M' } : null })),
+    '/network/member': ok(members),
     '/network_fr/ov': ok(fr ? AREAS : []),
     '/network/member_ov': ok(null, '保存成功'),
     '/network/pop_name': ok(null, '修改成功'),

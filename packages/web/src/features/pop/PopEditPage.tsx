@@ -1,4 +1,4 @@
-import { BM, CODE, type FrArea, frOv, LIMITS, networkInfo, type NetworkMember, POP_EDIT_NAME_MAX, POP_REGIONS, popMessages, renameNetworkOnPop, setMemberOv } from '@hublink/contract';
+import { BM, CODE, type FrArea, frOv, LIMITS, type NetworkMember, POP_EDIT_NAME_MAX, POP_REGIONS, popMessages, renameNetworkOnPop, setMemberOv } from '@hublink/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Col, Empty, Flex, Form, Input, Row, Space, Typography } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -8,6 +8,7 @@ import { rulesOf } from '../../api/rules';
 import { toast } from '../../api/notify';
 import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { PageContainer } from '../../components/PageContainer';
+import { useWholeNetwork } from '../../components/useWholeNetwork';
 
 /** Where each member is: a region value, or '' in the pool. */
 type Placement = Record<string, string>;
@@ -133,19 +134,18 @@ function PopEditor({ members, areas, networkNumber, networkName }: { members: Ne
 export default function PopEditPage() {
   const [params] = useSearchParams();
   const number = params.get('network_number') ?? '';
-  const info = useApiQuery(networkInfo, { network_number: number }, { enabled: number !== '' });
+  const { network: detail, members } = useWholeNetwork(number);
   const ov = useApiQuery(frOv, { network_number: number }, { enabled: number !== '' });
-  const detail = info.data?.data;
   const areas = ov.data?.data;
 
   if (number === '') return <Navigate to="/network/lists" replace />;
-  if (!detail || !areas) return <PageContainer loading />;
+  if (!detail || !members || !areas) return <PageContainer loading />;
   return (
     <PageContainer>
       {detail.network_fr === null || areas.length === 0 ? (
         <Alert type="warning" showIcon title={popMessages.popNetworkNoFr} />
       ) : (
-        <PopEditor key={`${detail.network_fr.network_fr_id}`} members={detail.member} areas={areas} networkNumber={detail.network_number} networkName={detail.network_name} />
+        <PopEditor key={`${detail.network_fr.network_fr_id}`} members={members} areas={areas} networkNumber={detail.network_number} networkName={detail.network_name} />
       )}
     </PageContainer>
   );
