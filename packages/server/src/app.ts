@@ -37,6 +37,8 @@ import { MODULES } from './modules';
 const FORM_DEPTH_MAX = 2;
 const FORM_LIST_MAX = 100;
 const FORM_FIELDS_MAX = 1000;
+/** How long the start may take (its modules, the sweep of sessions a crash left open) before it is given up. */
+const STARTUP_LIMIT_MS = 300_000;
 
 export interface BuildOptions {
   /** An open database (tests pass their own); otherwise one is opened from config and migrated. */
@@ -79,6 +81,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return503OnClosing: false,
     trustProxy: config.trustProxy,
     bodyLimit: 4 * 1024 * 1024,
+    // The start (onReady) ends the sessions a crashed run of this instance left open: tens of
+    // thousands take longer than Fastify's 10 s, and a start refused for it would refuse every restart.
+    pluginTimeout: STARTUP_LIMIT_MS,
     // What never becomes a request answers in the envelope too: bytes the HTTP parser refuses,
     clientErrorHandler: answerClientError,
     // and a URL Fastify cannot decode (FST_ERR_BAD_URL), answered before any hook runs.
