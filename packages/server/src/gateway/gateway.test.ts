@@ -76,6 +76,25 @@ describeEachDatabase('device gateway', (t) => {
     expect((await memberRow(center)).online_status).toBe(0);
   });
 
+  it('announces a new address only of a center (its points dial it), not of a point', async () => {
+    const changes = async (name: string) => (await eventsOf('member.changed', (await memberRow(name)).id)).length;
+    const before = { center: await changes(center), point: await changes(point) };
+    for (const [name, address] of [
+      [center, '198.51.100.31'],
+      [point, '198.51.100.32'],
+    ] as const) {
+      const d = await connect();
+      d.send(routerHello(name, SEEDED_MEMBER_SECRET, { router_ipv4: address }));
+      await d.next('welcome');
+      expect((await memberRow(name)).router_ipv4).toBe(address);
+      d.close();
+      await d.closedWith();
+    }
+    expect(await changes(center)).toBe(before.center + 1);
+    expect(await changes(point)).toBe(before.point);
+    await noSessions();
+  });
+
   it('takes the credential instead of the secret, and skips configs the device already holds', async () => {
     const first = await connect();
     first.send(routerHello(point, SEEDED_MEMBER_SECRET));
