@@ -208,7 +208,7 @@ export async function post(port: number, token: string, call: string, body: obje
 
 // ---- the agents (child processes) ------------------------------------------------------------
 
-type AgentsIn = { url: string; members: SimulatedMember[] } | { stop: true };
+type AgentsIn = { url: string; members: SimulatedMember[]; startSpreadMs?: number } | { stop: true };
 type AgentsOut = { counts: SimulationCounts; cpuMs: number; summary: string };
 
 /** The child's side: simulates the members it is sent and reports its counts every 250 ms. */
@@ -219,7 +219,7 @@ function runAgents() {
       void (stopSim?.() ?? Promise.resolve()).then(() => process.exit(0));
       return;
     }
-    const sim = simulate({ url: m.url, members: m.members });
+    const sim = simulate({ url: m.url, members: m.members, startSpreadMs: m.startSpreadMs });
     stopSim = () => sim.stop();
     setInterval(() => {
       const cpu = process.cpuUsage();
@@ -237,13 +237,14 @@ export class Agents {
   private readonly procs: ChildProcess[] = [];
   private readonly latest = new Map<ChildProcess, AgentsOut>();
 
-  constructor(groups: { url: string; names: string[] }[]) {
+  /** `startSpreadMs`: each process spreads its hellos over this long (the simulator's default otherwise). */
+  constructor(groups: { url: string; names: string[] }[], startSpreadMs?: number) {
     let k = 0;
     for (const group of groups) {
       const child = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', import.meta.filename, 'agents'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child.on('message', (m: AgentsOut) => this.latest.set(child, m));
       const members: SimulatedMember[] = group.names.map((router_name) => ({ kind: 'router', router_name, secret: SECRET, credential: credentialOf(router_name), localAddress: loopbackAddress(k++) }));
-      child.send({ url: group.url, members } satisfies AgentsIn);
+      child.send({ url: group.url, members, startSpreadMs } satisfies AgentsIn);
       this.procs.push(child);
     }
   }
@@ -286,3 +287,9 @@ export class Agents {
 }
 
 if (process.argv[2] === 'agents') runAgents();
+
+/** This process's limit of open files (children inherit it): every socket is one. */
+export function openFilesLimit(): number {
+  const m = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
+  return !m || m[1] === 'unlimited' ? Infinity : Number(m[1]);
+}
