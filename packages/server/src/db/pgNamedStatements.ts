@@ -2,6 +2,12 @@ import pg from 'pg';
 
 /** Statement texts given a name, in all; a text seen after that runs unnamed. */
 const MAX_NAMED = 2_000;
+/**
+ * Statements with more parameters run unnamed: they are batches (`in (…)` of a chunk, a multi-row
+ * insert) whose text changes with the batch's length, which would fill the names with texts used once
+ * and keep a plan of each in every connection; their planning is small beside their work.
+ */
+const MAX_PARAMETERS = 32;
 
 /**
  * A statement that may not be prepared once and kept: schema changes (a prepared statement's plan
@@ -13,10 +19,10 @@ const UNNAMEABLE = /^\s*(create|alter|drop|comment|grant|revoke|lock|vacuum|anal
 const names = new Map<string, string>();
 
 /** The name of a statement text, the same for every connection of this process; undefined: run it unnamed. */
-export function statementName(text: string): string | undefined {
+export function statementName(text: string, parameters: number): string | undefined {
   const known = names.get(text);
   if (known !== undefined) return known;
-  if (names.size >= MAX_NAMED || UNNAMEABLE.test(text)) return undefined;
+  if (names.size >= MAX_NAMED || parameters > MAX_PARAMETERS || UNNAMEABLE.test(text)) return undefined;
   const name = `hl${names.size}`;
   names.set(text, name);
   return name;
@@ -32,7 +38,7 @@ export class NamedStatementClient extends pg.Client {
   // pg's overloads cannot be named one by one here; what Kysely sends is (text, values).
   override query(...args: unknown[]): never {
     const [text, values] = args;
-    const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statementName(text) : undefined;
+    const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statementName(text, values.length) : undefined;
     const call = super.query as (...a: unknown[]) => never;
     return name ? call.call(this, { name, text, values }) : call.apply(this, args);
   }
