@@ -1,4 +1,5 @@
 import { networkConfig, routerMembers } from '@hublink/contract';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer } from '../../components/PageContainer';
@@ -12,10 +13,11 @@ export default function NetworkEditPage() {
   const editing = number !== '';
   const config = useApiQuery(networkConfig);
   const members = useApiQuery(routerMembers);
-  const whole = useWholeNetwork(number, editing);
+  const { network: detail, members: all } = useWholeNetwork(number, editing);
   const quota = config.data?.data;
   const candidates = members.data?.data;
-  const network = whole.network && whole.members ? { network_number: whole.network.network_number, network_name: whole.network.network_name, member: whole.members } : undefined;
+  // Kept while the answers are: the editor derives the members it started from (5,000 in a big network) from it.
+  const network = useMemo(() => (detail && all ? { network_number: detail.network_number, network_name: detail.network_name, member: all } : undefined), [detail, all]);
   const ready = quota && candidates && (!editing || network);
   return (
     <PageContainer loading={!ready}>
