@@ -286,10 +286,10 @@ export class Agents {
   }
 }
 
-if (process.argv[2] === 'agents') runAgents();
-
 /** This process's limit of open files (children inherit it): every socket is one. */
 export function openFilesLimit(): number {
   const m = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
   return !m || m[1] === 'unlimited' ? Infinity : Number(m[1]);
 }
+
+if (process.argv[2] === 'agents') runAgents();
