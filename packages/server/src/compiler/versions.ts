@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Ctx } from '../core/context';
 import { lockTenant } from '../core/tenantLock';
 import type { Db } from '../db/connect';
@@ -79,6 +80,18 @@ function memoOf(tenantId: number, networkId: number): CompileMemo {
 /** Rows per insert: well under the bound parameters SQLite and PostgreSQL allow in one statement. */
 const INSERT_BATCH = 200;
 
+/**
+ * Stores new versions of existing rows in one statement: one update a member was 1,000 round trips for
+ * a network of 1,000 on PostgreSQL (127 ms of its 0.4–0.8 s recompile). Both databases take an update
+ * from a list of values (SQLite since 3.33); the casts give PostgreSQL the values' types.
+ */
+async function updateVersions(trx: Db, tenantId: number, rows: ({ id: number; version: number } & StoredForm)[], now: number): Promise<void> {
+  const values = sql.join(rows.map((r) => sql`(cast(${r.id} as integer), cast(${r.version} as integer), ${r.hash}, ${r.config}, ${r.openvpn})`));
+  await sql`with v (id, version, hash, config, openvpn) as (values ${values})
+    update member_config set version = v.version, hash = v.hash, config = v.config, openvpn = v.openvpn, update_time = ${now}
+    from v where member_config.id = v.id and member_config.tenant_id = ${tenantId}`.execute(trx);
+}
+
 export interface RecompileResult {
   /** router_names whose row was inserted or got a new version. */
   added: string[];
@@ -138,14 +151,12 @@ export async function recompileNetwork(ctx: Ctx, tenantId: number, networkId: nu
       }));
       await trx.insertInto('member_config').values(rows).execute();
     }
-    for (const name of diff.changed) {
-      const row = byMember.get(loaded.memberIds.get(name)!)!;
-      await trx
-        .updateTable('member_config')
-        .set({ version: row.version + 1, ...diff.forms.get(name)!, update_time: now })
-        .where('id', '=', row.id)
-        .where('tenant_id', '=', tenantId)
-        .execute();
+    for (let i = 0; i < diff.changed.length; i += INSERT_BATCH) {
+      const rows = diff.changed.slice(i, i + INSERT_BATCH).map((name) => {
+        const row = byMember.get(loaded.memberIds.get(name)!)!;
+        return { id: row.id, version: row.version + 1, ...diff.forms.get(name)! };
+      });
+      await updateVersions(trx, tenantId, rows, now);
     }
     const present = new Set(loaded.memberIds.values());
     const gone = stored.filter((s) => !present.has(s.member_id)).map((s) => s.member_id);
