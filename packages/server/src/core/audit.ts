@@ -18,13 +18,13 @@ import {
   ValuesNode,
   type DatabaseConnection,
   type Dialect,
-  type Driver,
   type OperationNode,
   type QueryCompiler,
   type QueryResult,
   type RootOperationNode,
 } from 'kysely';
 import { auditActionName, auditNameList, auditReference, LIMITS, referenceIds, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange, type AuditReference } from '@hublink/contract';
+import { wrapConnections } from '../db/wrapConnections';
 
 /**
  * The audit trail's change capture (issue 18). route() (and the operator CLI) opens a scope around a
@@ -420,12 +420,8 @@ async function captureRows(scope: AuditScope, compiler: QueryCompiler, run: Run,
   return run(query);
 }
 
-const WRAPPED = Symbol('audit.wrapped');
-
-/** Puts the capture in front of a connection's executeQuery (once per connection; pools reuse them). */
+/** Puts the capture in front of a connection's executeQuery (wrapConnections calls it once per connection; pools reuse them). */
 function wrapConnection(conn: DatabaseConnection, compiler: QueryCompiler, builder: Builder): DatabaseConnection {
-  const marked = conn as DatabaseConnection & { [WRAPPED]?: true };
-  if (marked[WRAPPED]) return conn;
   const inner = conn.executeQuery.bind(conn) as Run;
   // Whether the connection is inside a transaction (the drivers begin and end them with these statements).
   let inTransaction = false;
@@ -444,7 +440,6 @@ function wrapConnection(conn: DatabaseConnection, compiler: QueryCompiler, build
     if (!scope || scope.closed) return tracked(query) as Promise<QueryResult<R>>;
     return capture(scope, compiler, builder, tracked, query, inTransaction) as Promise<QueryResult<R>>;
   }) as DatabaseConnection['executeQuery'];
-  marked[WRAPPED] = true;
   return conn;
 }
 
@@ -459,17 +454,7 @@ export function auditedDialect(dialect: Dialect): Dialect {
       createQueryCompiler: () => dialect.createQueryCompiler(),
     },
   });
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createDriver: (): Driver => {
-      const driver = dialect.createDriver();
-      const acquire = driver.acquireConnection.bind(driver);
-      driver.acquireConnection = async () => wrapConnection(await acquire(), compiler, builder);
-      return driver;
-    },
-  };
+  return wrapConnections(dialect, (connection) => wrapConnection(connection, compiler, builder));
 }
 
 const KIND_OF_OP = { insert: 'create', update: 'update', delete: 'delete' } as const;

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { DatabaseConnection, Dialect, Driver } from 'kysely';
+import type { DatabaseConnection, Dialect } from 'kysely';
+import { wrapConnections } from './wrapConnections';
 
 /** How long a statement waits for another process's write lock in all before its SQLITE_BUSY is thrown. */
 export const WRITE_LOCK_WAIT_MS = 10_000;
@@ -20,17 +21,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function withAsyncBusyWait(dialect: Dialect, sqlite: Database, waitMs = WRITE_LOCK_WAIT_MS): Dialect {
   sqlite.pragma('busy_timeout = 0');
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createDriver: (): Driver => {
-      const driver = dialect.createDriver();
-      const acquire = driver.acquireConnection.bind(driver);
-      driver.acquireConnection = async () => retrying(await acquire(), sqlite, waitMs);
-      return driver;
-    },
-  };
+  return wrapConnections(dialect, (connection) => retrying(connection, sqlite, waitMs));
 }
 
 function retrying(connection: DatabaseConnection, sqlite: Database, waitMs: number): DatabaseConnection {
