@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DbHandle, Dialect } from './connect';
+import type { HubMigration } from './migrationTypes';
 import { foundation } from './migrations/0001_foundation';
 import { account } from './migrations/0002_account';
 import { messages } from './migrations/0003_messages';
@@ -46,19 +47,7 @@ import { memberConfigDelivery } from './migrations/0047_member_config_delivery';
 import { ldapSync } from './migrations/0041_ldap_sync';
 import { webhooks } from './migrations/0043_webhooks';
 
-/**
- * What a migration says about removals (docs/operations.md, "Upgrades"): the old release keeps running
- * beside the new one, so a table or column goes away in two releases. `deprecates` ships with the
- * code that stops using it (the migration may change nothing else); `removes` ships a release later
- * and drops it. Names are 'table' or 'table.column'. db/migrationRules.test.ts holds every migration
- * after ROLLING_BASELINE to this.
- */
-export interface Removals {
-  deprecates?: string[];
-  removes?: string[];
-}
-
-export type HubMigration = Migration & Removals;
+export type { HubMigration, Removals } from './migrationTypes';
 
 /** The migrations written before the rolling-upgrade rule was checked; the rule holds for every later one. */
 export const ROLLING_BASELINE = '0026_member_import';

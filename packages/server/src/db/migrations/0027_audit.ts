@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../connect';
-import type { HubMigration } from '../migrate';
+import type { HubMigration } from '../migrationTypes';
 import { idColumn } from './helpers';
 
 /**

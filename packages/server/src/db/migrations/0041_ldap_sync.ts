@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { HubMigration } from '../migrate';
+import type { HubMigration } from '../migrationTypes';
 
 /**
  * The directory sync of issue 33: a tenant's choice that the automatic sync imports new users, and per

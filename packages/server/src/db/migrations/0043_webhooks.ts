@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connect';
-import type { HubMigration } from '../migrate';
+import type { HubMigration } from '../migrationTypes';
 import { idColumn } from './helpers';
 
 /** The name and kinds a copied webhook gets (a migration keeps its own copy: they must not change). */

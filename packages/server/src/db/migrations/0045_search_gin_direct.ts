@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connect';
-import type { HubMigration } from '../migrate';
+import type { HubMigration } from '../migrationTypes';
 import { TRIGRAM_INDEXES } from './0025_search_trgm';
 
 /*

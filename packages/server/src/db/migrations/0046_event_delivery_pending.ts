@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { HubMigration } from '../migrate';
+import type { HubMigration } from '../migrationTypes';
 
 /*
  * The event bus's pass takes each subscriber and tenant's oldest pending delivery (core/events.ts,

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { HubMigration } from '../migrate';
+import type { HubMigration } from '../migrationTypes';
 
 /*
  * A network's delivery (GET /network/delivery, polled every 10 s by the network page) read every config
