@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { z } from 'zod';
-import { CODE, endpointUrl, isFileResponse, isRedirectResponse, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { endpointUrl, LIMITS, type DataOf, type Endpoint, type Envelope } from '@hublink/contract';
 import { buildApp, type BuildOptions, type BuiltApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { RoleAuth } from '../src/core/actor';
@@ -17,29 +16,16 @@ import { hashPassword } from '../src/core/passwords';
 import { MemoryStore, type KvStore } from '../src/core/store';
 import { connect, type DbHandle, type Dialect } from '../src/db/connect';
 import { migrateToLatest } from '../src/db/migrate';
+import { installAnswerCheck, isFileDisposition } from './answerCheck';
 import { readSchema } from './upgradeSeed';
+
+export { checkAnswer } from './answerCheck';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const DATABASES: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 export type { BuiltApp };
-
-/**
- * Holds a successful envelope to its endpoint's contract, loudly: a download answers a file, not an
- * envelope; `data` parses with the endpoint's schema into exactly itself (so a key the schema does not
- * declare fails too, where parsing alone would strip it); `count` comes with paged lists and only them.
- */
-export function checkAnswer(endpoint: Endpoint, env: Envelope): void {
-  const call = `${endpoint.method} ${endpoint.path}`;
-  if (isFileResponse(endpoint.response)) throw new Error(`${call} answered an envelope; its contract says a file`);
-  if (isRedirectResponse(endpoint.response)) throw new Error(`${call} answered an envelope with code 200; its contract says a redirect`);
-  const parsed = endpoint.response.safeParse(env.data);
-  if (!parsed.success) throw new Error(`${call} answered data its contract does not allow:\n${z.prettifyError(parsed.error)}`);
-  expect(env.data, `${call} answered data its contract does not declare`).toStrictEqual(parsed.data);
-  if (endpoint.paged && typeof env.count !== 'number') throw new Error(`${call} is a paged list and answered no count`);
-  if (!endpoint.paged && 'count' in env) throw new Error(`${call} is not a paged list and answered a count`);
-}
 
 export interface TestAppOptions {
   config?: Partial<Config>;
@@ -180,13 +166,15 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     backbone: opts.backbone,
     ...(opts.modules ? { modules: [...MODULES, ...opts.modules] } : {}),
   });
+  // Every answer to a call of the contract is held to it, whoever asked (test/answerCheck.ts).
+  const answerCheck = installAnswerCheck(app);
   await opts.beforeReady?.(app);
   await app.ready();
   let ipCounter = 0;
 
   /**
    * Calls an endpoint of the contract and returns the envelope (and the HTTP status), or the file of a
-   * download; a successful answer is held to the endpoint's contract first (see checkAnswer).
+   * download; an answer that breaks the endpoint's contract throws (the answer check's error).
    */
   async function call<E extends Endpoint>(
     endpoint: E,
@@ -200,22 +188,18 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
       headers: { ...(input.token ? { authorization: `Bearer ${input.token}` } : {}), ...input.headers },
       remoteAddress: input.ip ?? '127.0.0.1',
     });
+    const drift = answerCheck.takeFor(res.headers['x-request-id']);
+    if (drift) throw drift.error;
     // A download (export, template) or an image shown inline instead of an envelope: code 200 and the file.
     const disposition = String(res.headers['content-disposition'] ?? '');
-    if (/^(attachment|inline);/.test(disposition)) {
-      if (!isFileResponse(endpoint.response)) throw new Error(`${endpoint.method} ${endpoint.path} answered a file; its contract says an envelope`);
+    if (isFileDisposition(disposition)) {
       const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
       const file = { filename: name ? decodeURIComponent(name) : '', contentType: String(res.headers['content-type'] ?? ''), body: res.rawPayload };
       return { code: 200, msg: '', status: res.statusCode, file };
     }
     // A step a browser opens (a sign-in's authorize or callback): code 200 and where it sends the browser.
-    if (res.statusCode === 302) {
-      if (!isRedirectResponse(endpoint.response)) throw new Error(`${endpoint.method} ${endpoint.path} answered a redirect; its contract says an envelope`);
-      return { code: 200, msg: '', status: 302, location: String(res.headers.location) };
-    }
-    const env = res.json() as Envelope<DataOf<E>>;
-    if (env.code === CODE.ok) checkAnswer(endpoint, env);
-    return { ...env, status: res.statusCode };
+    if (res.statusCode === 302) return { code: 200, msg: '', status: 302, location: String(res.headers.location) };
+    return { ...res.json<Envelope<DataOf<E>>>(), status: res.statusCode };
   }
 
   return {
@@ -224,6 +208,8 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     db: handle.db,
     dialect,
     call,
+    /** The answer check's findings (test/answerCheck.ts): take() them in a test that plants a drift. */
+    answerCheck,
     /** A fresh captcha and its answer. */
     async captcha(): Promise<{ uniqid: string; text: string }> {
       const { uniqid } = await app.ctx.captcha.create();
@@ -280,9 +266,11 @@ export async function createTestApp(dialect: Dialect, opts: TestAppOptions = {})
     },
     /** A distinct client address per call site, so rate limits of one test do not touch another. */
     nextIp: () => `127.1.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`,
+    /** Closes the app and its database; then throws the drifts of answers no test took (test/answerCheck.ts). */
     async close() {
       await app.close();
       await drop();
+      answerCheck.assertNone();
     },
   };
 }
