@@ -4,12 +4,17 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { tsImport } from 'tsx/esm/api';
 import { areaImports } from './eslint/areaImports.js';
+import { tableWriters } from './eslint/tableWriters.js';
 
 /** One plugin object for every server area block (ESLint refuses two different objects under one name). */
 const serverAreas = { rules: { imports: areaImports } };
 
 const server = (dir) => path.join(import.meta.dirname, 'packages/server', dir);
+
+/** Who owns which table (packages/server/src/db/owners.ts), for the rule on writes. */
+const { OWNERS } = await tsImport('./packages/server/src/db/owners.ts', import.meta.url);
 
 /**
  * Web boundaries: a file of `features/X` imports only components, api, app, the test helpers and X
@@ -133,6 +138,37 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // The device gateway (gateway/) imports core, db, the compiler's certificates and models, @hublink/contract
+  // and itself; never a module (what it needs of one comes through core or events). Its tests may use
+  // the modules' fixtures and packages/server/test.
+  {
+    files: ['packages/server/src/gateway/**/*.ts'],
+    plugins: { 'server-modules': serverAreas },
+    rules: {
+      'server-modules/imports': [
+        'error',
+        {
+          root: server('src'),
+          areas: server('src'),
+          allow: [server('src/core'), server('src/db'), server('src/compiler')],
+          tests: '\\.test\\.ts$',
+          allowInTests: [server('test'), server('src/modules')],
+          scope: '@hublink/',
+          packages: ['@hublink/contract'],
+          // The tests start the reference agent against the gateway.
+          packagesInTests: ['@hublink/agent'],
+        },
+      ],
+    },
+  },
+  // A table is written only by its owner and the writers db/owners.ts names (tests, fixtures and the
+  // migrations set up what they need directly).
+  {
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/**/*.test.ts', 'packages/server/src/**/fixtures.ts', 'packages/server/src/db/migrations/**', 'packages/server/src/db/migrate.ts'],
+    plugins: { 'server-tables': { rules: { writers: tableWriters } } },
+    rules: { 'server-tables/writers': ['error', { root: server('src'), owners: OWNERS }] },
   },
   {
     files: ['packages/web/src/**/*.{ts,tsx}'],

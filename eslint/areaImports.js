@@ -10,7 +10,7 @@ import path from 'node:path';
  * '../../core' is allowed from either. (no-restricted-imports only sees the text of the specifier,
  * so each depth of folder would need its own patterns.) `export … from` and `import()` count too.
  *
- * Options (paths absolute): { root, areas, allow, tests, allowInTests, scope, packages }; `root`
+ * Options (paths absolute): { root, areas, allow, tests, allowInTests, scope, packages, packagesInTests }; `root`
  * only names directories in the message; `tests` is a regular expression over the file's path.
  */
 
@@ -32,6 +32,7 @@ export const areaImports = {
           allowInTests: { type: 'array', items: { type: 'string' } },
           scope: { type: 'string' },
           packages: { type: 'array', items: { type: 'string' } },
+          packagesInTests: { type: 'array', items: { type: 'string' } },
         },
         required: ['root', 'areas', 'allow'],
         additionalProperties: false,
@@ -51,7 +52,7 @@ export const areaImports = {
     const own = path.join(o.areas, fromAreas.split(path.sep)[0]);
     const isTest = o.tests !== undefined && new RegExp(o.tests).test(file);
     const dirs = [own, ...o.allow, ...(isTest ? (o.allowInTests ?? []) : [])];
-    const packages = o.packages ?? [];
+    const packages = [...(o.packages ?? []), ...(isTest ? (o.packagesInTests ?? []) : [])];
     const named = (dir) => path.relative(o.root, dir) || '.';
     const others = [...dirs.slice(1).map(named), ...packages];
     const allowed = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others.at(-1)}` : others.join('');

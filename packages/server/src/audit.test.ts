@@ -26,7 +26,7 @@ import { seedFreshMembers, seedNetwork } from '../test/networks';
 import { completeOrder, frOfTicket } from '../test/pop';
 import { startSlapd, type Slapd } from '../test/slapd';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/webhookReceiver';
-import { keyColumn, UNAUDITED_TABLES } from './core/audit';
+import { isAudited, keyColumnOf } from './db/owners';
 import { freshEmail, freshMobile, prove } from './modules/account/fixtures';
 import { grantFeature } from './modules/auth-source/fixtures';
 import { configOf, directoryOf, listing, userNamed } from './modules/ldap/fixtures';
@@ -88,7 +88,7 @@ const NO_FIELD_CHANGE: Record<string, string> = {
   '/ldap/check': 'tries the connection and the bind with the form: nothing is stored',
   '/ldap/preview': 'reads the users the form selects: nothing is stored',
   '/webhooks/test': 'sends a test message to a stored webhook now: nothing is stored',
-  '/webhooks/resend': 'puts a failed delivery back in its queue: deliveries are bookkeeping (core/audit.ts UNAUDITED_TABLES), the entry names the call',
+  '/webhooks/resend': 'puts a failed delivery back in its queue: deliveries are bookkeeping (db/owners.ts: not audited), the entry names the call',
 };
 
 let seq = 0;
@@ -476,8 +476,8 @@ describeEachDatabase('audit walk: every mutating route leaves an entry with its 
     const tables = await tablesOf(t());
     expect(tables.map((tb) => tb.name)).toEqual(expect.arrayContaining(['account', 'member', 'network']));
     const keyless = tables
-      .filter((tb) => !UNAUDITED_TABLES.has(tb.name))
-      .filter((tb) => !tb.columns.includes(keyColumn(tb.name)))
+      .filter((tb) => isAudited(tb.name))
+      .filter((tb) => !tb.columns.includes(keyColumnOf(tb.name)))
       .map((tb) => tb.name);
     expect(keyless).toEqual([]);
   });

@@ -97,3 +97,25 @@ describe('the network compiler', () => {
     expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE))).toEqual([]);
   }, TREE_MS);
 });
+
+describe('the device gateway', () => {
+  const FILE = 'packages/server/src/gateway/sessionRows.ts';
+
+  it('imports core, db, the compiler, the contract and itself, never a module or the agent', async () => {
+    const allowed = ["import type { Ctx } from '../core/context';", "import type { Db } from '../db/connect';", "import { issueCertificate } from '../compiler/certificates';", "import { M } from '@hublink/contract';", "import { x } from './liveWriter';"].join('\n');
+    expect(await breaches(FILE, allowed)).toEqual([]);
+    const refused = ["import { rename } from '../modules/network/service';", "import { loadConfig } from '../config';", "import { simulate } from '@hublink/agent';", "import { newAccount } from '../../test/helpers';"].join('\n');
+    expect(await breaches(FILE, refused)).toEqual(refused.split('\n'));
+  });
+
+  it("lets its tests start the agent and use the modules' fixtures", async () => {
+    const source = ["import { simulate } from '@hublink/agent';", "import { addMember } from '../modules/router/fixtures';", "import { newAccount } from '../../test/helpers';"].join('\n');
+    expect(await breaches('packages/server/src/gateway/agent.test.ts', source)).toEqual([]);
+  });
+
+  it('keeps the rule as it is', async () => {
+    const results = await eslint.lintFiles(['packages/server/src/gateway']);
+    expect(results.length).toBeGreaterThan(20);
+    expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${path.relative(repo, r.filePath)}:${m.line} ${m.message}`))).toEqual([]);
+  }, TREE_MS);
+});

@@ -23,6 +23,7 @@ import type { BuiltApp } from './app';
 import { insertAccount } from './core/accounts';
 import type { Actor } from './core/actor';
 import type { Ctx } from './core/context';
+import { revokeTenantDeviceCredentials } from './core/deviceCredentials';
 import { hashPassword } from './core/passwords';
 import { publishAnnouncement } from './modules/announcement';
 import { publishRelease } from './modules/download';
@@ -114,7 +115,7 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
     }
     // Every demo device gets this start's secret; credentials of an earlier start no longer count.
     await trx.updateTable('member').set({ secret_hash: secretHash, status: 1 }).where('tenant_id', '=', id).execute();
-    await trx.deleteFrom('device_credential').where('tenant_id', '=', id).execute();
+    await revokeTenantDeviceCredentials({ db: trx }, id);
 
     return id;
   });

@@ -24,6 +24,7 @@ import {
   type RootOperationNode,
 } from 'kysely';
 import { auditActionName, auditNameList, auditReference, LIMITS, referenceIds, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange, type AuditReference } from '@hublink/contract';
+import { isAudited, keyColumnOf } from '../db/owners';
 import { wrapConnections } from '../db/wrapConnections';
 
 /**
@@ -76,50 +77,6 @@ export async function captured<T>(scope: AuditScope, fn: () => Promise<T>): Prom
 /** Runs fn outside any scope (the event dispatcher: its passes must not count as a call's changes). */
 export const uncaptured = <T>(fn: () => T): T => storage.exit(fn);
 
-/**
- * Tables whose rows are bookkeeping, not a tenant's settings: events and deliveries, sessions and
- * codes, the outbox, jobs, the gateway's live state and logs, compiled output, the logs themselves.
- */
-export const UNAUDITED_TABLES = new Set([
-  'audit_entry',
-  'audit_pending',
-  'event',
-  'event_delivery',
-  'session',
-  'verification_code',
-  'recovery',
-  'email_validation',
-  'auth_source_code',
-  'outbox',
-  'job_queue',
-  'job_run',
-  'ram_log',
-  'software_login',
-  'online_log',
-  'connect_log',
-  'member_link',
-  'member_count',
-  'member_config',
-  'device_session',
-  'gateway_instance',
-  'flow_minute',
-  'traffic_minute',
-  'monitor_state',
-  'monitor_alert',
-  'monitor_delivery',
-  // Issue 33: the webhook queue's messages and lanes (deliveries' bookkeeping).
-  'monitor_webhook_message',
-  'monitor_webhook_lane',
-  'member_import_row',
-  'kysely_migration',
-  'kysely_migration_lock',
-  // Issue 18's own records: a network's versions are written from the change the entry already shows;
-  // what the gateway last knew of a device is live state.
-  'network_version',
-  'member_diagnosis',
-  // Issue 30: the compiler's relay ports (compiled output, like member_config).
-  'pop_relay_port',
-]);
 
 /** Columns whose values are never written into an entry, only that they changed. */
 const SECRET_COLUMN = /password|passwd|pwd|secret|key|token|hash|salt|sealed|private|credential/i;
@@ -169,25 +126,9 @@ const tenantOf = (table: string, row: Row | undefined): number | null => {
   return typeof t === 'number' ? t : typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : typeof t === 'bigint' ? Number(t) : null;
 };
 
-/**
- * The primary key of the audited tables that have no id column (one column each); every other table
- * is keyed by id. An UPDATE's rows are read again by their key: without it they could not be.
- */
-const KEY_COLUMN: Readonly<Record<string, string>> = {
-  setting: 'key',
-  document_page: 'node_id',
-  network_pki: 'network_id',
-  saas_device: 'member_id',
-  monitor_router: 'member_id',
-  monitor_config: 'tenant_id',
-  monitor_webhook: 'tenant_id',
-  ldap_config: 'tenant_id',
-  audit_setting: 'tenant_id',
-};
-export const keyColumn = (table: string): string => KEY_COLUMN[table] ?? 'id';
 
 const keyOf = (table: string, row: Row | undefined): number | string | null => {
-  const v = row?.[keyColumn(table)];
+  const v = row?.[keyColumnOf(table)];
   return typeof v === 'number' || typeof v === 'string' ? v : typeof v === 'bigint' ? Number(v) : null;
 };
 const idOf = (row: Row | undefined) => keyOf('', row);
@@ -221,7 +162,6 @@ function targetOf(node: OperationNode | undefined): { name: string; table: Table
   return undefined;
 }
 
-const audited = (name: string) => !UNAUDITED_TABLES.has(name);
 
 /** select <target>.* from <the statement's tables> where <its where> limit n + 1. */
 function selectBefore(target: { table: TableNode; ref: OperationNode }, froms: readonly OperationNode[], node: UpdateQueryNode | DeleteQueryNode): SelectQueryNode {
@@ -244,7 +184,7 @@ function selectByIds(table: TableNode, ids: readonly (number | string)[]): Selec
       kind: 'WhereNode' as const,
       where: Object.freeze({
         kind: 'BinaryOperationNode' as const,
-        leftOperand: ColumnNode.create(keyColumn(table.table.identifier.name)),
+        leftOperand: ColumnNode.create(keyColumnOf(table.table.identifier.name)),
         operator: Object.freeze({ kind: 'OperatorNode' as const, operator: 'in' as const }),
         rightOperand: PrimitiveValueListNode.create(ids),
       }),
@@ -342,7 +282,7 @@ async function nameReferences(scope: AuditScope, changes: readonly CapturedChang
 /** The audited table a statement writes, if it writes one. */
 function writtenTable(node: RootOperationNode): string | undefined {
   const target = UpdateQueryNode.is(node) ? targetOf(node.table) : DeleteQueryNode.is(node) ? targetOf(node.from.froms[0]) : InsertQueryNode.is(node) ? targetOf(node.into) : undefined;
-  return target && audited(target.name) ? target.name : undefined;
+  return target && isAudited(target.name) ? target.name : undefined;
 }
 
 /**
@@ -379,7 +319,7 @@ async function captureRows(scope: AuditScope, compiler: QueryCompiler, run: Run,
     const update = UpdateQueryNode.is(node);
     const froms = update ? [node.table!, ...(node.from?.froms ?? [])] : [...node.from.froms, ...(node.using?.tables ?? [])];
     const target = targetOf(update ? node.table : node.from.froms[0]);
-    if (!target || !audited(target.name) || node.limit || node.orderBy) return run(query);
+    if (!target || !isAudited(target.name) || node.limit || node.orderBy) return run(query);
     const before = (await run(compile(selectBefore(target, froms, node)))).rows;
     const result = await run(query);
     if (before.length === 0) return result;
@@ -404,7 +344,7 @@ async function captureRows(scope: AuditScope, compiler: QueryCompiler, run: Run,
   if (InsertQueryNode.is(node)) {
     const target = targetOf(node.into);
     const result = await run(query);
-    if (!target || !audited(target.name)) return result;
+    if (!target || !isAudited(target.name)) return result;
     const affected = result.numAffectedRows;
     if (affected !== undefined && affected === 0n) return result;
     const rows = insertedRows(node);
@@ -412,7 +352,7 @@ async function captureRows(scope: AuditScope, compiler: QueryCompiler, run: Run,
     rows.forEach((row, i) => {
       // The id the database gave; a table keyed by another column has none (SQLite's insertId is its rowid).
       const id =
-        keyColumn(target.name) !== 'id' ? null : (idOf(returned[i]) ?? (rows.length === 1 && result.insertId !== undefined && result.insertId > 0n ? Number(result.insertId) : null));
+        keyColumnOf(target.name) !== 'id' ? null : (idOf(returned[i]) ?? (rows.length === 1 && result.insertId !== undefined && result.insertId > 0n ? Number(result.insertId) : null));
       record(scope, target.name, 'insert', undefined, id !== null && row.id === undefined ? { id, ...row } : row);
     });
     return result;

@@ -43,3 +43,8 @@ export async function issueDeviceCredential(ctx: Pick<Ctx, 'db'>, member: { id: 
 export async function revokeDeviceCredentials(ctx: Pick<Ctx, 'db'>, memberId: number): Promise<void> {
   await ctx.db.deleteFrom('device_credential').where('member_id', '=', memberId).execute();
 }
+
+/** Revokes every device credential of a tenant (the demo's devices get a new secret at each start). */
+export async function revokeTenantDeviceCredentials(ctx: Pick<Ctx, 'db'>, tenantId: number): Promise<void> {
+  await ctx.db.deleteFrom('device_credential').where('tenant_id', '=', tenantId).execute();
+}

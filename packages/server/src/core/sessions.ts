@@ -33,3 +33,10 @@ export async function revokeSessions(db: Db, holder: SessionHolder, opts: { exce
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** Ends every live session of a tenant: its main account's and every sub-account's (the operator disables it). */
+export async function revokeTenantSessions(db: Db, tenantId: number): Promise<void> {
+  const now = Date.now();
+  await db.updateTable('session').set({ ended_at: now }).where('tenant_id', '=', tenantId).whereRef('id', '=', 'family_id').where('ended_at', 'is', null).execute();
+  await db.updateTable('session').set({ revoked_at: now }).where('tenant_id', '=', tenantId).where('revoked_at', 'is', null).execute();
+}

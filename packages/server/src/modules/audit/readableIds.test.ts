@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import { CODE, editRam, editRole, LIMITS, auditExport, auditList, auditReference, type AuditEntry, type AuditField } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
-import { captured, keyColumn, openScope, UNAUDITED_TABLES } from '../../core/audit';
+import { captured, openScope } from '../../core/audit';
+import { isAudited, keyColumnOf } from '../../db/owners';
 import { describeEachDatabase, FULL_ROLE, newAccount, newRamAccount, tablesOf, type TestApp } from '../../../test/helpers';
 import { seedFreshMembers, seedNetwork } from '../../../test/networks';
 
@@ -110,8 +111,8 @@ describeEachDatabase('audit trail: ids recorded with the names they had', (t) =>
     // Not rows of ours: an open platform's app, agent and corp ids, a ticket image's public file id.
     const FOREIGN = new Set(['tenant_id', 'app_id', 'agent_id', 'corp_id', 'file_id']);
     const unnamed = (await tablesOf(t()))
-      .filter((table) => !UNAUDITED_TABLES.has(table.name))
-      .flatMap((table) => table.columns.filter((c) => c.endsWith('_id') && !FOREIGN.has(c) && c !== keyColumn(table.name)).map((c) => `${table.name}.${c}`))
+      .filter((table) => isAudited(table.name))
+      .flatMap((table) => table.columns.filter((c) => c.endsWith('_id') && !FOREIGN.has(c) && c !== keyColumnOf(table.name)).map((c) => `${table.name}.${c}`))
       .filter((tc) => !auditReference(tc.split('.')[0]!, tc.split('.')[1]!));
     expect(unnamed).toEqual([]);
   });
