@@ -19,7 +19,7 @@ const RAW_WRITE = /\b(?:insert\s+into|delete\s+from|update)\s+"?([a-z_][a-z0-9_]
 const inside = (file, area) => file === area || (!area.endsWith('.ts') && file.startsWith(`${area}/`));
 
 /** The tables a raw statement writes; `update` followed by `set` is a conflict clause's, not a table's. */
-export function rawWrites(text) {
+function rawWrites(text) {
   const out = [];
   for (const m of text.matchAll(RAW_WRITE)) {
     const name = m[1].toLowerCase();

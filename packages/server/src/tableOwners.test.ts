@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawWrites } from '../../../eslint/tableWriters.js';
 import { OWNERS } from './db/owners';
 
 // Who writes which table, enforced by lint (eslint/tableWriters.js over db/owners.ts): a table is
@@ -55,10 +54,12 @@ describe('a write into a table', () => {
     expect(await refused('modules/monitor/fixtures.ts', "export const a = (db) => db.insertInto('member').values({}).execute();")).toEqual([]);
   });
 
-  it("reads a raw statement's target, not an upsert's conflict clause", () => {
-    expect(rawWrites('insert into member_link (a) values (1) on conflict (a) do update set a = excluded.a')).toEqual(['member_link']);
-    expect(rawWrites('with v(id) as (values (1)) update member_config set version = 2 from v')).toEqual(['member_config']);
-    expect(rawWrites('select * from member where note = $1')).toEqual([]);
+  it("reads a raw statement's target, not an upsert's conflict clause", async () => {
+    const upsert = 'export const a = (db) => sql`insert into member_link (a) values (${1}) on conflict (a) do update set a = excluded.a`.execute(db);';
+    expect(await refused('gateway/liveWriter.ts', upsert)).toEqual([]);
+    expect((await refused('modules/monitor/service.ts', upsert)).map((f) => f.message)).toEqual([expect.stringContaining('writes member_link, which belongs to gateway')]);
+    expect(await refused('compiler/versions.ts', 'export const b = (db) => sql`with v(id) as (values (1)) update member_config set version = 2 from v`.execute(db);')).toEqual([]);
+    expect(await refused('modules/monitor/service.ts', 'export const c = (db) => sql`select * from member where note = ${1}`.execute(db);')).toEqual([]);
   });
 });
 
