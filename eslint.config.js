@@ -110,7 +110,7 @@ export default tseslint.config(
         {
           root: server('src'),
           areas: server('src/modules'),
-          allow: [server('src/core'), server('src/db')],
+          allow: [server('src/core'), server('src/domain'), server('src/db')],
           tests: '(\\.test\\.ts|[\\\\/]fixtures\\.ts)$',
           allowInTests: [server('test')],
           scope: '@hublink/',
@@ -130,9 +130,32 @@ export default tseslint.config(
         {
           root: server('src'),
           areas: server('src'),
-          allow: [server('src/core'), server('src/db')],
+          allow: [server('src/core'), server('src/domain'), server('src/db')],
           tests: '\\.test\\.ts$',
           allowInTests: [server('test')],
+          scope: '@hublink/',
+          packages: ['@hublink/contract'],
+        },
+      ],
+    },
+  },
+  // The floors under the areas: core/ is machinery (http, events, jobs, pub/sub, storage, metrics,
+  // audit capture, sign-in) and knows no spec area: it imports only itself, db and @hublink/contract.
+  // domain/ holds the area logic several areas share (members, accounts, plan, member states, the
+  // directory, device credentials…): core, db, @hublink/contract and itself, never an area above.
+  {
+    files: ['packages/server/src/core/**/*.ts', 'packages/server/src/domain/**/*.ts'],
+    plugins: { 'server-modules': serverAreas },
+    rules: {
+      'server-modules/imports': [
+        'error',
+        {
+          root: server('src'),
+          areas: server('src'),
+          // config.ts: the settings' type and loader, machinery too.
+          allow: [server('src/core'), server('src/db'), server('src/config')],
+          tests: '\\.test\\.ts$',
+          allowInTests: [server('test'), server('src/domain'), server('src/modules'), server('src/app')],
           scope: '@hublink/',
           packages: ['@hublink/contract'],
         },
@@ -151,7 +174,7 @@ export default tseslint.config(
         {
           root: server('src'),
           areas: server('src'),
-          allow: [server('src/core'), server('src/db'), server('src/compiler')],
+          allow: [server('src/core'), server('src/domain'), server('src/db'), server('src/compiler')],
           tests: '\\.test\\.ts$',
           allowInTests: [server('test'), server('src/modules')],
           scope: '@hublink/',

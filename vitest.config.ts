@@ -47,7 +47,7 @@ const EXCLUSIVE_SERVER_FILES = [
   'packages/server/src/db/failedMigration.test.ts',
   'packages/server/src/db/migrationRules.test.ts',
   // slapd
-  'packages/server/src/core/ldap.test.ts',
+  'packages/server/src/domain/ldap.test.ts',
   'packages/server/src/modules/ldap/*.test.ts',
 ];
 const SERIAL_SERVER_FILES = [

@@ -10,7 +10,7 @@ import readline from 'node:readline';
 import { loopbackAddress, simulate, type SimulatedMember, type SimulationCounts } from '../packages/agent/src/index';
 import type { BuiltApp } from '../packages/server/src/app';
 import { hashPassword } from '../packages/server/src/core/passwords';
-import { credentialHash } from '../packages/server/src/core/deviceCredentials';
+import { credentialHash } from '../packages/server/src/domain/deviceCredentials';
 import { TokenService } from '../packages/server/src/core/tokens';
 import type { Db } from '../packages/server/src/db/connect';
 

@@ -13,9 +13,9 @@ import { sql, type Compilable } from 'kysely';
 import { LIMITS, MEMBER_STATE } from '@hublink/contract';
 import { connect, type DbHandle } from '../packages/server/src/db/connect';
 import { migrateToLatest } from '../packages/server/src/db/migrate';
-import { countByType } from '../packages/server/src/core/members';
-import { memberStateCondition, type StateScope } from '../packages/server/src/core/memberStates';
-import { countAlertsSince, countInState, countNetworks } from '../packages/server/src/core/overview';
+import { countByType } from '../packages/server/src/domain/members';
+import { memberStateCondition, type StateScope } from '../packages/server/src/domain/memberStates';
+import { countAlertsSince, countInState, countNetworks } from '../packages/server/src/domain/overview';
 import { seed } from './seed';
 
 const RUNS = 15;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmt, M } from '@hublink/contract';
-import { DEVICE_CHANNELS, type TrafficRelay, type WatchRequest } from '../packages/server/src/core/deviceChannels';
+import { DEVICE_CHANNELS, type TrafficRelay, type WatchRequest } from '../packages/server/src/domain/deviceChannels';
 import { addRouters, CONTEXT, expectPath, launch, postAs, screenshot, signedInTenant, startServer, WAIT_MS, type Server } from './support';
 
 const WIDTHS = [1440, 1280, 390];

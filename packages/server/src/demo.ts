@@ -20,10 +20,11 @@ import {
   type Endpoint,
 } from '@hublink/contract';
 import type { BuiltApp } from './app';
-import { insertAccount } from './core/accounts';
+import { insertAccount } from './domain/accounts';
 import type { Actor } from './core/actor';
 import type { Ctx } from './core/context';
-import { revokeTenantDeviceCredentials } from './core/deviceCredentials';
+import { revokeTenantDeviceCredentials } from './domain/deviceCredentials';
+import { createMembers } from './domain/members';
 import { hashPassword } from './core/passwords';
 import { publishAnnouncement } from './modules/announcement';
 import { publishRelease } from './modules/download';
@@ -33,6 +34,7 @@ import { addArea, createResource } from './modules/pop';
 import { assignAsOperator } from './modules/saas';
 import { grantService } from './modules/service';
 import { replyAsOperator } from './modules/ticket';
+import { networkOfTenant } from './domain/networks';
 
 /*
  * `hublink start --demo`: a demo tenant with a network of simulated devices, so that a newcomer sees a
@@ -108,10 +110,13 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
     const have = new Set((await trx.selectFrom('member').select('router_key').where('tenant_id', '=', id).execute()).map((m) => m.router_key));
     const missing = members.filter((m) => !have.has(m.name));
     if (missing.length > 0) {
-      await trx
-        .insertInto('member')
-        .values(missing.map((m) => ({ tenant_id: id, router_name: m.name, router_key: m.name, router_type: m.router_type, note: M.demoMemberNote, secret_hash: secretHash, area_number: null, phone: null, online_time: null, create_time: now, update_time: now })))
-        .execute();
+      await createMembers(
+        ctx,
+        trx,
+        id,
+        missing.map((m) => ({ router_name: m.name, router_type: m.router_type, note: M.demoMemberNote, secret_hash: secretHash, source: 'console' })),
+        now,
+      );
     }
     // Every demo device gets this start's secret; credentials of an earlier start no longer count.
     await trx.updateTable('member').set({ secret_hash: secretHash, status: 1 }).where('tenant_id', '=', id).execute();
@@ -119,7 +124,7 @@ export async function ensureDemoTenant(ctx: Ctx, now = Date.now()): Promise<Demo
 
     return id;
   });
-  const net = await ctx.db.selectFrom('network').select('id').where('tenant_id', '=', tenantId).where('network_number', '=', DEMO.network.number).executeTakeFirst();
+  const net = await networkOfTenant(ctx.db, tenantId, DEMO.network.number, ['id']);
   if (!net) {
     // Through the network service, as the console creates one: its members, its first version, its compiled configuration.
     await createNetwork(ctx, mainActor(tenantId), { network_name: DEMO.network.name, center: [...DEMO.centers], point: [...DEMO.points, ...DEMO.software] }, () => DEMO.network.number);

@@ -2,10 +2,10 @@ import { M, type MemberConfigAnswer } from '@hublink/contract';
 import type { Actor } from '../core/actor';
 import type { Ctx } from '../core/context';
 import { notFound } from '../core/errors';
-import { ensureNetworkAllowed } from '../core/networks';
 import { formatTime } from '../core/time';
 import { announceStored } from './announce';
 import { recompileNetwork } from './versions';
+import { callersNetwork } from '../domain/networks';
 
 /**
  * A member's current configuration in a network of the caller's tenant: 204 for a network or member it
@@ -13,14 +13,7 @@ import { recompileNetwork } from './versions';
  * way) is compiled here, so support never sees a member without a configuration.
  */
 export async function memberConfigOf(ctx: Ctx, actor: Actor, networkNumber: string, routerName: string): Promise<MemberConfigAnswer> {
-  ensureNetworkAllowed(actor, networkNumber);
-  const net = await ctx.db
-    .selectFrom('network')
-    .select('id')
-    .where('tenant_id', '=', actor.tenantId)
-    .where('network_number', '=', networkNumber)
-    .executeTakeFirst();
-  if (!net) throw notFound(M.networkNotFound);
+  const net = await callersNetwork(ctx.db, actor, networkNumber, ['id']);
   const member = await ctx.db
     .selectFrom('network_member as nm')
     .innerJoin('member as m', 'm.id', 'nm.member_id')

@@ -5,12 +5,13 @@ import { ApiError, notFound } from '../core/errors';
 import { FileAnswer } from '../core/http';
 import { ensureNetworkAllowed, mayUseNetwork } from '../core/networks';
 import { lockTenant } from '../core/tenantLock';
-import { signsInOnWeb } from '../core/webSignIn';
+import { signsInOnWeb } from '../domain/webSignIn';
 import { syncNetworkCertificates } from './certificates';
 import type { PointConfig } from './model';
 import { deviceFilesOf, revokeMemberCertificate } from './pkiStore';
 import { renderProfile } from './profile';
 import { memberConfigOf } from './memberConfig';
+import { callersNetwork } from '../domain/networks';
 
 /*
  * Connection profiles for standard OpenVPN clients (issue 30, docs/clients.md): a software member's
@@ -66,7 +67,7 @@ export async function ownProfile(ctx: Ctx, tenantId: number, networkNumber: stri
   const member = await softwareMember(ctx, actor.tenantId, routerName);
   const answer = await memberConfigOf(ctx, actor, networkNumber, member.router_name);
   const json = answer.config as unknown as PointConfig;
-  const net = await ctx.db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirstOrThrow();
+  const net = await callersNetwork(ctx.db, actor, networkNumber, ['id']);
   // A member whose certificate is still on its way (the network's event not handled yet) gets it here.
   const files =
     (await deviceFilesOf(ctx.db, ctx.secretBox, actor.tenantId, net.id, member.id)) ??

@@ -25,7 +25,7 @@ const GATEWAY_LIVE = 'the device gateway writes what devices report';
 export const OWNERS = {
   // Accounts, sign-in and the machinery's own tables.
   account: {
-    owner: 'core/accounts.ts',
+    owner: 'domain/accounts.ts',
     writers: {
       'ops/commands/tenants.ts': "the operator CLI sets a tenant's plan, status and sign-in source switch",
       'demo.ts': "the demo tenant's password is set at every demo start",
@@ -55,17 +55,16 @@ export const OWNERS = {
     owner: 'modules/router',
     writers: {
       gateway: `${GATEWAY_LIVE}: the live columns (online_status, online_time, version, os, router_model, router_mac, router_ipv4, interfaces, traffic)`,
-      'core/members.ts': 'a member is deleted through core, which every area that removes members shares (quota, events)',
-      'modules/ldap': "the directory sync adds its users as software members and keeps their note and status",
-      'modules/auth-source': 'a sign-in source adds the software members its users become',
-      'demo.ts': 'the demo tenant and its devices are made at a demo start',
+      'domain/members.ts': 'every member insert and delete goes through createMembers and deleteMembers, which keep the quota checks and the member events the same for every area that adds or removes members',
+      'modules/ldap': "the directory sync keeps its members' note and status as the directory changes",
+      'demo.ts': "the demo devices' secret is set anew at every demo start",
     },
     audited: true,
   },
   member_count: { owner: 'modules/router', audited: false },
   member_import: { owner: 'modules/router', audited: true },
   member_import_row: { owner: 'modules/router', audited: false },
-  device_credential: { owner: 'core/deviceCredentials.ts', audited: true },
+  device_credential: { owner: 'domain/deviceCredentials.ts', audited: true },
   saas_device: { owner: 'modules/saas', audited: true, key: 'member_id' },
 
   // Networks and what the compiler makes of them.
@@ -102,7 +101,7 @@ export const OWNERS = {
   auth_source: { owner: 'modules/auth-source', audited: true },
   auth_source_code: {
     owner: 'modules/auth-source',
-    writers: { 'core/accounts.ts': "a tenant's ID code is drawn when its account is made, so that reading it never writes" },
+    writers: { 'domain/accounts.ts': "a tenant's ID code is drawn when its account is made, so that reading it never writes" },
     audited: false,
   },
   auth_source_member: { owner: 'modules/auth-source', audited: true },

@@ -1,8 +1,8 @@
 import { DEVICE_CLOSE, LDAP_MEMBER_SOURCE, type HelloMessage } from '@hublink/contract';
 import type { Ctx } from '../core/context';
-import { credentialHash, issueDeviceCredential } from '../core/deviceCredentials';
+import { credentialHash, issueDeviceCredential } from '../domain/deviceCredentials';
 import { ApiError } from '../core/errors';
-import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
+import { directorySignIn, type DirectoryVerdict } from '../domain/ldapSignIn';
 import { DUMMY_HASH, verifyPassword } from '../core/passwords';
 import type { Limit, Reservation } from '../core/ratelimit';
 import { heldForApproval } from './approval';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { LDAP_MEMBER_SOURCE, type ClientAuthMessage, type ClientAuthResultMessage, CM } from '@hublink/contract';
 import type { Ctx } from '../core/context';
-import { credentialHash } from '../core/deviceCredentials';
-import { directorySignIn, type DirectoryVerdict } from '../core/ldapSignIn';
+import { credentialHash } from '../domain/deviceCredentials';
+import { directorySignIn, type DirectoryVerdict } from '../domain/ldapSignIn';
 import { verifyPassword } from '../core/passwords';
-import { signsInOnWeb } from '../core/webSignIn';
+import { signsInOnWeb } from '../domain/webSignIn';
 import { deviceApproval } from './approval';
 import { attemptSucceeded, reserveAttempt, type DeviceMember } from './auth';
 import { openWebSignIn } from './webSignIn';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../core/context';
-import { DEVICE_CHANNELS } from '../core/deviceChannels';
+import { DEVICE_CHANNELS } from '../domain/deviceChannels';
 
 /**
  * What one instance asks of the instance holding a member's session, through pub/sub (every instance

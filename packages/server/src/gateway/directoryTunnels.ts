@@ -1,6 +1,6 @@
 import { DIRECTORY_RELAY, ROUTER_TYPE, type DeviceMessage } from '@hublink/contract';
 import type { Ctx } from '../core/context';
-import { RELAY_CHANNELS, relayOpen, relayUp, type RelayDown, type RelayOpen } from '../core/directoryRelay';
+import { RELAY_CHANNELS, relayOpen, relayUp, type RelayDown, type RelayOpen } from '../domain/directoryRelay';
 import type { Unsubscribe } from '../core/pubsub';
 import type { DeviceSession } from './session';
 

@@ -17,7 +17,7 @@ import {
 } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { ApiError } from '../core/errors';
-import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../core/deviceChannels';
+import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../domain/deviceChannels';
 import type { Unsubscribe } from '../core/pubsub';
 import { authenticate, DEVICE_CONNECTION_LIMIT } from './auth';
 import { deny, judgeClient } from './clientAuth';

@@ -1,7 +1,7 @@
 import { DEVICE_CLOSE, MEMBER_CERTIFICATE_FIELD } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { defineModule } from '../core/module';
-import { revokeDeviceCredentials } from '../core/deviceCredentials';
+import { revokeDeviceCredentials } from '../domain/deviceCredentials';
 import { endMemberSessions } from '../core/memberSessions';
 import { publishDelivery } from './deliveries';
 import { relayRoutes } from './relayTable';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_CLOSE, killUser } from '@hublink/contract';
 import { RedisStore } from '../core/store';
-import { DEVICE_CHANNELS, trafficRelay, type TrafficRelay } from '../core/deviceChannels';
+import { DEVICE_CHANNELS, trafficRelay, type TrafficRelay } from '../domain/deviceChannels';
 import { TestDevice, parallelHellos, routerHello } from '../../test/device';
 import { DEVICE_AUTH_LIMITS } from './auth';
 import { createTestApp, newAccount, sharedDatabase, type TestApp } from '../../test/helpers';

@@ -6,7 +6,7 @@ import { TestDevice, routerHello } from '../../test/device';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
 import { SEEDED_MEMBER_SECRET, createNetworkThroughApi, seedFreshMembers } from '../../test/networks';
 import { until } from '../../test/until';
-import { issueDeviceCredential } from '../core/deviceCredentials';
+import { issueDeviceCredential } from '../domain/deviceCredentials';
 
 /**
  * The online log from the sessions devices report (issue 30): each session's own bytes at its end, and a

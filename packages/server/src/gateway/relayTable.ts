@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { CODE, FR_STATUS, RELAY_LIMITS, RELAY_TIMING, relayReport, type RelayTable } from '@hublink/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../core/context';
-import { credentialHash } from '../core/deviceCredentials';
+import { credentialHash } from '../domain/deviceCredentials';
 import { ApiError, invalid, ok } from '../core/errors';
 
 /*

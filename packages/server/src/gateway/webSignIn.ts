@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { API_BASE_PATH, LIMITS, vpnWebSignIn, CM } from '@hublink/contract';
 import type { Ctx } from '../core/context';
-import { onWebSignIn, webSignInOpenKey, webSignInTokenKey, type WebSignIn, type WebSignInOutcome, type WebSignInProof } from '../core/webSignIn';
+import { onWebSignIn, webSignInOpenKey, webSignInTokenKey, type WebSignIn, type WebSignInOutcome, type WebSignInProof } from '../domain/webSignIn';
 import { deviceApproval } from './approval';
 import { ACCEPT, deny, logClientRefusal, standardClientDevice, type ClientVerdict } from './clientAuth';
 import { publishDelivery } from './deliveries';

@@ -1,7 +1,7 @@
 import { verifyCode, type SendType } from '@hublink/contract';
 import { codeFor } from '../../../test/codes';
 import { newAccount, type TestApp } from '../../../test/helpers';
-import { proofKey } from '../../core/proofs';
+import { proofKey } from '../../domain/proofs';
 
 // Shared by the account module's tests: fresh addresses, codes through the real calls, proofs.
 

@@ -7,13 +7,13 @@ import {
   type EditDataBody,
   type SendType,
 } from '@hublink/contract';
-import { changeAccount, ensureContactFree, setAccountPassword } from '../../core/accounts';
+import { changeAccount, ensureContactFree, setAccountPassword } from '../../domain/accounts';
 import type { Actor } from '../../core/actor';
-import { bindStep, type Binding } from '../../core/binding';
+import { bindStep, type Binding } from '../../domain/binding';
 import { destinationKey } from '../../core/codes';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
-import { hasProof, proofKey, takeProof } from '../../core/proofs';
+import { hasProof, proofKey, takeProof } from '../../domain/proofs';
 import { formatTime } from '../../core/time';
 
 // The account owner's own data and credentials (spec 1 §2.8). Every route here is 'main' only.

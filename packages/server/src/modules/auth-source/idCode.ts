@@ -1,5 +1,5 @@
 import type { Ctx } from '../../core/context';
-import { assignIdCode } from '../../core/accounts';
+import { assignIdCode } from '../../domain/accounts';
 
 /**
  * The tenant's ID code. Every account gets one when it is made (core/accounts.ts insertAccount, and

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AUTH_SOURCE_STATUS, LIMITS, M, type authorizeAuthSource, type authSourceCallback, type AuthSourceType, type LoginSourceItem } from '@hublink/contract';
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
-import { issueDeviceCredential } from '../../core/deviceCredentials';
+import { issueDeviceCredential } from '../../domain/deviceCredentials';
 import { issueMemberSession } from '../../core/memberSessions';
 import { ApiError, forbidden, invalid, notFound } from '../../core/errors';
 import type { Limit } from '../../core/ratelimit';

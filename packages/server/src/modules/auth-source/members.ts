@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LIMITS, M, ROUTER_TYPE, searchableText } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
-import { memberKey, membersCreated, placesLeft } from '../../core/members';
+import { createMembers, memberKey, placesLeft } from '../../domain/members';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import type { Identity } from './providers';
@@ -78,27 +78,24 @@ export async function memberFor(ctx: Ctx, source: { id: number; tenant_id: numbe
     if (left <= 0) throw forbidden(M.authSourceMemberQuotaFull);
     const name = await freeName(trx, tenantId, memberNameBase(identity.nameBase));
     const now = Date.now();
-    const member = await trx
-      .insertInto('member')
-      .values({
-        tenant_id: tenantId,
-        router_name: name,
-        router_key: memberKey(name),
-        router_type: ROUTER_TYPE.software,
-        note: searchableText(identity.displayName.slice(0, LIMITS.memberNoteMax)),
-        secret_hash: NO_SECRET,
-        area_number: null,
-        phone: null,
-        source: source.type,
-        name: searchableText(identity.displayName.slice(0, 64)),
-        create_time: now,
-        update_time: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const id = Number(member.id);
+    const [member] = await createMembers(
+      ctx,
+      trx,
+      tenantId,
+      [
+        {
+          router_name: name,
+          router_type: ROUTER_TYPE.software,
+          note: searchableText(identity.displayName.slice(0, LIMITS.memberNoteMax)),
+          secret_hash: NO_SECRET,
+          source: source.type,
+          name: searchableText(identity.displayName.slice(0, 64)),
+        },
+      ],
+      now,
+    );
+    const id = member!.id;
     await trx.insertInto('auth_source_member').values({ tenant_id: tenantId, source_id: source.id, member_id: id, external_key: externalKey, create_time: now }).execute();
-    await membersCreated(ctx, trx, tenantId, [{ id, router_type: ROUTER_TYPE.software }]);
     return { id, router_name: name, status: 1 };
   });
 }

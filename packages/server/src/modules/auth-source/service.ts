@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
-import { deleteMembers } from '../../core/members';
+import { deleteMembers } from '../../domain/members';
 import { contains, pageOf } from '../../core/paging';
 import { lockTenant } from '../../core/tenantLock';
 import { formatTime } from '../../core/time';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { ApiError, forbidden } from '../../core/errors';
 import { FileAnswer, RedirectAnswer } from '../../core/http';
-import { finishWebSignIn, webSignIn, webSignInTokenKey, type WebSignIn, type WebSignInProof } from '../../core/webSignIn';
+import { finishWebSignIn, webSignIn, webSignInTokenKey, type WebSignIn, type WebSignInProof } from '../../domain/webSignIn';
 import { enabledSource, LOGIN_LIMITS } from './login';
 import { externalKeyOf } from './members';
 import { callbackUrlOf } from './origin';

@@ -10,13 +10,13 @@ import {
   type SendType,
   type VerifyType,
 } from '@hublink/contract';
-import { ensureContactFree, insertAccount, setAccountPassword } from '../../core/accounts';
+import { ensureContactFree, insertAccount, setAccountPassword } from '../../domain/accounts';
 import { authenticate as authenticateActor, type Actor } from '../../core/actor';
 import { destinationKey } from '../../core/codes';
 import type { Ctx } from '../../core/context';
 import { ApiError, forbidden, invalid } from '../../core/errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../core/passwords';
-import { leaveProof, proofKey } from '../../core/proofs';
+import { leaveProof, proofKey } from '../../domain/proofs';
 import { type Limit, RATE_LIMITS } from '../../core/ratelimit';
 import type { Account } from '../../db/types';
 import type { Db } from '../../db/connect';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { DEVICE_CHANNELS } from '../../core/deviceChannels';
+import { DEVICE_CHANNELS } from '../../domain/deviceChannels';
 import { invalid, notFound } from '../../core/errors';
 import { contains, pageOf } from '../../core/paging';
 import { formatTime } from '../../core/time';

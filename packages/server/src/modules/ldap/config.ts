@@ -2,11 +2,11 @@ import { LDAP_PASSWORD_MASK, LDAP_SYNC_MODE, M, ROUTER_TYPE, type LdapConfig, ty
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
-import { routerVia } from '../../core/directoryRelay';
-import { DirectoryError, withDirectory, type DirectorySession, type DirectoryServer } from '../../core/ldap';
-import { checkSelection } from '../../core/ldapSelection';
-import { uploadedCa } from '../../core/ldapSignIn';
-import { memberKey } from '../../core/members';
+import { routerVia } from '../../domain/directoryRelay';
+import { DirectoryError, withDirectory, type DirectorySession, type DirectoryServer } from '../../domain/ldap';
+import { checkSelection } from '../../domain/ldapSelection';
+import { uploadedCa } from '../../domain/ldapSignIn';
+import { memberKey } from '../../domain/members';
 import { judgeTarget } from '../../core/outbound';
 import { formatTime } from '../../core/time';
 import { ensureDomainVerified } from './domain';
@@ -15,6 +15,7 @@ import { CONNECTIONS_PER_TENANT, configOf, directoryLimits, enabledConfig, fresh
 import { syncNow, type SyncOutcome } from './sync';
 import { removeAllMembers } from './users';
 import { previewOf, selectionColumns, selectionOf } from './selection';
+import { networkOfTenant } from '../../domain/networks';
 
 /*
  * The tenant's directory connection (spec 3 §2, §4, §5, §7): read, checked, saved (after the domain's
@@ -43,7 +44,7 @@ export async function config(ctx: Ctx, actor: Actor): Promise<{ enable: number; 
   if (!row) return { enable: 0, data: null, notice: '' };
   const file = row.ca_id === null ? undefined : await ctx.db.selectFrom('ldap_file').select('file_name').where('id', '=', row.ca_id).where('tenant_id', '=', actor.tenantId).executeTakeFirst();
   const network = row.network_number
-    ? await ctx.db.selectFrom('network').select('network_name').where('tenant_id', '=', actor.tenantId).where('network_number', '=', row.network_number).executeTakeFirst()
+    ? await networkOfTenant(ctx.db, actor.tenantId, row.network_number, ['network_name'])
     : undefined;
   const tz = ctx.config.timezone;
   return {
@@ -93,7 +94,7 @@ export async function validate(ctx: Ctx, actor: Actor, input: LdapConfigInput): 
   const refusal = judgeTarget(input.host, input.mode === 'private' ? { allowPrivateTargets: true } : ctx.config);
   if (refusal) throw invalid(refusal === 'private_address' ? M.ldapHostPrivate : M.ldapHostInvalid);
   if (input.network_number) {
-    const net = await ctx.db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', input.network_number).executeTakeFirst();
+    const net = await networkOfTenant(ctx.db, actor.tenantId, input.network_number, ['id']);
     if (!net) throw invalid(M.ldapNetworkMissing);
   }
   if (input.ca_id !== null && !(await caExists(ctx.db, actor.tenantId, input.ca_id))) throw invalid(M.ldapCaMissing);

@@ -1,6 +1,6 @@
 import { LDAP_TYPE } from '@hublink/contract';
 import type { Entry } from 'ldapts';
-import type { DirectorySession } from '../../core/ldap';
+import type { DirectorySession } from '../../domain/ldap';
 
 /*
  * Where a directory user's password last changed, as a mark the sync keeps per user and compares

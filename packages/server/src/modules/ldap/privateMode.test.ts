@@ -7,7 +7,7 @@ import { SEEDED_MEMBER_SECRET, seedFreshMembers } from '../../../test/networks';
 import { startRouterAgent } from '../../../test/routerAgent';
 import { startSlapd, type Slapd } from '../../../test/slapd';
 import { until } from '../../../test/until';
-import { directorySignIn } from '../../core/ldapSignIn';
+import { directorySignIn } from '../../domain/ldapSignIn';
 import { configOf, listing, verifiedDomain } from './fixtures';
 import { configOf as configRow, hashOf } from './state';
 

@@ -1,8 +1,8 @@
 import { ldapDefaultAttributes, LIMITS, M, type LdapConfigInput, type LdapPreviewUser } from '@hublink/contract';
-import type { DirectorySession } from '../../core/ldap';
-import { selectedUsers } from '../../core/ldapSelection';
-import type { DirectoryUser } from '../../core/ldapUsers';
-import { memberKey } from '../../core/members';
+import type { DirectorySession } from '../../domain/ldap';
+import { selectedUsers } from '../../domain/ldapSelection';
+import type { DirectoryUser } from '../../domain/ldapUsers';
+import { memberKey } from '../../domain/members';
 import type { ConfigRow } from './state';
 
 /*

@@ -1,6 +1,6 @@
 import { importAllLdapUsers, LDAP_PASSWORD_MASK, saveLdap, syncLdap } from '@hublink/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { directorySignIn } from '../../core/ldapSignIn';
+import { directorySignIn } from '../../domain/ldapSignIn';
 import { describeEachDatabase, newAccount, type TestApp } from '../../../test/helpers';
 import { startSlapd, type Slapd } from '../../../test/slapd';
 import { configOf, directoryOf, enableLdap, listing } from './fixtures';

@@ -1,6 +1,6 @@
 import { CODE, fmt, getLdapConfig, LDAP_PASSWORD_MASK, LDAP_SYNC_MODE, LIMITS, M, ldapSyncStatus, saveLdap, setLdapSyncMode, syncLdap } from '@hublink/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { withDirectory } from '../../core/ldap';
+import { withDirectory } from '../../domain/ldap';
 import { describeEachDatabase, newAccount } from '../../../test/helpers';
 import { startSlapd, type Slapd } from '../../../test/slapd';
 import { until } from '../../../test/until';

@@ -1,11 +1,11 @@
 import { LDAP_SYNC_MODE, M } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ApiError } from '../../core/errors';
-import { DirectoryError, withDirectory } from '../../core/ldap';
-import { storedServer } from '../../core/ldapSignIn';
-import { selectedUsers } from '../../core/ldapSelection';
-import type { DirectoryUser } from '../../core/ldapUsers';
-import { deleteMembers, memberChanged, memberKey } from '../../core/members';
+import { DirectoryError, withDirectory } from '../../domain/ldap';
+import { storedServer } from '../../domain/ldapSignIn';
+import { selectedUsers } from '../../domain/ldapSelection';
+import type { DirectoryUser } from '../../domain/ldapUsers';
+import { deleteMembers, memberChanged, memberKey } from '../../domain/members';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import { markingSession, passwordMoved } from './passwordMark';

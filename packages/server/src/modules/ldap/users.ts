@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
-import { NO_LOCAL_SECRET } from '../../core/ldapSignIn';
-import { deleteMembers, memberKey, membersCreated, placesLeft } from '../../core/members';
+import { NO_LOCAL_SECRET } from '../../domain/ldapSignIn';
+import { createMembers, deleteMembers, memberKey, placesLeft } from '../../domain/members';
 import { contains, pageOf } from '../../core/paging';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
@@ -115,27 +115,20 @@ async function importChunk(ctx: Ctx, config: ConfigRow, users: Candidate[], refu
     }
     if (admitted.length > 0) {
       const now = Date.now();
-      const created = await trx
-        .insertInto('member')
-        .values(
-          admitted.map((u) => ({
-            tenant_id: tenantId,
-            router_name: u.member_name,
-            router_key: memberKey(u.member_name),
-            router_type: ROUTER_TYPE.software,
-            note: noteOf(u.description),
-            secret_hash: NO_LOCAL_SECRET,
-            area_number: null,
-            phone: null,
-            status: u.disabled ? 0 : 1,
-            source: LDAP_MEMBER_SOURCE,
-            online_time: null,
-            create_time: now,
-            update_time: now,
-          })),
-        )
-        .returning('id')
-        .execute();
+      const created = await createMembers(
+        ctx,
+        trx,
+        tenantId,
+        admitted.map((u) => ({
+          router_name: u.member_name,
+          router_type: ROUTER_TYPE.software,
+          note: noteOf(u.description),
+          secret_hash: NO_LOCAL_SECRET,
+          status: u.disabled ? 0 : 1,
+          source: LDAP_MEMBER_SOURCE,
+        })),
+        now,
+      );
       // Each user gets its member in one statement for the chunk (a statement per user was 5 s for
       // 5,000 users on PostgreSQL, one round trip each: docs/performance.md, directory sync).
       await trx
@@ -148,13 +141,7 @@ async function importChunk(ctx: Ctx, config: ConfigRow, users: Candidate[], refu
         .where('tenant_id', '=', tenantId)
         .where('id', 'in', admitted.map((u) => u.id))
         .execute();
-      const ids = created.map((c) => Number(c.id));
-      await membersCreated(
-        ctx,
-        trx,
-        tenantId,
-        ids.map((id) => ({ id, router_type: ROUTER_TYPE.software })),
-      );
+      const ids = created.map((c) => c.id);
       if (config.network_number) await ctx.events.emit(trx, { type: 'ldap.members_imported', tenant_id: tenantId, network_number: config.network_number, member_ids: ids });
     }
     // The others say why, grouped by reason.

@@ -23,6 +23,7 @@ import { dayRange, formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import type { NetworkTicketTable } from '../../db/types';
 import type { Selectable } from 'kysely';
+import { callersNetwork } from '../../domain/networks';
 
 type ListQuery = z.output<typeof listTickets.query>;
 type CreateInput = z.output<typeof createTicket.body>;
@@ -119,17 +120,7 @@ export async function view(ctx: Ctx, actor: Actor, ticketNumber: string): Promis
 }
 
 /** The tenant's network by number (read only): 403 outside the role list, 204 when there is none. */
-async function networkOf(db: Db, actor: Actor, networkNumber: string) {
-  ensureNetworkAllowed(actor, networkNumber);
-  const net = await db
-    .selectFrom('network')
-    .select(['id', 'network_name'])
-    .where('tenant_id', '=', actor.tenantId)
-    .where('network_number', '=', networkNumber)
-    .executeTakeFirst();
-  if (!net) throw notFound(M.networkNotFound);
-  return net;
-}
+const networkOf = (db: Db, actor: Actor, networkNumber: string) => callersNetwork(db, actor, networkNumber, ['id', 'network_name']);
 
 /** The network's members by name, in the order they joined. */
 function membersOf(db: Db, tenantId: number, networkId: number) {

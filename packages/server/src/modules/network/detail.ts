@@ -14,9 +14,9 @@ import {
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { notFound } from '../../core/errors';
-import { memberKey } from '../../core/members';
+import { memberKey } from '../../domain/members';
 import { ensureNetworkAllowed } from '../../core/networks';
-import { planOf } from '../../core/plan';
+import { planOf } from '../../domain/plan';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { popOfNetwork } from './popInfo';

@@ -1,11 +1,12 @@
 import { ROUTER_TYPE, type DomainEvent } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
 import { ApiError } from '../../core/errors';
-import { planOf } from '../../core/plan';
+import { planOf } from '../../domain/plan';
 import { lockTenant } from '../../core/tenantLock';
 import { recordVersion, versionBaseline } from './historyRecord';
 import { ensureWithinQuota } from './quota';
 import { insertMembers, networkChanged } from './service';
+import { networkOfTenant } from '../../domain/networks';
 
 /**
  * Members imported from the tenant's directory join the network its LDAP configuration names, as
@@ -19,7 +20,7 @@ export async function joinImportedMembers(event: DomainEvent<'ldap.members_impor
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await lockTenant(ctx, trx, tenantId);
-      const net = await trx.selectFrom('network').select(['id', 'routing_type']).where('tenant_id', '=', tenantId).where('network_number', '=', event.network_number).executeTakeFirst();
+      const net = await networkOfTenant(trx, tenantId, event.network_number, ['id', 'routing_type']);
       if (!net) return;
       const members = await trx
         .selectFrom('member')

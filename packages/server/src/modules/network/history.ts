@@ -37,6 +37,7 @@ import * as pop from './pop';
 import * as segments from './segments';
 import * as networks from './service';
 import * as settings from './settings';
+import { callersNetwork } from '../../domain/networks';
 
 /*
  * Network configuration history (issue 18): the versions historyRecord.ts writes, listed, shown,
@@ -48,10 +49,7 @@ import * as settings from './settings';
 
 /** The tenant's network by number (403 outside the role's list, 204 when none). */
 async function networkIdOf(db: Db, actor: Actor, networkNumber: string): Promise<number> {
-  ensureNetworkAllowed(actor, networkNumber);
-  const net = await db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirst();
-  if (!net) throw notFound(M.networkNotFound);
-  return net.id;
+  return (await callersNetwork(db, actor, networkNumber, ['id'])).id;
 }
 
 const VERSION_COLUMNS = ['version', 'create_time', 'who_kind', 'who_name', 'summary'] as const;

@@ -26,6 +26,7 @@ import type { Db } from '../../db/connect';
 import { recordVersion, versionBaseline } from './historyRecord';
 import { networkChanged, networkOf } from './service';
 import { changeNetwork, memberIn } from './settings';
+import { networkOfTenant } from '../../domain/networks';
 
 type FrInput = z.output<typeof setNetworkFrEndpoint.body>;
 type OvInput = z.output<typeof setMemberOvEndpoint.body>;
@@ -183,12 +184,7 @@ export async function assignCreatedPop(event: DomainEvent<'pop.created'>, ctx: C
   const networkNumber = event.network_number;
   await ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, event.tenant_id);
-    const net = await trx
-      .selectFrom('network')
-      .select(['id', 'network_fr_id'])
-      .where('tenant_id', '=', event.tenant_id)
-      .where('network_number', '=', networkNumber)
-      .executeTakeFirst();
+    const net = await networkOfTenant(trx, event.tenant_id, networkNumber, ['id', 'network_fr_id']);
     if (!net || net.network_fr_id !== null) return;
     const areas = await areasOf(trx, event.tenant_id, event.network_fr_id);
     if (areas.length === 0) return;

@@ -1,6 +1,6 @@
 import { fmt, M, NETWORK_STATUS, type NetworkQuota } from '@hublink/contract';
 import { invalid } from '../../core/errors';
-import { planOf, type Plan } from '../../core/plan';
+import { planOf, type Plan } from '../../domain/plan';
 import type { Db } from '../../db/connect';
 
 /*

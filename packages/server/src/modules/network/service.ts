@@ -19,13 +19,14 @@ import type { Ctx } from '../../core/context';
 import { chunks } from '../../core/chunks';
 import { ApiError, forbidden, invalid, notFound } from '../../core/errors';
 import { allowedNetworks, ensureNetworkAllowed } from '../../core/networks';
-import { planOf } from '../../core/plan';
+import { planOf } from '../../domain/plan';
 import { contains, countOf, offsetOf, totalOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
 import { lockTenant } from '../../core/tenantLock';
 import { recordVersion, versionBaseline } from './historyRecord';
 import { ensureCenters, ensureWithinQuota, networkStatusOf, quotaOf } from './quota';
+import { networkOfTenant } from '../../domain/networks';
 
 type ListQuery = z.output<typeof listNetworks.query>;
 type CreateInput = z.output<typeof createNetwork.body>;
@@ -210,12 +211,7 @@ async function dropLinks(db: Db, networkId: number, notPoints: number[], notCent
 
 /** The network's row, locked with the tenant (the tenant lock is taken first). */
 async function networkForChange(db: Db, actor: Actor, networkNumber: string) {
-  const net = await db
-    .selectFrom('network')
-    .select(['id', 'routing_type'])
-    .where('tenant_id', '=', actor.tenantId)
-    .where('network_number', '=', networkNumber)
-    .executeTakeFirst();
+  const net = await networkOfTenant(db, actor.tenantId, networkNumber, ['id', 'routing_type']);
   if (!net) throw notFound(M.networkNotFound);
   return net;
 }

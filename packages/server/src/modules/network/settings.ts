@@ -17,14 +17,15 @@ import {
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { forbidden, invalid, notFound } from '../../core/errors';
+import { forbidden, invalid } from '../../core/errors';
 import { ensureNetworkAllowed } from '../../core/networks';
-import { planOf, type Plan } from '../../core/plan';
+import { planOf, type Plan } from '../../domain/plan';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import { recordVersion, versionBaseline } from './historyRecord';
 import { networkStatusOf } from './quota';
 import { networkOf } from './service';
+import { callersNetwork } from '../../domain/networks';
 
 type RoutingInput = z.output<typeof editRoutingEndpoint.body>;
 type DefaultRouteInput = z.output<typeof setDefaultRouteEndpoint.body>;
@@ -60,13 +61,7 @@ export async function changeNetwork<T>(
   ensureNetworkAllowed(actor, networkNumber);
   return ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, actor.tenantId);
-    const net = await trx
-      .selectFrom('network')
-      .select('id')
-      .where('tenant_id', '=', actor.tenantId)
-      .where('network_number', '=', networkNumber)
-      .executeTakeFirst();
-    if (!net) throw notFound(M.networkNotFound);
+    const net = await callersNetwork(trx, actor, networkNumber, ['id']);
     if (opts.flag) {
       const flag = opts.flag;
       const account = await trx.selectFrom('account').select(flag).where('id', '=', actor.tenantId).executeTakeFirstOrThrow();

@@ -1,10 +1,10 @@
 import { LIMITS, MEMBER_STATE, type Overview } from '@hublink/contract';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { countByType } from '../../core/members';
-import { stateScopeOf } from '../../core/memberStates';
-import { countAlertsSince, countInState, countNetworks, countOnline, countRamAccounts } from '../../core/overview';
-import { planOf } from '../../core/plan';
+import { countByType } from '../../domain/members';
+import { stateScopeOf } from '../../domain/memberStates';
+import { countAlertsSince, countInState, countNetworks, countOnline, countRamAccounts } from '../../domain/overview';
+import { planOf } from '../../domain/plan';
 
 /**
  * Every figure of the dashboard's overview (issue 18) for the caller. A sub-account sees what its

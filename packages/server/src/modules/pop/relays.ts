@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RELAY_TIMING } from '@hublink/contract';
 import type { Ctx } from '../../core/context';
-import { credentialHash } from '../../core/deviceCredentials';
+import { credentialHash } from '../../domain/deviceCredentials';
 import { notFound } from '../../core/errors';
 
 /*

@@ -5,6 +5,7 @@ import type { Ctx } from '../../core/context';
 import { ensureNetworkAllowed } from '../../core/networks';
 import { contains, pageOf } from '../../core/paging';
 import type { Db } from '../../db/connect';
+import { networkOfTenant } from '../../domain/networks';
 
 type ListQuery = z.output<typeof listFr.query>;
 
@@ -91,12 +92,7 @@ export async function choices(ctx: Ctx, actor: Actor): Promise<FrChoice[]> {
 /** The areas of a network's POP resource (none without one); 204 for no such network of the tenant. */
 export async function areasOfNetwork(ctx: Ctx, actor: Actor, networkNumber: string): Promise<FrArea[] | null> {
   ensureNetworkAllowed(actor, networkNumber);
-  const net = await ctx.db
-    .selectFrom('network')
-    .select('network_fr_id')
-    .where('tenant_id', '=', actor.tenantId)
-    .where('network_number', '=', networkNumber)
-    .executeTakeFirst();
+  const net = await networkOfTenant(ctx.db, actor.tenantId, networkNumber, ['network_fr_id']);
   if (!net) return null;
   if (net.network_fr_id === null) return [];
   return (await areasOf(ctx.db, actor.tenantId, [net.network_fr_id])).map((a) => ({ id: a.id, name: a.name, region: a.region, bandwidth: a.bandwidth }));

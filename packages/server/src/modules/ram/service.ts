@@ -5,7 +5,7 @@ import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
 import { contains, pageOf } from '../../core/paging';
 import { hashPassword, verifyPassword } from '../../core/passwords';
-import { planOf } from '../../core/plan';
+import { planOf } from '../../domain/plan';
 import { revokeSessions } from '../../core/sessions';
 import { lockTenant } from '../../core/tenantLock';
 import { dayRange, formatTime } from '../../core/time';

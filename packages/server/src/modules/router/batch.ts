@@ -4,7 +4,7 @@ import type { Ctx } from '../../core/context';
 import type { Upload } from '../../core/http';
 import { lockTenant } from '../../core/tenantLock';
 import { chunks } from '../../core/chunks';
-import { deleteMembers } from '../../core/members';
+import { deleteMembers } from '../../domain/members';
 import { keyOf } from './service';
 import { oneUploadAtATime } from './uploadTurn';
 import { readSheet } from './xlsx';

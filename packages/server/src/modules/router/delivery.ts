@@ -7,6 +7,7 @@ import { allowedNetworks } from '../../core/networks';
 import { offsetOf } from '../../core/paging';
 import { formatTime } from '../../core/time';
 import type { Db } from '../../db/connect';
+import { networkOfTenant } from '../../domain/networks';
 
 /*
  * Confirmed delivery in a network (issue 18): the members whose device has not acknowledged its current
@@ -45,7 +46,7 @@ export async function delivery(ctx: Ctx, actor: Actor, networkNumber: string, pa
   const { db } = ctx;
   const allowed = allowedNetworks(actor);
   if (allowed !== null && !allowed.includes(networkNumber)) throw notFound(M.networkNotFound);
-  const net = await db.selectFrom('network').select('id').where('tenant_id', '=', actor.tenantId).where('network_number', '=', networkNumber).executeTakeFirst();
+  const net = await networkOfTenant(db, actor.tenantId, networkNumber, ['id']);
   if (!net) throw notFound(M.networkNotFound);
   const configs = configsOf(db, net.id, actor.tenantId);
   const newest = await configs.select('member_config.update_time').orderBy('member_config.update_time', 'desc').limit(1).executeTakeFirst();

@@ -6,7 +6,7 @@ import type { Ctx } from '../../core/context';
 import { tooMany } from '../../core/errors';
 import type { Upload } from '../../core/http';
 import { JobStopped, type JobDef } from '../../core/jobs';
-import { membersCreated } from '../../core/members';
+import { createMembers } from '../../domain/members';
 import { hashPasswords } from '../../core/passwords';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
@@ -165,26 +165,21 @@ async function addStep(ctx: Ctx, importId: number, tenantId: number, start: numb
     const { refused, accepted } = await checkTenant(trx, tenantId, first.accepted);
     for (const [row, msg] of first.refused) refused.set(row, msg);
     for (const part of chunks(accepted)) {
-      const added = await trx
-        .insertInto('member')
-        .values(
-          part.map((c) => ({
-            tenant_id: tenantId,
-            router_name: c.name,
-            router_key: c.key,
-            router_type: ROUTER_TYPE.software,
-            note: c.note,
-            secret_hash: hashOf.get(c.row) ?? NO_IMPORTED_PASSWORD,
-            area_number: c.area,
-            phone: c.phone,
-            source: 'import',
-            create_time: now,
-            update_time: now,
-          })),
-        )
-        .returning(['id', 'router_type'])
-        .execute();
-      await membersCreated(ctx, trx, tenantId, added.map((m) => ({ id: Number(m.id), router_type: m.router_type })));
+      await createMembers(
+        ctx,
+        trx,
+        tenantId,
+        part.map((c) => ({
+          router_name: c.name,
+          router_type: ROUTER_TYPE.software,
+          note: c.note,
+          secret_hash: hashOf.get(c.row) ?? NO_IMPORTED_PASSWORD,
+          area_number: c.area,
+          phone: c.phone,
+          source: 'import',
+        })),
+        now,
+      );
     }
     const rows = step.map((r) => {
       const msg = refused.get(r.row);

@@ -10,7 +10,7 @@ import {
   type BatchResultRow,
 } from '@hublink/contract';
 import { chunks } from '../../core/chunks';
-import { placesLeft } from '../../core/members';
+import { placesLeft } from '../../domain/members';
 import type { SheetRow } from '../../core/xlsxSheet';
 import type { Db } from '../../db/connect';
 import { keyOf } from './service';

@@ -1,12 +1,12 @@
 import { M, phoneValue, type routerPhone } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
-import { bindStep } from '../../core/binding';
+import { bindStep } from '../../domain/binding';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
-import { proofKey } from '../../core/proofs';
+import { proofKey } from '../../domain/proofs';
 import { lockTenant } from '../../core/tenantLock';
-import { memberChanged } from '../../core/members';
+import { memberChanged } from '../../domain/members';
 import { findSoftware, phoneHolder } from './service';
 
 type PhoneInput = z.output<typeof routerPhone.body>;

@@ -23,8 +23,8 @@ import type { Ctx } from '../../core/context';
 import { ApiError, invalid, notFound } from '../../core/errors';
 import { allowedNetworks } from '../../core/networks';
 import { lockTenant } from '../../core/tenantLock';
-import { memberStateCondition, stateScopeOf } from '../../core/memberStates';
-import { countByType, deleteMembers, memberChanged, memberKey, memberLimit, membersCreated, placesLeft } from '../../core/members';
+import { memberStateCondition, stateScopeOf } from '../../domain/memberStates';
+import { countByType, createMembers, deleteMembers, memberChanged, memberKey, memberLimit, placesLeft } from '../../domain/members';
 import { contains, offsetOf, pageOf } from '../../core/paging';
 import { hashPassword } from '../../core/passwords';
 import { formatTime } from '../../core/time';
@@ -353,24 +353,13 @@ export async function add(ctx: Ctx, actor: Actor, input: AddInput): Promise<void
         await trx.updateTable('member').set({ phone: null, area_number: null, update_time: now }).where('id', '=', from.id).where('tenant_id', '=', actor.tenantId).execute();
         await memberChanged(ctx, trx, actor.tenantId, from.id, 'phone');
       }
-      const added = await trx
-        .insertInto('member')
-        .values({
-          tenant_id: actor.tenantId,
-          router_name: input.username,
-          router_key: key,
-          router_type: input.router_type,
-          note: input.note,
-          secret_hash: secretHash,
-          area_number: phone ? area : null,
-          phone,
-          source: 'console',
-          create_time: now,
-          update_time: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await membersCreated(ctx, trx, actor.tenantId, [{ id: Number(added.id), router_type: input.router_type }]);
+      await createMembers(
+        ctx,
+        trx,
+        actor.tenantId,
+        [{ router_name: input.username, router_type: input.router_type, note: input.note, secret_hash: secretHash, area_number: phone ? area : null, phone, source: 'console' }],
+        now,
+      );
     });
   } catch (e) {
     if (e instanceof ApiError) throw e;

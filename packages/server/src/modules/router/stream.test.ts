@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import WebSocket from 'ws';
 import { createTestApp, describeEachDatabase, newAccount, ramToken, sharedDatabase, signIn, type TestApp } from '../../../test/helpers';
 import { urlForLog } from '../../core/http';
-import { DEVICE_CHANNELS, WATCH_RENEW_MS, type TrafficRelay, type WatchRequest } from '../../core/deviceChannels';
+import { DEVICE_CHANNELS, WATCH_RENEW_MS, type TrafficRelay, type WatchRequest } from '../../domain/deviceChannels';
 import { addMember } from './fixtures';
 
 type Main = Awaited<ReturnType<typeof newAccount>>;

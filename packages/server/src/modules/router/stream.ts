@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { CODE, LIMITS, M, ROUTER_TRAFFIC_STREAM, type consoleTrafficMessage } from '@hublink/contract';
 import { authenticate, type Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
-import { DEVICE_CHANNELS, trafficRelay, WATCH_RENEW_MS, type WatchRequest } from '../../core/deviceChannels';
+import { DEVICE_CHANNELS, trafficRelay, WATCH_RENEW_MS, type WatchRequest } from '../../domain/deviceChannels';
 import { ApiError } from '../../core/errors';
 import { findMember } from './service';
 

@@ -1,5 +1,5 @@
 import { LIMITS } from '@hublink/contract';
-import type { KvStore } from './store';
+import type { KvStore } from '../core/store';
 
 /*
  * A proof is a code one call checked that lets a later call go ahead, once: the identity proof of

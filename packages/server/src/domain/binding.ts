@@ -1,6 +1,6 @@
 import { BIND_TYPE, CODE, M, type SendType } from '@hublink/contract';
-import type { Ctx } from './context';
-import { ApiError, invalid } from './errors';
+import type { Ctx } from '../core/context';
+import { ApiError, invalid } from '../core/errors';
 import { hasProof, leaveProof, takeProof } from './proofs';
 
 /*

@@ -1,5 +1,5 @@
 import { LIMITS } from '@hublink/contract';
-import type { Ctx } from './context';
+import type { Ctx } from '../core/context';
 import { routerVia } from './directoryRelay';
 import { DirectoryError, withDirectory, type DirectoryServer } from './ldap';
 import { directoryKindOf } from './ldapUsers';

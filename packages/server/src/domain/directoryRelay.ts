@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { z } from 'zod';
 import { DIRECTORY_RELAY, fmt, M, ROUTER_TYPE } from '@hublink/contract';
-import type { Ctx } from './context';
+import type { Ctx } from '../core/context';
 import type { DirectoryVia } from './ldap';
 import { memberKey } from './members';
-import type { Unsubscribe } from './pubsub';
+import type { Unsubscribe } from '../core/pubsub';
 
 /*
  * LDAP private mode (issue 33): the server reaches a tenant's directory inside a branch network through

@@ -1,8 +1,8 @@
 import { LIMITS, MEMBER_STATE, type MemberState } from '@hublink/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/types';
-import type { Actor } from './actor';
-import { allowedNetworks } from './networks';
+import type { Actor } from '../core/actor';
+import { allowedNetworks } from '../core/networks';
 
 /*
  * The member states the dashboard's overview counts and the member list filters by (issue 18), in one

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AUTH_SOURCE_TYPES } from '@hublink/contract';
 import { z } from 'zod';
-import type { Ctx } from './context';
+import type { Ctx } from '../core/context';
 
 /*
  * A standard OpenVPN client's web sign-in (OpenVPN's WEB_AUTH, issue 30) crosses two areas that do not

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Ctx } from './context';
+import type { Ctx } from '../core/context';
 
 /*
  * Device credentials: what a device presents in its hello instead of its secret once it has proven

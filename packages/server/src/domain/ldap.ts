@@ -5,7 +5,7 @@ import { Client, ResultCodeError, type Entry } from 'ldapts';
 import { fmt, M } from '@hublink/contract';
 import type { Config } from '../config';
 import { RelayError, type RelayDoor } from './directoryRelay';
-import { guardedLookup, judgeTarget } from './outbound';
+import { guardedLookup, judgeTarget } from '../core/outbound';
 
 /*
  * The one LDAP client of the server, on ldapts: the directory sync (modules/ldap) reads a tenant's

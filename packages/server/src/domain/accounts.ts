@@ -3,9 +3,9 @@ import { LIMITS, M, type SendType } from '@hublink/contract';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connect';
 import type { AccountTable } from '../db/types';
-import { invalid } from './errors';
-import { hashPassword } from './passwords';
-import { revokeSessions } from './sessions';
+import { invalid } from '../core/errors';
+import { hashPassword } from '../core/passwords';
+import { revokeSessions } from '../core/sessions';
 
 /*
  * A main account's row (table account) is its tenant: the guard reads it, lockTenant locks it, the

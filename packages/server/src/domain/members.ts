@@ -1,7 +1,7 @@
 import { ROUTER_TYPE } from '@hublink/contract';
 import type { Db } from '../db/connect';
-import { chunks } from './chunks';
-import type { Ctx } from './context';
+import { chunks } from '../core/chunks';
+import type { Ctx } from '../core/context';
 import { planOf } from './plan';
 
 /*
@@ -41,6 +41,61 @@ export async function membersCreated(ctx: Ctx, trx: Db, tenantId: number, member
     trx,
     members.map((m) => ({ type: 'member.created', tenant_id: tenantId, member_id: m.id, router_type: m.router_type })),
   );
+}
+
+/** A member as it is added; its key, times and online state are filled in by createMembers. */
+export interface NewMember {
+  router_name: string;
+  router_type: number;
+  note: string;
+  secret_hash: string;
+  /** Who made it: 'console', 'import', the directory's or a sign-in source's type. */
+  source: string;
+  area_number?: string | null;
+  phone?: string | null;
+  /** 1 enabled (the default), 0 disabled. */
+  status?: number;
+  /** The person's display name, where a sign-in source knows it. */
+  name?: string;
+}
+
+/** 13 values a row: 200 rows a statement stay under SQLite's limit of 32,766 parameters. */
+const INSERT_ROWS = 200;
+
+/**
+ * Adds members of the tenant and announces each (member.created), in the caller's transaction: every
+ * member insert goes through here. The caller holds the tenant's lock and has checked names and the
+ * quota. Answers the new rows (id, kind, key), matched by key rather than by order.
+ */
+export async function createMembers(ctx: Ctx, trx: Db, tenantId: number, members: readonly NewMember[], now = Date.now()) {
+  const added: { id: number; router_type: number; router_key: string }[] = [];
+  for (const part of chunks(members, INSERT_ROWS)) {
+    const rows = await trx
+      .insertInto('member')
+      .values(
+        part.map((m) => ({
+          tenant_id: tenantId,
+          router_name: m.router_name,
+          router_key: memberKey(m.router_name),
+          router_type: m.router_type,
+          note: m.note,
+          secret_hash: m.secret_hash,
+          area_number: m.area_number ?? null,
+          phone: m.phone ?? null,
+          status: m.status ?? 1,
+          ...(m.name === undefined ? {} : { name: m.name }),
+          source: m.source,
+          online_time: null,
+          create_time: now,
+          update_time: now,
+        })),
+      )
+      .returning(['id', 'router_type', 'router_key'])
+      .execute();
+    added.push(...rows.map((r) => ({ id: Number(r.id), router_type: r.router_type, router_key: r.router_key })));
+  }
+  await membersCreated(ctx, trx, tenantId, added);
+  return added;
 }
 
 /** Call before the delete: each event names the networks the member was in, which the delete takes with it. */
