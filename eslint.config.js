@@ -17,28 +17,41 @@ const server = (dir) => path.join(import.meta.dirname, 'packages/server', dir);
 const { OWNERS } = await tsImport('./packages/server/src/db/owners.ts', import.meta.url);
 
 /**
- * Web boundaries: a file of `features/X` imports only components, api, app, the test helpers and X
- * itself; another feature's code is off limits. One block per feature directory, made from the folder.
+ * Web floors, from the bottom: api/ (the client, the hooks of calls), session/ (what every screen may know
+ * of the signed-in session: the user, the brand, the paths, who may visit what, the tab's history),
+ * components/ (shared pieces), features/X (the pages of one area), app/ (the route table, guards,
+ * layouts, providers). A floor imports only the floors below it and itself; test/ (the helpers of tests,
+ * which render pages in the real shell) may be imported by every floor's tests.
  */
 const WEB_FEATURES = readdirSync(new URL('./packages/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+// esquery regexes cannot hold a slash, hence \x2F.
+/** A dynamic import('…') going up into one of `folders` (a `|` list of src folders), from any depth. */
+const dynamicImportInto = (folders) => `ImportExpression[source.value=/^(\\.\\.\\x2F)+(${folders})(\\x2F|$)/]`;
+/** A relative path that leaves the file's floor (`ups` steps up) for anything but `allow` (a `|` list). */
+const outOf = (ups, allow, message) => ({ regex: `^(\\.\\./){${ups}}(?!(${allow})(/|$))`, message });
+
+/** features/X imports components, api, session, the test helpers and X itself; never another feature, never app. */
 const webFeatureBoundaries = WEB_FEATURES.map((feature) => {
   const others = WEB_FEATURES.filter((f) => f !== feature).join('|');
-  const message = `features/${feature} may import only components, api, app and itself; move what two features share to components/ or api/.`;
-  // esquery regexes cannot hold a slash, hence \x2F.
-  const dynamicImport = `ImportExpression[source.value=/^(\\.\\.\\x2F)+(features\\x2F)?(${others})(\\x2F|$)/]`;
+  const message = `features/${feature} may import only components, api, session, the test helpers and itself; move what two features share to components/, session/ or api/, and never import app/.`;
   // Out of the feature: '../../X' from its top folder, '../../../X' from a subfolder (features/router/detail).
-  const outOfFeature = (ups) => ({ regex: `^(\\.\\./){${ups}}(?!(api|app|components|test)(/|$)|features/${feature}(/|$))`, message });
+  const outOfFeature = (ups) => ({ regex: `^(\\.\\./){${ups}}(?!(api|components|session|test)(/|$)|features/${feature}(/|$))`, message });
   const rules = (ups) => ({
-    'no-restricted-syntax': ['error', { selector: dynamicImport, message }],
+    'no-restricted-syntax': [
+      'error',
+      { selector: `ImportExpression[source.value=/^(\\.\\.\\x2F)+(features\\x2F)?(${others})(\\x2F|$)/]`, message },
+      { selector: dynamicImportInto('app'), message },
+    ],
     'no-restricted-imports': [
       'error',
       {
         patterns: [
           { regex: `^(\\.\\./)+(features/)?(${others})(/|$)`, message },
           { regex: `(^|/)features/(${others})(/|$)`, message },
+          { regex: '^(\\.\\./)+app(/|$)', message },
           outOfFeature(ups),
         ],
       },
@@ -49,6 +62,45 @@ const webFeatureBoundaries = WEB_FEATURES.map((feature) => {
     { files: [`packages/web/src/features/${feature}/*/**/*.{ts,tsx}`], rules: rules(3) },
   ];
 }).flat();
+
+/**
+ * A floor below the features (`dir` of packages/web/src): its files import only `allow` (a `|` list of
+ * src folders) and the floor itself; a path going up into `above` (a `|` list) is refused from any depth.
+ */
+const webLowerFloor = ({ dir, files = '{ts,tsx}', allow, above, message }) => {
+  const rules = (ups) => ({
+    'no-restricted-syntax': ['error', { selector: dynamicImportInto(above), message }],
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ regex: `^(\\.\\./)+(${above})(/|$)`, message }, outOf(ups, allow, message)] },
+    ],
+  });
+  return [
+    { files: [`packages/web/src/${dir}/*.${files}`], rules: rules(1) },
+    { files: [`packages/web/src/${dir}/*/**/*.${files}`], rules: rules(2) },
+  ];
+};
+
+const SESSION_MESSAGE = 'session/ may import only api and itself (its tests also the test helpers), never components/, features/ or app/.';
+const webLowerFloors = [
+  // Components know nothing of the app: no route table, no layout, no feature.
+  ...webLowerFloor({
+    dir: 'components',
+    allow: 'api|session|test',
+    above: 'app|features',
+    message: 'components/ may import only api, session, the test helpers and itself, never app/ or features/: give a component what it needs of them as props or context.',
+  }),
+  // The session sits under components and features: the user, brand, paths and access they all read.
+  ...webLowerFloor({ dir: 'session', allow: 'api', above: 'app|features|components|test', message: SESSION_MESSAGE }),
+  ...webLowerFloor({ dir: 'session', files: 'test.{ts,tsx}', allow: 'api|test', above: 'app|features|components', message: SESSION_MESSAGE }),
+  // The client and the hooks of calls are the ground floor.
+  ...webLowerFloor({
+    dir: 'api',
+    allow: 'test',
+    above: 'session|components|features|app',
+    message: 'api/ may import only itself (its tests also the test helpers), never session/, components/, features/ or app/.',
+  }),
+];
 
 /** Chinese (CJK ideographs, CJK punctuation, full-width forms). */
 const CJK = /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/;
@@ -200,6 +252,7 @@ export default tseslint.config(
     rules: { 'hublink-web/no-chinese-text': 'error' },
   },
   ...webFeatureBoundaries,
+  ...webLowerFloors,
   // The server's answers and mails come from M too. Brand names and filing numbers in config.ts are
   // deployment settings (HUBLINK_BRANDS), not texts of the console.
   {

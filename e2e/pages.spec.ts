@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M } from '@hublink/contract';
 import { publish } from '../packages/server/src/modules/announcement/service';
-import { NOT_FOUND_PATH } from '../packages/web/src/app/paths';
+import { NOT_FOUND_PATH } from '../packages/web/src/session/paths';
 import { CONTEXT, expectPath, launch, openInConsole, openUserMenu, postAs, registerByApi, SCREENS, screenshot, settle, signIn, startServer, trackCaptcha, type Server } from './support';
 
 // Every page of the route table, signed in as a seeded tenant (the sign-in pages signed out), loaded at

@@ -3,7 +3,7 @@ import { Spin } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { authorizeWithToken } from './authorize';
-import { HOME_PATH, LOGIN_PATH } from './paths';
+import { HOME_PATH, LOGIN_PATH } from '../session/paths';
 
 /**
  * Full-page '正在获取授权...' overlay that signs in with a token from the query string, then goes to

@@ -5,10 +5,11 @@ import { browser } from '../api/client';
 import { toast } from '../api/notify';
 import { session } from '../api/session';
 import { mockApi, ok, refused, type MockAnswer } from '../test/mockApi';
-import { OPEN_PATHS } from './guard';
+import { OPEN_PATHS } from '../session/guard';
 import { toRouteObjects } from './router';
 import { ROUTES } from './routes';
-import { mainUser, otherBrand, ramUser, renderApp } from './testing';
+import { mainUser, otherBrand, ramUser } from '../test/sessionFixtures';
+import { renderApp } from './testing';
 
 const HOUR = 3600;
 

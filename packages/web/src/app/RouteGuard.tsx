@@ -3,10 +3,10 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { session } from '../api/session';
 import { PageLoading } from '../components/PageLoading';
 import { AuthorizeByToken } from './AuthorizeByToken';
-import { useBrand } from './brand';
-import { decide, mayVisit, type PageAccess } from './guard';
+import { useBrand } from '../session/brand';
+import { decide, mayVisit, type PageAccess } from '../session/guard';
 import { titleOf } from './routes';
-import { endSession, useUser } from './user';
+import { endSession, useUser } from '../session/user';
 
 const ForbiddenPage = lazy(() => import('../features/errors/ForbiddenPage'));
 

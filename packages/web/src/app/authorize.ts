@@ -2,7 +2,7 @@ import { accountInfo, BM, CODE, type Envelope, LIMITS, type UserMessage } from '
 import { API_BASE } from '../api/client';
 import { session } from '../api/session';
 import { toast } from '../api/notify';
-import { endSession, startSession } from './user';
+import { endSession, startSession } from '../session/user';
 
 /**
  * Asks for the user message with the given token. It does not go through api/client's call(): a

@@ -1,9 +1,9 @@
 import { CODE, networkInfo } from '@hublink/contract';
-import { createBrowserRouter, createMemoryRouter } from 'react-router';
+import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyCatalogue, browser } from '../api/client';
 import { toast } from '../api/notify';
-import { consoleEntryBehind, leaveStalePage, listPathOf } from './leaveStalePage';
+import { leaveStalePage, listPathOf } from './leaveStalePage';
 import { createAppRouter } from './router';
 
 const page = { element: null };
@@ -41,19 +41,6 @@ describe('leaving a stale page (code 204, spec 1 §8)', () => {
     expect(listPathOf('/ticket/detail')).toBe('/ticket/lists');
     expect(listPathOf('/network/lists')).toBe('/dashboard');
     expect(listPathOf('/no/such/page')).toBe('/dashboard');
-  });
-
-  it('knows from the browser history whether the console has a page behind', async () => {
-    window.history.replaceState(null, '', '/network/detail?network_number=N1');
-    // A new tab, or a link from elsewhere: the first entry the console numbers is 0.
-    expect(consoleEntryBehind()).toBe(false);
-    const router = createBrowserRouter(routes);
-    expect(consoleEntryBehind()).toBe(false);
-    await router.navigate('/network/lists');
-    expect(consoleEntryBehind()).toBe(true);
-    router.dispose();
-    expect(consoleEntryBehind(null)).toBe(false);
-    expect(consoleEntryBehind({ idx: 0 })).toBe(false);
   });
 });
 

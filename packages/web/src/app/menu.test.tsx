@@ -5,7 +5,8 @@ import { session } from '../api/session';
 import { mockApi, ok } from '../test/mockApi';
 import { breadcrumbOf, menuKeyOf, menuPaths, visibleMenu } from './menu';
 import { ROUTES } from './routes';
-import { mainUser, otherBrand, ownBrand, ramUser, renderApp } from './testing';
+import { mainUser, otherBrand, ownBrand, ramUser } from '../test/sessionFixtures';
+import { renderApp } from './testing';
 
 const withAuthSource = { ...mainUser, config: { software_auth_source: 1 } };
 

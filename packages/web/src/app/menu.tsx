@@ -1,6 +1,6 @@
 import { BM, type Brand, type UserMessage } from '@hublink/contract';
 import type { Crumb } from '../components/pageRoute';
-import { mayVisit } from './guard';
+import { mayVisit } from '../session/guard';
 import { routeOf, titleOf } from './routes';
 
 /** What the side menu's conditions look at (spec 1 §2.6). */

@@ -11,7 +11,7 @@ import { lazy, preload, whenLoaded } from './lazyPage';
 import PublicLayout from './layouts/PublicLayout';
 import { PageRouteProvider } from './PageRouteProvider';
 import { PageGuard, RouteGuard } from './RouteGuard';
-import { DEFAULT_PATH, HOME_PATH, NOT_FOUND_PATH } from './paths';
+import { DEFAULT_PATH, HOME_PATH, NOT_FOUND_PATH } from '../session/paths';
 import { routeOf, ROUTES, type LayoutKind, type PageRoute } from './routes';
 
 // Sign-in needs only the public layout: the console's frame, the placeholder and the error page load when shown.

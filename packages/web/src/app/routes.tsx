@@ -1,9 +1,9 @@
 import { BM } from '@hublink/contract';
 import type { ComponentType } from 'react';
 import { detailPaging } from '../features/network/detailPaging';
-import type { PageAccess } from './guard';
+import type { PageAccess } from '../session/guard';
 import { lazy } from './lazyPage';
-import { NOT_FOUND_PATH, normalizePath } from './paths';
+import { NOT_FOUND_PATH, normalizePath } from '../session/paths';
 
 /**
  * The route table of spec 1 §2.1, in one place: every path, its title (document title, breadcrumb,

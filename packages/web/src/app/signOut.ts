@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '../api/client';
-import { endSession } from './user';
-import { LOGIN_PATH } from './paths';
+import { endSession } from '../session/user';
+import { LOGIN_PATH } from '../session/paths';
 
 /**
  * Ends the session and goes to /login: tells the server (unless the session is already gone, as

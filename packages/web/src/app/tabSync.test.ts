@@ -4,7 +4,7 @@ import { browser } from '../api/client';
 import { session, sessionNotice } from '../api/session';
 import { tabs, type TabNews } from '../api/tabs';
 import { onTabNews, type TabRouter } from './tabSync';
-import { endSession, startSession } from './user';
+import { endSession, startSession } from '../session/user';
 
 // One session per browser: what one tab does to the session reaches the others.
 

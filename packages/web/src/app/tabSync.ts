@@ -2,9 +2,9 @@ import { browser } from '../api/client';
 import { session, sessionNotice } from '../api/session';
 import { tabs, type TabNews } from '../api/tabs';
 import { safeRedirect } from '../features/auth/redirect';
-import { LOGIN_PATHS } from './guard';
-import { normalizePath } from './paths';
-import { forgetSessionHere, setUser } from './user';
+import { LOGIN_PATHS } from '../session/guard';
+import { normalizePath } from '../session/paths';
+import { forgetSessionHere, setUser } from '../session/user';
 
 /** What the console's router offers this module: where it is, and a way to go elsewhere. */
 export interface TabRouter {

@@ -2,7 +2,7 @@ import { ToolOutlined } from '@ant-design/icons';
 import { BM } from '@hublink/contract';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
-import { DEFAULT_PATH } from '../app/paths';
+import { DEFAULT_PATH } from '../session/paths';
 import { PageContainer } from './PageContainer';
 
 /** Placeholder for a route whose page is not built yet: the page's title and '该功能即将上线'. */

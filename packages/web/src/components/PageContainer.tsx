@@ -2,7 +2,7 @@ import { BM } from '@hublink/contract';
 import { Breadcrumb, Card, Flex, Skeleton, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DEFAULT_PATH } from '../app/paths';
+import { DEFAULT_PATH } from '../session/paths';
 import { usePageRoute, type Crumb } from './pageRoute';
 
 export interface PageContainerProps {

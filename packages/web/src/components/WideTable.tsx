@@ -1,7 +1,7 @@
 import { Table, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useRef, type Key } from 'react';
-import { usePhone } from '../app/layouts/usePhone';
+import { usePhone } from './usePhone';
 
 type Column<T> = ColumnsType<T>[number];
 

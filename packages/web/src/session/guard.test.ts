@@ -1,8 +1,7 @@
 import type { RoleAuth, UserMessage } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
 import { decide, mayVisit, OPEN_PATHS } from './guard';
-import { routeOf, ROUTES } from './routes';
-import { mainUser, ramUser } from './testing';
+import { mainUser, ramUser } from '../test/sessionFixtures';
 
 describe('decide (route guard of spec 1 §2.2)', () => {
   it('sends a signed-in user away from the login paths to /', () => {
@@ -72,30 +71,5 @@ describe('mayVisit (who may see a page: the route table’s access)', () => {
     expect(mayVisit('easylink.network.edit', sub(role({ create: 1 })))).toBe(false);
     expect(mayVisit('easylink.network.edit', sub(role({ edit: 1 })))).toBe(true);
     expect(mayVisit('monitor.view', sub(role()))).toBe(true);
-  });
-});
-
-describe('the route table’s access mirrors the server', () => {
-  it('keeps the account, LDAP form, software login, sub-account, API token and audit pages for main accounts', () => {
-    const mainOnly = ROUTES.filter((r) => r.access === 'main').map((r) => r.path);
-    expect(mainOnly).toEqual([
-      '/account',
-      '/account/info',
-      '/account/password',
-      '/account/phone',
-      '/account/email',
-      '/router/ldap_edit',
-      '/logs/software_login',
-      '/ram/index',
-      '/ram/role',
-      '/account/api_token',
-      '/audit',
-    ]);
-  });
-
-  it('asks the network permissions of the create and edit pages', () => {
-    expect(routeOf('/network/create')?.access).toBe('easylink.network.create');
-    expect(routeOf('/network/edit')?.access).toBe('easylink.network.edit');
-    expect(routeOf('/network/detail')?.access).toBeUndefined();
   });
 });

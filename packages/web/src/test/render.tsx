@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor, type RenderResult } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { expect } from 'vitest';
 import { PageRouteProvider } from '../app/PageRouteProvider';
@@ -48,6 +48,11 @@ export function renderWithProviders(ui: ReactElement, { route = '/', path }: Ren
     queryClient,
     location: () => result.getByTestId('location').textContent ?? '',
   };
+}
+
+/** The console's own providers around a hook (renderHook's `wrapper`), with a query client of its own. */
+export function ProvidersWrapper({ children }: { children: ReactNode }) {
+  return <Providers>{children}</Providers>;
 }
 
 /**

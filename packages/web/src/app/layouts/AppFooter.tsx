@@ -1,7 +1,7 @@
 import { BM, fmt } from '@hublink/contract';
 import { Flex, Layout, theme } from 'antd';
 import { Link } from 'react-router';
-import { useBrand } from '../brand';
+import { useBrand } from '../../session/brand';
 
 /** Where the filing number links to (the national ICP filing register). */
 export const FILING_URL = 'https://beian.miit.gov.cn/';

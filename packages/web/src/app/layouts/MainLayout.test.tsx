@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prefs, session } from '../../api/session';
 import { mockApi, ok, refused } from '../../test/mockApi';
-import { mainUser, otherBrand, ownBrand, ramUser, renderApp } from '../testing';
+import { mainUser, otherBrand, ownBrand, ramUser } from '../../test/sessionFixtures';
+import { renderApp } from '../testing';
 import type { Brand, UserMessage } from '@hublink/contract';
 
 function open(user: UserMessage = mainUser, brand: Brand = ownBrand, url = '/dashboard') {

@@ -6,14 +6,14 @@ import { Outlet } from 'react-router';
 import { prefs } from '../../api/session';
 import { PageLoading } from '../../components/PageLoading';
 import { AppFooter } from './AppFooter';
-import { FRAME } from './dimensions';
+import { FRAME } from '../../components/dimensions';
 import { MenuDrawer } from './MenuDrawer';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { TopBarActions, userMenuLoaded } from './TopBarActions';
 import { useEnsureUser } from './useEnsureUser';
-import { usePhone } from './usePhone';
+import { usePhone } from '../../components/usePhone';
 
 /** Settles when the frame's own lazy parts are here (the router waits for them with the frame). */
 export const frameLoaded = userMenuLoaded;

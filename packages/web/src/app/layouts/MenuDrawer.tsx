@@ -1,6 +1,6 @@
 import { BM } from '@hublink/contract';
 import { Drawer } from 'antd';
-import { FRAME } from './dimensions';
+import { FRAME } from '../../components/dimensions';
 import { SidebarContent } from './SidebarContent';
 
 /** The side menu on a phone: a drawer from the left, closed once the user picks a page. */

@@ -1,9 +1,9 @@
 import { Flex } from 'antd';
 import { Link } from 'react-router';
 import { Logo } from '../../components/Logo';
-import { useBrand } from '../brand';
-import { HOME_PATH } from '../paths';
-import { FRAME } from './dimensions';
+import { useBrand } from '../../session/brand';
+import { HOME_PATH } from '../../session/paths';
+import { FRAME } from '../../components/dimensions';
 import { TopBar } from './TopBar';
 import { TopBarActions } from './TopBarActions';
 

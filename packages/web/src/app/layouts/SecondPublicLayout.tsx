@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { AppFooter } from './AppFooter';
-import { FRAME } from './dimensions';
+import { FRAME } from '../../components/dimensions';
 import { PublicHeader } from './PublicHeader';
 import { useEnsureUser } from './useEnsureUser';
 

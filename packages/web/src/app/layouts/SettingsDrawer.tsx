@@ -1,7 +1,7 @@
 import { BM } from '@hublink/contract';
 import { Drawer, Flex, Radio, Switch, Typography } from 'antd';
 import { usePrefs, type ComponentSize } from '../prefs';
-import { FRAME } from './dimensions';
+import { FRAME } from '../../components/dimensions';
 
 const SIZES: { value: ComponentSize; label: string }[] = [
   { value: 'small', label: BM.sizeSmall },

@@ -2,9 +2,9 @@ import { BM } from '@hublink/contract';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useBrand } from '../brand';
+import { useBrand } from '../../session/brand';
 import { groupOf, isGroup, labelOf, menuKeyOf, visibleMenu, type MenuEntry } from '../menu';
-import { useUser } from '../user';
+import { useUser } from '../../session/user';
 import { MENU_ICONS } from './menuIcons';
 
 type Items = NonNullable<MenuProps['items']>;

@@ -1,5 +1,5 @@
 import { Layout } from 'antd';
-import { FRAME } from './dimensions';
+import { FRAME } from '../../components/dimensions';
 import { SidebarContent } from './SidebarContent';
 
 /**

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Logo } from '../../components/Logo';
-import { useBrand } from '../brand';
-import { HOME_PATH } from '../paths';
+import { useBrand } from '../../session/brand';
+import { HOME_PATH } from '../../session/paths';
 import { SideMenu } from './SideMenu';
 
 /** What the sidebar and the phone's menu drawer both show: the logo (to '/') above the side menu. */

@@ -1,6 +1,6 @@
 import { Layout, theme } from 'antd';
 import type { ReactNode } from 'react';
-import { FRAME } from './dimensions';
+import { FRAME } from '../../components/dimensions';
 
 /** The sticky top bar every layout shares; `wide` gives the public pages their larger side padding. */
 export function TopBar({ children, wide = false }: { children: ReactNode; wide?: boolean }) {

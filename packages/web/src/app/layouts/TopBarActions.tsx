@@ -4,10 +4,10 @@ import { Button, Flex } from 'antd';
 import { Suspense, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { session } from '../../api/session';
-import { HOME_PATH, LOGIN_PATH } from '../paths';
+import { HOME_PATH, LOGIN_PATH } from '../../session/paths';
 import { lazy } from '../lazyPage';
-import { useUser } from '../user';
-import { usePhone } from './usePhone';
+import { useUser } from '../../session/user';
+import { usePhone } from '../../components/usePhone';
 
 // Only a signed-in user has the menu: the sign-in page does not load it.
 const UserMenu = lazy(() => import('./UserMenu'));

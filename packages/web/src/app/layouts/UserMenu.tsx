@@ -4,9 +4,9 @@ import { App, Avatar, Badge, Button, Dropdown, Flex, theme, type MenuProps } fro
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '../signOut';
-import { useUser } from '../user';
+import { useUser } from '../../session/user';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
-import { usePhone } from './usePhone';
+import { usePhone } from '../../components/usePhone';
 
 const MESSAGES_PATH = '/account/message';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { session } from '../../api/session';
-import { reloadUser, useUser } from '../user';
+import { reloadUser, useUser } from '../../session/user';
 
 /** Spec 1 §2.2: on a route change, load the user message when signed in but not loaded yet. */
 export function useEnsureUser() {

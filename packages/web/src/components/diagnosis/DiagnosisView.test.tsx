@@ -2,11 +2,13 @@ import { type Diagnosis, routerMessages } from '@hublink/contract';
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
-import { mainUser } from '../../app/testing';
-import { sessionWording } from '../../features/router/detail/memberWording';
+import { mainUser } from '../../test/sessionFixtures';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders } from '../../test/render';
-import { DiagnosisView } from './DiagnosisView';
+import { DiagnosisView, type SessionWords } from './DiagnosisView';
+
+/** The words the router pages give a software client's session (features/router's memberWording). */
+const softwareSession: SessionWords = { label: routerMessages.memberColOnline, on: routerMessages.memberOnline, off: routerMessages.memberOffline };
 
 const answer = (router_name: string): Diagnosis => ({
   router_name,
@@ -30,7 +32,7 @@ describe('诊断: the member session as its kind says it', () => {
 
   it('a software client is 登录状态 已登录, not a router’s 连接状态 已连接', async () => {
     mockApi({ '/router/diagnosis': ok(answer('alice01')) });
-    renderWithProviders(<DiagnosisView routerName="alice01" session={sessionWording({ router_type: 2 })} />);
+    renderWithProviders(<DiagnosisView routerName="alice01" session={softwareSession} />);
     expect(await screen.findByText(routerMessages.memberOnline)).toBeInTheDocument();
     expect(screen.getByText(routerMessages.memberColOnline)).toBeInTheDocument();
     expect(screen.queryByText(routerMessages.routerConnected)).toBeNull();
@@ -39,7 +41,7 @@ describe('诊断: the member session as its kind says it', () => {
 
   it('a router keeps 连接状态 已连接', async () => {
     mockApi({ '/router/diagnosis': ok(answer('gw-beijing')) });
-    renderWithProviders(<DiagnosisView routerName="gw-beijing" session={sessionWording({ router_type: 1 })} />);
+    renderWithProviders(<DiagnosisView routerName="gw-beijing" />);
     expect(await screen.findByText(routerMessages.routerConnected)).toBeInTheDocument();
     expect(screen.getByText(routerMessages.routerInfoOnline)).toBeInTheDocument();
   });

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../api/client';
-import { mainUser } from '../../app/testing';
+import { mainUser } from '../../test/sessionFixtures';
 import { mockApi, ok, refused, type ApiCall } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { BindDialog, type BindKind } from './BindDialog';

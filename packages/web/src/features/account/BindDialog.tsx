@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { browser, call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
-import { reloadUser } from '../../app/user';
+import { reloadUser } from '../../session/user';
 import { sendCodeTo } from '../../api/sendCodeTo';
 import { useVerifyMode } from '../../api/useVerifyMode';
 import { CodeInput } from '../../components/CodeInput';

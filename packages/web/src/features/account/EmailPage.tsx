@@ -1,7 +1,7 @@
 import { accountMessages, BM, editEmail, editEmailBody, LIMITS } from '@hublink/contract';
 import { Button, Form, Input } from 'antd';
 import { rulesOf } from '../../api/rules';
-import { reloadUser } from '../../app/user';
+import { reloadUser } from '../../session/user';
 import { sendCodeTo } from '../../api/sendCodeTo';
 import { CodeInput } from '../../components/CodeInput';
 import { VerifyStep } from './VerifyStep';

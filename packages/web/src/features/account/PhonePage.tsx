@@ -1,7 +1,7 @@
 import { accountMessages, BM, editPhone, editPhoneBody, LIMITS, phoneValue } from '@hublink/contract';
 import { Button, Form } from 'antd';
 import { rulesOf } from '../../api/rules';
-import { reloadUser } from '../../app/user';
+import { reloadUser } from '../../session/user';
 import { sendCodeTo } from '../../api/sendCodeTo';
 import { CodeInput } from '../../components/CodeInput';
 import { MobileInput, mobileRule } from './fields';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { call } from '../../api/client';
 import { toast } from '../../api/notify';
 import { rulesOf } from '../../api/rules';
-import { reloadUser } from '../../app/user';
+import { reloadUser } from '../../session/user';
 
 const DATE_FORMAT = 'YYYY-MM-DD';
 

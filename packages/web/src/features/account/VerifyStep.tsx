@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { sendCodeTo } from '../../api/sendCodeTo';
 import { CodeInput } from '../../components/CodeInput';
 

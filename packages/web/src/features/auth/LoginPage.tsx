@@ -6,7 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { rulesOf } from '../../api/rules';
 import { sessionNotice } from '../../api/session';
-import { startSession } from '../../app/user';
+import { startSession } from '../../session/user';
 import { CaptchaField } from './CaptchaField';
 import { ProductPanel } from './ProductPanel';
 import { safeRedirect } from './redirect';

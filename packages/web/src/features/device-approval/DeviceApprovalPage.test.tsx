@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
-import { mainUser, ramUser } from '../../app/testing';
+import { mainUser, ramUser } from '../../test/sessionFixtures';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import DeviceApprovalPage from './DeviceApprovalPage';

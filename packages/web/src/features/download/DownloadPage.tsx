@@ -4,7 +4,7 @@ import { Button, Card, Empty, Flex, Skeleton, Tag, Typography, theme } from 'ant
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { urlOf } from '../../api/client';
-import { useBrand } from '../../app/brand';
+import { useBrand } from '../../session/brand';
 import { PageContainer } from '../../components/PageContainer';
 import { useReleases } from './api';
 import { LinuxDialog } from './LinuxDialog';

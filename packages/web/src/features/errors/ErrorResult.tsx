@@ -1,7 +1,7 @@
 import { BM } from '@hublink/contract';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
-import { DEFAULT_PATH } from '../../app/paths';
+import { DEFAULT_PATH } from '../../session/paths';
 import { PageHeading } from '../../components/PageHeading';
 
 /** An error page of the console: its status, what went wrong, and the way back to the overview. */

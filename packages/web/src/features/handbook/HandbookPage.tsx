@@ -3,9 +3,9 @@ import { BM, type DocumentLink, documentMessages, fmt, handbookHref } from '@hub
 import { Button, Card, Divider, Drawer, Empty, Flex, Result, Skeleton, theme } from 'antd';
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useBrand } from '../../app/brand';
-import { FRAME } from '../../app/layouts/dimensions';
-import { usePhone } from '../../app/layouts/usePhone';
+import { useBrand } from '../../session/brand';
+import { FRAME } from '../../components/dimensions';
+import { usePhone } from '../../components/usePhone';
 import { PageContainer } from '../../components/PageContainer';
 import { RichHtml } from '../../components/RichHtml';
 import { useDocument, useDocumentMenu } from './api';

@@ -1,7 +1,7 @@
 import { LIMITS, type Endpoint, type UserMessage } from '@hublink/contract';
 import { useApiMutation } from '../../api/hooks';
-import { mayVisit } from '../../app/guard';
-import { useUser } from '../../app/user';
+import { mayVisit } from '../../session/guard';
+import { useUser } from '../../session/user';
 
 /** LDAP calls wait for the directory: 60 s (spec 3 §7). */
 export const LDAP_CALL = { timeoutMs: LIMITS.directoryTimeoutMs } as const;

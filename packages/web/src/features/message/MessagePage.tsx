@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { useApiMutation } from '../../api/hooks';
 import { toast } from '../../api/notify';
 import { usePagedList } from '../../api/usePagedList';
-import { reloadUser, useUser } from '../../app/user';
+import { reloadUser, useUser } from '../../session/user';
 import { PageContainer } from '../../components/PageContainer';
 import { FilterNotice } from '../../components/FilterNotice';
 import { PagedTable } from '../../components/PagedTable';

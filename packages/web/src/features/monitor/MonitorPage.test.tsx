@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
-import { mainUser } from '../../app/testing';
+import { mainUser } from '../../test/sessionFixtures';
 import { savedConfig } from '../../test/ldapFixtures';
 import { mockApi, ok, type Answers } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';

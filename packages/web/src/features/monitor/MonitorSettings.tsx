@@ -4,7 +4,7 @@ import { Button, Card, Checkbox, Flex, Popconfirm, Switch, Typography, theme } f
 import { useEffect, useState, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { PageContainer } from '../../components/PageContainer';
 import { useGuardedBusy } from '../../components/useGuardedBusy';
 import { useMonitorMutation } from './api';

@@ -3,8 +3,8 @@ import { Checkbox, Empty, Flex, Input, Table, Tag, Tooltip, Typography } from 'a
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
-import { mayVisit } from '../../app/guard';
-import { useUser } from '../../app/user';
+import { mayVisit } from '../../session/guard';
+import { useUser } from '../../session/user';
 
 /** Where the monitoring page leads to the LDAP form (spec 3 §2.5: /router/ldap_edit with ldapType). */
 export const LDAP_EDIT_FROM_MONITOR = '/router/ldap_edit?ldapType=edit';

@@ -1,5 +1,5 @@
 import type { UserMessage } from '@hublink/contract';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 
 /**
  * What the signed-in user may do with monitoring (spec 1 §5: create means enable, edit means settings,

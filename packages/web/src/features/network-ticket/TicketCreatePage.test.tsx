@@ -4,7 +4,7 @@ import { notifyManager } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../api/session';
-import { mainUser } from '../../app/testing';
+import { mainUser } from '../../test/sessionFixtures';
 import { mockApi, ok, type Answers } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { wizardConfig } from './fixtures';

@@ -2,7 +2,7 @@ import { BM, CODE, deleteTicket, fmt, networkTicketMessages, popRegionName, TICK
 import { Button, Descriptions, Empty, Flex, Popconfirm, Tag } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { PageContainer } from '../../components/PageContainer';
 import { useTicketMutation } from './api';
 import { useGoBack } from './useGoBack';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { usePagedList } from '../../api/usePagedList';
 import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';

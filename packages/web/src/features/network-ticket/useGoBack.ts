@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { consoleEntryBehind } from '../../app/leaveStalePage';
+import { consoleEntryBehind } from '../../session/consoleHistory';
 import { TICKET_LIST_PATH } from './labels';
 
 /** Back to the console page before this one, or to the order list when the page was opened directly. */

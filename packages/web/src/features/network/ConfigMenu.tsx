@@ -3,7 +3,7 @@ import { type NetworkDetail, networkMessages, networkSettingsUiMessages, POOL_DI
 import { App, Button, Dropdown } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { useNetworkMutation } from './api';
 import { ticketCreatePath } from './popLinks';
 import { CiphersDialog } from './CiphersDialog';

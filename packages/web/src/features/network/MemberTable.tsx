@@ -3,7 +3,7 @@ import { EditOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Empty, Flex, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useApiQuery } from '../../api/hooks';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { WideTable } from '../../components/WideTable';
 import { defaultRouteLabel, LINES_FROM_CENTERS, onOffLabel, orDash, positionLabel } from './labels';
 import { DefaultRouteDialog } from './DefaultRouteDialog';

@@ -3,8 +3,8 @@ import { CODE, fmt, LIMITS, type NetworkMember, networkMessages, noteRouter, rou
 import { Button, Flex, Form, Input } from 'antd';
 import { useState } from 'react';
 import { rulesOf } from '../../api/rules';
-import { mayVisit } from '../../app/guard';
-import { useUser } from '../../app/user';
+import { mayVisit } from '../../session/guard';
+import { useUser } from '../../session/user';
 import { FormDialog } from '../../components/FormDialog';
 import { shortNote } from '../../components/shortNote';
 import { useNetworkMutation } from './api';

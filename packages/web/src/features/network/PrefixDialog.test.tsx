@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { session } from '../../api/session';
-import { mainUser } from '../../app/testing';
+import { mainUser } from '../../test/sessionFixtures';
 import { mockApi, ok, refused, type EnvelopeOf } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { detail, member } from '../../test/networkFixtures';

@@ -4,7 +4,7 @@ import { Button, Divider, Flex, Form, Grid, Input, Select, Typography, type Form
 import type { Rule } from 'antd/es/form';
 import { useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { FormDialog } from '../../components/FormDialog';
 import { useAllMembers } from './allMembers';
 import { useNetworkMutation } from './api';

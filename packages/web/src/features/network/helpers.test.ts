@@ -1,6 +1,6 @@
 import { fmt, M, type RoleAuth, type UserMessage } from '@hublink/contract';
 import { describe, expect, it } from 'vitest';
-import { mainUser, ramUser } from '../../app/testing';
+import { mainUser, ramUser } from '../../test/sessionFixtures';
 import { configEntries } from './configMenu';
 import { detail, link, member } from '../../test/networkFixtures';
 import { shortNote } from '../../components/shortNote';

@@ -1,5 +1,5 @@
 import type { UserMessage } from '@hublink/contract';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 
 /**
  * What the signed-in user may do with networks. A main account may do everything; a sub-account what

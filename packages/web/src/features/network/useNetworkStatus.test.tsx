@@ -1,13 +1,10 @@
 import { LIMITS } from '@hublink/contract';
 import { timeoutManager, type ManagedTimerId, type TimeoutCallback } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Providers } from '../../app/providers';
 import { mockApi, ok } from '../../test/mockApi';
+import { ProvidersWrapper as wrapper } from '../../test/render';
 import { useNetworkStatus } from './useNetworkStatus';
-
-const wrapper = ({ children }: { children: ReactNode }) => <Providers>{children}</Providers>;
 
 /**
  * TanStack Query's intervals, held by the test instead of the clock: `tick()` runs each one as if its

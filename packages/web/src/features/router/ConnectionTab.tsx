@@ -3,7 +3,7 @@ import { Alert, Button, Descriptions, Flex, Popconfirm, Table, Typography } from
 import { useState } from 'react';
 import { download } from '../../api/files';
 import { useApiQuery } from '../../api/hooks';
-import { selfPageUrl } from '../../app/paths';
+import { selfPageUrl } from '../../session/paths';
 import { useRouterMutation } from './api';
 
 /**

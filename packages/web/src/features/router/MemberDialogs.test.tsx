@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import { describe, expect, it, vi } from 'vitest';
-import { mainUser } from '../../app/testing';
+import { mainUser } from '../../test/sessionFixtures';
 import { mockApi, ok } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { MemberDetailDialog } from './MemberDetailDialog';

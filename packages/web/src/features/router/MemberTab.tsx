@@ -6,7 +6,7 @@ import { call } from '../../api/client';
 import { download } from '../../api/files';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { usePagedList } from '../../api/usePagedList';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 import { PagedTable } from '../../components/PagedTable';
 import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
 import { AddMemberDialog } from './AddMemberDialog';

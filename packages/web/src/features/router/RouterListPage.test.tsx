@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { session } from '../../api/session';
 import { saver } from '../../api/files';
-import { mainUser, ramUser } from '../../app/testing';
+import { mainUser, ramUser } from '../../test/sessionFixtures';
 import { mockApi, ok, refused } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import RouterListPage from './RouterListPage';

@@ -2,7 +2,7 @@ import { CODE, editSign, LIMITS, routerMessages } from '@hublink/contract';
 import { Form, Input, Typography } from 'antd';
 import { useApiMutation } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
-import { reloadUser } from '../../app/user';
+import { reloadUser } from '../../session/user';
 import { FormDialog } from '../../components/FormDialog';
 
 const rules = rulesOf(editSign.body, 'sign');

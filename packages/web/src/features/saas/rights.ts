@@ -1,5 +1,5 @@
 import type { UserMessage } from '@hublink/contract';
-import { useUser } from '../../app/user';
+import { useUser } from '../../session/user';
 
 /**
  * Whether the user may change devices (note, bandwidth): a main account, or a sub-account whose role

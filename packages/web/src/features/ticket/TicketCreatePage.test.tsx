@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '../../api/session';
-import { mainUser } from '../../app/testing';
+import { mainUser } from '../../test/sessionFixtures';
 import { mockApi, ok, refused, type Answers } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { attachment, imageResponse, stubBlobUrls } from './fixtures';

@@ -4,7 +4,7 @@ import { Button, Space } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { usePagedList } from '../../api/usePagedList';
 import { useStepBackWhenEmpty } from '../../api/useStepBackWhenEmpty';
-import { useBrand } from '../../app/brand';
+import { useBrand } from '../../session/brand';
 import { DeleteAction } from '../../components/DeleteAction';
 import { PageContainer } from '../../components/PageContainer';
 import { PagedTable } from '../../components/PagedTable';

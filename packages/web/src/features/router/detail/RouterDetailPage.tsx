@@ -3,7 +3,7 @@ import { Flex } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../../api/hooks';
-import { consoleEntryBehind } from '../../../app/leaveStalePage';
+import { consoleEntryBehind } from '../../../session/consoleHistory';
 import { PageContainer } from '../../../components/PageContainer';
 import { DiagnosisDialog } from '../../../components/diagnosis/DiagnosisDialog';
 import { NoteDialog } from '../NoteDialog';

@@ -2,7 +2,7 @@ import { M, type RouterDetail } from '@hublink/contract';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../../api/session';
-import { mainUser } from '../../../app/testing';
+import { mainUser } from '../../../test/sessionFixtures';
 import { mockApi, ok } from '../../../test/mockApi';
 import { renderWithProviders, shows } from '../../../test/render';
 import { member } from '../testData';
