@@ -22,7 +22,7 @@ import type { Db } from '../../db/connect';
 import { popOfNetwork } from './popInfo';
 import { networkStatusOf, quotaOf } from './quota';
 import { centerLinkViewOf, interconnectFrom, linkCentersFrom, memberFixedPort, memberGateway } from './segmentsData';
-import { networkOf } from './service';
+import { networkOf } from './queries';
 
 /*
  * What the network detail reads (spec 2 §2): the detail, the status it polls and the member list.

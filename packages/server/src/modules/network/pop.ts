@@ -24,7 +24,8 @@ import { ApiError, invalid } from '../../core/errors';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import { recordVersion, versionBaseline } from './historyRecord';
-import { networkChanged, networkOf } from './service';
+import { networkOf } from './queries';
+import { networkChanged } from './service';
 import { changeNetwork, memberIn } from './settings';
 import { networkOfTenant } from '../../domain/networks';
 

@@ -17,15 +17,16 @@ import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
 import * as detail from './detail';
+import * as queries from './queries';
 import * as networks from './service';
 
 export function networkRoutes(app: App, ctx: Ctx) {
   route(app, ctx, listNetworks, async ({ actor, query }) => {
-    const { rows, count } = await networks.list(ctx, actor, query);
+    const { rows, count } = await queries.list(ctx, actor, query);
     return ok(rows, 'success', count);
   });
-  route(app, ctx, networkConfig, async ({ actor }) => ok(await networks.config(ctx, actor)));
-  route(app, ctx, selectNetworks, async ({ actor }) => ok(await networks.select(ctx, actor)));
+  route(app, ctx, networkConfig, async ({ actor }) => ok(await queries.config(ctx, actor)));
+  route(app, ctx, selectNetworks, async ({ actor }) => ok(await queries.select(ctx, actor)));
   route(app, ctx, networkInfo, async ({ actor, query }) => ok(await detail.info(ctx, actor, query.network_number, query)));
   route(app, ctx, networkStatus, async ({ actor, query }) => ok(await detail.status(ctx, actor, query.network_number, query)));
   route(app, ctx, networkMembers, async ({ actor, query }) => ok(await detail.members(ctx, actor, query.network_number, query.member_type)));

@@ -22,7 +22,7 @@ import { invalid } from '../../core/errors';
 import type { Db } from '../../db/connect';
 import { ensureOffPrefixes, ensurePrefixesOffVpn } from './addressSpace';
 import { centerLinkFrom, centerLinkViewOf, interconnectFrom, linkCentersFrom, memberGateway, poolCidrs } from './segmentsData';
-import { networkOf } from './service';
+import { networkOf } from './queries';
 import { applyRouting, changeNetwork, memberIn, type RoutingChoice } from './settings';
 
 type FixedPortInput = z.output<typeof setFixedPortEndpoint.body>;

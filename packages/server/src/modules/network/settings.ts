@@ -24,7 +24,7 @@ import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import { recordVersion, versionBaseline } from './historyRecord';
 import { networkStatusOf } from './quota';
-import { networkOf } from './service';
+import { networkOf } from './queries';
 import { callersNetwork } from '../../domain/networks';
 
 type RoutingInput = z.output<typeof editRoutingEndpoint.body>;
