@@ -1,7 +1,8 @@
 import { LIMITS } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, newAccount } from '../../test/helpers';
-import { captured, cellOf, diffRow, openScope, summary, uncaptured } from './audit';
+import { captured, openScope, uncaptured } from './audit';
+import { cellOf, diffRow, summary } from './auditEntry';
 
 describeEachDatabase('audit capture: row changes of the queries a scope runs', (t) => {
   let tenantId: number;

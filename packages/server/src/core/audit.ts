@@ -23,8 +23,9 @@ import {
   type QueryResult,
   type RootOperationNode,
 } from 'kysely';
-import { auditActionName, auditNameList, auditReference, LIMITS, referenceIds, type DomainEvent, type AuditField, type AuditKind, type AuditObject, type AuditOp, type AuditRowChange, type AuditReference } from '@hublink/contract';
+import { auditNameList, auditReference, LIMITS, referenceIds, type AuditField, type AuditOp, type AuditReference, type DomainEvent } from '@hublink/contract';
 import { isAudited, keyColumnOf } from '../db/owners';
+import { diffRow, nameOf, type CapturedChange } from './auditEntry';
 import { wrapConnections } from '../db/wrapConnections';
 
 /**
@@ -36,13 +37,6 @@ import { wrapConnections } from '../db/wrapConnections';
  * records the values the statement carries. Only fields that changed are kept, secrets only as
  * "changed", long values cut. Outside a scope (jobs, event handlers, the gateway) nothing is captured.
  */
-
-/** One captured row change, with the tenant the row belongs to when it has a tenant_id (or is an account). */
-export interface CapturedChange extends AuditRowChange {
-  tenantId: number | null;
-  /** The row's name-like column (its network, member, account name), whether it changed or not. */
-  name: string;
-}
 
 /** Who made a call and how: what its entry says besides its answer and its changes. */
 export type PendingCall = Omit<DomainEvent<'operation.performed'>, 'type' | 'msg' | 'object' | 'changes' | 'more'>;
@@ -77,55 +71,13 @@ export async function captured<T>(scope: AuditScope, fn: () => Promise<T>): Prom
 /** Runs fn outside any scope (the event dispatcher: its passes must not count as a call's changes). */
 export const uncaptured = <T>(fn: () => T): T => storage.exit(fn);
 
-
-/** Columns whose values are never written into an entry, only that they changed. */
-const SECRET_COLUMN = /password|passwd|pwd|secret|key|token|hash|salt|sealed|private|credential/i;
-export const isSecretColumn = (column: string) => SECRET_COLUMN.test(column);
-
-type Cell = string | number | boolean | null;
-
-/** A value as an entry keeps it: binary as its size, long text cut to LIMITS.auditValueMax. */
-export function cellOf(v: unknown): Cell {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'number' || typeof v === 'boolean') return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (v instanceof Uint8Array) return `[${v.byteLength} bytes]`;
-  const text = v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : JSON.stringify(v);
-  return text.length > LIMITS.auditValueMax ? `${text.slice(0, LIMITS.auditValueMax)}…` : text;
-}
-
-function same(a: unknown, b: unknown): boolean {
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(Buffer.from(b));
-  if (a === b) return true;
-  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
-  if (typeof a === 'bigint' || typeof b === 'bigint') return String(a) === String(b);
-  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
-  return false;
-}
-
 type Row = Record<string, unknown>;
-
-/** The fields that differ between two versions of a row (either may be absent: an insert, a delete). */
-export function diffRow(before: Row | undefined, after: Row | undefined): AuditField[] {
-  const columns = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
-  const out: AuditField[] = [];
-  for (const field of columns) {
-    const b = before?.[field];
-    const a = after?.[field];
-    if (before && after && same(b, a)) continue;
-    if (!before && (a === null || a === undefined)) continue;
-    if (!after && (b === null || b === undefined)) continue;
-    out.push(isSecretColumn(field) ? { field, before: null, after: null, secret: true } : { field, before: cellOf(b), after: cellOf(a) });
-  }
-  return out;
-}
 
 const tenantOf = (table: string, row: Row | undefined): number | null => {
   if (!row) return null;
   const t = table === 'account' ? row.id : row.tenant_id;
   return typeof t === 'number' ? t : typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : typeof t === 'bigint' ? Number(t) : null;
 };
-
 
 const keyOf = (table: string, row: Row | undefined): number | string | null => {
   const v = row?.[keyColumnOf(table)];
@@ -144,16 +96,6 @@ function record(scope: AuditScope, table: string, op: AuditOp, before: Row | und
   scope.changes.push({ table, id: keyOf(table, row), op, fields, tenantId: tenantOf(table, row), name: nameOf(row) });
 }
 
-/** Columns that name a row, in the order they are tried. */
-const NAME_COLUMNS = ['name', 'network_name', 'router_name', 'username', 'title', 'nickname', 'domain', 'network_number', 'email'];
-const nameOf = (row: Row | undefined): string => {
-  for (const c of NAME_COLUMNS) {
-    const v = row?.[c];
-    if (typeof v === 'string' && v !== '') return v.slice(0, LIMITS.auditValueMax);
-  }
-  return '';
-};
-
 /** The table a statement writes, and how the statement refers to it (its alias, if any). */
 function targetOf(node: OperationNode | undefined): { name: string; table: TableNode; ref: OperationNode } | undefined {
   if (!node) return undefined;
@@ -161,7 +103,6 @@ function targetOf(node: OperationNode | undefined): { name: string; table: Table
   if (AliasNode.is(node) && TableNode.is(node.node)) return { name: node.node.table.identifier.name, table: node.node, ref: node };
   return undefined;
 }
-
 
 /** select <target>.* from <the statement's tables> where <its where> limit n + 1. */
 function selectBefore(target: { table: TableNode; ref: OperationNode }, froms: readonly OperationNode[], node: UpdateQueryNode | DeleteQueryNode): SelectQueryNode {
@@ -397,56 +338,3 @@ export function auditedDialect(dialect: Dialect): Dialect {
   return wrapConnections(dialect, (connection) => wrapConnection(connection, compiler, builder));
 }
 
-const KIND_OF_OP = { insert: 'create', update: 'update', delete: 'delete' } as const;
-
-/** An entry's kind: what the call did to its main object (its first row change). */
-export const kindOf = (changes: readonly AuditRowChange[]): AuditKind => (changes[0] ? KIND_OF_OP[changes[0].op] : 'other');
-
-/** What an entry says about a call: its object (from its first row change, else the network or member its body names) and its changes. */
-export function summary(changes: readonly CapturedChange[], body: unknown): { object: AuditObject; changes: AuditRowChange[] } {
-  const first = changes[0];
-  const named = (key: string): string => {
-    const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
-    return typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, LIMITS.auditValueMax) : '';
-  };
-  // A row without a name of its own (a network's member, a member's command) is named by the member its call names.
-  const object: AuditObject = first
-    ? { type: first.table, id: first.id === null ? '' : String(first.id), name: first.name || named('router_name') }
-    : named('network_number')
-      ? { type: 'network', id: named('network_number'), name: '' }
-      : named('router_name')
-        ? { type: 'member', id: '', name: named('router_name') }
-        : { type: '', id: '', name: '' };
-  return {
-    object,
-    changes: changes.map(({ table, id, name, op, fields }) => ({ table, id, ...(name ? { name } : {}), op, fields })),
-  };
-}
-
-/**
- * The operation.performed events of an operator's command (hublink ops): one per tenant whose rows
- * it changed (rows without a tenant, such as announcements for everyone, are in no tenant's trail).
- * A command that changed nothing announces nothing. The command's own answer (call.msg, English, for
- * the operator's terminal, and it may carry a secret shown once) stays out of the tenant's trail: the
- * entry's msg is the command's Chinese name, and no address or client is the tenant's to see.
- */
-export function operatorEvents(scope: AuditScope, call: { path: string; msg: string; operator: string }): DomainEvent<'operation.performed'>[] {
-  const byTenant = new Map<number, CapturedChange[]>();
-  for (const c of scope.changes) if (c.tenantId !== null) byTenant.set(c.tenantId, [...(byTenant.get(c.tenantId) ?? []), c]);
-  return [...byTenant].map(([tenantId, changes]) => ({
-    type: 'operation.performed',
-    tenant_id: tenantId,
-    ram_id: null,
-    path: call.path,
-    msg: auditActionName(call.path),
-    who: 'operator',
-    operator: call.operator,
-    ip: '',
-    user_agent: '',
-    source: 'cli',
-    method: 'CLI',
-    ...summary(changes, {}),
-    // Only the rows the scope kept are known by tenant; the ones beyond are counted on each entry.
-    more: scope.more,
-  }));
-}

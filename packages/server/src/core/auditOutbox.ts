@@ -1,6 +1,7 @@
 import { M } from '@hublink/contract';
 import type { Db } from '../db/connect';
-import { summary, type AuditScope, type CapturedChange, type PendingCall } from './audit';
+import type { AuditScope, PendingCall } from './audit';
+import { summary, type CapturedChange } from './auditEntry';
 import type { Ctx } from './context';
 
 /*

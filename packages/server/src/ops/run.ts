@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { userInfo } from 'node:os';
-import { captured, openScope, operatorEvents } from '../core/audit';
+import { captured, openScope } from '../core/audit';
+import { operatorEvents } from '../core/auditEntry';
 import { ApiError } from '../core/errors';
 import type { Ctx } from '../core/context';
 import { OpsError, type OpsCommand } from './command';

@@ -27,7 +27,7 @@ import {
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
-import { kindOf } from '../../core/audit';
+import { kindOf } from '../../core/auditEntry';
 import type { Ctx } from '../../core/context';
 import { invalid } from '../../core/errors';
 import type { EventMeta } from '../../core/events';
