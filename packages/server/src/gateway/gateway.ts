@@ -1,41 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import {
-  DEVICE_CLOSE,
-  DEVICE_LIMITS,
-  DEVICE_MESSAGE_TYPES,
-  DEVICE_FEATURES,
-  DEVICE_PROTOCOL,
-  DEVICE_TIMING,
-  deviceMessage,
-  helloMessage,
-  type DeviceLink,
-  type DeviceMessage,
-  type HelloMessage,
-  type SessionReport,
-} from '@hublink/contract';
+import { DEVICE_CLOSE, DEVICE_FEATURES, DEVICE_PROTOCOL, DEVICE_TIMING, helloMessage, type HelloMessage } from '@hublink/contract';
 import type { Ctx } from '../core/context';
 import { ApiError } from '../core/errors';
-import { DEVICE_CHANNELS, WATCH_TTL_MS, trafficRelay, watchRequest } from '../domain/deviceChannels';
+import { DEVICE_CHANNELS, WATCH_TTL_MS, watchRequest } from '../domain/deviceChannels';
 import type { Unsubscribe } from '../core/pubsub';
 import { authenticate, DEVICE_CONNECTION_LIMIT } from './auth';
-import { deny, judgeClient } from './clientAuth';
 import { deviceOrigin, startWebSignIns, stopWebSignIns } from './webSignIn';
-import { sessionsReported } from './onlineLog';
 import { FLOOD_BASE, floodLimits } from './floodLimit';
 import { configsOf, networkConfigsOf, networksOf, payloadFor, type HeldConfig } from './configs';
 import { delivery, publishDelivery, type Delivery } from './deliveries';
-import { FlowWriter } from './flows';
-import { LiveWriter } from './liveWriter';
-import { GroupCommit } from '../core/groupCommit';
-import { writeApplied, type Applied } from './applied';
-import type { Db } from '../db/connect';
-import { TrafficHistoryWriter } from './trafficHistory';
 import { GatewayMetrics } from './metrics';
 import { metricsOf } from '../core/metrics';
 import { DeviceSession } from './session';
 import { DirectoryTunnels } from './directoryTunnels';
+import { DeviceMessages, messageType } from './messages';
 import { recordEnds, recordRefusal, type SessionEndSeen } from './diagnosisRows';
 import { INSTANCE_BEAT_MS, beat, beginSession, endSession, endSessions, sweepSessions } from './sessionRows';
 
@@ -48,24 +28,16 @@ const END_BATCH = 500;
 const LINK_FLUSH_MS = 1_000;
 const COUNTER_FLUSH_MS = 60_000;
 const HISTORY_FLUSH_MS = 10_000;
-/** Flow records held before a flush comes early (a burst of reports between two timer flushes). */
-const FLOWS_EARLY_FLUSH = 50_000;
-
-const known = new Set<string>(DEVICE_MESSAGE_TYPES);
 
 /**
- * The device gateway of one instance: the sessions it holds, their messages, and what other instances
- * ask of them (deliveries over pub/sub). docs/device-protocol.md describes the protocol.
+ * The device gateway of one instance: the sessions it holds from hello to end, and what other instances
+ * ask of them (deliveries over pub/sub); what their messages after the hello do is in messages.ts.
+ * docs/device-protocol.md describes the protocol.
  */
 export class Gateway {
   private readonly sessions = new Map<number, DeviceSession>();
   private readonly writes = new Set<Promise<unknown>>();
-  private readonly writer: LiveWriter;
-  /** Devices' acknowledgements of config versions: 10,000 devices acknowledging a change were 10,000 commits. */
-  private readonly applied: GroupCommit<Applied>;
-  private readonly sessionLog: GroupCommit<{ s: DeviceSession; reports: SessionReport[] }>;
-  private readonly flows: FlowWriter;
-  private readonly trafficHistory: TrafficHistoryWriter;
+  private readonly messages: DeviceMessages;
   private readonly metrics: GatewayMetrics;
   /** LDAP private mode: connections to tenants' directories through their routers (issue 33). */
   private readonly tunnels: DirectoryTunnels;
@@ -76,12 +48,11 @@ export class Gateway {
   private endWorker: Promise<void> | undefined;
 
   constructor(private readonly ctx: Ctx) {
-    this.writer = new LiveWriter(ctx.db);
-    this.sessionLog = new GroupCommit(ctx.db, (trx, { s, reports }) => this.writeSessions(trx, s, reports));
-    this.applied = new GroupCommit(ctx.db, writeApplied);
-    this.flows = new FlowWriter(ctx.db);
-    this.trafficHistory = new TrafficHistoryWriter(ctx.db);
     this.tunnels = new DirectoryTunnels(ctx, (id) => this.sessions.get(id));
+    this.messages = new DeviceMessages(ctx, this.tunnels, {
+      track: (p) => this.track(p),
+      close: (s, code, reason) => this.close(s.socket, code, reason, s),
+    });
     const prom = metricsOf(ctx);
     this.metrics = new GatewayMetrics(prom?.observeDeviceMessage);
     prom?.watch({ devices: () => this.sessions.size });
@@ -123,9 +94,9 @@ export class Gateway {
     every(INSTANCE_BEAT_MS, () => beat(ctx.db, ctx.config.instance, Date.now()));
     every(CHECK_MS, () => this.checkFloods());
     every(HEARTBEAT_CHECK_MS, () => this.checkHeartbeats(Date.now()));
-    every(LINK_FLUSH_MS, () => this.writer.flushLinks());
-    every(COUNTER_FLUSH_MS, () => this.writer.flushCounters());
-    every(HISTORY_FLUSH_MS, () => Promise.all([this.flows.flush(), this.trafficHistory.flush()]));
+    every(LINK_FLUSH_MS, () => this.messages.flushLinks());
+    every(COUNTER_FLUSH_MS, () => this.messages.flushCounters());
+    every(HISTORY_FLUSH_MS, () => this.messages.flushHistory());
     const metricsSeconds = ctx.config.gatewayMetricsSeconds;
     if (metricsSeconds) {
       // Asked for explicitly, so logged whatever the log level.
@@ -145,7 +116,7 @@ export class Gateway {
     for (const s of this.sessions.values()) this.close(s.socket, DEVICE_CLOSE.goingAway, 'server shutting down', s);
     await Promise.all([...this.sessions.values()].map((s) => this.end(s)));
     while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
-    await Promise.all([this.writer.flush(), this.flows.flush(), this.trafficHistory.flush()]);
+    await this.messages.flush();
   }
 
   /** Keeps a write in view so stop() waits for it; its failure is logged, never thrown into a socket handler. */
@@ -192,7 +163,7 @@ export class Gateway {
           if (session && closed) await this.end(session);
           return;
         }
-        await this.onMessage(session, parsed);
+        await this.messages.onMessage(session, parsed);
         this.metrics.record(messageType(parsed), performance.now() - received);
       }).catch((err: unknown) => {
         // One message that could not be handled must not stop the session's later ones.
@@ -326,138 +297,6 @@ export class Gateway {
     for (const c of await configsOf(this.ctx, s.member.tenant_id, s.member.id, networkIds)) {
       this.hold(s, c);
       s.send({ type: 'config', ...payloadFor(s.protocol, c.payload) });
-    }
-  }
-
-  private async onMessage(s: DeviceSession, raw: unknown) {
-    const type = (raw as { type?: unknown }).type;
-    if (typeof type !== 'string') return this.close(s.socket, DEVICE_CLOSE.protocolError, 'a message needs a type', s);
-    // A newer device's message types are ignored, so old servers keep working with new agents.
-    if (!known.has(type)) return;
-    const parsed = deviceMessage.safeParse(raw);
-    if (!parsed.success) return this.close(s.socket, DEVICE_CLOSE.protocolError, `message ${type} does not match the protocol`, s);
-    await this.handle(s, parsed.data);
-  }
-
-  private async handle(s: DeviceSession, m: DeviceMessage) {
-    const { db } = this.ctx;
-    const now = Date.now();
-    switch (m.type) {
-      case 'ping':
-        return s.send({ type: 'pong' });
-      case 'status':
-        return this.onStatus(s, m.links);
-      case 'traffic': {
-        s.keepTraffic(m.data);
-        this.trafficHistory.add(s.member.id, s.member.tenant_id, m.data);
-        this.writer.traffic(s.member.id, s.member.tenant_id, m.rx_bytes, m.tx_bytes);
-        if (s.watchedUntil > now && m.data.length > 0) await this.ctx.pubsub.publish(DEVICE_CHANNELS.traffic(s.member.id), trafficRelay.parse({ member_id: s.member.id, data: m.data }));
-        return;
-      }
-      case 'session': {
-        const { type: _, ...report } = m;
-        return this.onSessions(s, [report]);
-      }
-      case 'sessions':
-        return this.onSessions(s, m.sessions);
-      case 'flows':
-        // Minute sums for SaaS analysis, written in batches.
-        this.flows.add(s.member.id, s.member.tenant_id, m.records);
-        if (this.flows.pending > FLOWS_EARLY_FLUSH) await this.flows.flush();
-        return;
-      case 'ack':
-        await db
-          .updateTable('member_command')
-          .set({ state: m.ok ? 'done' : 'failed', error: m.error, update_time: now })
-          .where('id', '=', m.command_id)
-          .where('member_id', '=', s.member.id)
-          .where('tenant_id', '=', s.member.tenant_id)
-          .where('state', 'in', ['queued', 'sent'])
-          .execute();
-        return;
-      case 'client_auth': {
-        // A client waits on this answer: a failure here refuses it, and the session carries on.
-        const { verdict, byAgent } = await judgeClient(this.ctx, s.member, m, now, { session_id: s.id, origin: s.origin }).catch((err: unknown) => {
-          this.ctx.log.error({ err }, 'gateway: judging a client failed');
-          return { verdict: deny('the platform could not decide', ''), byAgent: false };
-        });
-        s.send({ type: 'client_auth_result', id: m.id, ...verdict });
-        // A standard client admitted (or signing in on the web): its center's report of its session is written as the member's.
-        if (verdict.verdict !== 'deny' && !byAgent && !m.reauth && s.clientHellos.size < DEVICE_LIMITS.links) {
-          s.clientHellos.set(m.common_name.toLowerCase(), { os: m.platform, version: m.client_version });
-        }
-        return;
-      }
-      case 'directory_opened':
-      case 'directory_data':
-      case 'directory_close':
-        return this.tunnels.fromDevice(s, m);
-      case 'applied': {
-        const networkId = s.networkIdOf(m.network_number);
-        if (networkId === undefined) return;
-        this.track(this.applied.run({ tenant_id: s.member.tenant_id, network_id: networkId, member_id: s.member.id, version: m.version, ok: m.ok, error: m.error, at: now }));
-        return;
-      }
-    }
-  }
-
-  /**
-   * Tunnel sessions began or ended: the online log, and a POP area's connection for its events, written
-   * with other sessions' reports in one transaction. The session's next messages do not wait for it (an
-   * acknowledgement behind a queue of 25,000 reports took seconds); its reports keep their order in the
-   * queue, and its end waits for them.
-   */
-  private onSessions(s: DeviceSession, reports: SessionReport[]) {
-    // What a standard client said of itself goes into its sign-in record; a newer hello (it connected again meanwhile) stays.
-    const hellos = new Map(reports.filter((m) => m.event === 'up').map((m) => [m.link_router_name.toLowerCase(), s.clientHellos.get(m.link_router_name.toLowerCase())]));
-    const written = this.sessionLog.run({ s, reports }).then(() => {
-      for (const [name, hello] of hellos) if (hello && s.clientHellos.get(name) === hello) s.clientHellos.delete(name);
-    });
-    s.writing = written.catch(() => undefined);
-    this.track(written);
-  }
-
-  private async writeSessions(trx: Db, s: DeviceSession, reports: SessionReport[]) {
-    await sessionsReported(trx, this.ctx.events, s, reports);
-    const pops = reports.filter((m) => m.event === 'up' && m.mode === 'pop');
-    if (pops.length > 0) {
-      await this.ctx.events.emitAll(
-        trx,
-        pops.map((m) => ({ type: 'pop.connected' as const, tenant_id: s.member.tenant_id, member_id: s.member.id, pop_name: m.pop_name, area: m.area, at: m.time * 1000 })),
-      );
-    }
-  }
-
-  /** A point's links to its centers (a center's view of the same links is not written twice). */
-  private async onStatus(s: DeviceSession, links: DeviceLink[]) {
-    const unknown = [...new Set(links.map((l) => l.peer.toLowerCase()).filter((p) => !s.peers.has(p)))];
-    if (unknown.length > 0) {
-      const rows = await this.ctx.db.selectFrom('member').select(['id', 'router_key']).where('tenant_id', '=', s.member.tenant_id).where('router_key', 'in', unknown).execute();
-      for (const r of rows) s.peers.set(r.router_key, r.id);
-    }
-    const seen = new Set<string>();
-    const networks = new Set<number>();
-    for (const l of links) {
-      const networkId = s.networkIdOf(l.network_number);
-      const center = s.peers.get(l.peer.toLowerCase());
-      if (networkId === undefined || center === undefined || s.networks.get(networkId)?.memberType !== 'point') continue;
-      const key = `${networkId}:${center}`;
-      seen.add(key);
-      networks.add(networkId);
-      const since = l.online === 1 && l.since > 0 ? l.since * 1000 : null;
-      const path = l.online === 1 && l.path ? l.path : '';
-      const pathArea = path === 'pop' ? (l.pop_area ?? '') : '';
-      const state = `${l.online}|${l.vpn_ip}|${since}|${path}|${pathArea}`;
-      if (s.reported.get(key) === state) continue;
-      s.reported.set(key, state);
-      this.writer.link({ network_id: networkId, member_id: s.member.id, center_member_id: center, vpn_online: l.online, vpn_ip: l.vpn_ip, since, path, path_area: pathArea });
-    }
-    // A center the point no longer links to (its point links changed) is no longer reported: its link is down.
-    for (const [key, state] of s.reported) {
-      const [networkId, center] = key.split(':').map(Number) as [number, number];
-      if (seen.has(key) || !networks.has(networkId) || state.startsWith('0|')) continue;
-      s.reported.set(key, '0||null');
-      this.writer.link({ network_id: networkId, member_id: s.member.id, center_member_id: center, vpn_online: 0, vpn_ip: '', since: null });
     }
   }
 
@@ -605,11 +444,6 @@ function parseJson(data: RawData): unknown {
     return undefined;
   }
 }
-
-const messageType = (raw: unknown) => {
-  const type = (raw as { type?: unknown }).type;
-  return typeof type === 'string' && known.has(type) ? type : 'other';
-};
 
 const isHelloShaped = (raw: unknown) => (raw as { type?: unknown }).type === 'hello';
 
