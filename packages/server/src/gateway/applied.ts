@@ -11,7 +11,7 @@ export interface Applied {
   at: number;
 }
 
-/** Stamps the acknowledgement on the member's config (written with others by group commit, gateway.ts). */
+/** Stamps the acknowledgement on the member's config (written with others by group commit, messages.ts). */
 export async function writeApplied(db: Db, a: Applied): Promise<void> {
   await db
     .updateTable('member_config')

@@ -42,7 +42,7 @@ describeEachDatabase('device gateway: the online log of reported sessions', (t) 
       if (kind === 'session') device.send({ type: 'session', ...report });
       else batch.push(report);
     };
-    /** A ping after the reports (a batch goes first); their rows are written soon after (gateway.ts: with other sessions' reports). */
+    /** A ping after the reports (a batch goes first); their rows are written soon after (messages.ts: with other sessions' reports). */
     const ping = (device = c) => {
       if (batch.length > 0) device.send({ type: 'sessions', sessions: batch });
       batch = [];

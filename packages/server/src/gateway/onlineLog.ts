@@ -90,7 +90,7 @@ async function softwareClientsNamed(db: Db, s: DeviceSession, reports: readonly 
 
 /**
  * Whether the software member a center's report names is a standard client: this center session asked
- * about it and admitted it otherwise than by the member's agent credential (gateway.ts keeps what the
+ * about it and admitted it otherwise than by the member's agent credential (messages.ts keeps what the
  * client said of itself then), or — `resumed` — the center reports again, after its own connection to
  * the platform dropped, a session that was written as the member's before (same center, same device's
  * id for it, same start).

@@ -32,7 +32,7 @@ export class DeviceSession {
    * version), by lower-case common name, until their session is reported: the login log shows them.
    */
   readonly clientHellos = new Map<string, { os: string; version: string }>();
-  /** The latest session reports' write (gateway.ts): the session's end waits for it. */
+  /** The latest session reports' write (messages.ts): the session's end waits for it. */
   writing: Promise<unknown> = Promise.resolve();
   /** Set once the end is being written; the end is written once. */
   ending: Promise<void> | undefined;
