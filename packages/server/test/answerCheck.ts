@@ -2,8 +2,7 @@ import type { Readable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { CODE, isFileResponse, isRedirectResponse, type Endpoint, type Envelope } from '@hublink/contract';
 import type { FastifyInstance } from 'fastify';
-import { onTestFinished } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { onTestFinished, TestRunner } from 'vitest';
 import { z } from 'zod';
 
 /**
@@ -101,7 +100,7 @@ export function installAnswerCheck(app: FastifyInstance) {
   const watched = new WeakSet<object>();
 
   const failTestIfLeft = () => {
-    const test = getCurrentTest();
+    const test = TestRunner.getCurrentTest();
     if (!test || watched.has(test)) return;
     watched.add(test);
     onTestFinished(() => {
