@@ -18,12 +18,15 @@ const RAW_WRITE = /\b(?:insert\s+into|delete\s+from|update)\s+"?([a-z_][a-z0-9_]
 /** A writer is a folder (everything under it) or one file. */
 const inside = (file, area) => file === area || (!area.endsWith('.ts') && file.startsWith(`${area}/`));
 
-/** The tables a raw statement writes; `update` followed by `set` is a conflict clause's, not a table's. */
+/** Words after `update` that name no table: an upsert's `do update set`, a row lock's `for update skip locked | nowait | of t`. */
+const NOT_A_TABLE = new Set(['set', 'skip', 'nowait', 'of']);
+
+/** The tables a raw statement writes. */
 function rawWrites(text) {
   const out = [];
   for (const m of text.matchAll(RAW_WRITE)) {
     const name = m[1].toLowerCase();
-    if (name === 'set') continue;
+    if (NOT_A_TABLE.has(name)) continue;
     out.push(name);
   }
   return out;

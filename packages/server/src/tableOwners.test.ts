@@ -60,6 +60,7 @@ describe('a write into a table', () => {
     expect((await refused('modules/monitor/service.ts', upsert)).map((f) => f.message)).toEqual([expect.stringContaining('writes member_link, which belongs to gateway')]);
     expect(await refused('compiler/versions.ts', 'export const b = (db) => sql`with v(id) as (values (1)) update member_config set version = 2 from v`.execute(db);')).toEqual([]);
     expect(await refused('modules/monitor/service.ts', 'export const c = (db) => sql`select * from member where note = ${1}`.execute(db);')).toEqual([]);
+    expect(await refused('modules/monitor/service.ts', 'export const d = (db) => sql`select id from monitor_state for update skip locked`.execute(db);')).toEqual([]);
   });
 });
 
