@@ -13,6 +13,30 @@ const serverAreas = { rules: { imports: areaImports } };
 
 const server = (dir) => path.join(import.meta.dirname, 'packages/server', dir);
 
+/**
+ * One server floor's import rule (eslint/areaImports.js): files under src/<files> import their own area,
+ * src/<allow> and @hublink/contract; their tests also `allowInTests` (paths under packages/server).
+ */
+const serverFloor = ({ files, areas = server('src'), allow, tests = '\\.test\\.ts$', allowInTests = ['test'], packagesInTests = [] }) => ({
+  files: [files].flat().map((dir) => `packages/server/src/${dir}/**/*.ts`),
+  plugins: { 'server-modules': serverAreas },
+  rules: {
+    'server-modules/imports': [
+      'error',
+      {
+        root: server('src'),
+        areas,
+        allow: allow.map((dir) => server(`src/${dir}`)),
+        tests,
+        allowInTests: allowInTests.map(server),
+        scope: '@hublink/',
+        packages: ['@hublink/contract'],
+        packagesInTests,
+      },
+    ],
+  },
+});
+
 /** Who owns which table (packages/server/src/db/owners.ts), for the rule on writes. */
 const { OWNERS } = await tsImport('./packages/server/src/db/owners.ts', import.meta.url);
 
@@ -151,92 +175,21 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
-  // Server modules: modules/X imports only core, db, @hublink/contract and itself (its tests and
-  // fixtures also packages/server/test), so one module reaches another only through core or events.
-  {
-    files: ['packages/server/src/modules/**/*.ts'],
-    plugins: { 'server-modules': serverAreas },
-    rules: {
-      'server-modules/imports': [
-        'error',
-        {
-          root: server('src'),
-          areas: server('src/modules'),
-          allow: [server('src/core'), server('src/domain'), server('src/db')],
-          tests: '(\\.test\\.ts|[\\\\/]fixtures\\.ts)$',
-          allowInTests: [server('test')],
-          scope: '@hublink/',
-          packages: ['@hublink/contract'],
-        },
-      ],
-    },
-  },
-  // The network compiler (compiler/) is one area: it imports core, db, @hublink/contract and itself (its
+  // Server modules: modules/X imports core, domain, db, @hublink/contract and itself (its tests and
+  // fixtures also packages/server/test), so one module reaches another only through domain or events.
+  serverFloor({ files: 'modules', areas: server('src/modules'), allow: ['core', 'domain', 'db'], tests: '(\\.test\\.ts|[\\\\/]fixtures\\.ts)$' }),
+  // The network compiler (compiler/) is one area: core, domain, db, @hublink/contract and itself (its
   // tests also packages/server/test), never a module; what it needs of one comes through events.
-  {
-    files: ['packages/server/src/compiler/**/*.ts'],
-    plugins: { 'server-modules': serverAreas },
-    rules: {
-      'server-modules/imports': [
-        'error',
-        {
-          root: server('src'),
-          areas: server('src'),
-          allow: [server('src/core'), server('src/domain'), server('src/db')],
-          tests: '\\.test\\.ts$',
-          allowInTests: [server('test')],
-          scope: '@hublink/',
-          packages: ['@hublink/contract'],
-        },
-      ],
-    },
-  },
+  serverFloor({ files: 'compiler', allow: ['core', 'domain', 'db'] }),
   // The floors under the areas: core/ is machinery (http, events, jobs, pub/sub, storage, metrics,
-  // audit capture, sign-in) and knows no spec area: it imports only itself, db and @hublink/contract.
-  // domain/ holds the area logic several areas share (members, accounts, plan, member states, the
-  // directory, device credentials…): core, db, @hublink/contract and itself, never an area above.
-  {
-    files: ['packages/server/src/core/**/*.ts', 'packages/server/src/domain/**/*.ts'],
-    plugins: { 'server-modules': serverAreas },
-    rules: {
-      'server-modules/imports': [
-        'error',
-        {
-          root: server('src'),
-          areas: server('src'),
-          // config.ts: the settings' type and loader, machinery too.
-          allow: [server('src/core'), server('src/db'), server('src/config')],
-          tests: '\\.test\\.ts$',
-          allowInTests: [server('test'), server('src/domain'), server('src/modules'), server('src/app')],
-          scope: '@hublink/',
-          packages: ['@hublink/contract'],
-        },
-      ],
-    },
-  },
-  // The device gateway (gateway/) imports core, db, the compiler's certificates and models, @hublink/contract
-  // and itself; never a module (what it needs of one comes through core or events). Its tests may use
-  // the modules' fixtures and packages/server/test.
-  {
-    files: ['packages/server/src/gateway/**/*.ts'],
-    plugins: { 'server-modules': serverAreas },
-    rules: {
-      'server-modules/imports': [
-        'error',
-        {
-          root: server('src'),
-          areas: server('src'),
-          allow: [server('src/core'), server('src/domain'), server('src/db'), server('src/compiler')],
-          tests: '\\.test\\.ts$',
-          allowInTests: [server('test'), server('src/modules')],
-          scope: '@hublink/',
-          packages: ['@hublink/contract'],
-          // The tests start the reference agent against the gateway.
-          packagesInTests: ['@hublink/agent'],
-        },
-      ],
-    },
-  },
+  // audit capture, sign-in) and knows no spec area: it imports only itself, db, config.ts (the settings'
+  // type and loader) and @hublink/contract. domain/ holds the area logic several areas share (members,
+  // accounts, plan, member states, the directory, device credentials…): the same, never an area above.
+  serverFloor({ files: ['core', 'domain'], allow: ['core', 'db', 'config'], allowInTests: ['test', 'src/domain', 'src/modules', 'src/app'] }),
+  // The device gateway (gateway/): core, domain, db, the compiler's certificates and models,
+  // @hublink/contract and itself; never a module (what it needs of one comes through domain or events).
+  // Its tests may use the modules' fixtures and packages/server/test, and start the reference agent.
+  serverFloor({ files: 'gateway', allow: ['core', 'domain', 'db', 'compiler'], allowInTests: ['test', 'src/modules'], packagesInTests: ['@hublink/agent'] }),
   // A table is written only by its owner and the writers db/owners.ts names (tests, fixtures and the
   // migrations set up what they need directly).
   {

@@ -119,3 +119,25 @@ describe('the device gateway', () => {
     expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${path.relative(repo, r.filePath)}:${m.line} ${m.message}`))).toEqual([]);
   }, TREE_MS);
 });
+
+describe('core and domain, the floors under the areas', () => {
+  it('core imports itself, db, config.ts and the contract, never domain or an area', async () => {
+    const allowed = ["import { M } from '@hublink/contract';", "import type { Db } from '../db/connect';", "import type { Config } from '../config';", "import { ApiError } from './errors';"].join('\n');
+    expect(await breaches('packages/server/src/core/http.ts', allowed)).toEqual([]);
+    const refused = ["import { createMembers } from '../domain/members';", "import { list } from '../modules/router/service';", "import { recompileNetwork } from '../compiler/versions';", "import { buildApp } from '../app';"].join('\n');
+    expect(await breaches('packages/server/src/core/http.ts', refused)).toEqual(refused.split('\n'));
+  });
+
+  it('domain imports core, db and itself, never an area', async () => {
+    const allowed = ["import { chunks } from '../core/chunks';", "import type { Db } from '../db/connect';", "import { planOf } from './plan';"].join('\n');
+    expect(await breaches('packages/server/src/domain/members.ts', allowed)).toEqual([]);
+    const refused = ["import { list } from '../modules/router/service';", "import { gateway } from '../gateway';", "import { recompileNetwork } from '../compiler/versions';"].join('\n');
+    expect(await breaches('packages/server/src/domain/members.ts', refused)).toEqual(refused.split('\n'));
+  });
+
+  it('the areas above reach domain', async () => {
+    for (const file of ['packages/server/src/modules/router/service.ts', 'packages/server/src/compiler/versions.ts', 'packages/server/src/gateway/sessionRows.ts']) {
+      expect(await breaches(file, "import { createMembers } from '../../domain/members';".replace('../../', file.includes('/modules/') ? '../../' : '../'))).toEqual([]);
+    }
+  });
+});
