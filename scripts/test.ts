@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { otherNodeEnv, prepareNode, type OtherNode } from './otherNode/prepare';
+import { keepCatalogueSmall } from './pgCatalog';
 import { summaryText, type RunSummary } from './plain-summary';
 
 /*
@@ -15,7 +16,8 @@ import { summaryText, type RunSummary } from './plain-summary';
  *     never kept waiting by the files beside them; without root they run first, alone;
  *  3. the files that need an exclusive resource but little processor (Redis, server processes, slapd,
  *     migrations) beside the browser tests.
- * Node 24 is fetched and better-sqlite3 built for it (scripts/otherNode) from the start. Output of the
+ * Node 24 is fetched and better-sqlite3 built for it (scripts/otherNode) from the start. PostgreSQL's
+ * catalogue is compacted first and vacuumed through the run (scripts/pgCatalog.ts). Output of the
  * runs beside another is held and printed whole when each ends. With arguments, one plain `vitest run`.
  */
 
@@ -94,6 +96,9 @@ if (args.length > 0) {
   // can be put first (they leave most of the processor idle, waiting on timers and the network).
   const side = async (): Promise<Run[]> => [await vitest(['--project', 'web', '--project', 'web-mocks'], { out: 'held' }), ...(await underOtherNode())];
 
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const stopVacuum = databaseUrl ? await keepCatalogueSmall(databaseUrl, (line) => process.stdout.write(`${line}\n`)) : async () => {};
+
   const parallel = await vitest(['--project', 'server', '--project', 'server-mocks'], { out: 'live' });
   // Root may raise a priority (and the namespace suites need root anyway): then their failovers and
   // cut-offs are timed with every process of theirs scheduled before the side lane's.
@@ -107,6 +112,7 @@ if (args.length > 0) {
     vitest(['--project', 'e2e'], { out: 'held' }).then((r) => [r]),
     raised ? sideLane : side(),
   ]).then((lanes) => lanes.flat());
+  await stopVacuum();
   const runs = [parallel, serial, ...rest];
   const total: RunSummary = { passed: 0, failed: 0, skipped: 0, failures: [], files: [], spans: {} };
   for (const r of runs) {
