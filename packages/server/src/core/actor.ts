@@ -52,7 +52,7 @@ export async function authenticate(
     .innerJoin('account', 'account.id', 'session.tenant_id')
     .leftJoin('ram_account', (j) => j.onRef('ram_account.id', '=', 'session.ram_id').onRef('ram_account.tenant_id', '=', 'session.tenant_id'))
     .leftJoin('ram_role', 'ram_role.id', 'ram_account.role_id')
-    .leftJoin('session as sign_in', 'sign_in.id', 'session.family_id')
+    .leftJoin('session as sign_in', (j) => j.on((eb) => eb('sign_in.id', '=', eb.fn.coalesce('session.family_id', 'session.id'))))
     .select(['session.tenant_id', 'session.ram_id', 'session.revoked_at', 'sign_in.ended_at', 'account.status', 'ram_account.status as ram_status', 'ram_role.auth'])
     .where('session.id', '=', claims.sid)
     .executeTakeFirst();

@@ -3,6 +3,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { CODE, M } from '@hublink/contract';
 import type { Db } from '../db/connect';
 import { ApiError } from './errors';
+import { familyOf, familyRef, heldBy } from './sessions';
 
 export interface TokenClaims {
   /** Tenant (main account) id. */
@@ -119,7 +120,7 @@ export class TokenService {
     if (!s || s.revoked_at !== null) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
     if (s.refresh_until <= Date.now()) throw new ApiError(CODE.tokenExpired, M.tokenExpired);
     if (!(await this.revoke(sid))) throw new ApiError(CODE.tokenInvalid, M.tokenInvalid);
-    const issued = await this.issue(s.tenant_id, s.ram_id, { refreshUntil: s.refresh_until, familyId: s.family_id });
+    const issued = await this.issue(s.tenant_id, s.ram_id, { refreshUntil: s.refresh_until, familyId: familyOf(s) });
     return { ...issued, tenantId: s.tenant_id, ramId: s.ram_id };
   }
 
@@ -129,10 +130,18 @@ export class TokenService {
    */
   async signOut(sid: string): Promise<void> {
     const now = Date.now();
-    const s = await this.db.selectFrom('session').select('family_id').where('id', '=', sid).executeTakeFirst();
+    const s = await this.db.selectFrom('session').select(['id', 'family_id', 'tenant_id', 'ram_id']).where('id', '=', sid).executeTakeFirst();
     if (!s) return;
-    await this.db.updateTable('session').set({ ended_at: now }).where('id', '=', s.family_id).where('ended_at', 'is', null).execute();
-    await this.db.updateTable('session').set({ revoked_at: now }).where('family_id', '=', s.family_id).where('revoked_at', 'is', null).execute();
+    const family = familyOf(s);
+    await this.db.updateTable('session').set({ ended_at: now }).where('id', '=', family).where('ended_at', 'is', null).execute();
+    // The chain is the holder's: its index finds the rows, the family picks them.
+    await this.db
+      .updateTable('session')
+      .set({ revoked_at: now })
+      .where(heldBy({ tenantId: s.tenant_id, ramId: s.ram_id }))
+      .where((eb) => eb(familyRef(eb), '=', family))
+      .where('session.revoked_at', 'is', null)
+      .execute();
   }
 
   /** Ends a session; true when this call ended it (false: unknown or already ended). */

@@ -30,21 +30,27 @@ describe('declaredTables: Database read with the TypeScript compiler', () => {
     const file = path.join(path.dirname(TYPES_FILE), 'planted/types.ts');
     const text = [
       'interface Stamped { create_time: number }',
-      'interface WidgetTable extends Stamped { id: number; name: string }',
+      'interface WidgetTable extends Stamped { id: number; name: string | null }',
       'type GadgetRow = WidgetTable & { gadget: string };',
       'interface AreaSchema { widget: WidgetTable }',
       'export interface Database extends AreaSchema { gadget: GadgetRow; part: { id: number; widget_id: number } }',
     ].join('\n');
     const tables = declaredTables(file, { [file]: text });
     expect(tables.map((t) => ({ ...t, columns: [...t.columns].sort() }))).toEqual([
-      { name: 'gadget', interface: 'GadgetRow', columns: ['create_time', 'gadget', 'id', 'name'] },
-      { name: 'part', interface: '{ id: number; widget_id: number; }', columns: ['id', 'widget_id'] },
-      { name: 'widget', interface: 'WidgetTable', columns: ['create_time', 'id', 'name'] },
+      { name: 'gadget', interface: 'GadgetRow', columns: ['create_time', 'gadget', 'id', 'name'], nullable: ['name'] },
+      { name: 'part', interface: '{ id: number; widget_id: number; }', columns: ['id', 'widget_id'], nullable: [] },
+      { name: 'widget', interface: 'WidgetTable', columns: ['create_time', 'id', 'name'], nullable: ['name'] },
     ]);
   });
 });
 
 describe('compareSchema names each difference', () => {
+  it('a column the database lets be null but the type does not (the other way round is only stricter)', () => {
+    const types = [{ name: 'widget', columns: ['id', 'name', 'note'], nullable: ['note'], interface: 'WidgetTable' }];
+    const database = [{ name: 'widget', columns: ['id', 'name', 'note'], nullable: ['name'] }];
+    expect(compareSchema(types, database)).toEqual(['column widget.name may be null in the database but WidgetTable types it without null']);
+  });
+
   const actual: TableColumns[] = [
     { name: 'widget', columns: ['id', 'name'] },
     { name: 'gadget', columns: ['id'] },
@@ -107,6 +113,15 @@ for (const dialect of DATABASES) {
       expect(planted).not.toBe(text);
       expect(compareSchema(declaredTables(TYPES_FILE, { [MEMBERS_FILE]: planted }), actual)).toEqual([
         'column member.planted_column is declared in MemberTable but the database has no such column',
+      ]);
+    });
+
+    it('fails on a nullable column typed without null, naming it', () => {
+      const text = fs.readFileSync(MEMBERS_FILE, 'utf8');
+      const planted = text.replace(/(export interface MemberTable \{[^}]*?\bphone: string) \| null;/, '$1;');
+      expect(planted).not.toBe(text);
+      expect(compareSchema(declaredTables(TYPES_FILE, { [MEMBERS_FILE]: planted }), actual)).toEqual([
+        'column member.phone may be null in the database but MemberTable types it without null',
       ]);
     });
 

@@ -16,6 +16,8 @@ export interface TableColumns {
   columns: string[];
   /** The interface that declares the table's row (declared tables only). */
   interface?: string;
+  /** The columns that may hold null: typed `… | null`, or nullable in the database. */
+  nullable?: string[];
 }
 
 /** The file that assembles `Database`. */
@@ -76,11 +78,14 @@ export function declaredTables(file: string = TYPES_FILE, planted: Record<string
   if (!database) throw new Error(`${root} exports no Database`);
   return checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(database)).map((table) => {
     const row = checker.getTypeOfSymbol(table);
-    const columns = checker.getPropertiesOfType(row).map((c) => c.name);
+    const properties = checker.getPropertiesOfType(row);
+    const columns = properties.map((c) => c.name);
+    // Read from the declaration's text: the value types themselves are not resolved (no lib, no kysely).
+    const nullable = properties.filter((c) => c.declarations?.some((d) => ts.isPropertySignature(d) && d.type && /\bnull\b/.test(d.type.getText()))).map((c) => c.name);
     if (!columns.length) throw new Error(`Database.${table.name}: its type ${checker.typeToString(row)} resolves to no columns`);
     // An interface or alias by its name; an inline object type by its text.
     const named = (row.aliasSymbol ?? row.getSymbol())?.name;
-    return { name: table.name, columns, interface: named && named !== ts.InternalSymbolName.Type ? named : checker.typeToString(row) };
+    return { name: table.name, columns, nullable, interface: named && named !== ts.InternalSymbolName.Type ? named : checker.typeToString(row) };
   });
 }
 
@@ -91,24 +96,25 @@ export async function databaseTables(handle: DbHandle): Promise<TableColumns[]> 
     const tables = await sql<{ name: string }>`select name from pragma_table_list where schema = 'main' order by name`.execute(db);
     const out: TableColumns[] = [];
     for (const { name } of tables.rows) {
-      const cols = await sql<{ name: string }>`select name from pragma_table_info(${name})`.execute(db);
-      out.push({ name, columns: cols.rows.map((c) => c.name) });
+      const cols = await sql<{ name: string; notnull: number; pk: number }>`select name, "notnull", pk from pragma_table_info(${name})`.execute(db);
+      out.push({ name, columns: cols.rows.map((c) => c.name), nullable: cols.rows.filter((c) => c.notnull === 0 && c.pk === 0).map((c) => c.name) });
     }
     return out;
   }
-  const { rows } = await sql<{ table: string; column: string | null }>`
-    select t.table_name as table, c.column_name as column
+  const { rows } = await sql<{ table: string; column: string | null; nullable: string | null }>`
+    select t.table_name as table, c.column_name as column, c.is_nullable as nullable
     from information_schema.tables t
     left join information_schema.columns c on c.table_schema = t.table_schema and c.table_name = t.table_name
     where t.table_schema = current_schema()
     order by t.table_name, c.ordinal_position`.execute(db);
-  const byName = new Map<string, string[]>();
+  const byName = new Map<string, TableColumns>();
   for (const r of rows) {
-    const columns = byName.get(r.table) ?? [];
-    if (r.column !== null) columns.push(r.column);
-    byName.set(r.table, columns);
+    const t = byName.get(r.table) ?? { name: r.table, columns: [], nullable: [] };
+    if (r.column !== null) t.columns.push(r.column);
+    if (r.column !== null && r.nullable === 'YES') t.nullable!.push(r.column);
+    byName.set(r.table, t);
   }
-  return [...byName].map(([name, columns]) => ({ name, columns }));
+  return [...byName.values()];
 }
 
 /**
@@ -118,7 +124,8 @@ export async function databaseTables(handle: DbHandle): Promise<TableColumns[]> 
  */
 export function compareSchema(declared: TableColumns[], actual: TableColumns[], untyped: Iterable<string> = Object.keys(UNTYPED_TABLES)): string[] {
   const skip = new Set(untyped);
-  const have = new Map(actual.filter((t) => !skip.has(t.name)).map((t) => [t.name, new Set(t.columns)]));
+  const found = actual.filter((t) => !skip.has(t.name));
+  const have = new Map(found.map((t) => [t.name, new Set(t.columns)]));
   const want = new Map(declared.map((t) => [t.name, t]));
   const out: string[] = [];
   for (const t of declared) {
@@ -132,6 +139,13 @@ export function compareSchema(declared: TableColumns[], actual: TableColumns[], 
     const t = want.get(name);
     if (!t) out.push(`table ${name} is in the database but not in Database`);
     else for (const c of columns) if (!t.columns.includes(c)) out.push(`column ${name}.${c} is in the database but not in ${t.interface ?? name}`);
+  }
+  // A column the database lets be null but the type says always holds a value: code would trust a value that may be missing.
+  for (const t of found) {
+    const d = want.get(t.name);
+    for (const c of t.nullable ?? []) {
+      if (d?.nullable && d.columns.includes(c) && !d.nullable.includes(c)) out.push(`column ${t.name}.${c} may be null in the database but ${d.interface ?? t.name} types it without null`);
+    }
   }
   return out;
 }

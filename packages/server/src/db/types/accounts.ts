@@ -50,8 +50,11 @@ export interface SessionTable {
   refresh_until: number;
   /** This token's end: replaced by a refresh, signed out, or ended with its account's sessions. */
   revoked_at: number | null;
-  /** The first row of this sign-in's chain of refreshed tokens (migration 0037; every row has one). */
-  family_id: string;
+  /**
+   * The first row of this sign-in's chain of refreshed tokens (migration 0037). Null on a row a release
+   * before 0037 wrote during a rolling upgrade: such a row is its own chain (core/sessions.ts familyOf).
+   */
+  family_id: string | null;
   /** On a chain's first row: when the sign-in ended, which ends every token of the chain. */
   ended_at: number | null;
 }

@@ -18,7 +18,6 @@ import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
-import { ensureNetworkAllowed } from '../../core/networks';
 import { planOf, type Plan } from '../../domain/plan';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
@@ -58,9 +57,9 @@ export async function changeNetwork<T>(
   opts: { flag?: Flag; event: 'settings' | 'none' },
   change: (trx: Db, net: Target, plan: Plan) => Promise<T>,
 ): Promise<T> {
-  ensureNetworkAllowed(actor, networkNumber);
   return ctx.db.transaction().execute(async (trx) => {
     await lockTenant(ctx, trx, actor.tenantId);
+    // Refuses a network outside the caller's role list (403) before reading anything.
     const net = await callersNetwork(trx, actor, networkNumber, ['id']);
     if (opts.flag) {
       const flag = opts.flag;

@@ -2,7 +2,7 @@ import { emailValueField, nicknameField, passwordField, phoneValue, phoneValueFi
 import { z } from 'zod';
 import type { Ctx } from '../../core/context';
 import { contains } from '../../core/paging';
-import { revokeTenantSessions } from '../../core/sessions';
+import { revokeSessions } from '../../core/sessions';
 import { createAccountAsOperator } from '../../modules/auth';
 import { defineCommand, flagArg, intArg, LIMIT_OPTION, limitArg, OpsError, shownTime, tenantArg } from '../command';
 import { findTenant } from './tenant';
@@ -149,7 +149,7 @@ function statusCommand(name: 'enable' | 'disable') {
         await trx.updateTable('account').set({ status: name === 'enable' ? 1 : 0, update_time: Date.now() }).where('id', '=', tenant.id).execute();
         // The main account's sessions and every sub-account's.
         if (name === 'disable') {
-          await revokeTenantSessions(trx, tenant.id);
+          await revokeSessions(trx, { tenantId: tenant.id, ramId: 'every' });
         }
       });
       return { done: `tenant ${tenant.username} ${name}d` };
