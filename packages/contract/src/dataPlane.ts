@@ -45,6 +45,20 @@ export interface RouteVia {
   rank: number;
 }
 
+/**
+ * Of a group's usable paths, the ones a member sends on: the cheapest, and among equal costs the lowest
+ * rank's first one, or every one of them where the network balances (per-flow multipath). The agent
+ * routes by it; the server's reachability model predicts by it.
+ */
+export function bestPaths<V extends { cost: number; rank: number }>(usable: readonly V[], balance: boolean): V[] {
+  if (usable.length === 0) return [];
+  const cost = Math.min(...usable.map((v) => v.cost));
+  const best = usable.filter((v) => v.cost === cost);
+  if (balance) return best;
+  const rank = Math.min(...best.map((v) => v.rank));
+  return best.filter((v) => v.rank === rank).slice(0, 1);
+}
+
 export interface RouteGroup {
   /** `a.b.c.d/m`; `0.0.0.0/0` is the default route (installed as two /1 routes beside the member's own). */
   prefixes: string[];

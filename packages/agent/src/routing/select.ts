@@ -1,3 +1,4 @@
+import { bestPaths } from '@hublink/contract';
 import type { RoutingConfig, Via } from './config';
 
 /*
@@ -60,12 +61,7 @@ export function choose(vias: Via[], view: NetworkView, balance: boolean): string
   let live = up('ready');
   if (live.length === 0) live = up('held');
   if (live.length === 0) return null;
-  const cost = Math.min(...live.map((v) => v.cost));
-  let best = live.filter((v) => v.cost === cost);
-  if (!balance) {
-    const rank = Math.min(...best.map((v) => v.rank));
-    best = best.filter((v) => v.rank === rank).slice(0, 1);
-  }
+  const best = bestPaths(live, balance);
   if (best.some((v) => v.via === 'local')) return 'local';
   return [...new Set(best.map((v) => view.devOf(v.via)!))].sort();
 }
