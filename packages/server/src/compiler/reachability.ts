@@ -1,5 +1,5 @@
 import { bestPaths, type RouteVia } from '@hublink/contract';
-import { ipToInt } from './ip';
+import { ipToInt, sizeOf, type Range } from './ip';
 import type { CompiledNetwork, MemberJson } from './model';
 
 /*
@@ -59,23 +59,16 @@ interface Route {
   via: RouteVia[] | null;
 }
 
-interface Range {
-  start: number;
-  end: number;
-}
+const networkAt = (a: number, length: number) => Math.floor(a / sizeOf(length)) * sizeOf(length);
 
-const rangeOf = (cidr: string): Range & { length: number } => {
+/** `a.b.c.d/m` (m from 0: the default route too, which ip.ts parseCidr refuses) as the addresses it holds. */
+export const cidrRange = (cidr: string): Range & { length: number } => {
   const [ip, m] = cidr.split('/');
   const length = Number(m);
-  const size = 2 ** (32 - length);
-  const start = Math.floor(ipToInt(ip!) / size) * size;
-  return { start, end: start + size, length };
+  const start = networkAt(ipToInt(ip!), length);
+  return { start, end: start + sizeOf(length), length };
 };
 const within = (r: Range, a: number) => a !== INTERNET && a >= r.start && a < r.end;
-const networkAt = (a: number, length: number) => {
-  const size = 2 ** (32 - length);
-  return Math.floor(a / size) * size;
-};
 
 type Arrival = 'origin' | 'tunnel' | 'link' | 'center';
 const arrivalOf = (hop: Hop): Arrival => (hop.kind === 'twin' || hop.kind === 'mesh' ? 'link' : hop.kind === 'client' ? 'center' : 'tunnel');
@@ -309,7 +302,7 @@ export class ReachabilityModel {
     const byLength = new Map<number, Map<number, Route>>();
     const put = (cidr: string, via: RouteVia[] | null) => {
       if (own.has(cidr)) return;
-      const r = rangeOf(cidr);
+      const r = cidrRange(cidr);
       let row = byLength.get(r.length);
       if (!row) byLength.set(r.length, (row = new Map()));
       if (!row.has(r.start)) row.set(r.start, { length: r.length, via });
@@ -335,13 +328,13 @@ function nodeOf(name: string, m: MemberJson): Node {
   if (m.member_type === 'point') {
     for (const t of m.tunnels) {
       hops.set(t.name, { member: t.center, kind: t.remotes[0]?.via === 'pop' ? 'pop' : 'tunnel' });
-      subnets.push({ range: rangeOf(t.subnet), via: t.name });
+      subnets.push({ range: cidrRange(t.subnet), via: t.name });
       if (t.address) own.add(ipToInt(t.address));
     }
   } else {
     for (const s of m.services) {
       own.add(ipToInt(s.address));
-      subnets.push({ range: rangeOf(s.subnet), via: null });
+      subnets.push({ range: cidrRange(s.subnet), via: null });
       for (const c of s.clients) {
         hops.set(`${s.service}\n${c.router_name}`, { member: c.router_name, kind: 'client' });
         if (c.address) neighbours.set(ipToInt(c.address), { via: s.service, client: c.router_name, cost: 0, rank: 0 });
@@ -350,11 +343,11 @@ function nodeOf(name: string, m: MemberJson): Node {
     for (const l of m.links) {
       hops.set(l.name, { member: l.peer, kind: l.kind });
       own.add(ipToInt(l.address));
-      subnets.push({ range: rangeOf(l.segment), via: null });
+      subnets.push({ range: cidrRange(l.segment), via: null });
       neighbours.set(ipToInt(l.peer_address), { via: l.name, client: null, cost: 0, rank: 0 });
     }
   }
-  return { name, json: m, lan: m.lan.map(rangeOf), blocked: m.blocked.map(rangeOf), own, subnets, neighbours, hops, table: null, walks: new Map(), delivers: new Map() };
+  return { name, json: m, lan: m.lan.map(cidrRange), blocked: m.blocked.map(cidrRange), own, subnets, neighbours, hops, table: null, walks: new Map(), delivers: new Map() };
 }
 
 /** Where one path of a member's leads (its next member and how), or null for a path the member does not have. */

@@ -1,6 +1,6 @@
-import { intToIp, ipToInt } from './ip';
+import { intToIp } from './ip';
 import type { CompiledNetwork, MemberJson } from './model';
-import { ReachabilityModel, type NetworkState, type Path } from './reachability';
+import { cidrRange, ReachabilityModel, type NetworkState, type Path } from './reachability';
 
 /*
  * The reachability model over a whole network (issue 36): for every member, which sites it reaches in
@@ -38,10 +38,8 @@ export function statesOf(compiled: CompiledNetwork): NamedState[] {
 
 /** The first host of a prefix: the address a site is probed at. */
 const firstHost = (cidr: string) => {
-  const [ip, m] = cidr.split('/');
-  const size = 2 ** (32 - Number(m));
-  const start = Math.floor(ipToInt(ip!) / size) * size;
-  return intToIp(size > 2 ? start + 1 : start);
+  const { start, end } = cidrRange(cidr);
+  return intToIp(end - start > 2 ? start + 1 : start);
 };
 
 /** A member's own address: a point's on its first tunnel to a center that is up (its others are dead). */
@@ -73,18 +71,14 @@ export function reachabilityIn(compiled: CompiledNetwork, state: NetworkState): 
   for (const { router_name: from, json } of compiled.members) {
     const back = json.lan[0] ? firstHost(json.lan[0]) : null;
     for (const { site, address } of sites) {
-      if (site.member === from) continue;
-      if (site.internet) {
-        if (json.default_route.mode !== 'receive') continue;
-        // One entry for the internet, whichever advertiser carries it.
-        if (out.some((p) => p.from === from && p.to.internet)) continue;
-        const r = model.reaches(from, { internet: true }, back);
-        out.push({ from, to: { member: '', prefix: null, internet: true }, ok: r.ok, paths: r.forward });
-        continue;
-      }
-      if (address === null) continue;
+      if (site.member === from || site.internet || address === null) continue;
       const r = model.reaches(from, { address }, back);
       out.push({ from, to: site, ok: r.ok, paths: r.forward });
+    }
+    // One entry for the internet, whichever advertiser carries it.
+    if (json.default_route.mode === 'receive' && sites.some(({ site }) => site.internet && site.member !== from)) {
+      const r = model.reaches(from, { internet: true }, back);
+      out.push({ from, to: { member: '', prefix: null, internet: true }, ok: r.ok, paths: r.forward });
     }
   }
   return out;
