@@ -4,7 +4,7 @@ import { compileNetwork } from './compile';
 import { networkOf, type MemberSketch } from './fixtures';
 import type { NetworkInput, PrefixInput } from './model';
 import { ReachabilityModel } from './reachability';
-import { reachabilityIn, sitesOf, statesOf } from './reachabilityMap';
+import { pathsOf, reachabilityIn, sitesOf, statesOf } from './reachabilityMap';
 
 /*
  * Properties of the reachability model over random networks: one to four centers, up to twelve points
@@ -64,8 +64,9 @@ describe('the reachability model over random networks', () => {
       fc.property(network(), (input) => {
         const compiled = compileNetwork(input);
         for (const state of statesOf(compiled)) {
+          const model = new ReachabilityModel(compiled, state);
           for (const pair of reachabilityIn(compiled, state)) {
-            for (const p of pair.paths) {
+            for (const p of pathsOf(model, pair)) {
               expect(p.hops.every((h) => !state.down.includes(h.member))).toBe(true);
               if (p.end.delivered && !pair.to.internet) expect(p.hops.at(-1)?.member ?? pair.from).toBe(pair.to.member);
             }

@@ -118,16 +118,20 @@ describe('the reachability model', () => {
 });
 
 describe('comparing two networks', () => {
-  it('names the pairs a change cuts off, in each state, and nothing for a change that keeps every path', () => {
+  it('names the pairs a change cuts off, in each state, and nothing for a change that keeps every path', async () => {
     const before = compileNetwork(twoCenters());
     // p2 linked to b only: without a twin link, a no longer reaches it (p1 still does, over its tunnel to b).
     const after = compileNetwork(twoCenters({ members: [center('a', { routing: 1 }), center('b', { routing: 2 }), point('p1'), point('p2', { link_centers: ['b'] })] }));
-    const changes = compareReachability(before, after);
+    const changes = await compareReachability(before, after);
     expect(changes.filter((c) => c.state === '' && !c.gained).map((c) => `${c.from}→${c.to.member}`).sort()).toEqual(['a→p2', 'p2→a']);
-    expect(compareReachability(before, compileNetwork(twoCenters({ dns: ['10.1.0.53'] })))).toEqual([]);
+    // Each change carries where its packets stop now.
+    const lost = changes.find((c) => c.state === '' && c.from === 'a' && c.to.member === 'p2')!;
+    expect(lost.paths.length).toBeGreaterThan(0);
+    expect(lost.paths.every((p) => !p.end.delivered)).toBe(true);
+    expect(await compareReachability(before, compileNetwork(twoCenters({ dns: ['10.1.0.53'] })))).toEqual([]);
   });
 
-  it('names the pairs a twin link gains between two centers with their own points', () => {
+  it('names the pairs a twin link gains between two centers with their own points', async () => {
     const before = compileNetwork(twoCenters({ members: [center('a', { routing: 1 }), center('b', { routing: 2 }), point('p1', { link_centers: ['a'] }), point('p2', { link_centers: ['b'] })] }));
     const after = compileNetwork(
       twoCenters({
@@ -135,7 +139,7 @@ describe('comparing two networks', () => {
         center_link: { gateway: null, center_router_name: 'a', endpoint: null },
       }),
     );
-    const gained = compareReachability(before, after).filter((c) => c.state === '' && c.gained);
+    const gained = (await compareReachability(before, after)).filter((c) => c.state === '' && c.gained);
     expect(gained.map((c) => `${c.from}→${c.to.member}`)).toEqual(expect.arrayContaining(['p1→p2', 'p2→p1', 'a→b', 'b→a']));
   });
 });

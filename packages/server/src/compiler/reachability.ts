@@ -59,7 +59,8 @@ interface Route {
   via: RouteVia[] | null;
 }
 
-const networkAt = (a: number, length: number) => Math.floor(a / sizeOf(length)) * sizeOf(length);
+const SIZES = Array.from({ length: 33 }, (_, length) => sizeOf(length));
+const networkAt = (a: number, length: number) => Math.floor(a / SIZES[length]!) * SIZES[length]!;
 
 /** `a.b.c.d/m` (m from 0: the default route too, which ip.ts parseCidr refuses) as the addresses it holds. */
 export const cidrRange = (cidr: string): Range & { length: number } => {
@@ -92,10 +93,12 @@ interface Node {
   hops: Map<string, Hop>;
   /** Routes by prefix length, longest first, each by network address; built on first use. */
   table: { lengths: number[]; byLength: Map<number, Map<number, Route>> } | null;
+  /** What the member does with a packet sent by one of its routes (by the route's paths). */
+  forwards: Map<readonly RouteVia[], Decision>;
   /** Walks from this member by (address, arrival). */
   walks: Map<number, Path[]>;
-  /** Whether every branch delivers, by (address, arrival); 'visiting' while being worked out. */
-  delivers: Map<number, boolean | 'visiting'>;
+  /** Whether every branch delivers, by the address's slot (the model's) and arrival: 0 not known, 1 being worked out, 2 yes, 3 no. */
+  delivers: Uint8Array;
 }
 
 /** The network's members, read once, and the walk of packets through them in one state. */
@@ -103,6 +106,8 @@ export class ReachabilityModel {
   private readonly nodes = new Map<string, Node>();
   private readonly down: Set<string>;
   private readonly cut: Set<string>;
+  /** A small number per address asked about, so that the answers per member fit in an array. */
+  private readonly slots = new Map<number, number>();
 
   constructor(compiled: CompiledNetwork, state: NetworkState = { down: [] }) {
     for (const m of compiled.members) this.nodes.set(m.router_name, nodeOf(m.router_name, m.json));
@@ -155,20 +160,31 @@ export class ReachabilityModel {
    * gets back to `back` (the source's LAN address; null: the address it left by). The same answer as
    * reaches(...).ok without building the paths: what a whole network's map asks of every pair.
    */
-  reachesAddress(from: string, address: string, back: string | null, owner?: string): boolean {
+  reachesAddress(from: string, address: string | number, back: string | number | null, owner?: string): boolean {
     if (this.down.has(from)) return false;
     const node = this.nodes.get(from);
     if (!node) return false;
-    const to = ipToInt(address);
-    const d = this.decide(node, 'origin', to);
-    if (d.kind !== 'forward') return d.kind === 'delivered';
+    const to = typeof address === 'number' ? address : ipToInt(address);
+    if (node.own.has(to) || node.lan.some((r) => within(r, to))) return true;
     // Every branch ends at the address's owner: the answer starts there.
     const at = owner ?? this.ownerOf(to);
     if (at === null) return false;
+    if (back !== null) {
+      // The source's own traffic and the answers to it share one memo: A → B's answer is B → A's question.
+      return this.delivers(from, 'origin', to) && this.deliversFrom(at, typeof back === 'number' ? back : ipToInt(back));
+    }
+    const d = this.decide(node, 'origin', to);
+    if (d.kind !== 'forward') return d.kind === 'delivered';
     return d.hops.every((hop) => {
-      const source = back ?? this.sourceAddressOf(from, hop);
+      const source = this.sourceAddressOf(from, hop);
       return this.delivers(hop.member, arrivalOf(hop), to) && source !== null && this.deliversFrom(at, ipToInt(source));
     });
+  }
+
+  /** Builds a member's routes now (each takes time in proportion to the network), so that a long run can pause between members. */
+  prepare(member: string): void {
+    const node = this.nodes.get(member);
+    if (node) this.tableOf(node);
   }
 
   /** The member an address is delivered at (its LAN or one of its own addresses), or null. */
@@ -178,24 +194,32 @@ export class ReachabilityModel {
   }
 
   private deliversFrom(at: string, address: number): boolean {
-    const node = this.nodes.get(at);
-    if (!node || this.down.has(at)) return false;
-    const d = this.decide(node, 'origin', address);
-    return d.kind === 'delivered' || (d.kind === 'forward' && d.hops.every((hop) => this.delivers(hop.member, arrivalOf(hop), address)));
+    return !this.down.has(at) && this.delivers(at, 'origin', address);
   }
 
   /** Every branch from here delivers: memoised per member, arrival and address; a state met again on its own way is a loop. */
   private delivers(at: string, arrived: Arrival, address: number): boolean {
     const node = this.nodes.get(at);
     if (!node) return false;
-    const key = address * 4 + ARRIVALS[arrived];
-    const known = node.delivers.get(key);
-    if (known !== undefined) return known === true;
-    node.delivers.set(key, 'visiting');
+    const key = this.slotOf(address) * 4 + ARRIVALS[arrived];
+    if (key >= node.delivers.length) {
+      const grown = new Uint8Array(Math.max(64, key * 2));
+      grown.set(node.delivers);
+      node.delivers = grown;
+    }
+    const known = node.delivers[key]!;
+    if (known !== 0) return known === 2;
+    node.delivers[key] = 1;
     const d = this.decide(node, arrived, address);
     const ok = d.kind === 'delivered' || (d.kind === 'forward' && d.hops.every((hop) => this.delivers(hop.member, arrivalOf(hop), address)));
-    node.delivers.set(key, ok);
+    node.delivers[key] = ok ? 2 : 3;
     return ok;
+  }
+
+  private slotOf(address: number): number {
+    let slot = this.slots.get(address);
+    if (slot === undefined) this.slots.set(address, (slot = this.slots.size));
+    return slot;
   }
 
   private walk(at: string, arrived: Arrival, address: number, seen: readonly string[]): Path[] {
@@ -240,7 +264,10 @@ export class ReachabilityModel {
     const route = this.lookup(node, address);
     if (route) {
       if (route.via === null) return stopped(node.blocked.some((b) => within(b, address)) ? 'denied' : 'unreachable');
-      return this.forward(node, route.via);
+      // A route group's prefixes share their paths: one decision for all of them.
+      let d = node.forwards.get(route.via);
+      if (!d) node.forwards.set(route.via, (d = this.forward(node, route.via)));
+      return d;
     }
     if (m.member_type === 'point') return stopped(address === INTERNET && arrived !== 'origin' ? 'no-route' : 'outside');
     if (arrived === 'origin') return address === INTERNET && m.default_route.mode === 'advertise' ? DELIVERED : stopped('outside');
@@ -347,7 +374,7 @@ function nodeOf(name: string, m: MemberJson): Node {
       neighbours.set(ipToInt(l.peer_address), { via: l.name, client: null, cost: 0, rank: 0 });
     }
   }
-  return { name, json: m, lan: m.lan.map(cidrRange), blocked: m.blocked.map(cidrRange), own, subnets, neighbours, hops, table: null, walks: new Map(), delivers: new Map() };
+  return { name, json: m, lan: m.lan.map(cidrRange), blocked: m.blocked.map(cidrRange), own, subnets, neighbours, hops, table: null, forwards: new Map(), walks: new Map(), delivers: new Uint8Array(0) };
 }
 
 /** Where one path of a member's leads (its next member and how), or null for a path the member does not have. */

@@ -1,4 +1,4 @@
-import { intToIp } from './ip';
+import { intToIp, ipToInt } from './ip';
 import type { CompiledNetwork, MemberJson } from './model';
 import { cidrRange, ReachabilityModel, type NetworkState, type Path } from './reachability';
 
@@ -20,9 +20,10 @@ export interface Site {
 export interface PairReach {
   from: string;
   to: Site;
+  /** The address the site is probed at (null for the internet), and where the answer goes back to (null: the address the packet left by). */
+  address: string | null;
+  back: string | null;
   ok: boolean;
-  /** The forward paths (several where the network balances); the first refusal when one fails. */
-  paths: Path[];
 }
 
 /** The states the preview shows: every member up, and each center down on its own. */
@@ -60,32 +61,57 @@ export function sitesOf(compiled: CompiledNetwork, state: NetworkState): { site:
   return out;
 }
 
-/**
- * Which site each member reaches in one state: from a member's LAN (or the member itself) to every
- * other member's sites, and to the internet for a member that receives the default route.
- */
-export function reachabilityIn(compiled: CompiledNetwork, state: NetworkState): PairReach[] {
-  const model = new ReachabilityModel(compiled, state);
-  const sites = sitesOf(compiled, state);
-  const out: PairReach[] = [];
-  for (const { router_name: from, json } of compiled.members) {
-    const back = json.lan[0] ? firstHost(json.lan[0]) : null;
-    for (const { site, address } of sites) {
-      if (site.member === from || site.internet || address === null) continue;
-      const r = model.reaches(from, { address }, back);
-      out.push({ from, to: site, ok: r.ok, paths: r.forward });
-    }
-    // One entry for the internet, whichever advertiser carries it.
-    if (json.default_route.mode === 'receive' && sites.some(({ site }) => site.internet && site.member !== from)) {
-      const r = model.reaches(from, { internet: true }, back);
-      out.push({ from, to: { member: '', prefix: null, internet: true }, ok: r.ok, paths: r.forward });
-    }
+/** One side of a comparison in one state: its model and its sites, each with its parsed address and key. */
+interface Side {
+  model: ReachabilityModel;
+  members: Map<string, MemberJson>;
+  sites: { site: Site; address: string | null; at: number | null; key: string }[];
+  hasInternet: (from: string) => boolean;
+}
+
+function sideOf(compiled: CompiledNetwork, state: NetworkState, model = new ReachabilityModel(compiled, state)): Side {
+  const sites = sitesOf(compiled, state).map((s) => ({ ...s, at: s.address === null ? null : ipToInt(s.address), key: siteKey(s.site) }));
+  const advertisers = sites.filter((s) => s.site.internet).map((s) => s.site.member);
+  return {
+    model,
+    members: new Map(compiled.members.map((m) => [m.router_name, m.json])),
+    sites,
+    hasInternet: (from) => advertisers.some((a) => a !== from),
+  };
+}
+
+/** What one member reaches in a side's state: every other member's sites, and the internet for a receiver of the default route. */
+function rowOf(side: Side, from: string, json: MemberJson): (PairReach & { key: string })[] {
+  const back = json.lan[0] ? firstHost(json.lan[0]) : null;
+  const backAt = back === null ? null : ipToInt(back);
+  const out: (PairReach & { key: string })[] = [];
+  for (const { site, address, at, key } of side.sites) {
+    if (site.member === from || site.internet || address === null || at === null) continue;
+    out.push({ from, to: site, address, back, ok: side.model.reachesAddress(from, at, backAt, site.member), key });
+  }
+  // One entry for the internet, whichever advertiser carries it.
+  if (json.default_route.mode === 'receive' && side.hasInternet(from)) {
+    out.push({ from, to: INTERNET_SITE, address: null, back, ok: side.model.reaches(from, { internet: true }, back).ok, key: siteKey(INTERNET_SITE) });
   }
   return out;
 }
 
+const INTERNET_SITE: Site = { member: '', prefix: null, internet: true };
+
+/**
+ * Which site each member reaches in one state: from a member's LAN (or the member itself) to every
+ * other member's sites, and to the internet for a member that receives the default route. Answers
+ * only yes or no (the paths of a pair: pathsOf).
+ */
+export function reachabilityIn(compiled: CompiledNetwork, state: NetworkState, model = new ReachabilityModel(compiled, state)): PairReach[] {
+  const side = sideOf(compiled, state, model);
+  return compiled.members.flatMap((m) => rowOf(side, m.router_name, m.json).map(({ key: _, ...pair }) => pair));
+}
+
+/** The ways a pair's packets go (several where the network balances), and where they stop when they do. */
+export const pathsOf = (model: ReachabilityModel, pair: PairReach): Path[] => model.paths(pair.from, pair.address === null ? { internet: true } : { address: pair.address });
+
 export const siteKey = (s: Site) => (s.internet ? 'internet' : `${s.member}\n${s.prefix ?? ''}`);
-const pairKey = (p: PairReach) => `${p.from}\n${siteKey(p.to)}`;
 
 export interface ReachChange {
   state: string;
@@ -93,24 +119,52 @@ export interface ReachChange {
   to: Site;
   /** true: reached after the change and not before; false: the other way round. */
   gained: boolean;
+  /** The pair's paths after the change (empty for a pair whose member is gone). */
+  paths: Path[];
 }
+
+/** Lets the event loop run between pieces of a long comparison (a network of hundreds of members takes seconds). */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const SLICE_MS = 10;
 
 /**
  * The pairs whose reachability differs between two compiled networks, state by state (the states of
  * the network after the change). A pair only one side has (a member added or removed) counts when it is
- * reached on that side.
+ * reached on that side. Works member by member and yields to the event loop every few milliseconds.
  */
-export function compareReachability(before: CompiledNetwork, after: CompiledNetwork): ReachChange[] {
+export async function compareReachability(before: CompiledNetwork, after: CompiledNetwork, pause: () => Promise<void> = yieldToLoop): Promise<ReachChange[]> {
   const out: ReachChange[] = [];
   const beforeStates = new Map(statesOf(before).map((s) => [s.name, s]));
+  let slice = Date.now();
+  const breathe = async () => {
+    if (Date.now() - slice < SLICE_MS) return;
+    await pause();
+    slice = Date.now();
+  };
   for (const state of statesOf(after)) {
-    const was = new Map(reachabilityIn(before, beforeStates.get(state.name) ?? state).map((p) => [pairKey(p), p]));
-    const now = new Map(reachabilityIn(after, state).map((p) => [pairKey(p), p]));
-    for (const [key, p] of now) {
-      const old = was.get(key);
-      if ((old?.ok ?? false) !== p.ok) out.push({ state: state.name, from: p.from, to: p.to, gained: p.ok });
+    const now = sideOf(after, state);
+    const was = sideOf(before, beforeStates.get(state.name) ?? state);
+    for (const side of [now, was]) {
+      for (const member of side.members.keys()) {
+        side.model.prepare(member);
+        await breathe();
+      }
     }
-    for (const [key, p] of was) if (!now.has(key) && p.ok) out.push({ state: state.name, from: p.from, to: p.to, gained: false });
+    for (const [from, json] of now.members) {
+      const old = was.members.get(from);
+      const oldRow = old ? rowOf(was, from, old) : [];
+      const reached = new Map(oldRow.map((p) => [p.key, p.ok]));
+      const row = rowOf(now, from, json);
+      for (const p of row) if ((reached.get(p.key) ?? false) !== p.ok) out.push({ state: state.name, from, to: p.to, gained: p.ok, paths: pathsOf(now.model, p) });
+      const kept = new Set(row.map((p) => p.key));
+      for (const p of oldRow) if (p.ok && !kept.has(p.key)) out.push({ state: state.name, from, to: p.to, gained: false, paths: [] });
+      await breathe();
+    }
+    for (const [from, json] of was.members) {
+      if (now.members.has(from)) continue;
+      for (const p of rowOf(was, from, json)) if (p.ok) out.push({ state: state.name, from, to: p.to, gained: false, paths: [] });
+      await breathe();
+    }
   }
   return out;
 }
