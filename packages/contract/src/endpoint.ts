@@ -55,6 +55,11 @@ export interface Endpoint {
    * on) is still accepted, so the sign-out ends the chain the refresh continued.
    */
   endsChain?: true;
+  /**
+   * A POST that changes nothing (a preview: its body is a whole call, too structured for a query):
+   * no audit entry, as for a read.
+   */
+  changesNothing?: true;
 }
 
 /** `data` of a call that answers none: the envelope carries `data: null`. */

@@ -37,6 +37,7 @@ export * from './ticket';
 export * from './document';
 export * from './download';
 export * from './networkHistory';
+export * from './networkPreview';
 export * from './overview';
 export * from './apiToken';
 export * from './audit';

@@ -274,4 +274,7 @@ export const LIMITS = {
   auditRetentionDaysMax: 3650,
   /** Rows one audit export holds, newest first. */
   auditExportRowsMax: 10_000,
+  // a settings change's preview (issue 36; ours)
+  /** Above this many members a preview lists the members whose configuration changes but compares no reachability (it takes seconds per hundreds of members). */
+  previewReachMaxMembers: 300,
 } as const;

@@ -27,6 +27,7 @@ import { ldapMessages } from './ldap';
 import { ticketMessages } from './ticket';
 import { documentMessages } from './document';
 import { networkHistoryMessages } from './networkHistory';
+import { networkPreviewMessages } from './networkPreview';
 import { overviewMessages } from './overview';
 import { apiTokenMessages } from './apiToken';
 import { auditMessages } from './audit';
@@ -58,6 +59,7 @@ export const M = {
   ...ticketMessages,
   ...documentMessages,
   ...networkHistoryMessages,
+  ...networkPreviewMessages,
   ...overviewMessages,
   ...apiTokenMessages,
   ...auditMessages,

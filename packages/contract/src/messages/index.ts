@@ -35,6 +35,7 @@ export { ldapMessages } from './ldap';
 export { ticketMessages } from './ticket';
 export { documentMessages } from './document';
 export { networkHistoryMessages } from './networkHistory';
+export { networkPreviewMessages } from './networkPreview';
 export { overviewMessages } from './overview';
 export { apiTokenMessages } from './apiToken';
 export { auditMessages } from './audit';

@@ -1,4 +1,4 @@
-import { bestPaths, type RouteVia } from '@hublink/contract';
+import { bestPaths, type ReachRefusal, type RouteVia } from '@hublink/contract';
 import { ipToInt, sizeOf, type Range } from './ip';
 import type { CompiledNetwork, MemberJson } from './model';
 
@@ -45,7 +45,7 @@ export interface Path {
   end: { delivered: true } | { delivered: false; at: string; why: Refusal };
 }
 
-export type Refusal = 'no-route' | 'denied' | 'unreachable' | 'outside' | 'loop' | 'down';
+export type Refusal = ReachRefusal;
 
 /** Where a packet is going: an address, or the internet (an address outside every prefix of the network). */
 export type Destination = { address: string } | { internet: true };

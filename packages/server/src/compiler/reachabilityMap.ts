@@ -111,6 +111,12 @@ export function reachabilityIn(compiled: CompiledNetwork, state: NetworkState, m
 /** The ways a pair's packets go (several where the network balances), and where they stop when they do. */
 export const pathsOf = (model: ReachabilityModel, pair: PairReach): Path[] => model.paths(pair.from, pair.address === null ? { internet: true } : { address: pair.address });
 
+/** A pair's paths there and the answers' paths back. */
+const bothWays = (model: ReachabilityModel, pair: PairReach): { paths: Path[]; reply: Path[] } => {
+  const r = model.reaches(pair.from, pair.address === null ? { internet: true } : { address: pair.address }, pair.back);
+  return { paths: r.forward, reply: r.reply };
+};
+
 export const siteKey = (s: Site) => (s.internet ? 'internet' : `${s.member}\n${s.prefix ?? ''}`);
 
 export interface ReachChange {
@@ -119,8 +125,9 @@ export interface ReachChange {
   to: Site;
   /** true: reached after the change and not before; false: the other way round. */
   gained: boolean;
-  /** The pair's paths after the change (empty for a pair whose member is gone). */
+  /** The pair's paths after the change, and the answers' (empty for a pair whose member is gone). */
   paths: Path[];
+  reply: Path[];
 }
 
 /** Lets the event loop run between pieces of a long comparison (a network of hundreds of members takes seconds). */
@@ -155,14 +162,15 @@ export async function compareReachability(before: CompiledNetwork, after: Compil
       const oldRow = old ? rowOf(was, from, old) : [];
       const reached = new Map(oldRow.map((p) => [p.key, p.ok]));
       const row = rowOf(now, from, json);
-      for (const p of row) if ((reached.get(p.key) ?? false) !== p.ok) out.push({ state: state.name, from, to: p.to, gained: p.ok, paths: pathsOf(now.model, p) });
+      for (const p of row) if ((reached.get(p.key) ?? false) !== p.ok) out.push({ state: state.name, from, to: p.to, gained: p.ok, ...bothWays(now.model, p) });
       const kept = new Set(row.map((p) => p.key));
-      for (const p of oldRow) if (p.ok && !kept.has(p.key)) out.push({ state: state.name, from, to: p.to, gained: false, paths: [] });
+      // A site that is gone: where packets to its old address go now.
+      for (const p of oldRow) if (p.ok && !kept.has(p.key)) out.push({ state: state.name, from, to: p.to, gained: false, ...bothWays(now.model, p) });
       await breathe();
     }
     for (const [from, json] of was.members) {
       if (now.members.has(from)) continue;
-      for (const p of rowOf(was, from, json)) if (p.ok) out.push({ state: state.name, from, to: p.to, gained: false, paths: [] });
+      for (const p of rowOf(was, from, json)) if (p.ok) out.push({ state: state.name, from, to: p.to, gained: false, paths: [], reply: [] });
       await breathe();
     }
   }

@@ -198,7 +198,7 @@ export function route<E extends Endpoint>(app: App, ctx: Ctx, endpoint: E, handl
     handler: async (req, reply) => {
       // An authenticated mutating call runs in an audit scope: its row changes go into its entry, and
       // are written with the changes themselves (audit_pending) until the entry is.
-      const scope = req.actor && endpoint.method === 'POST' ? openScope({ id: randomUUID(), call: callOf(req.actor, endpoint, req) }) : undefined;
+      const scope = req.actor && endpoint.method === 'POST' && !endpoint.changesNothing ? openScope({ id: randomUUID(), call: callOf(req.actor, endpoint, req) }) : undefined;
       const call = () => handler({
         body: req.body as Out<E['body']>,
         query: req.query as Out<E['query']>,

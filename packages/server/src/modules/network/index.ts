@@ -2,7 +2,9 @@ import { defineModule } from '../../core/module';
 import { joinImportedMembers } from './directoryMembers';
 import { recordMemberDeleted } from './historyRecord';
 import { historyRoutes } from './historyRoutes';
+import { changeRoutes } from './changes';
 import { assignCreatedPop } from './pop';
+import { previewRoutes } from './previewRoutes';
 import { popRoutes } from './popRoutes';
 import { networkRoutes } from './routes';
 import { settingsRoutes } from './settingsRoutes';
@@ -13,6 +15,8 @@ export const networkModule = defineModule({
   routes: (app, ctx) => {
     networkRoutes(app, ctx);
     settingsRoutes(app, ctx);
+    changeRoutes(app, ctx);
+    previewRoutes(app, ctx);
     segmentsRoutes(app, ctx);
     popRoutes(app, ctx);
     historyRoutes(app, ctx);

@@ -19,6 +19,7 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
 import { planOf, type Plan } from '../../domain/plan';
+import { previewPoint } from '../../core/preview';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import { recordVersion, versionBaseline } from './historyRecord';
@@ -69,7 +70,10 @@ export async function changeNetwork<T>(
     const plan = await planOf(trx, actor.tenantId);
     if (networkStatusOf(plan) === NETWORK_STATUS.disabled) throw invalid(M.networkSettingsDisabled);
     await versionBaseline(trx, actor.tenantId, net.id);
+    // A preview (preview.ts) takes the network as it is and as the change leaves it, then rolls back.
+    await previewPoint(trx, actor.tenantId, net.id, 'before');
     const out = await change(trx, net, plan);
+    await previewPoint(trx, actor.tenantId, net.id, 'after');
     if (opts.event === 'settings') {
       await ctx.events.emit(trx, { type: 'network.changed', tenant_id: actor.tenantId, network_id: net.id, change: 'settings' });
     }

@@ -1,0 +1,25 @@
+import { LIMITS, PREVIEW_MEMBERS_SHOWN } from '@hublink/contract';
+import { describe, expect, it } from 'vitest';
+import { compileNetwork } from './compile';
+import { largeNetwork } from './fixtures';
+import { networkEffect } from './preview';
+
+describe("a settings preview's comparison", () => {
+  it('lists the members of a network too large to compare, without the reachability, and trims the list', async () => {
+    const input = largeNetwork(LIMITS.previewReachMaxMembers + 1);
+    const effect = await networkEffect(compileNetwork(input), compileNetwork({ ...input, dns: ['192.0.2.53'] }), { ip: '127.0.0.1' });
+    expect(effect).toMatchObject({ reach: null, reach_count: 0, member_count: LIMITS.previewReachMaxMembers + 1 });
+    expect(effect.members).toHaveLength(PREVIEW_MEMBERS_SHOWN);
+  });
+
+  it('compares a network within the limit, and finds the member a LAN address belongs to', async () => {
+    const input = largeNetwork(40);
+    const shop = input.members.find((m) => m.member_type === 'point' && m.router_type === 1)!;
+    const members = input.members.map((m) => (m === shop ? { ...m, link_centers: ['center2'] } : m));
+    // 172.16.0.0/24 is the first shop's LAN (fixtures.ts).
+    const effect = await networkEffect(compileNetwork(input), compileNetwork({ ...input, members }), { ip: '172.16.0.9' });
+    expect(effect.reach).not.toBeNull();
+    expect(effect.reach_count).toBeGreaterThan(0);
+    expect(effect.viewer?.router_name).toBe(shop.router_name);
+  });
+});
