@@ -5,6 +5,7 @@ import type { Rule } from 'antd/es/form';
 import { toast } from '../../api/notify';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 
 interface Values {
   dns?: string[];
@@ -36,9 +37,12 @@ export function DnsDialog({ detail, open, onClose }: { detail: NetworkDetail; op
   const [form] = Form.useForm<Values>();
   const set = useNetworkMutation(setDns);
   const max = detail.network_config.dns_quantity;
+  const unchanged = (rows: string[]) => rows.length === detail.network_dns.length && rows.every((r, i) => r === detail.network_dns[i]);
+  const editing = clean(Form.useWatch('dns', form));
+  const previewed = unchanged(editing) || !editing.every((r) => dnsRowField.safeParse(r).success) || new Set(editing).size < editing.length ? null : { dns: editing };
   const submit = async (v: Values) => {
     const rows = clean(v.dns);
-    if (rows.length === detail.network_dns.length && rows.every((r, i) => r === detail.network_dns[i])) return true;
+    if (unchanged(rows)) return true;
     const env = await set.mutateAsync({ network_number: detail.network_number, dns: rows });
     return env.code === CODE.ok;
   };
@@ -69,6 +73,7 @@ export function DnsDialog({ detail, open, onClose }: { detail: NetworkDetail; op
           </>
         )}
       </Form.List>
+      <ChangePreview networkNumber={detail.network_number} path={setDns.path} body={previewed} />
     </FormDialog>
   );
 }

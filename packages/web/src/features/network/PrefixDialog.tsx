@@ -8,6 +8,7 @@ import { useUser } from '../../session/user';
 import { FormDialog } from '../../components/FormDialog';
 import { useAllMembers } from './allMembers';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 import { MATCH_OPTIONS, PREFIX_MASK_OPTIONS, text, zodRule } from './segmentForm';
 
 interface Row {
@@ -91,14 +92,23 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
     }
   };
 
-  const submit = async (v: Values) => {
-    const next = (v.prefix ?? []).map((r) => normal(r, advanced));
+  /** The rows to send, or null when they are the saved ones. */
+  const bodyOf = (edited: Row[]) => {
+    const next = edited.map((r) => normal(r, advanced));
     const before = (rows ?? []).map((r) => normal({ ...r, ge: r.ge ?? undefined, le: r.le ?? undefined }, advanced));
-    if (JSON.stringify(next) === JSON.stringify(before)) return true;
-    const body = next.map((r) => (advanced ? { ...r, ge: r.ge ?? '', le: r.le ?? '' } : { ip: r.ip, mask: r.mask, name: r.name }));
+    if (JSON.stringify(next) === JSON.stringify(before)) return null;
+    return next.map((r) => (advanced ? { ...r, ge: r.ge ?? '', le: r.le ?? '' } : { ip: r.ip, mask: r.mask, name: r.name }));
+  };
+  const submit = async (v: Values) => {
+    const body = bodyOf(v.prefix ?? []);
+    if (body === null) return true;
     const env = await edit.mutateAsync({ network_number: detail.network_number, prefix: body });
     return env.code === CODE.ok;
   };
+  // Previewed once every row is whole (an address and a mask); the server's answer says what else is wrong.
+  const editing = (Form.useWatch('prefix', form) as Row[] | undefined) ?? [];
+  const whole = editing.every((r) => r !== undefined && isIpv4(text(r.ip)) && r.mask !== undefined);
+  const previewed = rows === undefined || !whole ? null : bodyOf(editing);
 
   const initial: Row[] = (rows ?? []).map((r) => ({ ip: r.ip, mask: r.mask, name: r.name || undefined, permission: r.permission, ge: r.ge ?? undefined, le: r.le ?? undefined }));
   return (
@@ -163,6 +173,7 @@ export function PrefixDialog({ detail, open, onClose }: { detail: NetworkDetail;
           </>
         )}
       </Form.List>
+      <ChangePreview networkNumber={detail.network_number} path={editPrefix.path} body={previewed === null ? null : { prefix: previewed }} />
     </FormDialog>
   );
 }
