@@ -3,6 +3,7 @@ import { Empty, Form, Select, Typography } from 'antd';
 import { useApiQuery } from '../../api/hooks';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 
 type Values = Record<string, string[] | undefined>;
 
@@ -20,9 +21,16 @@ export function PointLinkDialog({ detail, open, onClose }: { detail: NetworkDeta
   // Field names are indexes: a member name may hold characters a form path would split on.
   const initial: Values = Object.fromEntries(points.map((p, i) => [`p${i}`, config![p]]));
 
-  const submit = async (v: Values) => {
+  /** The choice to send, or null when it is the saved one. */
+  const linksOf = (v: Values) => {
     const link_config = Object.fromEntries(points.map((p, i) => [p, v[`p${i}`] ?? []]));
-    if (JSON.stringify(link_config) === JSON.stringify(config)) return true;
+    return JSON.stringify(link_config) === JSON.stringify(config) ? null : link_config;
+  };
+  const editing = Form.useWatch([], form) as Values | undefined;
+  const previewed = config === undefined || !editing || points.some((_, i) => (editing[`p${i}`] ?? []).length === 0) ? null : linksOf(editing);
+  const submit = async (v: Values) => {
+    const link_config = linksOf(v);
+    if (link_config === null) return true;
     const env = await set.mutateAsync({ network_number: detail.network_number, link_config });
     return env.code === CODE.ok;
   };
@@ -39,6 +47,7 @@ export function PointLinkDialog({ detail, open, onClose }: { detail: NetworkDeta
           </Form.Item>
         ))
       )}
+      <ChangePreview networkNumber={detail.network_number} path={setPointLink.path} body={previewed === null ? null : { link_config: previewed }} />
     </FormDialog>
   );
 }

@@ -4,6 +4,7 @@ import { useApiQuery } from '../../api/hooks';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 
 interface Values {
   type: number;
@@ -37,12 +38,18 @@ export function RoutingDialog({ detail, open, onClose }: { detail: NetworkDetail
     void form.validateFields([other]).catch(() => undefined);
   };
 
+  const bodyOf = (v: Values) =>
+    v.type === ROUTING_TYPE.mainBackup
+      ? { network_number: detail.network_number, type: v.type, main_router: v.main_router, secondary_router: v.secondary_router }
+      : { network_number: detail.network_number, type: v.type };
+  const editing = Form.useWatch([], form) as Values | undefined;
+  const unchanged = (v: Values) => saved !== undefined && v.type === saved.type && (v.type !== ROUTING_TYPE.mainBackup || (v.main_router === saved.main_router && v.secondary_router === saved.secondary_router));
+  const previewed =
+    saved === undefined || !editing?.type || unchanged(editing) || (editing.type === ROUTING_TYPE.mainBackup && (!editing.main_router || !editing.secondary_router || editing.main_router === editing.secondary_router))
+      ? null
+      : bodyOf(editing);
   const submit = async (v: Values) => {
-    const body =
-      v.type === ROUTING_TYPE.mainBackup
-        ? { network_number: detail.network_number, type: v.type, main_router: v.main_router, secondary_router: v.secondary_router }
-        : { network_number: detail.network_number, type: v.type };
-    const env = await edit.mutateAsync(body);
+    const env = await edit.mutateAsync(bodyOf(v));
     return env.code === CODE.ok;
   };
 
@@ -88,6 +95,7 @@ export function RoutingDialog({ detail, open, onClose }: { detail: NetworkDetail
           </Form.Item>
         </>
       )}
+      <ChangePreview networkNumber={detail.network_number} path={editRouting.path} body={previewed} />
     </FormDialog>
   );
 }
