@@ -3,6 +3,7 @@ import { Form, Radio, Select } from 'antd';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 
 interface Values {
   model: number;
@@ -26,10 +27,16 @@ export function DefaultRouteDialog({ networkNumber, member, onClose }: { network
   const [form] = Form.useForm<Values>();
   const set = useNetworkMutation(setDefaultRoute);
   const model = Form.useWatch('model', form);
+  const metric = Form.useWatch('metric', form);
+  const bodyOf = (name: string, v: Values) => {
+    const body = { network_number: networkNumber, router_name: name, model: v.model };
+    return v.model === DEFAULT_ROUTE.advertise ? { ...body, metric: v.metric } : body;
+  };
+  const unchanged = member !== null && model === member.default_route && (model !== DEFAULT_ROUTE.advertise || metric === metricOf(member.metric));
+  const previewed = member === null || model === undefined || unchanged || (model === DEFAULT_ROUTE.advertise && metricOf(metric) === undefined) ? null : bodyOf(member.router_name, { model, metric });
   const submit = async (v: Values) => {
     if (!member) return false;
-    const body = { network_number: networkNumber, router_name: member.router_name, model: v.model };
-    const env = await set.mutateAsync(v.model === DEFAULT_ROUTE.advertise ? { ...body, metric: v.metric } : body);
+    const env = await set.mutateAsync(bodyOf(member.router_name, v));
     return env.code === CODE.ok;
   };
   return (
@@ -61,6 +68,7 @@ export function DefaultRouteDialog({ networkNumber, member, onClose }: { network
           <Select options={PRIORITIES} placeholder={networkMessages.networkRouteMetricInvalid} />
         </Form.Item>
       )}
+      <ChangePreview networkNumber={networkNumber} path={setDefaultRoute.path} body={previewed} />
     </FormDialog>
   );
 }
