@@ -4,6 +4,7 @@ import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
 import { useAllMembers } from './allMembers';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 import { modeLabel } from './labels';
 
 interface Values {
@@ -22,6 +23,10 @@ export function DialModeDialog({ detail, open, onClose }: { detail: NetworkDetai
     const m = all.members.find((x) => x.router_name === name);
     if (m && (MODES as number[]).includes(m.mode)) form.setFieldValue('mode', m.mode);
   };
+  const name = Form.useWatch('router_name', form);
+  const mode = Form.useWatch('mode', form);
+  const member = all.members.find((x) => x.router_name === name);
+  const previewed = member === undefined || mode === undefined || mode === member.mode ? null : { router_name: member.router_name, mode };
   const submit = async (v: Values) => {
     const env = await set.mutateAsync({ network_number: detail.network_number, router_name: v.router_name ?? '', mode: v.mode ?? 0 });
     return env.code === CODE.ok;
@@ -40,6 +45,7 @@ export function DialModeDialog({ detail, open, onClose }: { detail: NetworkDetai
       <Form.Item name="mode" label={networkSettingsUiMessages.netSetMode} rules={rulesOf(setSoftwareMode.body, 'mode')}>
         <Radio.Group options={MODES.map((mode) => ({ value: mode, label: modeLabel(mode) }))} />
       </Form.Item>
+      <ChangePreview networkNumber={detail.network_number} path={setSoftwareMode.path} body={previewed} />
     </FormDialog>
   );
 }

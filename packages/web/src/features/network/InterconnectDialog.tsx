@@ -1,8 +1,9 @@
-import { CODE, editCenterLinkGateway, enableCenterLink, isNetworkAddress, LIMITS, type NetworkDetail, networkSegmentsMessages, segmentFields } from '@hublink/contract';
+import { CODE, editCenterLinkGateway, enableCenterLink, isIpv4, isNetworkAddress, LIMITS, type NetworkDetail, networkSegmentsMessages, segmentFields } from '@hublink/contract';
 import { App, Button, Descriptions, Flex, Form, Input, Select, Tag } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 import { SEGMENT_MASK_OPTIONS, text, zodRule } from './segmentForm';
 
 interface Values {
@@ -32,10 +33,19 @@ export function InterconnectDialog({ detail, open, onClose }: { detail: NetworkD
   const confirmToggle = () =>
     modal.confirm({
       title: on ? networkSegmentsMessages.segUiInterconnectDisable : networkSegmentsMessages.segUiInterconnectEnable,
-      content: on ? networkSegmentsMessages.segUiInterconnectDisableConfirm : networkSegmentsMessages.segUiInterconnectEnableConfirm,
+      content: (
+        <>
+          {on ? networkSegmentsMessages.segUiInterconnectDisableConfirm : networkSegmentsMessages.segUiInterconnectEnableConfirm}
+          <ChangePreview networkNumber={detail.network_number} path={enableCenterLink.path} body={{ enable: on ? 0 : 1 }} />
+        </>
+      ),
       onOk: () => toggle.mutateAsync({ network_number: detail.network_number, enable: on ? 0 : 1 }),
     });
 
+  const gatewayNow = text(Form.useWatch('gateway', form));
+  const maskNow = Form.useWatch('mask', form);
+  const previewed =
+    !isIpv4(gatewayNow) || maskNow === undefined || (segment !== null && gatewayNow === segment.gateway && maskNow === segment.mask) ? null : { gateway: gatewayNow, mask: maskNow };
   const submit = async (v: Values) => {
     const gateway = text(v.gateway);
     if (segment && gateway === segment.gateway && v.mask === segment.mask) return true;
@@ -81,6 +91,7 @@ export function InterconnectDialog({ detail, open, onClose }: { detail: NetworkD
           <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={`${networkSegmentsMessages.segUiInterconnectSegment} ${networkSegmentsMessages.segUiMask}`} placeholder={networkSegmentsMessages.segUiMask} />
         </Form.Item>
       </Flex>
+      <ChangePreview networkNumber={detail.network_number} path={editCenterLinkGateway.path} body={previewed} />
     </FormDialog>
   );
 }
