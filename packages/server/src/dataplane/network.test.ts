@@ -29,7 +29,8 @@ import { NetLab } from '../../test/netns';
 import { createNetworkThroughApi } from '../../test/networks';
 import { until } from '../../test/until';
 import { INTERNET_HOST, requireLab, Wan, type Uplink } from '../../test/wan';
-import type { PointConfig } from '../compiler/model';
+import type { CompiledNetwork, MemberJson, PointConfig } from '../compiler/model';
+import { ReachabilityModel, type NetworkState } from '../compiler/reachability';
 import { addMember } from '../modules/router/fixtures';
 
 /*
@@ -134,6 +135,48 @@ describe('the network in namespaces, as a user builds it', () => {
 
   const status = async () => (await t!.call(networkStatus, { token, query: { network_number: networkNumber } })).data!;
 
+  /** The network's compiled configurations as the server holds them now (the reachability model's input). */
+  async function compiledNow(): Promise<CompiledNetwork> {
+    const members = [];
+    for (const d of ['a', 'b', 'p1', 'p2', 'p3'] as const) {
+      const res = await t!.call(getMemberConfig, { token, query: { network_number: networkNumber, router_name: names[d] } });
+      const json = res.data!.config as unknown as MemberJson;
+      members.push({ router_name: names[d], role: json.member_type === 'center' ? ('server' as const) : ('client' as const), json, openvpn: {} });
+    }
+    return { network_number: networkNumber, members };
+  }
+
+  type Pair = { from: Device; to: string };
+  /** From every device (a PC on its LAN; the software member itself) to every other LAN's PC. */
+  const everyPair = (): Pair[] =>
+    (['a', 'b', 'p1', 'p2', 'p3'] as const).flatMap((from) => (['a', 'b', 'p1', 'p2'] as const).filter((to) => to !== from).map((to) => ({ from, to: hosts[to].address })));
+
+  /**
+   * What the reachability model predicts for these pairs in this state (devices by the test's names) is
+   * what the pings see (issue 36): a disagreement fails the test. A ping is tried twice before it counts
+   * as lost, so a dropped packet is not taken for a cut path; a pair that disagrees is watched for up
+   * to the failover bound, as the agents may still be moving their routes after the state's fault.
+   */
+  async function expectModelAgrees(state: { down?: Device[]; cut?: { between: [Device, Device]; kind?: 'tunnel' | 'twin' | 'mesh' }[] }, pairs: Pair[] = everyPair()): Promise<void> {
+    const named: NetworkState = {
+      down: (state.down ?? []).map((d) => names[d]),
+      cut: (state.cut ?? []).map((c) => ({ between: [names[c.between[0]], names[c.between[1]]] as const, kind: c.kind })),
+    };
+    const model = new ReachabilityModel(await compiledNow(), named);
+    const disagreements: string[] = [];
+    for (const { from, to } of pairs) {
+      const predicted = model.reaches(names[from], { address: to }, from === 'p3' ? null : hosts[from].address);
+      const ns = from === 'p3' ? up.p3.ns : hosts[from].ns;
+      const observe = async () => (await lab.pings(ns, to)) || (await lab.pings(ns, to));
+      const observed = await until(async () => (await observe()) === predicted.ok, `${from} → ${to}`, FAILOVER_MS).then(() => predicted.ok, () => !predicted.ok);
+      if (predicted.ok !== observed) {
+        const text = (ps: typeof predicted.forward) => ps.map((p) => p.hops.map((h) => `${h.kind}:${h.member}`).join(' ') + (p.end.delivered ? '' : ` ✗${p.end.why}@${p.end.at}`)).join(' | ');
+        disagreements.push(`${from} → ${to}: the model says ${predicted.ok ? 'reaches' : 'cut'} (there: ${text(predicted.forward)}; back: ${text(predicted.reply)}), the pings ${observed ? 'pass' : 'fail'}`);
+      }
+    }
+    if (disagreements.length > 0) expect.fail(`${disagreements.join('\n')}\n${diagnosis()}\n${await routeTables()}`);
+  }
+
   /** p1's rows from the dynamic-routing test on: a deny row, its LAN, and what its LAN router may announce. */
   const p1Rows = () => [
     { ip: '10.10.6.0', mask: 24, name: names.p1, permission: 'deny' },
@@ -227,7 +270,9 @@ describe('the network in namespaces, as a user builds it', () => {
     for (const [from, to] of pairs) await waitFor(() => lab.pings(from.ns, to.address), `${from.ns} → ${to.address}`);
     // The software member reaches both centers' LANs through its own tunnels.
     for (const to of [hosts.a, hosts.b]) await waitFor(() => lab.pings(up.p3.ns, to.address), `the software member → ${to.address}`);
-  }, UP_MS * 2);
+    await waitFor(allTunnelsUp, 'every tunnel up');
+    await expectModelAgrees({});
+  }, UP_MS * 3);
 
   it('carries the centers\' LANs and the points behind each center across the twin-center link, then across the interconnect', async () => {
     // Each point on one center only, so p1 → p2 must cross from a to b.
@@ -241,6 +286,7 @@ describe('the network in namespaces, as a user builds it', () => {
     ] as const) {
       await waitFor(() => lab.pings(from.ns, to.address), `${from.ns} → ${to.address} over the twin-center link`);
     }
+    await expectModelAgrees({});
     // It goes over the private line: the internet router sees none of it.
     await wan.block('a', 'b');
     expect(await lab.pings(hosts.p1.ns, hosts.p2.address)).toBe(true);
@@ -257,6 +303,7 @@ describe('the network in namespaces, as a user builds it', () => {
     ] as const) {
       await waitFor(() => lab.pings(from.ns, to.address), `${from.ns} → ${to.address} over the interconnect`);
     }
+    await expectModelAgrees({});
     await lab.exec(up.a.ns, 'ip', ['link', 'set', lineA, 'up']);
     // Back to the twin-center link (the interconnect stays as its backup) and every point on both centers.
     await set(setCenterLink, { network_number: networkNumber, enable: 1, center_router_name: names.a, public_ip: LINE.a, public_port: 1196, static_port: 1196 });
@@ -301,7 +348,9 @@ describe('the network in namespaces, as a user builds it', () => {
     const why = (await t!.call(routerDiagnosis, { token, query: { router_name: names.p1 } })).data!;
     expect(why.cause, JSON.stringify(why)).toBe('failed_over');
     expect(why.message).toContain(names.a);
-  }, UP_MS * 2);
+    // a is up but off the internet: no point's tunnel to it, no interconnect; the private line's twin link stays.
+    await expectModelAgrees({ cut: [{ between: ['p1', 'a'] }, { between: ['p2', 'a'] }, { between: ['p3', 'a'] }, { between: ['a', 'b'], kind: 'mesh' }] });
+  }, UP_MS * 3);
 
   it('fails back to the main center within 60 s of its return, with at most 5 s without traffic', async () => {
     const subnetA = (await pointConfig('p1')).tunnels.find((x) => x.center === names.a)!.subnet;
@@ -352,9 +401,10 @@ describe('the network in namespaces, as a user builds it', () => {
     await waitFor(() => lab.pings(hosts.p1.ns, hosts.p2.address), 'p1 → p2 through a alone', FAILOVER_MS);
     figures.dualReroute = Date.now() - cut;
     expect(figures.dualReroute).toBeLessThan(FAILOVER_MS);
+    await expectModelAgrees({ cut: [{ between: ['p1', 'b'] }, { between: ['p2', 'b'] }, { between: ['p3', 'b'] }, { between: ['a', 'b'], kind: 'mesh' }] });
     await wan.restore('b');
     await waitFor(async () => (await multipath()).length === 2, 'both centers again', FAILBACK_MS);
-  }, UP_MS * 2);
+  }, UP_MS * 3);
 
   it('sends a receiver\'s internet traffic through the advertiser of the better priority, masqueraded there, and through the next within 10 s of its loss; the agent stays connected', async () => {
     await set(setDefaultRoute, { network_number: networkNumber, router_name: names.a, model: 1, metric: 30 });
@@ -408,7 +458,8 @@ describe('the network in namespaces, as a user builds it', () => {
     expect(await lab.pings(hosts.p2.ns, '10.10.1.10')).toBe(true);
     expect(await lab.pings(hosts.p2.ns, '10.10.1.200')).toBe(false);
     expect(await lab.pings(hosts.a.ns, '10.10.1.200')).toBe(false);
-  }, UP_MS);
+    await expectModelAgrees({}, [...everyPair(), ...(['a', 'b', 'p2', 'p3'] as const).map((from) => ({ from, to: '10.10.1.200' }))]);
+  }, UP_MS * 2);
 
   it('carries routes learned from a router on a LAN across the network through the prefix lists (dynamic routing, FRR)', async () => {
     const rows = (['a', 'b', 'p2'] as const).map((d) => ({ ip: LANS[d].prefix, mask: 24, name: names[d], permission: 'permit' }));
