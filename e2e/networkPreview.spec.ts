@@ -1,0 +1,85 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fmt, M } from '@hublink/contract';
+import { dialogHelpers } from './dialogs';
+import { addRouters, launch, postAs, screenshotAtWidths, signedInTenant, startServer, type Server } from './support';
+
+/**
+ * 保存前预览 (issue 36) in Chromium against the real server: a prefix change that cuts a LAN off, a
+ * harmless DNS change and a cipher change that reconfigures every member, each previewed in its dialog
+ * before anything is saved (pictures at 1440, 1280 and 390 px).
+ */
+describe('a settings change previewed before it is saved', () => {
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+  let detailUrl = '';
+  const username = `npre${Date.now() % 1_000_000}`;
+  const names = ['pv_c1', 'pv_c2', 'pv_p1', 'pv_p2'];
+  const lans = names.map((name, i) => ({ ip: `10.${i + 1}.0.0`, mask: 24, name }));
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launch();
+    const grant = { network_center_count: 2, dns_quantity: 4, auth_quagga: 1, auth_default_route: 1 };
+    ({ page } = await signedInTenant(server, browser, { username, password: 'secret123', phone: `137${String(Date.now()).slice(-8)}`, nickname: '预览测试' }, { grant }));
+    await addRouters(server, page, names);
+    const created = await postAs<{ network_number: string }>(server, page, '/network/create', { network_name: '预览网络', center: names.slice(0, 2), point: names.slice(2) });
+    const networkNumber = created.data!.network_number;
+    const res = await postAs(server, page, '/network/edit_prefix', { network_number: networkNumber, prefix: lans });
+    expect(res.code, res.msg).toBe(200);
+    detailUrl = `${server.url}/network/detail?network_number=${networkNumber}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const { dialog, openConfig } = dialogHelpers(() => page);
+  const preview = () => dialog().getByRole('region', { name: M.previewTitle });
+  const cancel = async () => {
+    await dialog().getByRole('button', { name: /取\s?消/ }).click();
+    await dialog().waitFor({ state: 'hidden' });
+  };
+
+  it("shows the pairs a prefix change cuts off, with where their packets stop, and saves nothing", async () => {
+    await page.goto(detailUrl);
+    await page.getByRole('row', { name: /^pv_c1/ }).waitFor();
+    await openConfig(M.networkMenuPrefix);
+    await dialog().getByRole('button', { name: `${M.segUiPrefixRemove} ${M.segUiPrefixRow} 4` }).click();
+    const lost = preview().getByText(/条连通将中断$/);
+    await lost.waitFor();
+    // Every other member loses pv_p2's LAN, in the normal state and with each center down.
+    await preview().getByText('pv_c1 → pv_p2 10.4.0.0/24').first().waitFor();
+    expect(await preview().getByText(/^在 pv_c1 中断（/).count()).toBeGreaterThan(0);
+    await screenshotAtWidths(page, 'network-preview-prefix-cut', lost);
+    await cancel();
+    const stored = await server.ctx.db.selectFrom('network_prefix').select('name').orderBy('position').execute();
+    expect(stored.map((r) => r.name)).toEqual(names);
+  });
+
+  it('says a DNS change keeps every path, lists the members it reconfigures, and saves it', async () => {
+    await openConfig(M.networkMenuDns);
+    await dialog().getByRole('button', { name: M.netSetDnsAdd }).click();
+    await dialog().getByLabel(`${M.netSetDnsRow} 1`, { exact: true }).fill('10.1.0.53');
+    const same = preview().getByText(M.previewReachSame);
+    await same.waitFor();
+    await preview().getByText(fmt(M.previewMembers, { n: 4 })).waitFor();
+    await screenshotAtWidths(page, 'network-preview-dns-harmless', same);
+    await dialog().getByRole('button', { name: /确\s?定/ }).click();
+    await page.getByText(M.saved).first().waitFor();
+    await dialog().waitFor({ state: 'hidden' });
+  });
+
+  it('shows a cipher change reconfiguring every member', async () => {
+    await openConfig(M.networkMenuCiphers);
+    expect(await preview().count()).toBe(0);
+    await dialog().getByRole('radio', { name: M.netSetCiphersSm }).check();
+    const members = preview().getByText(fmt(M.previewMembers, { n: 4 }));
+    await members.waitFor();
+    for (const name of names) await preview().getByText(name, { exact: true }).waitFor();
+    await screenshotAtWidths(page, 'network-preview-ciphers-every-member', members);
+    await cancel();
+  });
+});
