@@ -25,6 +25,7 @@ import { ticketMessages } from './ticket';
 import { documentMessages } from './document';
 import { apiTokenMessages } from './apiToken';
 import { networkHistoryMessages } from './networkHistory';
+import { networkPreviewMessages } from './networkPreview';
 import { overviewMessages } from './overview';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
@@ -58,6 +59,7 @@ const AREAS: Record<string, Record<string, string>> = {
   document: documentMessages,
   apiToken: apiTokenMessages,
   networkHistory: networkHistoryMessages,
+  networkPreview: networkPreviewMessages,
   overview: overviewMessages,
   audit: auditMessages,
   diagnosis: diagnosisMessages,

@@ -8,7 +8,6 @@ export const networkPreviewMessages = {
   previewNothing: '此更改不影响任何成员的配置和连通性',
   previewMembers: '{n} 个成员的配置将改变',
   previewMemberAdded: '新增',
-  previewMemberChanged: '改变',
   previewMemberRemoved: '移除',
   previewReachSame: '各成员与网段之间的连通性不变',
   previewReachLost: '{n} 条连通将中断',
