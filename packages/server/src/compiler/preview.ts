@@ -26,9 +26,12 @@ const EMPTY: CompiledNetwork = { network_number: '', members: [] };
 function memberAt(compiled: CompiledNetwork, ip: string): string | null {
   if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(ip)) return null;
   const address = ipToInt(ip);
+  const holds = (cidr: string) => {
+    const r = cidrRange(cidr);
+    return address >= r.start && address < r.end;
+  };
   for (const { router_name, json } of compiled.members) {
-    if (json.lan.some((cidr) => { const r = cidrRange(cidr); return address >= r.start && address < r.end; })) return router_name;
-    if (json.member_type === 'point' && json.tunnels.some((t) => t.address === ip)) return router_name;
+    if (json.lan.some(holds) || (json.member_type === 'point' && json.tunnels.some((t) => t.address === ip))) return router_name;
   }
   return null;
 }

@@ -38,8 +38,6 @@ export function providePreview<S, E>(owner: object, kind: string, previewer: Pre
   byKind.set(kind, previewer as Previewer<unknown, unknown>);
 }
 
-export const hasPreview = (owner: object, kind: string): boolean => previewers.get(owner)?.has(kind) === true;
-
 /**
  * Runs `change` as a preview of `kind` and answers the comparison of the states before and after.
  * A refusal of the change is thrown as it would be; a change that never reaches its preview point

@@ -1,8 +1,8 @@
-import { M, type PreviewAnswer } from '@hublink/contract';
+import { CODE, M, type PreviewAnswer } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { mockApi, ok } from '../../test/mockApi';
+import { mockApi, ok, refused } from '../../test/mockApi';
 import { detail } from '../../test/networkFixtures';
 import { renderWithProviders } from '../../test/render';
 import { CiphersDialog } from './CiphersDialog';
@@ -48,5 +48,14 @@ describe('ChangePreview (in the ciphers dialog)', () => {
     expect(screen.getByText('1 条连通将中断')).toBeInTheDocument();
     expect(screen.getByText('c1 → p1 10.4.0.0/24')).toBeInTheDocument();
     expect(screen.getByText('在 c1 中断（无路由）')).toBeInTheDocument();
+  });
+
+  it('asks again while the server is still comparing the last change', async () => {
+    let asked = 0;
+    const m = mockApi({ '/network/preview': () => (++asked === 1 ? refused(M.previewBusy, CODE.tooMany) : ok(everyMember)) });
+    renderWithProviders(<CiphersDialog detail={detail()} open onClose={() => undefined} />);
+    await userEvent.click(await screen.findByLabelText(M.netSetCiphersSm));
+    expect(await screen.findByText('2 个成员的配置将改变', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(m.callsTo('/network/preview')).toHaveLength(2);
   });
 });

@@ -24,6 +24,8 @@ const WHY: Record<ReachRefusal, string> = {
 /** Waits for the value to rest this long before asking (each answer compiles the network twice). */
 const QUIET_MS = 400;
 const MEMBERS_SHOWN = 12;
+const BUSY_RETRIES = 10;
+const BUSY_RETRY_MS = 500;
 
 function useSettled<T>(value: T): T {
   const [settled, setSettled] = useState(value);
@@ -111,7 +113,10 @@ export function ChangePreview({ networkNumber, path, body }: { networkNumber: st
   const preview = useQuery<PreviewAnswer, EnvelopeError>({
     queryKey: [previewNetworkChange.path, networkNumber, path, settled],
     enabled: settled !== null,
-    retry: false,
+    // The server computes one preview per tenant at a time: a change made while the last one was still
+    // being compared is asked again shortly; any other refusal is shown as it is.
+    retry: (count, err) => err.envelope.code === CODE.tooMany && count < BUSY_RETRIES,
+    retryDelay: BUSY_RETRY_MS,
     staleTime: 0,
     gcTime: 0,
     queryFn: async () => {
