@@ -71,6 +71,8 @@ const network: fc.Arbitrary<NetworkInput> = fc
   });
 
 const RUNS = Number(process.env.COMPILER_PROPERTY_RUNS ?? 200);
+/** The memo property compiles each network eight times: ~10 s alone, three times that beside the rest of the suite under a second Node. */
+const MEMO_TIMEOUT_MS = 120_000;
 
 describe('compileNetwork properties', () => {
   it('hands out subnets that never overlap', () => {
@@ -199,5 +201,5 @@ describe('compileNetwork properties', () => {
       }),
       { numRuns: RUNS / 2 },
     );
-  });
+  }, MEMO_TIMEOUT_MS);
 });

@@ -86,7 +86,7 @@ describeEachDatabase('POST /account/edit_data', (t) => {
 describeEachDatabase('POST /account/edit_sign', (t) => {
   it('changes the member suffix, stored lowercase', async () => {
     const a = await newAccount(t());
-    const sign = `Ab${Date.now() % 1_000_000}`;
+    const sign = `Ab${String(Date.now() % 1_000_000).padStart(6, '0')}`;
     expect(await t().call(editSign, { token: a.token, body: { sign } })).toMatchObject({ code: 200, msg: M.modified });
     expect((await t().call(getAccountData, { token: a.token })).data!.sign).toBe(sign.toLowerCase());
     // The same value again is accepted and changes nothing.
