@@ -119,18 +119,24 @@ describe('network settings in Chromium', () => {
       await page.getByText(question).waitFor({ state: 'hidden' });
       await settled(page);
     };
+    // The toast lasts five seconds, which a loaded machine may spend on the command's request: it is
+    // looked for from the click on.
+    const queued = page.getByText(M.networkCommandQueued).first().waitFor();
+    queued.catch(() => undefined); // awaited below; a failure before then is the test's own
     await page.getByRole('button', { name: `${M.networkKick} gw_main01` }).click();
     await command(fmt(M.netSetKickConfirm, { name: 'gw_main01' }), 'kill');
-    await page.getByText(M.networkCommandQueued).first().waitFor();
+    await queued;
     await page.getByRole('button', { name: `${M.networkRespawn} gw_main01` }).click();
     await command(fmt(M.netSetRespawnConfirm, { name: 'gw_main01' }), 'restart');
 
     await page.getByRole('button', { name: new RegExp(M.networkConfig) }).click();
     const resend = page.getByRole('menuitem', { name: M.netSetResend });
     await resend.waitFor();
+    const configQueued = page.getByText(M.networkConfigQueued).first().waitFor();
+    configQueued.catch(() => undefined);
     await resend.click();
     await command(M.netSetResendConfirm, 'resend_config');
-    await page.getByText(M.networkConfigQueued).first().waitFor();
+    await configQueued;
   });
 
   it('every dialog fits a phone’s width', async () => {
