@@ -1,13 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fmt, M } from '@hublink/contract';
+import { auditActionName, fmt, M } from '@hublink/contract';
 import { dialogHelpers } from './dialogs';
 import { addRouters, launch, postAs, screenshotAtWidths, signedInTenant, startServer, type Server } from './support';
 
 /**
  * 保存前预览 (issue 36) in Chromium against the real server: a prefix change that cuts a LAN off, a
  * harmless DNS change and a cipher change that reconfigures every member, each previewed in its dialog
- * before anything is saved (pictures at 1440, 1280 and 390 px).
+ * before anything is saved, and the saved change's effect in its version and its audit entry (pictures
+ * at 1440, 1280 and 390 px).
  */
 describe('a settings change previewed before it is saved', () => {
   let server: Server;
@@ -81,5 +82,33 @@ describe('a settings change previewed before it is saved', () => {
     for (const name of names) await preview().getByText(name, { exact: true }).waitFor();
     await screenshotAtWidths(page, 'network-preview-ciphers-every-member', members);
     await cancel();
+  });
+
+  it('saves the prefix change: its version in the history and its audit entry show the pairs it cut off', async () => {
+    await openConfig(M.networkMenuPrefix);
+    await dialog().getByRole('button', { name: `${M.segUiPrefixRemove} ${M.segUiPrefixRow} 4` }).click();
+    await preview().getByText(/条连通将中断$/).waitFor();
+    await dialog().getByRole('button', { name: /确\s?定/ }).click();
+    await dialog().waitFor({ state: 'hidden' });
+
+    const history = page.getByRole('region', { name: M.histTab });
+    const latest = history.locator('tr[data-row-key]').first();
+    const cut = latest.getByText(/条连通已中断$/);
+    await cut.waitFor();
+    const cutText = await cut.textContent();
+    await latest.getByRole('button', { name: /展开/ }).click();
+    const kept = history.getByRole('region', { name: new RegExp(`^${M.effectTitle}`) });
+    await kept.getByText('pv_c1 → pv_p2 10.4.0.0/24').first().waitFor();
+    await kept.getByText(fmt(M.effectMembers, { n: 4 })).waitFor();
+    await screenshotAtWidths(page, 'network-history-effect', kept);
+
+    await page.goto(`${server.url}/audit`);
+    const entry = page.getByRole('row').filter({ hasText: auditActionName('/network/edit_prefix') }).first();
+    await entry.waitFor();
+    await entry.getByRole('button', { name: M.auditDetail }).click();
+    const inEntry = page.getByRole('dialog').getByRole('region', { name: M.effectTitle });
+    await inEntry.getByText('pv_c1 → pv_p2 10.4.0.0/24').first().waitFor();
+    expect(await inEntry.getByText(/条连通已中断$/).textContent()).toBe(cutText);
+    await screenshotAtWidths(page, 'audit-entry-effect', inEntry);
   });
 });

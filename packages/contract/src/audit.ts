@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeEffect } from './changeEffect';
 import { defineEndpoint, noData } from './endpoint';
 import { dateField, dateRangeInOrder, integerField, pageQuery, plainText, searchField } from './fields';
 import { LIMITS } from './limits';
@@ -79,6 +80,8 @@ export const auditEntry = z.object({
   changes: z.array(auditRowChange),
   /** Row changes beyond LIMITS.auditChangesMax, not kept. */
   more: z.number(),
+  /** A network settings call's effect (issue 36): members reconfigured, pairs that gain or lose reachability; null for any other call. */
+  effect: changeEffect.nullable(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_SOURCES, AUDIT_WHO, auditObject, auditRowChange } from './audit';
+import { changeEffect } from './changeEffect';
 
 /**
  * Domain events: what happened, written in the transaction that made it happen and delivered to the
@@ -89,6 +90,8 @@ export const EVENTS = {
     changes: z.array(auditRowChange).optional(),
     /** Row changes beyond those carried. */
     more: z.number().int().nonnegative().optional(),
+    /** A network settings call's effect (issue 36), as its version keeps it. */
+    effect: changeEffect.optional(),
   }),
   /**
    * A network work order reached status 3 (completed). For an access-POP order (type 1001) the pop module

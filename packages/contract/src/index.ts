@@ -37,6 +37,7 @@ export * from './ticket';
 export * from './document';
 export * from './download';
 export * from './networkHistory';
+export * from './changeEffect';
 export * from './networkPreview';
 export * from './overview';
 export * from './apiToken';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeEffect } from './changeEffect';
 import { defineEndpoint } from './endpoint';
 import { integerField, pageQuery } from './fields';
 import { LIMITS } from './limits';
@@ -66,6 +67,8 @@ export const networkVersionItem = z.object({
   /** Ready to show: 主账号 name, 子账号 name, API 令牌 name, 系统. */
   who: z.string(),
   summary: z.string(),
+  /** What the save did (issue 36): null for a version written before effects were kept, or by the system. */
+  effect: changeEffect.nullable(),
 });
 export type NetworkVersionItem = z.infer<typeof networkVersionItem>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
+import { changeEffect } from './changeEffect';
 import { networkPreviewMessages } from './messages';
 import { networkNumberField } from './network';
 import { editCenterGateway, editCenterLinkGateway, editPrefix, enableCenterLink, setCenterLink, setFixedPort, setPointLink } from './networkSegments';
@@ -38,47 +39,11 @@ export const PREVIEWABLE = [
 export const PREVIEWABLE_PATHS = PREVIEWABLE.map((e) => e.path) as [PreviewablePath, ...PreviewablePath[]];
 export type PreviewablePath = (typeof PREVIEWABLE)[number]['path'];
 
-/** Why a packet stops: no route, a deny row, no live path, it leaves the network, a routing loop, a member down. */
-export const REACH_REFUSALS = ['no-route', 'denied', 'unreachable', 'outside', 'loop', 'down'] as const;
-export type ReachRefusal = (typeof REACH_REFUSALS)[number];
-
-/** Where traffic goes: a member's LAN prefix, its own address (prefix null), or the internet through the network. */
-export const previewSite = z.object({
-  member: z.string(),
-  prefix: z.string().nullable(),
-  internet: z.boolean(),
-  /** A deny row of the member's. */
-  denied: z.boolean(),
-});
-
-export const previewReach = z.object({
-  /** '' for the normal state, else the center that is down in it. */
-  state: z.string(),
-  from: z.string(),
-  to: previewSite,
-  /** true: reached after the change and not before. */
-  gained: z.boolean(),
-  /** After the change: the members a packet passes (the first path that fails, there or back, else the first), and where it stops (back: on the answer's way). */
-  path: z.array(z.string()),
-  stop: z.object({ at: z.string(), why: z.enum(REACH_REFUSALS), back: z.boolean() }).nullable(),
-});
-export type PreviewReach = z.infer<typeof previewReach>;
-
-export const previewAnswer = z.object({
-  /** Members whose configuration the change alters, adds or removes (the first PREVIEW_MEMBERS_SHOWN). */
-  members: z.array(z.object({ router_name: z.string(), change: z.enum(['added', 'changed', 'removed']) })),
-  member_count: z.number().int(),
-  /** Pairs that gain or lose reachability (the first PREVIEW_REACH_SHOWN, losses first); null when the network is too large to compare. */
-  reach: z.array(previewReach).nullable(),
-  reach_count: z.number().int(),
-  /** The member the caller's connection comes from (by its address), when it is one of the network's, and whether the change cuts it off. */
+/** What the caller's connection has to do with the change: the member it comes from (by its address), when it is one of the network's, and whether the change cuts it off. */
+export const previewAnswer = changeEffect.extend({
   viewer: z.object({ router_name: z.string(), cut: z.boolean() }).nullable(),
 });
 export type PreviewAnswer = z.infer<typeof previewAnswer>;
-
-/** The first this many of each list are answered; the counts say how many there are. */
-export const PREVIEW_MEMBERS_SHOWN = 100;
-export const PREVIEW_REACH_SHOWN = 200;
 
 /** POST /network/preview: the body of one of the previewable calls, run and rolled back; every refusal of that call answers as that call's. */
 export const previewNetworkChange = defineEndpoint({

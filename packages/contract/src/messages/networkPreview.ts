@@ -28,4 +28,11 @@ export const networkPreviewMessages = {
   previewWhyDown: '成员故障',
   previewViewerCut: '此更改将切断您当前所经过的成员 {name}，保存后您可能无法再访问控制台',
   previewViewerAffected: '您当前经过成员 {name} 连接控制台',
+  /** The same list, kept with the saved change's version and audit entry. */
+  effectTitle: '此次保存的影响',
+  effectShow: '查看影响',
+  effectNothing: '此次保存未影响任何成员的配置和连通性',
+  effectMembers: '{n} 个成员的配置已改变',
+  effectReachLost: '{n} 条连通已中断',
+  effectReachGained: '{n} 条连通已新增',
 } as const;

@@ -22,4 +22,13 @@ describe("a settings preview's comparison", () => {
     expect(effect.reach_count).toBeGreaterThan(0);
     expect(effect.viewer?.router_name).toBe(shop.router_name);
   });
+
+  it("reports a LAN taken off the list as lost, not the member's own address as gained (it was reached before too)", async () => {
+    const input = largeNetwork(12);
+    const shop = input.prefixes[input.prefixes.length - 1]!;
+    const effect = await networkEffect(compileNetwork(input), compileNetwork({ ...input, prefixes: input.prefixes.filter((p) => p !== shop) }), { ip: '' });
+    const toShop = effect.reach!.filter((r) => r.to.member === shop.router_name);
+    expect(toShop.some((r) => !r.gained && r.to.prefix === `${shop.ip}/24`)).toBe(true);
+    expect(toShop.filter((r) => r.gained)).toEqual([]);
+  });
 });

@@ -1,12 +1,11 @@
 import { LIMITS, PREVIEW_MEMBERS_SHOWN, PREVIEW_REACH_SHOWN, type PreviewAnswer, type PreviewReach } from '@hublink/contract';
 import type { Db } from '../db/connect';
-import { compileNetwork } from './compile';
 import { ipToInt } from './ip';
 import { loadNetwork } from './load';
 import type { CompiledNetwork } from './model';
 import { cidrRange } from './reachability';
 import { compareReachability, type ReachChange } from './reachabilityMap';
-import { storedForm } from './versions';
+import { compileRemembered, storedForm } from './versions';
 
 /*
  * The network's side of a settings preview (issue 36, core/preview.ts runs it): the network compiled
@@ -17,7 +16,7 @@ import { storedForm } from './versions';
 
 export async function networkSnapshot(db: Db, tenantId: number, networkId: number): Promise<CompiledNetwork | null> {
   const loaded = await loadNetwork(db, tenantId, networkId);
-  return loaded ? compileNetwork(loaded.input) : null;
+  return loaded ? compileRemembered(tenantId, networkId, loaded.input) : null;
 }
 
 const EMPTY: CompiledNetwork = { network_number: '', members: [] };

@@ -77,6 +77,14 @@ function memoOf(tenantId: number, networkId: number): CompileMemo {
   return memo;
 }
 
+/**
+ * Compiles a network with its memo: a change's compile before and after it (a preview, a save keeping
+ * its effect) reuses what the last recompile built, and the recompile after the save reuses theirs.
+ */
+export function compileRemembered(tenantId: number, networkId: number, input: Parameters<typeof compileNetwork>[0]): CompiledNetwork {
+  return compileNetwork(input, memoOf(tenantId, networkId));
+}
+
 /** Rows per insert: well under the bound parameters SQLite and PostgreSQL allow in one statement. */
 const INSERT_BATCH = 200;
 

@@ -23,7 +23,7 @@ import {
   type QueryResult,
   type RootOperationNode,
 } from 'kysely';
-import { auditNameList, auditReference, LIMITS, referenceIds, type AuditField, type AuditOp, type AuditReference, type DomainEvent } from '@hublink/contract';
+import { auditNameList, auditReference, LIMITS, referenceIds, type AuditField, type ChangeEffect, type AuditOp, type AuditReference, type DomainEvent } from '@hublink/contract';
 import { isAudited, keyColumnOf } from '../db/owners';
 import { diffRow, nameOf, type CapturedChange } from './auditEntry';
 import { wrapConnections } from '../db/wrapConnections';
@@ -53,6 +53,8 @@ export interface AuditScope {
    * record: the call's end, or the audit module's sweep after a crash, turns them into the entry.
    */
   pending?: { id: string; call: PendingCall };
+  /** What a network settings call did (issue 36), for its entry: set once the change has committed. */
+  effect?: ChangeEffect;
 }
 
 const storage = new AsyncLocalStorage<AuditScope>();
@@ -66,6 +68,12 @@ export async function captured<T>(scope: AuditScope, fn: () => Promise<T>): Prom
   } finally {
     scope.closed = true;
   }
+}
+
+/** A network settings call's effect goes into its entry (a call's later work, after it answered, does not). */
+export function noteEffect(effect: ChangeEffect): void {
+  const scope = storage.getStore();
+  if (scope && !scope.closed) scope.effect = effect;
 }
 
 /** Runs fn outside any scope (the event dispatcher: its passes must not count as a call's changes). */

@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { M, type ChangeEffect } from '@hublink/contract';
 import type { Db } from '../db/connect';
 import type { AuditScope, PendingCall } from './audit';
 import { summary, type CapturedChange } from './auditEntry';
@@ -18,13 +18,13 @@ type Events = Pick<Ctx['events'], 'emit'>;
  * Writes a call's entry from its committed changes and forgets them, in one transaction. The rows are
  * taken by deleting them: of two takers at once (a call's end and a sweep, two sweeps) one gets them.
  */
-async function settle(db: Db, events: Events, scopeId: string, call: PendingCall, msg: string, body: unknown, always: boolean): Promise<boolean> {
+async function settle(db: Db, events: Events, scopeId: string, call: PendingCall, msg: string, body: unknown, always: boolean, effect?: ChangeEffect): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const rows = (await trx.deleteFrom('audit_pending').where('scope_id', '=', scopeId).returning(['id', 'changes', 'more']).execute()).sort((a, b) => Number(a.id) - Number(b.id));
     if (rows.length === 0 && !always) return false;
     const changes = rows.flatMap((r) => JSON.parse(r.changes) as CapturedChange[]);
     const more = rows.reduce((n, r) => n + Number(r.more), 0);
-    await events.emit(trx, { type: 'operation.performed', ...call, msg, ...summary(changes, body), more });
+    await events.emit(trx, { type: 'operation.performed', ...call, msg, ...summary(changes, body), more, ...(effect ? { effect } : {}) });
     return true;
   });
 }
@@ -35,7 +35,7 @@ async function settle(db: Db, events: Events, scopeId: string, call: PendingCall
  */
 export async function finishCall(db: Db, events: Events, scope: AuditScope, outcome: { ok: boolean; msg: string; body: unknown }): Promise<void> {
   if (!scope.pending) return;
-  await settle(db, events, scope.pending.id, scope.pending.call, outcome.msg, outcome.body, outcome.ok);
+  await settle(db, events, scope.pending.id, scope.pending.call, outcome.msg, outcome.body, outcome.ok, outcome.ok ? scope.effect : undefined);
 }
 
 /**

@@ -31,6 +31,8 @@ export interface AuditEntryTable {
   /** JSON: contract auditRowChange[]. */
   changes: string;
   more: Generated<number>;
+  /** JSON contract ChangeEffect of a network settings call (issue 36); null for any other. */
+  effect: Generated<string | null>;
 }
 
 /** A tenant's audit retention; no row: LIMITS.auditRetentionDays. */

@@ -91,6 +91,8 @@ export interface NetworkVersionTable {
   summary: string;
   snapshot: string;
   create_time: number;
+  /** JSON contract ChangeEffect: what the save did (issue 36); null when none was worked out. */
+  effect: Generated<string | null>;
 }
 
 /** A command queued for a member's device (kill, restart, resend_config); the device gateway delivers it. */

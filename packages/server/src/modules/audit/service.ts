@@ -1,5 +1,6 @@
 import {
   AUDIT_ACTION_PATHS,
+  type ChangeEffect,
   AUDIT_EXPORT_COLUMNS,
   AUDIT_KIND_TEXT,
   AUDIT_SOURCE_TEXT,
@@ -81,6 +82,7 @@ export async function writeEntry(event: DomainEvent<'operation.performed'>, ctx:
       object_name: object.name.slice(0, SIZE.objectName),
       changes: JSON.stringify(changes),
       more: event.more ?? 0,
+      effect: event.effect ? JSON.stringify(event.effect) : null,
     })
     .onConflict((oc) => oc.column('event_id').doNothing())
     .execute();
@@ -134,6 +136,7 @@ const ENTRY_COLUMNS = [
   'object_name',
   'changes',
   'more',
+  'effect',
 ] as const;
 
 /** An entry as read; toEntry takes its numbers through Number() (PostgreSQL's bigint columns may come back as text). */
@@ -147,6 +150,7 @@ const toEntry = (ctx: Ctx, r: EntryRow): AuditEntry =>
     action: auditActionName(r.path),
     changes: JSON.parse(r.changes) as AuditRowChange[],
     more: Number(r.more),
+    effect: r.effect ? (JSON.parse(r.effect) as ChangeEffect) : null,
   }) as AuditEntry;
 
 export async function list(ctx: Ctx, actor: Actor, q: ListQuery): Promise<{ rows: AuditEntry[]; count: number }> {

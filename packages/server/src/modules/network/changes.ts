@@ -20,12 +20,15 @@ import {
   setSoftwareMode,
   type Endpoint,
   type PreviewablePath,
+  type PreviewAnswer,
 } from '@hublink/contract';
 import type { z } from 'zod';
 import type { Actor } from '../../core/actor';
+import { noteEffect } from '../../core/audit';
 import type { Ctx } from '../../core/context';
 import { ok } from '../../core/errors';
 import { route, type App } from '../../core/http';
+import { EffectFailed, saveWithEffect } from '../../core/preview';
 import * as pop from './pop';
 import * as segments from './segments';
 import * as settings from './settings';
@@ -71,10 +74,38 @@ export const SETTINGS_CHANGES: readonly SettingsChange[] = [
   change(editIpPool, (ctx, actor, b) => pop.editIpPool(ctx, actor, b), M.saved),
 ];
 
+/**
+ * Runs a settings change for real. What it did (the preview's comparison, taken around the same change)
+ * is kept with the version it wrote and in its audit entry, so history and audit show what the dialog
+ * showed before the save. The change has committed by then: a comparison that fails is logged, never
+ * the call's answer.
+ */
+async function saveKeepingEffect(ctx: Ctx, actor: Actor, run: () => Promise<unknown>): Promise<void> {
+  const saved = await saveWithEffect<PreviewAnswer>(ctx, 'network', run).catch((err: unknown) => {
+    if (err instanceof EffectFailed) {
+      ctx.log.error({ err: err.cause }, 'network: the effect of a saved change was not worked out');
+      return null;
+    }
+    throw err;
+  });
+  if (!saved?.effect) return;
+  const { viewer: _viewer, ...effect } = saved.effect;
+  if (saved.subject !== null && saved.record !== null) {
+    await ctx.db
+      .updateTable('network_version')
+      .set({ effect: JSON.stringify(effect) })
+      .where('tenant_id', '=', actor.tenantId)
+      .where('network_id', '=', saved.subject)
+      .where('version', '=', saved.record)
+      .execute();
+  }
+  noteEffect(effect);
+}
+
 export function changeRoutes(app: App, ctx: Ctx) {
   for (const c of SETTINGS_CHANGES) {
     route(app, ctx, c.endpoint, async ({ actor, body }) => {
-      await c.run(ctx, actor as Actor, body);
+      await saveKeepingEffect(ctx, actor as Actor, () => c.run(ctx, actor as Actor, body));
       return ok(null, c.done);
     });
   }

@@ -15,6 +15,7 @@ import {
   setFixedPort as setFixedPortEndpoint,
   setMemberOv as setMemberOvEndpoint,
   setNetworkFr as setNetworkFrEndpoint,
+  type ChangeEffect,
   type HistoryWho,
   type NcpCiphers,
   type NetworkSnapshot,
@@ -52,15 +53,16 @@ async function networkIdOf(db: Db, actor: Actor, networkNumber: string): Promise
   return (await callersNetwork(db, actor, networkNumber, ['id'])).id;
 }
 
-const VERSION_COLUMNS = ['version', 'create_time', 'who_kind', 'who_name', 'summary'] as const;
+const VERSION_COLUMNS = ['version', 'create_time', 'who_kind', 'who_name', 'summary', 'effect'] as const;
 
-function itemOf(ctx: Ctx, r: { version: number; create_time: number | string; who_kind: string; who_name: string; summary: string }): NetworkVersionItem {
+function itemOf(ctx: Ctx, r: { version: number; create_time: number | string; who_kind: string; who_name: string; summary: string; effect: string | null }): NetworkVersionItem {
   return {
     version: r.version,
     create_time: formatTime(Number(r.create_time), ctx.config.timezone),
     who_kind: r.who_kind as HistoryWho,
     who: whoText(r.who_kind, r.who_name),
     summary: r.summary,
+    effect: r.effect ? (JSON.parse(r.effect) as ChangeEffect) : null,
   };
 }
 

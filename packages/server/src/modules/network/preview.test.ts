@@ -1,4 +1,4 @@
-import { CODE, editPrefix, M, previewNetworkChange, setCiphers, setDns, setPointLink, type PreviewAnswer, type PreviewablePath } from '@hublink/contract';
+import { auditList, CODE, editPrefix, listNetworkVersions, M, previewNetworkChange, setCiphers, setDns, setPointLink, type AuditEntry, type NetworkVersionItem, type PreviewAnswer, type PreviewablePath } from '@hublink/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, FULL_ROLE, newAccount, ramToken, type TestApp } from '../../../test/helpers';
 import { networkTables, seedFreshMembers, seedNetwork } from '../../../test/networks';
@@ -102,5 +102,23 @@ describeEachDatabase('network settings preview (issue 36)', (getApp) => {
     const viewer = await ramToken(t, s.main.account.id, { ...FULL_ROLE, 'easylink.network': { create: 1, edit: 0, delete: 1, network: [] } });
     const refused = await previewOf(setDns.path, { dns: ['10.1.0.53'] }, { token: viewer });
     expect(refused.code).toBe(CODE.forbidden);
+  });
+  // Last: it saves the change the first test previewed.
+  it('saves the change with the same list in its version and its audit entry', async () => {
+    const body = { prefix: s.lans.filter((l) => l.name !== s.p[1]) };
+    const previewed = (await previewOf(editPrefix.path, body)).data as PreviewAnswer;
+    const { viewer: _viewer, ...expected } = previewed;
+    const saved = await t.call(editPrefix, { token: s.main.token, body: { network_number: s.net.network_number, ...body } });
+    expect(saved.code, saved.msg).toBe(CODE.ok);
+    await t.ctx.events.settle();
+    const versions = await t.call(listNetworkVersions, { token: s.main.token, query: { network_number: s.net.network_number, page: 1, limit: 10 } });
+    const latest = (versions.data as NetworkVersionItem[])[0]!;
+    expect(latest.effect).toEqual(expected);
+    expect(latest.effect!.reach!.some((r) => !r.gained && r.to.prefix === '10.4.0.0/24')).toBe(true);
+    const entries = await t.call(auditList, { token: s.main.token, query: { page: 1, limit: 10 } });
+    const entry = (entries.data as AuditEntry[]).find((e) => e.path === editPrefix.path)!;
+    expect(entry.effect).toEqual(expected);
+    // A call that is not a network setting has none; a version older than the effect (the first) neither.
+    expect((versions.data as NetworkVersionItem[]).at(-1)!.effect).toBeNull();
   });
 });

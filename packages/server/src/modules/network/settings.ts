@@ -19,7 +19,7 @@ import type { Actor } from '../../core/actor';
 import type { Ctx } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
 import { planOf, type Plan } from '../../domain/plan';
-import { previewPoint } from '../../core/preview';
+import { previewPoint, savedAs } from '../../core/preview';
 import { lockTenant } from '../../core/tenantLock';
 import type { Db } from '../../db/connect';
 import { recordVersion, versionBaseline } from './historyRecord';
@@ -77,7 +77,8 @@ export async function changeNetwork<T>(
     if (opts.event === 'settings') {
       await ctx.events.emit(trx, { type: 'network.changed', tenant_id: actor.tenantId, network_id: net.id, change: 'settings' });
     }
-    await recordVersion(trx, actor, actor.tenantId, net.id);
+    // A save keeps what it did with the version it wrote (changes.ts).
+    savedAs(trx, await recordVersion(trx, actor, actor.tenantId, net.id));
     return out;
   });
 }

@@ -1,4 +1,4 @@
-import { M, type AuditEntry } from '@hublink/contract';
+import { fmt, M, type AuditEntry } from '@hublink/contract';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../test/render';
@@ -37,6 +37,7 @@ const entry: AuditEntry = {
     { table: 'network_member', id: 7, op: 'insert', fields: [{ field: 'member_type', before: null, after: 'center' }] },
   ],
   more: 0,
+  effect: null,
 };
 
 describe('AuditDiff', () => {
@@ -61,5 +62,19 @@ describe('AuditDiff', () => {
     const [updated] = within(drawer).getAllByTestId('audit-change');
     expect(within(updated!).getByRole('heading').textContent).toMatch(/总部$/);
     expect(within(inserted).getByRole('heading').textContent).toMatch(/#7$/);
+    // No network setting, no effect.
+    expect(within(drawer).queryByRole('region', { name: M.effectTitle })).not.toBeInTheDocument();
+  });
+
+  it("shows a network setting's effect as its save worked it out", async () => {
+    const withEffect: AuditEntry = {
+      ...entry,
+      effect: { members: [{ router_name: 'gw1', change: 'changed' }], member_count: 1, reach: [], reach_count: 0 },
+    };
+    renderWithProviders(<AuditDiff entry={withEffect} onClose={() => {}} />);
+    const shown = await screen.findByRole('region', { name: M.effectTitle });
+    expect(within(shown).getByText(fmt(M.effectMembers, { n: 1 }))).toBeInTheDocument();
+    expect(within(shown).getByText('gw1')).toBeInTheDocument();
+    expect(within(shown).getByText(M.previewReachSame)).toBeInTheDocument();
   });
 });

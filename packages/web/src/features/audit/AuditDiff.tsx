@@ -1,5 +1,6 @@
-import { type AuditEntry, type AuditField, auditFieldShown, auditMessages, type AuditRowChange, fmt } from '@hublink/contract';
+import { type AuditEntry, type AuditField, auditFieldShown, auditMessages, type AuditRowChange, fmt, networkPreviewMessages } from '@hublink/contract';
 import { Descriptions, Drawer, Empty, Table, Tag, Typography } from 'antd';
+import { EffectList } from '../../components/EffectList';
 import { fieldLabel, KIND_TEXT, OP_TEXT, SOURCE_TEXT, tableName, valueText, whoText } from './labels';
 
 const none = (text: string) => text || '-';
@@ -34,6 +35,12 @@ export function AuditDiff({ entry, onClose }: { entry: AuditEntry | null; onClos
             <Descriptions.Item label={auditMessages.auditPath}>{`${entry.method} ${entry.path}`}</Descriptions.Item>
             <Descriptions.Item label={auditMessages.auditKind}>{KIND_TEXT[entry.kind]}</Descriptions.Item>
           </Descriptions>
+          {entry.effect && (
+            <section aria-label={networkPreviewMessages.effectTitle} style={{ marginTop: 24 }}>
+              <Typography.Title level={5}>{networkPreviewMessages.effectTitle}</Typography.Title>
+              <EffectList effect={entry.effect} tense="did" />
+            </section>
+          )}
           {entry.changes.length === 0 && <Empty style={{ marginTop: 24 }} description={auditMessages.auditNoChanges} />}
           {entry.changes.map((c, i) => (
             <div key={i} style={{ marginTop: 24 }} data-testid="audit-change">

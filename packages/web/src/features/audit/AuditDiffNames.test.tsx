@@ -24,6 +24,7 @@ const entry = (fields: AuditEntry['changes'][number]['fields']): AuditEntry => (
   object_name: 'ops',
   changes: [{ table: 'ram_account', id: 5, op: 'update', fields }],
   more: 0,
+  effect: null,
 });
 
 const cellsOf = async (label: string) => {

@@ -1,4 +1,4 @@
-import { fmt, M } from '@hublink/contract';
+import { fmt, M, type PreviewAnswer } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,10 +9,11 @@ import { detail, member } from '../../test/networkFixtures';
 import { okButton, pick, typeInto } from './segmentTesting';
 
 const centers = [member({ router_name: 'C1', member_type: 'center' }), member({ router_name: 'C2', member_type: 'center' })];
+const NOTHING: PreviewAnswer = { members: [], member_count: 0, reach: [], reach_count: 0, viewer: null };
 const EMPTY = { gateway: '', mask: 0, public_ip: '', public_port: 0, static_port: 0, center_router_name: '', line_mode: 1 };
 
 function setup(on = 0, saved = EMPTY, answer: EnvelopeOf<'/network/center_link'> = ok(null, '设置成功')) {
-  const m = mockApi({ '/network/center_link': answer });
+  const m = mockApi({ '/network/center_link': answer, '/network/preview': ok(NOTHING) });
   const onClose = vi.fn();
   renderWithProviders(
     <CenterLinkDialog detail={detail({ member: centers, network_center_link_show: 1, network_center_link: on, network_center_link_network: saved })} open onClose={onClose} />,
@@ -103,6 +104,22 @@ describe('CenterLinkDialog', () => {
     await shows(msg);
     expect(screen.getByRole('dialog')).toBeInTheDocument();
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('previews a changed setting, and the closing of the link in its confirmation, not an unchanged form', async () => {
+    const { m } = setup(1, { ...EMPTY, gateway: '10.50.0.0', mask: 24, center_router_name: 'C1', line_mode: 2 });
+    expect(await screen.findByRole('radio', { name: M.netSetRoutingMainBackup })).toBeChecked();
+    expect(screen.queryByRole('region', { name: M.previewTitle })).toBeNull();
+    await userEvent.click(screen.getByRole('radio', { name: M.netSetRoutingDual }));
+    await waitFor(() => expect(m.callsTo('/network/preview')).toHaveLength(1));
+    expect(m.callsTo('/network/preview')[0]!.body).toEqual({
+      network_number: 'N1',
+      path: '/network/center_link',
+      body: { enable: 1, center_router_name: 'C1', public_ip: '', public_port: '', static_port: '', gateway: '10.50.0.0', mask: 24, line_mode: 1 },
+    });
+    await userEvent.click(screen.getByRole('button', { name: M.segUiCenterLinkClose }));
+    await waitFor(() => expect(m.callsTo('/network/preview')).toHaveLength(2));
+    expect(m.callsTo('/network/preview')[1]!.body).toEqual({ network_number: 'N1', path: '/network/center_link', body: { enable: 0 } });
   });
 
   it('on: offers to close the link after a confirmation', async () => {

@@ -3,6 +3,7 @@ import { App, Button, Flex, Form, Input, Radio, Select, Tag, Typography } from '
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 import { SEGMENT_MASK_OPTIONS, text, zodRule } from './segmentForm';
 
 interface Values {
@@ -70,17 +71,33 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
   const lineMode = Form.useWatch('line_mode', form);
   const backup = centers.find((c) => c.value !== server)?.value;
 
-  const submit = async (v: Values) => {
+  /** What saving sends (without network_number), or null when the link is on and the form is the saved one. */
+  const bodyOf = (v: Values) => {
     const body = input(v);
-    if (on && JSON.stringify(body) === JSON.stringify(input(initial))) return true;
-    const env = await set.mutateAsync({ network_number: detail.network_number, enable: 1, ...body, public_port: body.public_port ?? '', static_port: body.static_port ?? '', mask: body.mask ?? '' });
+    if (on && JSON.stringify(body) === JSON.stringify(input(initial))) return null;
+    return { enable: 1, ...body, public_port: body.public_port ?? '', static_port: body.static_port ?? '', mask: body.mask ?? '' };
+  };
+  const submit = async (v: Values) => {
+    const body = bodyOf(v);
+    if (body === null) return true;
+    const env = await set.mutateAsync({ network_number: detail.network_number, ...body });
     return env.code === CODE.ok;
   };
+  // Off, saving turns the link on: previewed as soon as the settings would pass (even unchanged ones).
+  // Until the fields have mounted, the watch holds the closed form's {} (not the saved values): nothing is previewed then.
+  const editing = Form.useWatch([], form) as Values | undefined;
+  const editedBody = editing === undefined || !('center_router_name' in editing) ? null : bodyOf(editing);
+  const previewed = editedBody !== null && setCenterLink.body.safeParse({ network_number: detail.network_number, ...editedBody }).success ? editedBody : null;
 
   const closeLink = () =>
     modal.confirm({
       title: networkSegmentsMessages.segUiCenterLinkClose,
-      content: networkSegmentsMessages.segUiCenterLinkCloseConfirm,
+      content: (
+        <>
+          {networkSegmentsMessages.segUiCenterLinkCloseConfirm}
+          <ChangePreview networkNumber={detail.network_number} path={setCenterLink.path} body={{ enable: 0 }} />
+        </>
+      ),
       onOk: async () => {
         const env = await set.mutateAsync({ network_number: detail.network_number, enable: 0 });
         if (env.code === CODE.ok) onClose();
@@ -148,6 +165,7 @@ export function CenterLinkDialog({ detail, open, onClose }: { detail: NetworkDet
           <Select options={SEGMENT_MASK_OPTIONS} virtual={false} aria-label={networkSegmentsMessages.segUiMask} placeholder={networkSegmentsMessages.segUiMask} allowClear />
         </Form.Item>
       </Flex>
+      <ChangePreview networkNumber={detail.network_number} path={setCenterLink.path} body={previewed} />
       {on && (
         <Button danger block onClick={closeLink}>
           {networkSegmentsMessages.segUiCenterLinkClose}

@@ -1,4 +1,4 @@
-import { fmt, M } from '@hublink/contract';
+import { fmt, M, type PreviewAnswer } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -8,11 +8,12 @@ import { CenterSegmentDialog } from './CenterSegmentDialog';
 import { member } from '../../test/networkFixtures';
 import { okButton, pick, typeInto } from './segmentTesting';
 
+const NOTHING: PreviewAnswer = { members: [], member_count: 0, reach: [], reach_count: 0, viewer: null };
 const hw = (f: string) => `${M.segUiRouterSegment} ${f}`;
 const sw = (f: string) => `${M.segUiSoftwareSegmentOptional} ${f}`;
 
 function setup(answer: EnvelopeOf<'/network/edit_center_gateway'> = ok(null, '设置成功'), center = member({ router_name: 'C1', member_type: 'center' })) {
-  const m = mockApi({ '/network/edit_center_gateway': answer });
+  const m = mockApi({ '/network/edit_center_gateway': answer, '/network/preview': ok(NOTHING) });
   const onClose = vi.fn();
   renderWithProviders(<CenterSegmentDialog networkNumber="N1" member={center} onClose={onClose} />);
   return { m, onClose };
@@ -81,6 +82,20 @@ describe('CenterSegmentDialog', () => {
       software_network: null,
     });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('previews the segments once they would pass, not an unchanged form', async () => {
+    const { m } = setup();
+    await screen.findByLabelText(hw(M.segUiGateway));
+    expect(screen.queryByRole('region', { name: M.previewTitle })).toBeNull();
+    await typeInto(hw(M.segUiGateway), '10.8.0.0');
+    await pick(hw(M.segUiMask), '/16');
+    await waitFor(() => expect(m.callsTo('/network/preview')).toHaveLength(1));
+    expect(m.callsTo('/network/preview')[0]!.body).toEqual({
+      network_number: 'N1',
+      path: '/network/edit_center_gateway',
+      body: { router_name: 'C1', router_network: { gateway: '10.8.0.0', mask: 16 }, software_network: null },
+    });
   });
 
   it('names the center with its note (center_router_name_note) in the title', async () => {

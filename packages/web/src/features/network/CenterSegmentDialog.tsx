@@ -3,6 +3,7 @@ import { Divider, Flex, Form, Input, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 import { SEGMENT_MASK_OPTIONS, text, zodRule } from './segmentForm';
 
 type Key = 'router_network' | 'software_network';
@@ -68,16 +69,26 @@ export function CenterSegmentDialog({ networkNumber, member, onClose }: { networ
   const [form] = Form.useForm<Values>();
   const edit = useNetworkMutation(editCenterGateway);
   const initial: Values = { router_network: shown(member?.gateway.router ?? null), software_network: shown(member?.gateway.software ?? null) };
-  const submit = async (v: Values) => {
-    const body = (f: Fields | undefined) => ({ gateway: text(f?.gateway), mask: f?.mask ?? 0 });
-    const router = body(v.router_network);
+  /** What saving sends (without network_number), or null when the form is the saved one. */
+  const bodyOf = (v: Values, name: string) => {
+    const segment = (f: Fields | undefined) => ({ gateway: text(f?.gateway), mask: f?.mask ?? 0 });
+    const router = segment(v.router_network);
     // No software segment: null (the server leaves it to the network's pool).
-    const software = text(v.software_network?.gateway) === '' ? null : body(v.software_network);
-    const before = [body(initial.router_network), text(initial.software_network?.gateway) === '' ? null : body(initial.software_network)];
-    if (JSON.stringify([router, software]) === JSON.stringify(before)) return true;
-    const env = await edit.mutateAsync({ network_number: networkNumber, router_name: member!.router_name, router_network: router, software_network: software });
+    const software = text(v.software_network?.gateway) === '' ? null : segment(v.software_network);
+    const before = [segment(initial.router_network), text(initial.software_network?.gateway) === '' ? null : segment(initial.software_network)];
+    if (JSON.stringify([router, software]) === JSON.stringify(before)) return null;
+    return { router_name: name, router_network: router, software_network: software };
+  };
+  const submit = async (v: Values) => {
+    const body = bodyOf(v, member!.router_name);
+    if (body === null) return true;
+    const env = await edit.mutateAsync({ network_number: networkNumber, ...body });
     return env.code === CODE.ok;
   };
+  // Until the fields have mounted, the watch holds the closed form's {} (not the saved values): nothing is previewed then.
+  const editing = Form.useWatch([], form) as Values | undefined;
+  const editedBody = editing?.router_network === undefined || member === null ? null : bodyOf(editing, member.router_name);
+  const previewed = editedBody !== null && editCenterGateway.body.safeParse({ network_number: networkNumber, ...editedBody }).success ? editedBody : null;
   return (
     <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(networkSegmentsMessages.segUiCenterSegmentTitle, { name: member ? nameWithNote(member) : '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
       {PARTS.map(({ key, label }) => (
@@ -105,6 +116,7 @@ export function CenterSegmentDialog({ networkNumber, member, onClose }: { networ
           </Flex>
         </div>
       ))}
+      <ChangePreview networkNumber={networkNumber} path={editCenterGateway.path} body={previewed} />
     </FormDialog>
   );
 }

@@ -1,9 +1,10 @@
-import { CODE, fmt, LIMITS, networkPreviewMessages as P, previewNetworkChange, type PreviewablePath, type PreviewAnswer, type PreviewReach, type ReachRefusal } from '@hublink/contract';
+import { CODE, fmt, LIMITS, networkPreviewMessages as P, previewNetworkChange, type PreviewablePath, type PreviewAnswer } from '@hublink/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Flex, List, Spin, Tag, Typography } from 'antd';
+import { Alert, Flex, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { call } from '../../api/client';
 import { EnvelopeError } from '../../api/hooks';
+import { EffectList } from '../../components/EffectList';
 
 /*
  * 保存前预览 (issue 36): under a settings dialog's fields, what saving the change would do, asked of
@@ -12,23 +13,17 @@ import { EnvelopeError } from '../../api/hooks';
  * the member the user's own connection comes through. Nothing is shown while the form is unchanged.
  */
 
-const WHY: Record<ReachRefusal, string> = {
-  'no-route': P.previewWhyNoRoute,
-  denied: P.previewWhyDenied,
-  unreachable: P.previewWhyUnreachable,
-  outside: P.previewWhyOutside,
-  loop: P.previewWhyLoop,
-  down: P.previewWhyDown,
-};
+/** A confirmation (Popconfirm) with a preview in it: readable, and no wider than a phone's screen. */
+export const PREVIEW_POPCONFIRM_STYLES = { root: { maxWidth: 'min(360px, calc(100vw - 32px))' } };
 
 /** Waits for the value to rest this long before asking (each answer compiles the network twice). */
 const QUIET_MS = 400;
-const MEMBERS_SHOWN = 12;
 const BUSY_RETRIES = 10;
 const BUSY_RETRY_MS = 500;
 
-function useSettled<T>(value: T): T {
-  const [settled, setSettled] = useState(value);
+/** The value once it has rested; null until then (a dialog's first render may still hold the closed form's empty values). */
+function useSettled<T>(value: T): T | null {
+  const [settled, setSettled] = useState<T | null>(null);
   const key = JSON.stringify(value);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), QUIET_MS);
@@ -38,71 +33,12 @@ function useSettled<T>(value: T): T {
   return settled;
 }
 
-const siteLabel = (r: PreviewReach) => {
-  if (r.to.internet) return P.previewInternet;
-  if (r.to.prefix === null) return fmt(P.previewOwnAddress, { name: r.to.member });
-  const prefix = r.to.denied ? fmt(P.previewDenied, { prefix: r.to.prefix }) : r.to.prefix;
-  return `${r.to.member} ${prefix}`;
-};
-
-function ReachRow({ r }: { r: PreviewReach }) {
-  return (
-    <List.Item style={{ padding: '4px 0' }}>
-      <Flex gap={8} wrap align="baseline" style={{ width: '100%' }}>
-        <Tag color={r.gained ? 'green' : 'red'} style={{ marginInlineEnd: 0 }}>
-          {r.state === '' ? P.previewStateNormal : fmt(P.previewStateDown, { name: r.state })}
-        </Tag>
-        <Typography.Text>
-          {r.from} → {siteLabel(r)}
-        </Typography.Text>
-        {r.stop && (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {fmt(P.previewStop, { name: r.stop.at, why: WHY[r.stop.why] })}
-          </Typography.Text>
-        )}
-      </Flex>
-    </List.Item>
-  );
-}
-
 function Effect({ answer }: { answer: PreviewAnswer }) {
-  const lost = (answer.reach ?? []).filter((r) => !r.gained);
-  const gained = (answer.reach ?? []).filter((r) => r.gained);
-  const nothing = answer.member_count === 0 && answer.reach_count === 0;
   return (
     <Flex vertical gap={8}>
       {answer.viewer?.cut && <Alert type="error" showIcon message={fmt(P.previewViewerCut, { name: answer.viewer.router_name })} />}
       {answer.viewer && !answer.viewer.cut && <Typography.Text type="secondary">{fmt(P.previewViewerAffected, { name: answer.viewer.router_name })}</Typography.Text>}
-      {nothing && <Alert type="success" showIcon message={P.previewNothing} />}
-      {answer.member_count > 0 && (
-        <div>
-          <Typography.Text>{fmt(P.previewMembers, { n: answer.member_count })}</Typography.Text>
-          <Flex gap={4} wrap style={{ marginTop: 4 }}>
-            {answer.members.slice(0, MEMBERS_SHOWN).map((m) => (
-              <Tag key={m.router_name} color={m.change === 'added' ? 'green' : m.change === 'removed' ? 'red' : undefined}>
-                {m.router_name}
-                {m.change !== 'changed' && ` · ${m.change === 'added' ? P.previewMemberAdded : P.previewMemberRemoved}`}
-              </Tag>
-            ))}
-            {answer.member_count > MEMBERS_SHOWN && <Typography.Text type="secondary">{fmt(P.previewMore, { n: answer.member_count - MEMBERS_SHOWN })}</Typography.Text>}
-          </Flex>
-        </div>
-      )}
-      {answer.reach === null && <Alert type="info" showIcon message={fmt(P.previewReachTooLarge, { n: LIMITS.previewReachMaxMembers })} />}
-      {answer.reach !== null && answer.member_count > 0 && answer.reach_count === 0 && <Typography.Text type="secondary">{P.previewReachSame}</Typography.Text>}
-      {lost.length > 0 && (
-        <div>
-          <Typography.Text type="danger">{fmt(P.previewReachLost, { n: lost.length })}</Typography.Text>
-          <List size="small" dataSource={lost} renderItem={(r) => <ReachRow r={r} />} style={{ maxHeight: 180, overflowY: 'auto' }} />
-        </div>
-      )}
-      {gained.length > 0 && (
-        <div>
-          <Typography.Text type="success">{fmt(P.previewReachGained, { n: gained.length })}</Typography.Text>
-          <List size="small" dataSource={gained} renderItem={(r) => <ReachRow r={r} />} style={{ maxHeight: 140, overflowY: 'auto' }} />
-        </div>
-      )}
-      {answer.reach !== null && answer.reach_count > answer.reach.length && <Typography.Text type="secondary">{fmt(P.previewMore, { n: answer.reach_count - answer.reach.length })}</Typography.Text>}
+      <EffectList effect={answer} tense="will" />
     </Flex>
   );
 }

@@ -1,4 +1,4 @@
-import { M } from '@hublink/contract';
+import { M, type PreviewAnswer } from '@hublink/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -8,10 +8,12 @@ import { FixedPortDialog } from './FixedPortDialog';
 import { member } from '../../test/networkFixtures';
 import { okButton, typeInto } from './segmentTesting';
 
+const NOTHING: PreviewAnswer = { members: [], member_count: 0, reach: [], reach_count: 0, viewer: null };
+const hw = (f: string) => `${M.segUiRouterService} ${f}`;
 const sw = (f: string) => `${M.segUiSoftwareService} ${f}`;
 
 function setup() {
-  const m = mockApi({ '/network/fixed_port': ok(null, '设置成功') });
+  const m = mockApi({ '/network/fixed_port': ok(null, '设置成功'), '/network/preview': ok(NOTHING) });
   const onClose = vi.fn();
   const center = member({ router_name: 'C1', member_type: 'center', fixed_port: { router: { public_ip: '', public_port: 30000, static_port: 30001 }, software: null } });
   renderWithProviders(<FixedPortDialog networkNumber="N1" member={center} onClose={onClose} />);
@@ -54,5 +56,18 @@ describe('FixedPortDialog', () => {
       software_service: { public_ip: '203.0.113.5', public_port: '30010', static_port: '30011' },
     });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('previews the ports it would save, not an unchanged form', async () => {
+    const { m } = setup();
+    await screen.findByDisplayValue('30001');
+    expect(screen.queryByRole('region', { name: M.previewTitle })).toBeNull();
+    await typeInto(hw(M.segUiLocalPort), '30002');
+    await waitFor(() => expect(m.callsTo('/network/preview')).toHaveLength(1));
+    expect(m.callsTo('/network/preview')[0]!.body).toEqual({
+      network_number: 'N1',
+      path: '/network/fixed_port',
+      body: { router_name: 'C1', router_service: { public_ip: '', public_port: '30000', static_port: '30002' }, software_service: { public_ip: '', public_port: '', static_port: '' } },
+    });
   });
 });

@@ -3,6 +3,7 @@ import { Divider, Flex, Form, Input } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { FormDialog } from '../../components/FormDialog';
 import { useNetworkMutation } from './api';
+import { ChangePreview } from './ChangePreview';
 import { text, zodRule } from './segmentForm';
 
 type Service = 'router_service' | 'software_service';
@@ -59,13 +60,23 @@ export function FixedPortDialog({ networkNumber, member, onClose }: { networkNum
   const [form] = Form.useForm<Values>();
   const set = useNetworkMutation(setFixedPort);
   const initial: Values = { router_service: shown(member?.fixed_port.router ?? null), software_service: shown(member?.fixed_port.software ?? null) };
+  /** What saving sends (without network_number), or null when the form is the saved one. */
+  const bodyOf = (v: Values, name: string) => {
+    const service = (f: Fields | undefined) => ({ public_ip: text(f?.public_ip), public_port: text(f?.public_port), static_port: text(f?.static_port) });
+    const [router, software] = [service(v.router_service), service(v.software_service)];
+    if (JSON.stringify([router, software]) === JSON.stringify([service(initial.router_service), service(initial.software_service)])) return null;
+    return { router_name: name, router_service: router, software_service: software };
+  };
   const submit = async (v: Values) => {
-    const body = (f: Fields | undefined) => ({ public_ip: text(f?.public_ip), public_port: text(f?.public_port), static_port: text(f?.static_port) });
-    const [router, software] = [body(v.router_service), body(v.software_service)];
-    if (JSON.stringify([router, software]) === JSON.stringify([body(initial.router_service), body(initial.software_service)])) return true;
-    const env = await set.mutateAsync({ network_number: networkNumber, router_name: member!.router_name, router_service: router, software_service: software });
+    const body = bodyOf(v, member!.router_name);
+    if (body === null) return true;
+    const env = await set.mutateAsync({ network_number: networkNumber, ...body });
     return env.code === CODE.ok;
   };
+  // Until the fields have mounted, the watch holds the closed form's {} (not the saved values): nothing is previewed then.
+  const editing = Form.useWatch([], form) as Values | undefined;
+  const editedBody = editing?.router_service === undefined || member === null ? null : bodyOf(editing, member.router_name);
+  const previewed = editedBody !== null && setFixedPort.body.safeParse({ network_number: networkNumber, ...editedBody }).success ? editedBody : null;
   const revalidate = () => void form.validateFields({ dirty: true }).catch(() => undefined);
   return (
     <FormDialog<Values> guardMs={LIMITS.networkLoadingClearMs} form={form} title={fmt(networkSegmentsMessages.segUiFixedPortTitle, { name: member?.router_name ?? '' })} open={member !== null} onClose={onClose} onSubmit={submit} initialValues={initial}>
@@ -97,6 +108,7 @@ export function FixedPortDialog({ networkNumber, member, onClose }: { networkNum
           </Flex>
         </div>
       ))}
+      <ChangePreview networkNumber={networkNumber} path={setFixedPort.path} body={previewed} />
     </FormDialog>
   );
 }

@@ -23,6 +23,7 @@ function setup(answers: Parameters<typeof mockApi>[0] = {}) {
     '/network_fr/ov': ok([]),
     '/network/ip_address_pool': ok(EMPTY_POOL),
     '/network/edit_ip_address_pool': ok(null, '保存成功'),
+    '/network/preview': ok({ members: [], member_count: 0, reach: [], reach_count: 0, viewer: null }),
     ...answers,
   });
   const d = detail({ member: [member({ router_name: 'C1', member_type: 'center' })], network_fr: { network_fr_id: 7, shortname: '华南·华北 100M' }, mode: 2 });
@@ -56,6 +57,16 @@ describe('FrDialog (POP资源配置) in the config menu', () => {
     await waitFor(() => expect(m.callsTo('/network/fr')).toHaveLength(1));
     expect(m.callsTo('/network/fr')[0]!.body).toEqual({ network_number: 'N1', network_fr_id: 8, mode: 3 });
     await shows('设置成功');
+  });
+
+  it('previews a changed resource, not the saved one', async () => {
+    const m = setup();
+    await openEntry(M.networkMenuFr);
+    await waitFor(() => expect(screen.getByRole('radio', { name: M.networkModeCenter })).toBeChecked());
+    expect(screen.queryByRole('region', { name: M.previewTitle })).toBeNull();
+    await pickFr('国际 1M');
+    await waitFor(() => expect(m.callsTo('/network/preview')).toHaveLength(1));
+    expect(m.callsTo('/network/preview')[0]!.body).toEqual({ network_number: 'N1', path: '/network/fr', body: { network_fr_id: 8, mode: 2 } });
   });
 
   it('on 423 warns with the server’s msg, then opens the pool dialog for that resource after 2.5 s and sends the choice again once the pool is saved', async () => {

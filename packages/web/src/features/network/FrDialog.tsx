@@ -4,6 +4,7 @@ import { useApiQuery } from '../../api/hooks';
 import { toast } from '../../api/notify';
 import { rulesOf } from '../../api/rules';
 import { FormDialog } from '../../components/FormDialog';
+import { ChangePreview } from './ChangePreview';
 import { modeLabel } from './labels';
 import { usePopMutation } from './popApi';
 
@@ -29,6 +30,11 @@ export function FrDialog({ detail, open, onClose, onNeedPool }: { detail: Networ
   const choices = useApiQuery(frConfig, undefined, { enabled: open });
   const set = usePopMutation(setNetworkFr);
   const options = (choices.data?.data ?? []).map((c) => ({ value: c.network_fr_id, label: c.shortname }));
+  const frId = Form.useWatch('network_fr_id', form);
+  const mode = Form.useWatch('mode', form);
+  const editedBody = { network_fr_id: frId, mode };
+  const previewed =
+    (frId === detail.network_fr?.network_fr_id && mode === detail.mode) || !setNetworkFr.body.safeParse({ network_number: detail.network_number, ...editedBody }).success ? null : editedBody;
 
   const submit = async (v: Values) => {
     const env = await set.mutateAsync({ network_number: detail.network_number, network_fr_id: v.network_fr_id, mode: v.mode });
@@ -68,6 +74,7 @@ export function FrDialog({ detail, open, onClose, onNeedPool }: { detail: Networ
           ))}
         </Radio.Group>
       </Form.Item>
+      <ChangePreview networkNumber={detail.network_number} path={setNetworkFr.path} body={previewed} />
     </FormDialog>
   );
 }

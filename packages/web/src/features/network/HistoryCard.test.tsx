@@ -1,4 +1,4 @@
-import { CODE, fmt, M, type NetworkVersionItem, type VersionDiff } from '@hublink/contract';
+import { CODE, fmt, M, type ChangeEffect, type NetworkVersionItem, type VersionDiff } from '@hublink/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -6,9 +6,20 @@ import { mockApi, ok, refused, type ApiCall } from '../../test/mockApi';
 import { renderWithProviders, shows } from '../../test/render';
 import { HistoryCard } from './HistoryCard';
 
+/** What version 2's save did: two members reconfigured, one LAN cut off from a point. */
+const effect: ChangeEffect = {
+  members: [
+    { router_name: 'c1', change: 'changed' },
+    { router_name: 'p1', change: 'changed' },
+  ],
+  member_count: 2,
+  reach: [{ state: '', from: 'p1', to: { member: 'p2', prefix: '10.4.0.0/24', internet: false, denied: false }, gained: false, path: ['p1', 'c1'], stop: { at: 'c1', why: 'no-route', back: false } }],
+  reach_count: 1,
+};
+
 const versions: NetworkVersionItem[] = [
-  { version: 2, create_time: '2026-11-20 10:00:00', who_kind: 'main', who: '主账号 alice', summary: M.histFieldDns },
-  { version: 1, create_time: '2026-11-20 09:00:00', who_kind: 'main', who: '主账号 alice', summary: M.histCreated },
+  { version: 2, create_time: '2026-11-20 10:00:00', who_kind: 'main', who: '主账号 alice', summary: M.histFieldDns, effect },
+  { version: 1, create_time: '2026-11-20 09:00:00', who_kind: 'main', who: '主账号 alice', summary: M.histCreated, effect: null },
 ];
 
 const diff = (a: number, b: number): VersionDiff => ({
@@ -39,6 +50,18 @@ describe('HistoryCard', () => {
     await shows(M.histCreated);
     expect(within(rowOf(2)).getByText(M.histFieldDns)).toBeInTheDocument();
     expect(within(rowOf(2)).getByText('主账号 alice')).toBeInTheDocument();
+  });
+
+  it("opens a saved change's row to what the save did; a version without one has nothing to open", async () => {
+    setup();
+    await shows(M.histCreated);
+    expect(within(rowOf(2)).getByText(fmt(M.effectReachLost, { n: 1 }))).toBeInTheDocument();
+    expect(within(rowOf(1)).queryByRole('button', { name: /展开/ })).not.toBeInTheDocument();
+    await userEvent.click(within(rowOf(2)).getByRole('button', { name: /展开/ }));
+    const shown = await screen.findByRole('region', { name: `${M.effectTitle} ${M.histColVersion} 2` });
+    expect(within(shown).getByText(fmt(M.effectMembers, { n: 2 }))).toBeInTheDocument();
+    expect(within(shown).getByText(/p1 → p2 10\.4\.0\.0\/24/)).toBeInTheDocument();
+    expect(within(shown).getByText(fmt(M.previewStop, { name: 'c1', why: M.previewWhyNoRoute }))).toBeInTheDocument();
   });
 
   it('shows the empty state', async () => {

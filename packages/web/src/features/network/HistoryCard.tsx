@@ -1,4 +1,4 @@
-import { CODE, compareNetworkVersions, CURRENT_VERSION, fmt, LIMITS, listNetworkVersions, networkHistoryMessages, type NetworkVersionItem, rollbackNetwork } from '@hublink/contract';
+import { CODE, compareNetworkVersions, CURRENT_VERSION, fmt, LIMITS, listNetworkVersions, networkHistoryMessages, networkPreviewMessages, type NetworkVersionItem, rollbackNetwork } from '@hublink/contract';
 import { Alert, App, Button, Card, Flex, Modal, Spin, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { call } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { WideTable } from '../../components/WideTable';
 import { useNetworkMutation } from './api';
+import { EffectList } from '../../components/EffectList';
 import { VersionDiffTable } from './VersionDiffTable';
 
 /**
@@ -61,7 +62,25 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
     { title: networkHistoryMessages.histColVersion, dataIndex: 'version', key: 'version', width: 70 },
     { title: networkHistoryMessages.histColTime, dataIndex: 'create_time', key: 'create_time', width: 170 },
     { title: networkHistoryMessages.histColWho, dataIndex: 'who', key: 'who', width: 160 },
-    { title: networkHistoryMessages.histColSummary, dataIndex: 'summary', key: 'summary' },
+    {
+      title: networkHistoryMessages.histColSummary,
+      dataIndex: 'summary',
+      key: 'summary',
+      // A save that cut pairs off says so at a glance; its row opens to the whole list.
+      render: (summary: string, r: NetworkVersionItem) => {
+        const lost = (r.effect?.reach ?? []).filter((x) => !x.gained).length;
+        return (
+          <>
+            {summary}
+            {lost > 0 && (
+              <Tag color="red" style={{ marginInlineStart: 8 }}>
+                {fmt(networkPreviewMessages.effectReachLost, { n: lost })}
+              </Tag>
+            )}
+          </>
+        );
+      },
+    },
     ...(canRollback
       ? [
           {
@@ -122,6 +141,17 @@ export function HistoryCard({ networkNumber, canRollback }: { networkNumber: str
               hideSelectAll: true,
               onChange: (keys) => setSelected(keys.map(Number).slice(-2)),
               getCheckboxProps: (r) => ({ 'aria-label': `${networkHistoryMessages.histColVersion} ${r.version}` }),
+            }}
+            expandable={{
+              rowExpandable: (r) => r.effect !== null,
+              expandedRowRender: (r) => (
+                <section aria-label={`${networkPreviewMessages.effectTitle} ${networkHistoryMessages.histColVersion} ${r.version}`}>
+                  <Typography.Text strong>{networkPreviewMessages.effectTitle}</Typography.Text>
+                  <div style={{ marginTop: 8 }}>
+                    <EffectList effect={r.effect!} tense="did" />
+                  </div>
+                </section>
+              ),
             }}
             pagination={{ current: page, pageSize: LIMITS.pageSize, total: list.data?.count ?? 0, hideOnSinglePage: true, showSizeChanger: false, onChange: setPage }}
           />

@@ -10,7 +10,11 @@ const okButton = () => screen.getAllByText(/确\s*定|OK/).at(-1)!.closest('butt
 const SAVED = { pop: '10.9.0.0/16', center_link_network: '', center_network: '10.10.0.0/24', pop_software: '', other: '' };
 
 function setup(hasFr = false, answer: EnvelopeOf<'/network/edit_ip_address_pool'> = ok(null, '保存成功')) {
-  const m = mockApi({ '/network/ip_address_pool': ok(SAVED), '/network/edit_ip_address_pool': answer });
+  const m = mockApi({
+    '/network/ip_address_pool': ok(SAVED),
+    '/network/edit_ip_address_pool': answer,
+    '/network/preview': ok({ members: [], member_count: 0, reach: [], reach_count: 0, viewer: null }),
+  });
   const onClose = vi.fn();
   renderWithProviders(<IpPoolDialog networkNumber="N1" hasFr={hasFr} pending={null} open onClose={onClose} />);
   return { m, onClose };
@@ -63,6 +67,15 @@ describe('IpPoolDialog (网段配置)', () => {
     await waitFor(() => expect(m.callsTo('/network/edit_ip_address_pool')).toHaveLength(1));
     expect(m.callsTo('/network/edit_ip_address_pool')[0]!.body).toEqual({ network_number: 'N1', ...SAVED, other: '10.30.0.0/24' });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('previews the pools it would save, trimmed, not the saved ones', async () => {
+    const { m } = setup();
+    await screen.findByDisplayValue('10.9.0.0/16');
+    expect(screen.queryByRole('region', { name: M.previewTitle })).toBeNull();
+    await userEvent.type(field(M.popPoolOther), ' 10.30.0.0/24 ');
+    await waitFor(() => expect(m.callsTo('/network/preview')).toHaveLength(1));
+    expect(m.callsTo('/network/preview')[0]!.body).toEqual({ network_number: 'N1', path: '/network/edit_ip_address_pool', body: { ...SAVED, other: '10.30.0.0/24' } });
   });
 
   it('requires the POP pool while the network has a POP resource', async () => {

@@ -3,6 +3,7 @@ import { Alert, Form, Input, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useApiQuery } from '../../api/hooks';
 import { FormDialog } from '../../components/FormDialog';
+import { ChangePreview } from './ChangePreview';
 import type { PendingFr } from './FrDialog';
 import { usePopMutation } from './popApi';
 
@@ -48,13 +49,27 @@ export function IpPoolDialog({
   const saved = pool.data?.data;
   const popRequired = hasFr || pending !== null;
 
+  /** What saving sends to edit_ip_address_pool (without network_number). */
+  const bodyOf = (v: Partial<IpPool>) => ({ ...(Object.fromEntries(POOL_KEYS.map((k) => [k, (v[k] ?? '').trim()])) as IpPool), ...(pending ? { fr_id: pending.frId } : {}) });
   const submit = async (v: IpPool) => {
-    const values = Object.fromEntries(POOL_KEYS.map((k) => [k, (v[k] ?? '').trim()])) as IpPool;
-    const env = await edit.mutateAsync({ network_number: networkNumber, ...values, ...(pending ? { fr_id: pending.frId } : {}) });
+    const env = await edit.mutateAsync({ network_number: networkNumber, ...bodyOf(v) });
     if (env.code !== CODE.ok) return false;
     if (pending) await setFr.mutateAsync({ network_number: networkNumber, network_fr_id: pending.frId, mode: pending.mode });
     return true;
   };
+  // Saving with a pending POP resource then sends that choice again (/network/fr); a preview runs one call, so it
+  // previews the pools, the change this dialog makes (the resource's own preview is its dialog's).
+  // Until the fields have mounted, the watch holds the closed form's {} (not the saved values): nothing is previewed then.
+  const editing = Form.useWatch([], form) as Partial<IpPool> | undefined;
+  const editedBody = editing === undefined || !('pop' in editing) ? null : bodyOf(editing);
+  const previewed =
+    editedBody === null ||
+    saved === undefined ||
+    POOL_KEYS.every((k) => editedBody[k] === (saved[k] ?? '')) ||
+    (popRequired && editedBody.pop === '') ||
+    !editIpPool.body.safeParse({ network_number: networkNumber, ...editedBody }).success
+      ? null
+      : editedBody;
 
   return (
     <FormDialog<IpPool> guardMs={LIMITS.networkLoadingClearMs} form={form} title={networkMessages.networkMenuSegment} open={open && saved !== undefined} onClose={onClose} onSubmit={submit} initialValues={saved}>
@@ -71,6 +86,7 @@ export function IpPoolDialog({
           <Input placeholder="10.8.0.0/16" maxLength={18} aria-label={POOL_LABELS[k]} />
         </Form.Item>
       ))}
+      <ChangePreview networkNumber={networkNumber} path={editIpPool.path} body={previewed} />
     </FormDialog>
   );
 }

@@ -16,7 +16,7 @@ const TWO = [area(1, '华南', 'south'), area(2, '华北', 'north')];
 const THREE = [...TWO, area(3, '华东', 'east')];
 
 function setup(areas = THREE, ov = { main: 0, backup: 0, main_name: '', backup_name: '', priority: 3 }) {
-  const m = mockApi({ '/network/member_ov': ok(null, '保存成功') });
+  const m = mockApi({ '/network/member_ov': ok(null, '保存成功'), '/network/preview': ok({ members: [], member_count: 0, reach: [], reach_count: 0, viewer: null }) });
   const onClose = vi.fn();
   renderWithProviders(<MemberOvDialog networkNumber="N1" member={member({ router_name: 'R2', ov_id: ov })} areas={areas} onClose={onClose} />);
   return { m, onClose };
@@ -55,6 +55,15 @@ describe('MemberOvDialog (POP区域)', () => {
     await userEvent.click(okButton());
     await waitFor(() => expect(m.callsTo('/network/member_ov')).toHaveLength(1));
     expect(m.callsTo('/network/member_ov')[0]!.body).toEqual({ network_number: 'N1', router_name: 'R2', ov_id_main: 1, ov_id_backup: 0 });
+  });
+
+  it('previews a changed choice, not the saved one', async () => {
+    const { m } = setup(THREE, { main: 1, backup: 3, main_name: '华南', backup_name: '华东', priority: 3 });
+    expect(await screen.findByTitle('华东')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: M.previewTitle })).toBeNull();
+    await pick(M.popOvBackup, '华北');
+    await waitFor(() => expect(m.callsTo('/network/preview')).toHaveLength(1));
+    expect(m.callsTo('/network/preview')[0]!.body).toEqual({ network_number: 'N1', path: '/network/member_ov', body: { router_name: 'R2', ov_id_main: 1, ov_id_backup: 2 } });
   });
 
   it('reports an unchanged choice saved without a call', async () => {

@@ -2,6 +2,7 @@ import { BACKUP_AREA_FROM, BM, CODE, type FrArea, LIMITS, type NetworkMember, po
 import { Form, Select } from 'antd';
 import { toast } from '../../api/notify';
 import { FormDialog } from '../../components/FormDialog';
+import { ChangePreview } from './ChangePreview';
 import { usePopMutation } from './popApi';
 
 interface Values {
@@ -21,6 +22,11 @@ export function MemberOvDialog({ networkNumber, member, areas, onClose }: { netw
   const ids = new Set(areas.map((a) => a.id));
   const options = areas.map((a) => ({ value: a.id, label: a.name }));
   const backupOffered = areas.length >= BACKUP_AREA_FROM && main !== undefined;
+  const backupNow = Form.useWatch('backup', form);
+  const editedBackup = backupOffered ? (backupNow ?? 0) : 0;
+  const unchanged = main === member?.ov_id.main && editedBackup === member?.ov_id.backup;
+  const editedBody = member === null || main === undefined || unchanged ? null : { router_name: member.router_name, ov_id_main: main, ov_id_backup: editedBackup };
+  const previewed = editedBody !== null && setMemberOv.body.safeParse({ network_number: networkNumber, ...editedBody }).success ? editedBody : null;
 
   const submit = async (v: Values) => {
     if (!member || v.main === undefined) return false;
@@ -65,6 +71,7 @@ export function MemberOvDialog({ networkNumber, member, areas, onClose }: { netw
           <Select options={options} allowClear placeholder={popMessages.popOvBackupPick} aria-label={popMessages.popOvBackup} />
         </Form.Item>
       )}
+      <ChangePreview networkNumber={networkNumber} path={setMemberOv.path} body={previewed} />
     </FormDialog>
   );
 }

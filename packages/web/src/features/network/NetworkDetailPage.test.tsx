@@ -19,6 +19,8 @@ function setup(over: Parameters<typeof detail>[0] = {}, user = mainUser) {
   session.setUser(user);
   const m = mockApi({
     '/network/info': ok(detail({ member: members, member_count: 3, ...over })),
+    // The confirmations of the quagga switches preview their change.
+    '/network/preview': ok({ members: [], member_count: 0, reach: [], reach_count: 0, viewer: null }),
     '/network/status': ok({ network_status: over.network_status ?? 1, link: [link({ router_name: 'A1', center_router_name: 'R1', vpn_online: 1 })], link_count: 1, online: { R1: 1, R2: 0, A1: 1 },
       device: {
         R1: { config_version: 3, applied_version: 3, applied_error: '', command: { kind: 'kill', state: 'done', error: '', update_time: '2026-11-23 10:00:00' } },
