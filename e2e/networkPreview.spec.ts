@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditActionName, fmt, M } from '@hublink/contract';
 import { dialogHelpers } from './dialogs';
-import { addRouters, launch, postAs, screenshotAtWidths, signedInTenant, startServer, type Server } from './support';
+import { addRouters, CONTEXT, launch, postAs, screenshot, screenshotAtWidths, SCREEN_WIDTHS, signedInTenant, startServer, type Server } from './support';
 
 /**
  * 保存前预览 (issue 36) in Chromium against the real server: a prefix change that cuts a LAN off, a
@@ -82,6 +82,32 @@ describe('a settings change previewed before it is saved', () => {
     for (const name of names) await preview().getByText(name, { exact: true }).waitFor();
     await screenshotAtWidths(page, 'network-preview-ciphers-every-member', members);
     await cancel();
+  });
+
+  it("previews a member's dynamic routing inside the switch's confirmation, within the screen at every width, and changes nothing", async () => {
+    const toggle = page.getByRole('switch', { name: fmt(M.netSetQuaggaSwitch, { name: 'pv_p1' }) });
+    const confirmation = page.getByRole('tooltip').filter({ has: page.getByRole('region', { name: M.previewTitle }) });
+    try {
+      // Opened at each width (a confirmation stays where it opened when the window is resized).
+      for (const width of SCREEN_WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        await toggle.scrollIntoViewIfNeeded();
+        await toggle.click();
+        const asked = confirmation.getByRole('region', { name: M.previewTitle });
+        await asked.getByText(/个成员的配置将改变$/).waitFor();
+        // Asking is not saving: no toast.
+        expect(await page.locator('.ant-message-notice').count()).toBe(0);
+        const box = (await confirmation.boundingBox())!;
+        expect(box.x, `left edge at ${width}`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, `right edge at ${width}`).toBeLessThanOrEqual(width);
+        await screenshot(page, `network-preview-quagga-confirm-${width}`, asked);
+        await confirmation.getByRole('button', { name: /取\s?消/ }).click();
+        await confirmation.waitFor({ state: 'detached' });
+      }
+    } finally {
+      await page.setViewportSize(CONTEXT.viewport);
+    }
+    expect(await toggle.isChecked()).toBe(false);
   });
 
   it('saves the prefix change: its version in the history and its audit entry show the pairs it cut off', async () => {

@@ -56,7 +56,7 @@ export function ChangePreview({ networkNumber, path, body }: { networkNumber: st
     staleTime: 0,
     gcTime: 0,
     queryFn: async () => {
-      const env = await call(previewNetworkChange, { body: { network_number: networkNumber, path, body: settled! } }, { quiet: true, timeoutMs: LIMITS.requestTimeoutMs * 3 });
+      const env = await call(previewNetworkChange, { body: { network_number: networkNumber, path, body: settled! } }, { quiet: true, successToast: false, timeoutMs: LIMITS.requestTimeoutMs * 3 });
       if (env.code !== CODE.ok || !env.data) throw new EnvelopeError(env);
       return env.data;
     },
