@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { M } from '@hublink/contract';
-import { settled } from './support';
+import { settled, WAIT_MS } from './support';
 
 /** antd's OK button (its two-character label gets a space inside: '确 定'). */
 export const OK = /确\s?定|OK/;
@@ -30,6 +30,9 @@ export function dialogHelpers(current: () => Page) {
     },
     /** Submits the dialog and waits for the server's success message and the dialog to close. */
     async submit(success: string, label: RegExp = OK) {
+      // A settings dialog's 保存前预览 grows the dialog when its answer comes in, moving the button: a
+      // click as it lands can miss. Clicked once the preview (if any) has answered.
+      await expect.poll(() => dialog().locator('[aria-busy="true"]').count(), { timeout: WAIT_MS }).toBe(0);
       await dialog().getByRole('button', { name: label }).click();
       await current().getByText(success).first().waitFor();
       await dialog().waitFor({ state: 'hidden' });
