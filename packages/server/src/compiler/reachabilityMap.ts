@@ -80,7 +80,6 @@ function sideOf(compiled: CompiledNetwork, state: NetworkState, model = new Reac
   };
 }
 
-/** What one member reaches in a side's state: every other member's sites, and the internet for a receiver of the default route. */
 /** The address a member's answers come from: its first LAN's first host, or (null) its own address. */
 const backOf = (json: MemberJson): string | null => (json.lan[0] ? firstHost(json.lan[0]) : null);
 const backAtOf = (json: MemberJson): number | null => {
@@ -88,9 +87,10 @@ const backAtOf = (json: MemberJson): number | null => {
   return back === null ? null : ipToInt(back);
 };
 
+/** What one member reaches in a side's state: every other member's sites, and the internet for a receiver of the default route. */
 function rowOf(side: Side, from: string, json: MemberJson): (PairReach & { key: string })[] {
   const back = backOf(json);
-  const backAt = backAtOf(json);
+  const backAt = back === null ? null : ipToInt(back);
   const out: (PairReach & { key: string })[] = [];
   for (const { site, address, at, key } of side.sites) {
     if (site.member === from || site.internet || address === null || at === null) continue;
@@ -171,11 +171,12 @@ export async function compareReachability(before: CompiledNetwork, after: Compil
       const row = rowOf(now, from, json);
       // A site only one side lists (a member's own address is one while it has no LAN) still has an
       // address on the other: whether that side reached it there decides.
+      const [oldBackAt, backAt] = [old ? backAtOf(old) : null, backAtOf(json)];
       const reachedBefore = (p: PairReach & { key: string }) =>
-        reached.get(p.key) ?? (old !== undefined && p.address !== null && was.members.has(p.to.member) && was.model.reachesAddress(from, ipToInt(p.address), backAtOf(old), p.to.member));
+        reached.get(p.key) ?? (old !== undefined && p.address !== null && was.members.has(p.to.member) && was.model.reachesAddress(from, ipToInt(p.address), oldBackAt, p.to.member));
       for (const p of row) if (reachedBefore(p) !== p.ok) out.push({ state: state.name, from, to: p.to, gained: p.ok, ...bothWays(now.model, p) });
       const kept = new Set(row.map((p) => p.key));
-      const reachedNow = (p: PairReach) => p.address !== null && now.members.has(p.to.member) && now.model.reachesAddress(from, ipToInt(p.address), backAtOf(json), p.to.member);
+      const reachedNow = (p: PairReach) => p.address !== null && now.members.has(p.to.member) && now.model.reachesAddress(from, ipToInt(p.address), backAt, p.to.member);
       // A site that is gone: where packets to its old address go now.
       for (const p of oldRow) if (p.ok && !kept.has(p.key) && !reachedNow(p)) out.push({ state: state.name, from, to: p.to, gained: false, ...bothWays(now.model, p) });
       await breathe();
