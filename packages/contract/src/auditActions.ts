@@ -71,6 +71,7 @@ const AUDIT_ACTION_NAMES: Readonly<Record<string, string>> = {
   '/network/reset_respawn': '重启成员VPN服务',
   '/network/re_send_config': '重新下发配置',
   '/network/history/rollback': '回滚网络配置',
+  '/network/apply': '应用网络文档',
   '/network/ticket': '提交POP工单',
   '/network/ticket_cancel': '取消POP工单',
   '/network/ticket_delete': '删除POP工单',

@@ -38,6 +38,7 @@ export * from './document';
 export * from './download';
 export * from './networkHistory';
 export * from './changeEffect';
+export * from './networkCode';
 export * from './networkPreview';
 export * from './overview';
 export * from './apiToken';

@@ -65,6 +65,8 @@ export const LIMITS = {
   messageTitleMax: 255,
   /** Characters of HTML a message or announcement may carry (after sanitising). */
   richTextMax: 200_000,
+  /** Characters of a network document (networks as code, issue 36): a thousand members fit in a tenth of it. */
+  networkDocumentMax: 1_000_000,
   announcementTitleMax: 255,
   announcementTagMax: 32,
   serviceNameMax: 64,

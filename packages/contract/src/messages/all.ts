@@ -27,6 +27,7 @@ import { ldapMessages } from './ldap';
 import { ticketMessages } from './ticket';
 import { documentMessages } from './document';
 import { networkHistoryMessages } from './networkHistory';
+import { networkCodeMessages } from './networkCode';
 import { networkPreviewMessages } from './networkPreview';
 import { overviewMessages } from './overview';
 import { apiTokenMessages } from './apiToken';
@@ -60,6 +61,7 @@ export const M = {
   ...documentMessages,
   ...networkHistoryMessages,
   ...networkPreviewMessages,
+  ...networkCodeMessages,
   ...overviewMessages,
   ...apiTokenMessages,
   ...auditMessages,

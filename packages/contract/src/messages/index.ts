@@ -36,6 +36,7 @@ export { ticketMessages } from './ticket';
 export { documentMessages } from './document';
 export { networkHistoryMessages } from './networkHistory';
 export { networkPreviewMessages } from './networkPreview';
+export { networkCodeMessages } from './networkCode';
 export { overviewMessages } from './overview';
 export { apiTokenMessages } from './apiToken';
 export { auditMessages } from './audit';

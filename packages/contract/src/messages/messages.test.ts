@@ -26,6 +26,7 @@ import { documentMessages } from './document';
 import { apiTokenMessages } from './apiToken';
 import { networkHistoryMessages } from './networkHistory';
 import { networkPreviewMessages } from './networkPreview';
+import { networkCodeMessages } from './networkCode';
 import { overviewMessages } from './overview';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
@@ -60,6 +61,7 @@ const AREAS: Record<string, Record<string, string>> = {
   apiToken: apiTokenMessages,
   networkHistory: networkHistoryMessages,
   networkPreview: networkPreviewMessages,
+  networkCode: networkCodeMessages,
   overview: overviewMessages,
   audit: auditMessages,
   diagnosis: diagnosisMessages,

@@ -45,6 +45,7 @@ import { searchGinDirect } from './migrations/0045_search_gin_direct';
 import { eventDeliveryPending } from './migrations/0046_event_delivery_pending';
 import { memberConfigDelivery } from './migrations/0047_member_config_delivery';
 import { changeEffect } from './migrations/0048_change_effect';
+import { appliedDocument } from './migrations/0049_applied_document';
 import { ldapSync } from './migrations/0041_ldap_sync';
 import { webhooks } from './migrations/0043_webhooks';
 
@@ -100,6 +101,7 @@ export function migrations(handle: Pick<DbHandle, 'dialect'>): Record<string, Hu
     '0046_event_delivery_pending': eventDeliveryPending(),
     '0047_member_config_delivery': memberConfigDelivery(),
     '0048_change_effect': changeEffect(),
+    '0049_applied_document': appliedDocument(),
     '0041_ldap_sync': ldapSync(),
     '0043_webhooks': webhooks(handle.dialect),
   };

@@ -93,6 +93,8 @@ export interface NetworkVersionTable {
   create_time: number;
   /** JSON contract ChangeEffect: what the save did (issue 36); null when none was worked out. */
   effect: Generated<string | null>;
+  /** 1: an applied network document left the network at this version (issue 36); null otherwise. */
+  applied: Generated<number | null>;
 }
 
 /** A command queued for a member's device (kill, restart, resend_config); the device gateway delivers it. */

@@ -80,7 +80,7 @@ export const SETTINGS_CHANGES: readonly SettingsChange[] = [
  * showed before the save. The change has committed by then: a comparison that fails is logged, never
  * the call's answer.
  */
-async function saveKeepingEffect(ctx: Ctx, actor: Actor, run: () => Promise<unknown>): Promise<void> {
+export async function saveKeepingEffect(ctx: Ctx, actor: Actor, run: () => Promise<unknown>): Promise<void> {
   const saved = await saveWithEffect<PreviewAnswer>(ctx, 'network', run).catch((err: unknown) => {
     if (err instanceof EffectFailed) {
       ctx.log.error({ err: err.cause }, 'network: the effect of a saved change was not worked out');

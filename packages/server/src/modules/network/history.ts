@@ -14,10 +14,16 @@ import {
   setDefaultRoute as setDefaultRouteEndpoint,
   setFixedPort as setFixedPortEndpoint,
   setMemberOv as setMemberOvEndpoint,
+  setCiphers as setCiphersEndpoint,
+  setDns as setDnsEndpoint,
+  setPointLink as setPointLinkEndpoint,
+  setQuagga as setQuaggaEndpoint,
+  setSoftwareMode as setSoftwareModeEndpoint,
+  editCenterLinkGateway as editCenterLinkGatewayEndpoint,
+  enableCenterLink as enableCenterLinkEndpoint,
   setNetworkFr as setNetworkFrEndpoint,
   type ChangeEffect,
   type HistoryWho,
-  type NcpCiphers,
   type NetworkSnapshot,
   type NetworkVersionItem,
   type SnapshotMember,
@@ -114,7 +120,7 @@ export async function compare(ctx: Ctx, actor: Actor, networkNumber: string, a: 
  * run inside the rollback's, so a refusal anywhere rolls back every step. Kysely's methods read
  * private fields, so each is bound to the transaction itself.
  */
-function joined(trx: Db): Db {
+export function joined(trx: Db): Db {
   const handle: Db = new Proxy(trx, {
     get(target, prop) {
       if (prop === 'transaction') return () => ({ execute: <T>(fn: (t: Db) => Promise<T>) => fn(handle) });
@@ -135,8 +141,12 @@ function input<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 const same = (a: unknown, b: unknown) => textOf(a) === textOf(b);
 const key = (name: string) => name.toLowerCase();
 
+/** Runs one step of a restore; `key` names the part as the comparison's rows do (network.dns, member.<name>.quagga), so a caller can say where a refusal came from. */
+export type RestoreStep = (key: string, fn: () => Promise<unknown>) => Promise<unknown>;
+const direct: RestoreStep = (_key, fn) => fn();
+
 /** Restores `target` on the network step by step, each step only where the network differs from it. */
-async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: number, target: NetworkSnapshot): Promise<void> {
+export async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: number, target: NetworkSnapshot, step: RestoreStep = direct): Promise<void> {
   const now = async () => (await snapshotOf(c.db, actor.tenantId, networkId))!;
   let cur = await now();
 
@@ -145,32 +155,37 @@ async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: n
   const membership = (s: NetworkSnapshot) => `${names(s, 'center').sort().join(',')}|${names(s, 'point').sort().join(',')}`;
   if (cur.network_name !== target.network_name || membership(cur) !== membership(target)) {
     const kept = (type: string) => target.members.filter((m) => m.member_type === type).map((m) => m.router_name);
-    await networks.edit(c, actor, input(editNetworkEndpoint.body, { network_number: networkNumber, network_name: target.network_name, center: kept('center'), point: kept('point') }));
+    await step('network.members', () =>
+      networks.edit(c, actor, input(editNetworkEndpoint.body, { network_number: networkNumber, network_name: target.network_name, center: kept('center'), point: kept('point') })),
+    );
     cur = await now();
   }
 
   // Route prefixes go first and come back last: a segment or pool of the target may lie where a
   // prefix of the network is now (and the other way round), and neither may be saved over the other.
   const prefixesDiffer = !same(cur.prefixes, target.prefixes);
-  if (prefixesDiffer && cur.prefixes.length > 0) await segments.editPrefix(c, actor, networkNumber, []);
+  if (prefixesDiffer && cur.prefixes.length > 0) await step('network.prefixes', () => segments.editPrefix(c, actor, networkNumber, []));
 
   // Line main/backup.
   const main = (s: NetworkSnapshot) => s.members.find((m) => m.member_type === 'center' && m.routing === ROUTING_LINE.main)?.router_name ?? '';
   if (cur.routing_type !== target.routing_type || (target.routing_type === ROUTING_TYPE.mainBackup && (key(main(cur)) !== key(main(target)) || key(cur.routing_secondary) !== key(target.routing_secondary)))) {
     const body = target.routing_type === ROUTING_TYPE.mainBackup ? { main_router: main(target), secondary_router: target.routing_secondary } : {};
-    await settings.editRouting(c, actor, input(editRoutingEndpoint.body, { network_number: networkNumber, type: target.routing_type, ...body }));
+    await step('network.routing_type', () => settings.editRouting(c, actor, input(editRoutingEndpoint.body, { network_number: networkNumber, type: target.routing_type, ...body })));
   }
 
-  if (!same(cur.dns, target.dns)) await settings.setDns(c, actor, networkNumber, target.dns);
-  if (cur.ncp_ciphers !== target.ncp_ciphers) await settings.setCiphers(c, actor, networkNumber, target.ncp_ciphers as NcpCiphers);
+  if (!same(cur.dns, target.dns)) await step('network.dns', () => settings.setDns(c, actor, networkNumber, input(setDnsEndpoint.body, { network_number: networkNumber, dns: target.dns }).dns));
+  if (cur.ncp_ciphers !== target.ncp_ciphers) await step('network.ncp_ciphers', () => settings.setCiphers(c, actor, networkNumber, input(setCiphersEndpoint.body, { network_number: networkNumber, ncp_ciphers: target.ncp_ciphers }).ncp_ciphers));
 
   // Pools, then the POP resource that needs them.
   if (!same(cur.ip_pool, target.ip_pool)) {
-    await pop.editIpPool(c, actor, input(editIpPoolEndpoint.body, { network_number: networkNumber, ...(target.ip_pool as object) }));
+    await step('network.ip_pool', () => pop.editIpPool(c, actor, input(editIpPoolEndpoint.body, { network_number: networkNumber, ...(target.ip_pool as object) })));
   }
   if (cur.network_fr_id !== target.network_fr_id || cur.mode !== target.mode) {
-    if (target.network_fr_id === null) throw invalid(fmt(M.histCannotRestore, { label: M.histFieldFr }));
-    await pop.setFr(c, actor, input(setNetworkFrEndpoint.body, { network_number: networkNumber, network_fr_id: target.network_fr_id, mode: target.mode }));
+    const frId = target.network_fr_id;
+    await step('network.network_fr_id', async () => {
+      if (frId === null) throw invalid(fmt(M.histCannotRestore, { label: M.histFieldFr }));
+      await pop.setFr(c, actor, input(setNetworkFrEndpoint.body, { network_number: networkNumber, network_fr_id: frId, mode: target.mode }));
+    });
   }
 
   // Each member's settings. Advertisers that change first stop advertising, so that two members
@@ -181,23 +196,26 @@ async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: n
     const m = byName.get(key(t.router_name));
     if (!m || m.default_route !== DEFAULT_ROUTE.advertise || (t.default_route === DEFAULT_ROUTE.advertise && t.metric === m.metric)) continue;
     const model = t.default_route === DEFAULT_ROUTE.advertise ? DEFAULT_ROUTE.off : t.default_route;
-    await settings.setDefaultRoute(c, actor, input(setDefaultRouteEndpoint.body, { network_number: networkNumber, router_name: m.router_name, model }));
+    await step(`member.${t.router_name}.default_route`, () => settings.setDefaultRoute(c, actor, input(setDefaultRouteEndpoint.body, { network_number: networkNumber, router_name: m.router_name, model })));
   }
   cur = await now();
   byName = new Map(cur.members.map((m) => [key(m.router_name), m]));
   for (const t of target.members) {
     const m = byName.get(key(t.router_name));
     if (!m) continue;
-    await restoreMember(c, actor, networkNumber, m, t);
+    await restoreMember(c, actor, networkNumber, m, t, step);
   }
 
   // Segments and links.
   if (!same(cur.interconnect_network, target.interconnect_network)) {
-    if (!target.interconnect_network) throw invalid(fmt(M.histCannotRestore, { label: M.histFieldInterconnectNetwork }));
-    const s = target.interconnect_network as { gateway: string; mask: number };
-    await segments.editInterconnectSegment(c, actor, networkNumber, { gateway: s.gateway, mask: s.mask });
+    const s = target.interconnect_network as { gateway: string; mask: number } | null;
+    await step('network.interconnect_network', async () => {
+      if (!s) throw invalid(fmt(M.histCannotRestore, { label: M.histFieldInterconnectNetwork }));
+      const b = input(editCenterLinkGatewayEndpoint.body, { network_number: networkNumber, gateway: s.gateway, mask: s.mask });
+      await segments.editInterconnectSegment(c, actor, networkNumber, { gateway: b.gateway, mask: b.mask });
+    });
   }
-  if (cur.interconnect !== target.interconnect) await segments.enableInterconnect(c, actor, networkNumber, target.interconnect);
+  if (cur.interconnect !== target.interconnect) await step('network.interconnect', () => segments.enableInterconnect(c, actor, networkNumber, input(enableCenterLinkEndpoint.body, { network_number: networkNumber, enable: target.interconnect }).enable));
   if (cur.center_link !== target.center_link || !same(cur.center_link_network, target.center_link_network)) {
     const link = (target.center_link_network ?? {}) as Record<string, unknown>;
     // Unset parts are stored as '' and 0; the call takes them as absent (0 is no port).
@@ -206,40 +224,43 @@ async function restore(c: Ctx, actor: Actor, networkNumber: string, networkId: n
       target.center_link === 1
         ? { enable: 1, ...link, gateway: given(link.gateway), mask: link.gateway ? link.mask : undefined, public_ip: given(link.public_ip), public_port: given(link.public_port), static_port: given(link.static_port) }
         : { enable: 0 };
-    await segments.setCenterLink(c, actor, input(setCenterLinkEndpoint.body, { network_number: networkNumber, ...body }));
+    await step('network.center_link', () => segments.setCenterLink(c, actor, input(setCenterLinkEndpoint.body, { network_number: networkNumber, ...body })));
   }
   if (prefixesDiffer && target.prefixes.length > 0) {
     const rows = target.prefixes.map((p) => ({ ...p, ge: p.ge ?? undefined, le: p.le ?? undefined }));
-    await segments.editPrefix(c, actor, networkNumber, input(editPrefixEndpoint.body, { network_number: networkNumber, prefix: rows }).prefix ?? []);
+    await step('network.prefixes', () => segments.editPrefix(c, actor, networkNumber, input(editPrefixEndpoint.body, { network_number: networkNumber, prefix: rows }).prefix ?? []));
   }
   const links = (s: NetworkSnapshot) => s.members.filter((m) => m.member_type === 'point').map((m) => `${key(m.router_name)}:${(m.link_centers ?? []).map(key).join(',')}`).sort().join('|');
   if (links(cur) !== links(target)) {
     const centers = target.members.filter((m) => m.member_type === 'center').map((m) => m.router_name);
     const config: Record<string, string[]> = {};
     for (const p of target.members.filter((m) => m.member_type === 'point')) config[p.router_name] = p.link_centers ?? centers;
-    await segments.setPointLinks(c, actor, networkNumber, config);
+    await step('network.links', () => segments.setPointLinks(c, actor, networkNumber, input(setPointLinkEndpoint.body, { network_number: networkNumber, link_config: config }).link_config ?? {}));
   }
 }
 
-async function restoreMember(c: Ctx, actor: Actor, networkNumber: string, m: SnapshotMember, t: SnapshotMember): Promise<void> {
+async function restoreMember(c: Ctx, actor: Actor, networkNumber: string, m: SnapshotMember, t: SnapshotMember, step: RestoreStep): Promise<void> {
   const member = { network_number: networkNumber, router_name: m.router_name };
+  const at = (field: string) => `member.${t.router_name}.${field}`;
   if (m.default_route !== t.default_route || (t.default_route === DEFAULT_ROUTE.advertise && m.metric !== t.metric)) {
-    await settings.setDefaultRoute(c, actor, input(setDefaultRouteEndpoint.body, { ...member, model: t.default_route, metric: t.metric }));
+    await step(at('default_route'), () => settings.setDefaultRoute(c, actor, input(setDefaultRouteEndpoint.body, { ...member, model: t.default_route, metric: t.metric })));
   }
-  if (m.mode !== t.mode) await settings.setDialMode(c, actor, networkNumber, m.router_name, t.mode);
-  if (m.quagga !== t.quagga) await settings.setQuagga(c, actor, networkNumber, m.router_name, t.quagga);
+  if (m.mode !== t.mode) await step(at('mode'), () => settings.setDialMode(c, actor, networkNumber, m.router_name, input(setSoftwareModeEndpoint.body, { ...member, mode: t.mode }).mode));
+  if (m.quagga !== t.quagga) await step(at('quagga'), () => settings.setQuagga(c, actor, networkNumber, m.router_name, input(setQuaggaEndpoint.body, { ...member, enable: t.quagga }).enable));
   if (m.ov_main !== t.ov_main || m.ov_backup !== t.ov_backup) {
-    await pop.setMemberOv(c, actor, input(setMemberOvEndpoint.body, { ...member, ov_id_main: t.ov_main, ov_id_backup: t.ov_backup }));
+    await step(at('ov_main'), () => pop.setMemberOv(c, actor, input(setMemberOvEndpoint.body, { ...member, ov_id_main: t.ov_main, ov_id_backup: t.ov_backup })));
   }
   if (t.member_type !== 'center') return;
   const gw = t.gateway as { router: { gateway: string; mask: number } | null; software: { gateway: string; mask: number } | null };
   if (!same(m.gateway, t.gateway)) {
-    if (!gw.router) throw invalid(fmt(M.histCannotRestore, { label: `${M.histFieldMember} ${m.router_name} · ${M.histFieldGateway}` }));
-    await segments.editCenterGateway(c, actor, input(editCenterGatewayEndpoint.body, { ...member, router_network: gw.router, software_network: gw.software }));
+    await step(at('gateway'), async () => {
+      if (!gw.router) throw invalid(fmt(M.histCannotRestore, { label: `${M.histFieldMember} ${m.router_name} · ${M.histFieldGateway}` }));
+      await segments.editCenterGateway(c, actor, input(editCenterGatewayEndpoint.body, { ...member, router_network: gw.router, software_network: gw.software }));
+    });
   }
   if (!same(m.fixed_port, t.fixed_port)) {
     const fp = t.fixed_port as { router: object | null; software: object | null };
-    await segments.setFixedPort(c, actor, input(setFixedPortEndpoint.body, { ...member, router_service: fp.router, software_service: fp.software }));
+    await step(at('fixed_port'), () => segments.setFixedPort(c, actor, input(setFixedPortEndpoint.body, { ...member, router_service: fp.router, software_service: fp.software })));
   }
 }
 

@@ -2,6 +2,7 @@ import { defineModule } from '../../core/module';
 import { joinImportedMembers } from './directoryMembers';
 import { recordMemberDeleted } from './historyRecord';
 import { historyRoutes } from './historyRoutes';
+import { asCodeRoutes } from './asCodeRoutes';
 import { changeRoutes } from './changes';
 import { assignCreatedPop } from './pop';
 import { previewRoutes } from './previewRoutes';
@@ -20,6 +21,7 @@ export const networkModule = defineModule({
     segmentsRoutes(app, ctx);
     popRoutes(app, ctx);
     historyRoutes(app, ctx);
+    asCodeRoutes(app, ctx);
   },
   on: { 'pop.created': assignCreatedPop, 'ldap.members_imported': joinImportedMembers, 'member.deleted': recordMemberDeleted },
 });

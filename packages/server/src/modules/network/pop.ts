@@ -50,6 +50,19 @@ async function usableFr(db: Db, tenantId: number, frId: number) {
 const areasOf = (db: Db, tenantId: number, frId: number) =>
   db.selectFrom('network_fr_area').select(['id', 'name', 'routers']).where('tenant_id', '=', tenantId).where('network_fr_id', '=', frId).orderBy('id').execute();
 
+/** The names a document gives the network's resource and its members' areas (networks as code). */
+export async function popNamesOf(db: Db, tenantId: number, frId: number | null): Promise<{ frName: string | null; areas: Map<number, string> }> {
+  if (frId === null) return { frName: null, areas: new Map() };
+  const fr = await db.selectFrom('network_fr').select('name').where('id', '=', frId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return { frName: fr?.name ?? null, areas: new Map((await areasOf(db, tenantId, frId)).map((a) => [a.id, a.name])) };
+}
+
+/** The tenant's resources by name (a name may be shared), each with its areas by name. */
+export async function popsByName(db: Db, tenantId: number, name: string): Promise<{ id: number; areas: { id: number; name: string }[] }[]> {
+  const frs = await db.selectFrom('network_fr').select('id').where('tenant_id', '=', tenantId).where('name', '=', name).orderBy('id').execute();
+  return Promise.all(frs.map(async (fr) => ({ id: fr.id, areas: await areasOf(db, tenantId, fr.id) })));
+}
+
 /** The network's resource and pools, read under the lock changeNetwork holds. */
 const popStateOf = (trx: Db, networkId: number) => trx.selectFrom('network').select(['network_fr_id', 'ip_pool']).where('id', '=', networkId).executeTakeFirstOrThrow();
 

@@ -64,11 +64,10 @@ function ensureOnce(center: string[], point: string[]): void {
   }
 }
 
-/** The named members, each the tenant's own; software members only as points. */
-async function resolveMembers(db: Db, tenantId: number, center: string[], point: string[]): Promise<Chosen[]> {
-  const named = [...center.map((n) => ({ name: n, member_type: 'center' as const })), ...point.map((n) => ({ name: n, member_type: 'point' as const }))];
+/** The tenant's members of these names, by their lower-case name. */
+export async function membersByName(db: Db, tenantId: number, names: string[]): Promise<Map<string, { id: number; router_name: string; router_type: number }>> {
   const found = new Map<string, { id: number; router_name: string; router_type: number }>();
-  for (const part of chunks(named)) {
+  for (const part of chunks(names)) {
     const rows = await db
       .selectFrom('member')
       .select(['id', 'router_key', 'router_name', 'router_type'])
@@ -76,11 +75,18 @@ async function resolveMembers(db: Db, tenantId: number, center: string[], point:
       .where(
         'router_key',
         'in',
-        part.map((n) => n.name.toLowerCase()),
+        part.map((n) => n.toLowerCase()),
       )
       .execute();
     for (const r of rows) found.set(r.router_key, r);
   }
+  return found;
+}
+
+/** The named members, each the tenant's own; software members only as points. */
+async function resolveMembers(db: Db, tenantId: number, center: string[], point: string[]): Promise<Chosen[]> {
+  const named = [...center.map((n) => ({ name: n, member_type: 'center' as const })), ...point.map((n) => ({ name: n, member_type: 'point' as const }))];
+  const found = await membersByName(db, tenantId, named.map((n) => n.name));
   return named.map((n) => {
     const m = found.get(n.name.toLowerCase());
     if (!m) throw invalid(fmt(M.networkMemberMissing, { name: n.name }));
