@@ -13,6 +13,7 @@ import {
   IMPORT_COLUMNS,
   LIMITS,
   renameNetwork,
+  exportNetwork,
   ROUTER_TYPE,
   saveLdap,
   uploadLdapCa,
@@ -378,6 +379,14 @@ const RECIPES: Record<string, Recipe> = {
       .orderBy('network_version.version')
       .execute();
     return { body: { network_number, version: versions.at(-2)!.version } };
+  },
+  '/network/apply': async (w) => {
+    // The network's own document with another DNS list: one change, made through the DNS service.
+    const { network_number } = w.settings;
+    const exported = await w.t.call(exportNetwork, { token: w.main.token, query: { network_number, format: 'json' } });
+    expect(exported.code).toBe(CODE.ok);
+    const doc = JSON.parse(exported.data!.document) as { dns: string[] };
+    return { body: { network_number, document: JSON.stringify({ ...doc, dns: ['192.0.2.153'] }) } };
   },
   '/network/delete': async (w) => ({ body: { network_number: w.network.network_number } }),
   '/login/logout': async (w) => ({ token: (await signIn(w.t, w.main.username, w.main.password)).data!.access_token }),
