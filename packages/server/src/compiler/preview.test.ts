@@ -31,4 +31,18 @@ describe("a settings preview's comparison", () => {
     expect(toShop.some((r) => !r.gained && r.to.prefix === `${shop.ip}/24`)).toBe(true);
     expect(toShop.filter((r) => r.gained)).toEqual([]);
   });
+
+  it('remembers a comparison by what was compiled (a save after its preview), and still judges each caller', async () => {
+    const input = largeNetwork(40);
+    const shop = input.members.find((m) => m.member_type === 'point' && m.router_type === 1)!;
+    const cutting = { ...input, members: input.members.map((m) => (m === shop ? { ...m, link_centers: ['center2'] } : m)) };
+    const first = await networkEffect(compileNetwork(input), compileNetwork(cutting), { ip: '172.16.0.9' });
+    // Compiled again (new objects, the same content): the same answer; the caller's part is its own.
+    const again = await networkEffect(compileNetwork(input), compileNetwork(cutting), { ip: '' });
+    expect({ ...again, viewer: first.viewer }).toEqual(first);
+    expect(again.viewer).toBeNull();
+    // Another change of the same network is compared anew.
+    const other = await networkEffect(compileNetwork(input), compileNetwork({ ...input, dns: ['192.0.2.53'] }), { ip: '' });
+    expect(other.reach_count).toBe(0);
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LIMITS, PREVIEW_MEMBERS_SHOWN, PREVIEW_REACH_SHOWN, type PreviewAnswer, type PreviewReach } from '@hublink/contract';
 import type { Db } from '../db/connect';
 import { ipToInt } from './ip';
@@ -49,28 +50,42 @@ const asReach = (c: ReachChange): PreviewReach => {
   };
 };
 
+/** Effects worked out lately, by the two networks' fingerprints: a save right after its preview finds its effect here. */
+const effects = new Map<string, { members: PreviewAnswer['members']; changes: ReachChange[] }>();
+const EFFECTS_MAX = 16;
+
+/** A compiled network's fingerprint: its members' stored hashes, which the comparison needs anyway. */
+const fingerprint = (hashes: Map<string, string>) => createHash('sha256').update(JSON.stringify([...hashes])).digest('hex');
+
 export async function networkEffect(beforeOrNull: CompiledNetwork | null, afterOrNull: CompiledNetwork | null, caller: { ip: string }): Promise<PreviewAnswer> {
   const before = beforeOrNull ?? EMPTY;
   const after = afterOrNull ?? EMPTY;
   const was = new Map(before.members.map((m) => [m.router_name, storedForm(m).hash]));
-  const members: PreviewAnswer['members'] = [];
-  for (const m of after.members) {
-    const hash = was.get(m.router_name);
-    if (hash === undefined) members.push({ router_name: m.router_name, change: 'added' });
-    else if (hash !== storedForm(m).hash) members.push({ router_name: m.router_name, change: 'changed' });
-  }
-  const now = new Set(after.members.map((m) => m.router_name));
-  for (const name of was.keys()) if (!now.has(name)) members.push({ router_name: name, change: 'removed' });
-
-  const viewer = memberAt(before, caller.ip);
+  const is = new Map(after.members.map((m) => [m.router_name, storedForm(m).hash]));
+  const key = `${before.network_number}|${fingerprint(was)}|${fingerprint(is)}`;
   const large = Math.max(before.members.length, after.members.length) > LIMITS.previewReachMaxMembers;
-  // Nothing compiled differs: nothing can reach differently.
-  const changes = large || members.length === 0 ? [] : await compareReachability(before, after);
-  // Losses first, then the normal state before the failure states.
-  changes.sort((a, b) => Number(a.gained) - Number(b.gained) || Number(a.state !== '') - Number(b.state !== ''));
+  let known = effects.get(key);
+  if (!known) {
+    const members: PreviewAnswer['members'] = [];
+    for (const [name, hash] of is) {
+      const old = was.get(name);
+      if (old === undefined) members.push({ router_name: name, change: 'added' });
+      else if (old !== hash) members.push({ router_name: name, change: 'changed' });
+    }
+    for (const name of was.keys()) if (!is.has(name)) members.push({ router_name: name, change: 'removed' });
+    // Nothing compiled differs: nothing can reach differently.
+    const changes = large || members.length === 0 ? [] : await compareReachability(before, after);
+    // Losses first, then the normal state before the failure states.
+    changes.sort((a, b) => Number(a.gained) - Number(b.gained) || Number(a.state !== '') - Number(b.state !== ''));
+    known = { members, changes };
+    effects.set(key, known);
+    if (effects.size > EFFECTS_MAX) effects.delete(effects.keys().next().value!);
+  }
+  const { members, changes } = known;
+  const viewer = memberAt(before, caller.ip);
   const cut =
     viewer !== null &&
-    (!now.has(viewer) || changes.some((c) => c.state === '' && !c.gained && (c.from === viewer || c.to.member === viewer)));
+    (!is.has(viewer) || changes.some((c) => c.state === '' && !c.gained && (c.from === viewer || c.to.member === viewer)));
   return {
     members: members.slice(0, PREVIEW_MEMBERS_SHOWN),
     member_count: members.length,
