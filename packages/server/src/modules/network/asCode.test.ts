@@ -1,6 +1,7 @@
 import {
   applyNetwork,
   CODE,
+  editCenterLinkGateway,
   editPrefix,
   exportNetwork,
   fmt,
@@ -162,6 +163,19 @@ describeEachDatabase('networks as code (issue 36)', (getApp) => {
       expect(await written(t)).toEqual(before);
     });
 
+    it('what no dialog can undo: a segment the network has, left out of the document', async () => {
+      const seg = await t.call(editCenterLinkGateway, { token: s.main.token, body: { network_number: s.net.network_number, gateway: '100.66.0.0', mask: 24 } });
+      expect(seg.code, seg.msg).toBe(CODE.ok);
+      const before = await written(t);
+      const doc = await edited((d) => {
+        delete d.interconnect;
+      });
+      const res = await apply(doc);
+      expect(res.code).toBe(CODE.invalid);
+      expect(res.msg).toBe(fmt(M.codeRefused, { path: 'interconnect.segment', reason: fmt(M.histCannotRestore, { label: M.histFieldInterconnectNetwork }) }));
+      expect(await written(t)).toEqual(before);
+    });
+
     it('unreadable text and another kind of document', async () => {
       const bad = await apply('name: [unclosed');
       expect(bad.msg).toContain(fmt(M.codeDocumentUnreadable, { reason: '' }).slice(0, 8));
@@ -181,5 +195,19 @@ describeEachDatabase('networks as code (issue 36)', (getApp) => {
     // A network number of another tenant is not found.
     const foreign = await plan(yaml, s.net.network_number, other.token);
     expect(foreign.code).not.toBe(CODE.ok);
+  });
+
+  it('holds a role to its networks and a read token to reading', async () => {
+    const yaml = await exported();
+    const other = await seedNetwork(t, s.main.account.id, { center: await seedFreshMembers(t, s.main.account.id, 1) });
+    const ram = await newRamAccount(t, s.main.account.id, { auth: { ...FULL_ROLE, 'easylink.network': { create: 1, edit: 1, delete: 1, network: [other.network_number] } } });
+    const token = (await signIn(t, ram.login, ram.password, { ram: true })).data!.access_token;
+    for (const call of [plan, apply]) {
+      expect((await call(yaml, s.net.network_number, token)).code).toBe(CODE.forbidden);
+      // A role limited to networks creates none (as /network/create).
+      expect((await call(yaml, null, token)).code).toBe(CODE.forbidden);
+    }
+    const exportedThere = await t.call(exportNetwork, { token, query: { network_number: s.net.network_number, format: 'yaml' } });
+    expect(exportedThere.code).toBe(CODE.forbidden);
   });
 });
