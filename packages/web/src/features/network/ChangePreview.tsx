@@ -1,5 +1,5 @@
 import { CODE, fmt, LIMITS, networkPreviewMessages as P, previewNetworkChange, type PreviewablePath, type PreviewAnswer } from '@hublink/contract';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Flex, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { call } from '../../api/client';
@@ -43,6 +43,12 @@ function Effect({ answer }: { answer: PreviewAnswer }) {
   );
 }
 
+/**
+ * The answer's box: room for a short answer from the start and a scrollbar past a long one, so the
+ * dialog's buttons move as little as possible when an answer comes in.
+ */
+const ANSWER_STYLE = { marginTop: 8, minHeight: 72, maxHeight: 240, overflowY: 'auto' } as const;
+
 /** The preview of one settings call with this body (without network_number); null while nothing is changed. */
 export function ChangePreview({ networkNumber, path, body }: { networkNumber: string; path: PreviewablePath; body: Record<string, unknown> | null }) {
   const settled = useSettled(body);
@@ -55,6 +61,8 @@ export function ChangePreview({ networkNumber, path, body }: { networkNumber: st
     retryDelay: BUSY_RETRY_MS,
     staleTime: 0,
     gcTime: 0,
+    // The last answer stays (dimmed) while the next is computed: the dialog does not shrink and grow under the user's click.
+    placeholderData: keepPreviousData,
     queryFn: async () => {
       const env = await call(previewNetworkChange, { body: { network_number: networkNumber, path, body: settled! } }, { quiet: true, successToast: false, timeoutMs: LIMITS.requestTimeoutMs * 3 });
       if (env.code !== CODE.ok || !env.data) throw new EnvelopeError(env);
@@ -66,7 +74,7 @@ export function ChangePreview({ networkNumber, path, body }: { networkNumber: st
   return (
     <section aria-label={P.previewTitle} style={{ marginTop: 8, paddingTop: 8, borderTop: '1px solid rgba(5, 5, 5, 0.06)' }}>
       <Typography.Text strong>{P.previewTitle}</Typography.Text>
-      <div style={{ marginTop: 8 }} aria-live="polite" aria-busy={waiting}>
+      <div style={ANSWER_STYLE} aria-live="polite" aria-busy={waiting}>
         {waiting && !preview.data ? (
           <Flex gap={8} align="center">
             <Spin size="small" />
