@@ -27,6 +27,7 @@ import { diffSnapshots } from './historyDiff';
 import { joined, restore } from './history';
 import { recordVersion, snapshotOf, versionBaseline, whoText, withoutRecording } from './historyRecord';
 import { popNamesOf, popsByName } from './pop';
+import { onePreviewAtATime } from './preview';
 import * as networks from './service';
 
 /*
@@ -241,13 +242,15 @@ export async function plan(ctx: Ctx, actor: Actor, networkNumber: string | undef
       if (networkNumber !== undefined) await previewPoint(trx, actor.tenantId, applied.networkId, 'after');
       throw new Planned('planned');
     });
-  const effect = await uncaptured(() =>
-    networkNumber === undefined
-      ? work().catch((e: unknown) => {
-          if (!(e instanceof Planned)) throw e;
-          return null;
-        })
-      : preview<PreviewAnswer>(ctx, 'network', { ip }, work),
+  const effect = await onePreviewAtATime(actor.tenantId, () =>
+    uncaptured(() =>
+      networkNumber === undefined
+        ? work().catch((e: unknown) => {
+            if (!(e instanceof Planned)) throw e;
+            return null;
+          })
+        : preview<PreviewAnswer>(ctx, 'network', { ip }, work),
+    ),
   );
   const done = applied as Applied | null;
   if (!done) throw new Error('plan: the document was not applied');

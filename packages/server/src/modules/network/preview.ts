@@ -26,12 +26,19 @@ export async function previewChange(ctx: Ctx, actor: Actor, networkNumber: strin
   authorizeCall(actor, target.endpoint, networkNumber);
   const parsed = target.endpoint.body.safeParse({ ...body, network_number: networkNumber });
   if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? M.validationFailed);
-  if (running.has(actor.tenantId)) throw tooMany(M.previewBusy);
-  running.add(actor.tenantId);
-  try {
+  return onePreviewAtATime(actor.tenantId, async () => {
     const effect = await uncaptured(() => preview<PreviewAnswer>(ctx, 'network', { ip }, () => target.run(ctx, actor, parsed.data)));
     return effect ?? { members: [], member_count: 0, reach: [], reach_count: 0, viewer: null };
+  });
+}
+
+/** Runs a preview (a settings change's, a document's plan) unless the tenant has one running here: 429 then. */
+export async function onePreviewAtATime<T>(tenantId: number, fn: () => Promise<T>): Promise<T> {
+  if (running.has(tenantId)) throw tooMany(M.previewBusy);
+  running.add(tenantId);
+  try {
+    return await fn();
   } finally {
-    running.delete(actor.tenantId);
+    running.delete(tenantId);
   }
 }
