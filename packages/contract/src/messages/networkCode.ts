@@ -29,6 +29,7 @@ export const networkCodeMessages = {
   codeDriftTitle: '与上次应用的文档不一致',
   codeDriftText: '版本 {version} 由 {who} 于 {time} 应用文档后，以下配置在文档之外被修改：',
   codeDriftBy: '{who} 于 {time}：{summary}',
+  codeDriftSince: '此后写入的版本：',
   codeDriftNone: '网络与上次应用的文档（版本 {version}）一致',
   codeDriftLoadFailed: '无法检查与文档的差异',
 } as const;

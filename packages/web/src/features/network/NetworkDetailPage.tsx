@@ -10,6 +10,8 @@ import { DeliveryCard } from '../../components/diagnosis/DeliveryCard';
 import { AddMemberDialog } from './AddMemberDialog';
 import { ConfigMenu } from './ConfigMenu';
 import { detailPaging } from './detailPaging';
+import { DriftNotice } from './DriftNotice';
+import { ExportMenu } from './ExportMenu';
 import { HistoryCard } from './HistoryCard';
 import { LinksCard } from './LinksCard';
 import { liveView } from './liveView';
@@ -23,7 +25,8 @@ import { useNetworkStatus } from './useNetworkStatus';
  * online flags and links polled every 10 s. A network that is gone (204) leaves for the page before,
  * or for the list when the tab has none (app/leaveStalePage.ts). The server sends the page of members
  * and the page of links shown, so a network of 5,000 members loads as fast as one of ten (issue 34); a
- * page change keeps the rows shown until the next page comes.
+ * page change keeps the rows shown until the next page comes. Above the configuration history, the drift
+ * from the last document applied to the network; 导出为文档 in the header (networks as code, issue 36).
  */
 export default function NetworkDetailPage() {
   const [params] = useSearchParams();
@@ -53,7 +56,16 @@ export default function NetworkDetailPage() {
   const live = liveView(detail, status.isPlaceholderData ? undefined : status.data?.data);
   const usable = live.network_status !== NETWORK_STATUS.disabled;
   return (
-    <PageContainer title={detail.network_name} card={false} extra={usable && <ConfigMenu detail={detail} canEdit={rights.edit} />}>
+    <PageContainer
+      title={detail.network_name}
+      card={false}
+      extra={
+        <>
+          <ExportMenu networkNumber={detail.network_number} />
+          {usable && <ConfigMenu detail={detail} canEdit={rights.edit} />}
+        </>
+      }
+    >
       {!usable && <Alert type="warning" showIcon title={networkMessages.networkDisabledBanner} />}
       <NetworkSummary detail={detail} />
       <MemberTable
@@ -85,6 +97,7 @@ export default function NetworkDetailPage() {
         onPage={setLinkPage}
         loading={info.isPlaceholderData}
       />
+      <DriftNotice networkNumber={detail.network_number} />
       <HistoryCard networkNumber={detail.network_number} canRollback={usable && rights.edit} />
       <DeliveryCard networkNumber={detail.network_number} />
       {usable && rights.edit && <AddMemberDialog detail={detail} open={adding} onClose={() => setAdding(false)} />}
