@@ -32,6 +32,7 @@ import { renderThroughPrimary, shareWithPrimary } from './core/metricsCluster';
 import { listenForMetrics, metricsRoute, type MetricsListener } from './core/metricsServer';
 import type { Module } from './core/module';
 import { MODULES } from './modules';
+import { mcpRoutes } from './mcp/routes';
 
 /** Bounds of a form-encoded body: nesting (prefix[0][ip]), rows of a list, fields in all. */
 const FORM_DEPTH_MAX = 2;
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }
 
   healthRoutes(app, readiness);
+  await mcpRoutes(app, ctx);
   // Of several workers, the primary sums them all (core/metricsCluster.ts).
   metricsRoute(app, config, metrics && (cluster.isWorker ? renderThroughPrimary : () => metrics.render()));
 

@@ -34,6 +34,7 @@ import { apiTokenMessages } from './apiToken';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
 import { deviceApprovalMessages } from './deviceApproval';
+import { mcpMessages } from './mcp';
 
 export const M = {
   ...commonMessages,
@@ -67,6 +68,7 @@ export const M = {
   ...auditMessages,
   ...diagnosisMessages,
   ...deviceApprovalMessages,
+  ...mcpMessages,
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -43,4 +43,5 @@ export { auditMessages } from './audit';
 export { diagnosisMessages } from './diagnosis';
 export { CM } from './clients';
 export { deviceApprovalMessages } from './deviceApproval';
+export { mcpMessages } from './mcp';
 export { SM } from './selfService';

@@ -31,6 +31,7 @@ import { overviewMessages } from './overview';
 import { auditMessages } from './audit';
 import { diagnosisMessages } from './diagnosis';
 import { deviceApprovalMessages } from './deviceApproval';
+import { mcpMessages } from './mcp';
 import { CM } from './clients';
 import { SM } from './selfService';
 
@@ -66,6 +67,7 @@ const AREAS: Record<string, Record<string, string>> = {
   audit: auditMessages,
   diagnosis: diagnosisMessages,
   deviceApproval: deviceApprovalMessages,
+  mcp: mcpMessages,
 };
 /** Areas kept out of M (they travel with their pages). */
 const PAGE_AREAS: Record<string, Record<string, string>> = { clients: CM, selfService: SM };
