@@ -3,6 +3,7 @@ import { announcementCommands } from './announcements';
 import { brandCommands } from './brands';
 import { docCommands } from './docs';
 import { messageCommands } from './messages';
+import { networkCommands } from './networks';
 import { orderCommands } from './orders';
 import { popCommands } from './pops';
 import { releaseCommands } from './releases';
@@ -21,6 +22,7 @@ export const OPS_COMMANDS: OpsCommand[] = [
   ...messageCommands,
   ...ticketCommands,
   ...orderCommands,
+  ...networkCommands,
   ...saasCommands,
   ...releaseCommands,
   ...docCommands,
