@@ -73,7 +73,7 @@ async function targetOf(db: Db, tenantId: number, doc: NetworkDocument): Promise
   for (const [path, name] of named) if (!found.has(name.toLowerCase())) throw refused(path, fmt(M.codeMemberUnknown, { name }));
   // The tenant's spelling of each name: a document may write a name in another case.
   const spelled = (name: string) => found.get(name.toLowerCase())?.router_name ?? name;
-  const doc2: NetworkDocument = {
+  const spelledDoc: NetworkDocument = {
     ...doc,
     centers: doc.centers.map((m) => ({ ...m, name: spelled(m.name) })),
     points: doc.points.map((m) => ({ ...m, name: spelled(m.name) })),
@@ -86,7 +86,7 @@ async function targetOf(db: Db, tenantId: number, doc: NetworkDocument): Promise
     if (frs.length > 1) throw refused('pop.resource', fmt(M.codePopAmbiguous, { name: doc.pop.resource }));
     fr = frs[0]!;
   }
-  const target = snapshotFromDocument(doc2, {
+  const target = snapshotFromDocument(spelledDoc, {
     frId: fr?.id ?? null,
     areaId(path, name) {
       if (!fr || !doc.pop) throw refused(path, M.codeAreaNeedsPop);
@@ -146,8 +146,9 @@ interface Applied {
 }
 
 /**
- * In `trx` (the tenant locked): makes the network (a new one when no number is given) what the document
- * says, without writing versions; `points` says whether the preview points are taken around the change.
+ * In `trx`: locks the tenant and makes the network (a new one when no number is given) what the document
+ * says, without writing versions; for an existing network the preview's 'before' point is taken here
+ * and its 'after' point is the caller's.
  */
 async function makeItSo(ctx: Ctx, actor: Actor, trx: Db, networkNumber: string | undefined, doc: NetworkDocument): Promise<Applied> {
   await lockTenant(ctx, trx, actor.tenantId);
@@ -271,6 +272,8 @@ export async function apply(ctx: Ctx, actor: Actor, networkNumber: string | unde
   const doc = readDocument(text);
   return ctx.db.transaction().execute(async (trx) => {
     if (networkNumber !== undefined) {
+      // Under the lock, as every change: two applies must not both write a network's first version.
+      await lockTenant(ctx, trx, actor.tenantId);
       const net = await callersNetwork(trx, actor, networkNumber, ['id']);
       await versionBaseline(trx, actor.tenantId, net.id);
     }
