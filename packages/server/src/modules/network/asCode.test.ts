@@ -176,6 +176,42 @@ describeEachDatabase('networks as code (issue 36)', (getApp) => {
       expect(await written(t)).toEqual(before);
     });
 
+    it('POP names: an area without a resource, an unknown area, a name two resources share', async () => {
+      const tenant_id = s.main.account.id;
+      const now = Date.now();
+      const addFr = async (name: string) => {
+        const fr = await t.db.insertInto('network_fr').values({ tenant_id, name, status: 1, create_time: now, expire_time: now + 86_400_000 }).returning('id').executeTakeFirstOrThrow();
+        await t.db.insertInto('network_fr_area').values({ tenant_id, network_fr_id: fr.id, region: 'east', name: '上海一区', bandwidth: 10 }).execute();
+      };
+      await addFr('唯一POP');
+      await addFr('重名POP');
+      await addFr('重名POP');
+      const before = await written(t);
+      const cases: [(d: Record<string, unknown>) => void, string][] = [
+        [(d) => ((d.points as Record<string, unknown>[])[0]!.pop_areas = { main: '上海一区' }), fmt(M.codeDocumentInvalid, { path: 'points[0].pop_areas.main', reason: M.codeAreaNeedsPop })],
+        [
+          (d) => {
+            d.pop = { resource: '唯一POP' };
+            (d.points as Record<string, unknown>[])[0]!.pop_areas = { main: '北京一区' };
+          },
+          fmt(M.codeDocumentInvalid, { path: 'points[0].pop_areas.main', reason: fmt(M.codeAreaUnknown, { pop: '唯一POP', name: '北京一区' }) }),
+        ],
+        [(d) => (d.pop = { resource: '重名POP' }), fmt(M.codeDocumentInvalid, { path: 'pop.resource', reason: fmt(M.codePopAmbiguous, { name: '重名POP' }) })],
+        [(d) => (d.type = 'p2p'), fmt(M.codeDocumentInvalid, { path: 'type', reason: M.codeTypeFixed })],
+      ];
+      for (const [change, message] of cases) {
+        const doc = await edited(change);
+        for (const call of [plan, apply]) {
+          const res = await call(doc);
+          expect(res.msg).toBe(message);
+        }
+      }
+      // A new network from a document is a hub network.
+      const p2p = await apply(await edited((d) => (d.type = 'p2p')), null);
+      expect(p2p.msg).toBe(fmt(M.codeDocumentInvalid, { path: 'type', reason: M.codeNewOnlyHub }));
+      expect(await written(t)).toEqual(before);
+    });
+
     it('unreadable text and another kind of document', async () => {
       const bad = await apply('name: [unclosed');
       expect(bad.msg).toContain(fmt(M.codeDocumentUnreadable, { reason: '' }).slice(0, 8));
