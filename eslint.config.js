@@ -190,6 +190,9 @@ export default tseslint.config(
   // @hublink/contract and itself; never a module (what it needs of one comes through domain or events).
   // Its tests may use the modules' fixtures and packages/server/test, and start the reference agent.
   serverFloor({ files: 'gateway', allow: ['core', 'domain', 'db', 'compiler'], allowInTests: ['test', 'src/modules'], packagesInTests: ['@hublink/agent'] }),
+  // The MCP endpoint (mcp/) calls the REST API in process: core and @hublink/contract only, never a module,
+  // so what an assistant may do is exactly what the API lets the token do. Its tests and fixtures also packages/server/test.
+  serverFloor({ files: 'mcp', allow: ['core'], tests: '(\\.test\\.ts|[\\\\/]fixtures\\.ts)$' }),
   // A table is written only by its owner and the writers db/owners.ts names (tests, fixtures and the
   // migrations set up what they need directly).
   {
