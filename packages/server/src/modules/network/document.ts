@@ -18,8 +18,8 @@ import { invalid } from '../../core/errors';
 /*
  * A network document (issue 36, contract networkCode.ts) and the network's snapshot (the history's
  * shape, which restore applies) turned into each other. Pure: the names of the POP resource and its
- * areas, which the snapshot keeps as ids, come in through `Pop`. The document says only what differs
- * from a new network's defaults where a setting has one, so an exported document stays short.
+ * areas, which the snapshot keeps as ids, come in through `PopNames` and `PopIds`. An exported document
+ * leaves out the optional blocks a network does not use, so it stays short.
  */
 
 /** Default metric of an advertised default route (network_member.metric). */
@@ -58,7 +58,7 @@ function memberDocument(m: SnapshotMember, pop: PopNames): DocMember {
   };
 }
 
-/** The network as a document: names only, defaults left out where a new network has them. */
+/** The network as a document: names only; the settings everyone has always, the optional blocks only where used. */
 export function documentOf(s: NetworkSnapshot, pop: PopNames): NetworkDocument {
   const centers = s.members.filter((m) => m.member_type === 'center');
   const main = centers.find((m) => m.routing === ROUTING_LINE.main)?.router_name ?? '';
