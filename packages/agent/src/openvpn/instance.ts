@@ -48,6 +48,8 @@ const STOP_BOUND_MS = 5_000;
 /** One supervised `openvpn --config <conf>` with its management connection. */
 export class OpenvpnInstance {
   state: OpenvpnState | null = null;
+  /** Real-time state lines seen: the answer to the first `state` query yields to one that came in after it was asked. */
+  private stateEvents = 0;
   clients: OpenvpnClient[] = [];
   readonly total: Counters = { bytesIn: 0, bytesOut: 0 };
   /** Bytes per client real address since the last flows() read. */
@@ -216,9 +218,13 @@ export class OpenvpnInstance {
         this.management = m;
         await m.command('state on');
         await m.command('bytecount 5');
+        const seen = this.stateEvents;
         const [line] = await m.command('state');
         const state = line ? parseStateLine(line) : null;
-        if (state) this.setState(state);
+        // The answer is the state when the command was read: a >STATE line that came in meanwhile is as
+        // new or newer (the answer of AUTH overwrote a CONNECTED that arrived with it, and the tunnel's
+        // routes moved away from a working tunnel).
+        if (state && this.stateEvents === seen) this.setState(state);
         this.poll();
       })
       .catch(() => {
@@ -266,7 +272,10 @@ export class OpenvpnInstance {
 
   private onEvent(e: RealtimeEvent): void {
     if (e.type === 'client') this.onClient(e.client);
-    else if (e.type === 'state') this.setState(e.state);
+    else if (e.type === 'state') {
+      this.stateEvents++;
+      this.setState(e.state);
+    }
     else if (e.type === 'bytecount') {
       this.count(-1, e.bytesIn, e.bytesOut, '');
       // OpenVPN starts its counters again after a restart inside the process.
